@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// AuthCore has zero third-party packages: an auth core that apps embed should carry no supply chain.
+let package = Package(
+    name: "AuthCore",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "AuthCore", targets: ["AuthCore"]),
+        .library(name: "AuthVerification", targets: ["AuthVerification"]),
+        .library(name: "ReferenceBackend", targets: ["ReferenceBackend"]),
+        .executable(name: "authflow", targets: ["authflow"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "AuthCore"),
+        .target(name: "AuthVerification", dependencies: ["AuthCore"]),
+        .target(name: "ReferenceBackend"),
+        .executableTarget(name: "authflow", dependencies: ["AuthCore", "AuthVerification", "ReferenceBackend"]),
+        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore"]),
+        .testTarget(name: "AuthVerificationTests", dependencies: ["AuthCore", "AuthVerification"]),
+        .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+/// Placeholder.
+public enum AuthCorePlaceholder {}

@@ -1,0 +1,2 @@
+/// Placeholder until the reference backend lands (issue 6).
+public enum ReferenceBackendPlaceholder {}
