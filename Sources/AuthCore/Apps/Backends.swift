@@ -1,0 +1,141 @@
+/// The five backends AuthCore documents (see the seeds).
+public enum Backend: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Anonymous Wall: email codes, password set after registration, reset with auto-login.
+    case anonymousWall
+    /// VynqTalk (Vapor): signup/login, `{success,data,message}`, 401/403 auto-logout, WebSocket.
+    case vynqTalk
+    /// Everday: approval-gated registration, rotating refresh, reset by token.
+    case everday
+    /// Subspace: register → token, login, `/auth/me`, 24 h JWT, 429.
+    case subspace
+    /// Hero365: email/phone sign-up and sign-in, phone OTP, OAuth, rotating refresh, recovery.
+    case hero365
+
+    /// The backend's name as its document writes it.
+    public var description: String {
+        switch self {
+        case .anonymousWall: "Anonymous Wall"
+        case .vynqTalk: "VynqTalk"
+        case .everday: "Everday"
+        case .subspace: "Subspace"
+        case .hero365: "Hero365"
+        }
+    }
+
+    /// The lifecycles the backend's document describes, which its app machine composes.
+    public var lifecycles: [LifecycleName] {
+        switch self {
+        case .anonymousWall:
+            [.codeRegistration, .oneTimeCodeSignIn, .passwordSignIn, .passwordReset, .session, .logout, .passwordSetup, .changePassword]
+        case .vynqTalk: [.registration, .passwordSignIn, .session, .logout, .realtimeConnection]
+        case .everday: [.registration, .passwordSignIn, .passwordReset, .session, .rotatingRefresh, .logout, .passwordChangeRequired]
+        case .subspace: [.registration, .passwordSignIn, .session, .logout]
+        case .hero365:
+            [.registration, .passwordSignIn, .oneTimeCodeSignIn, .oauthSignIn, .passwordReset, .session, .rotatingRefresh, .logout]
+        }
+    }
+}
+
+/// The documented lifecycles, by name.
+public enum LifecycleName: String, Hashable, Sendable, CaseIterable {
+    /// ``CodeRegistration``.
+    case codeRegistration
+    /// ``OneTimeCodeSignIn``.
+    case oneTimeCodeSignIn
+    /// ``PasswordSignIn``.
+    case passwordSignIn
+    /// ``Registration``.
+    case registration
+    /// ``SessionLifecycle``.
+    case session
+    /// ``SessionLifecycle`` with ``RefreshPolicy/rotating(margin:retryLimit:backoff:)``.
+    case rotatingRefresh
+    /// ``SessionLifecycle``'s `logout`.
+    case logout
+    /// ``PasswordReset``.
+    case passwordReset
+    /// ``SessionLifecycle``'s `setPassword` in `passwordSetupRequired`.
+    case passwordSetup
+    /// ``SessionLifecycle``'s `changePassword`.
+    case changePassword
+    /// ``SessionLifecycle``'s `passwordChangeRequired`.
+    case passwordChangeRequired
+    /// ``OAuthSignIn``.
+    case oauthSignIn
+    /// ``RealtimeConnection``.
+    case realtimeConnection
+}
+
+/// Anonymous Wall's app: code registration, password sign-in, code sign-in and reset with
+/// auto-login, handing over to a session without refresh that may demand a first password.
+public typealias AnonymousWallApp = Handover<
+    OneOf<CodeRegistration, OneOf<PasswordSignIn, OneOf<OneTimeCodeSignIn, PasswordReset>>>, SessionLifecycle
+>
+/// VynqTalk's app: signup or login, then a session without refresh plus the realtime connection.
+public typealias VynqTalkApp = Handover<OneOf<Registration, PasswordSignIn>, SessionWithRealtime>
+/// Everday's app: approval-gated registration, username sign-in, reset by token; rotating refresh.
+public typealias EverdayApp = Handover<OneOf<Registration, OneOf<PasswordSignIn, PasswordReset>>, SessionLifecycle>
+/// Subspace's app: registration with a session at once, sign-in; a 24 h token restored with `/auth/me`.
+public typealias SubspaceApp = Handover<OneOf<Registration, PasswordSignIn>, SessionLifecycle>
+/// Hero365's app: email/phone sign-up and sign-in, phone OTP, OAuth, recovery; rotating refresh.
+public typealias Hero365App = Handover<
+    OneOf<Registration, OneOf<PasswordSignIn, OneOf<OneTimeCodeSignIn, OneOf<OAuthSignIn, PasswordReset>>>>, SessionLifecycle
+>
+
+/// The per-backend app machines, configured as each seed documents.
+public enum Apps {
+    /// Anonymous Wall (seed 000).
+    public static func anonymousWall(codeCooldown: Interval = .seconds(60)) -> AnonymousWallApp {
+        Handover(
+            entry: OneOf(
+                CodeRegistration(resendCooldown: codeCooldown),
+                OneOf(
+                    PasswordSignIn(identifiers: .email),
+                    OneOf(
+                        OneTimeCodeSignIn(channel: .email, resendCooldown: codeCooldown),
+                        PasswordReset(style: .emailCodeWithAutoLogin, resendCooldown: codeCooldown)))),
+            session: SessionLifecycle(
+                policy: SessionPolicy(
+                    refresh: .none, restore: .trustStored, supportsPasswordSetup: true, supportsPasswordChange: true)))
+    }
+
+    /// VynqTalk (seed 001).
+    public static func vynqTalk(connection: RealtimeConnection = RealtimeConnection()) -> VynqTalkApp {
+        Handover(
+            entry: OneOf(Registration(forms: [.nameEmailPassword]), PasswordSignIn(identifiers: .email)),
+            session: SessionWithRealtime(
+                session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: true)),
+                connection: connection))
+    }
+
+    /// Everday (seed 002).
+    public static func everday(refresh: RefreshPolicy = .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2))) -> EverdayApp {
+        Handover(
+            entry: OneOf(
+                Registration(forms: [.usernamePassword]),
+                OneOf(PasswordSignIn(identifiers: .username), PasswordReset(style: .emailedToken))),
+            session: SessionLifecycle(
+                policy: SessionPolicy(refresh: refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: true)))
+    }
+
+    /// Subspace (seed 003).
+    public static func subspace() -> SubspaceApp {
+        Handover(
+            entry: OneOf(Registration(forms: [.nameEmailPassword]), PasswordSignIn(identifiers: .email)),
+            session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .fetchCurrentUser)))
+    }
+
+    /// Hero365 (seed 004).
+    public static func hero365(
+        otp: OneTimeCodeSignIn = OneTimeCodeSignIn(channel: .phone),
+        refresh: RefreshPolicy = .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2))
+    ) -> Hero365App {
+        Handover(
+            entry: OneOf(
+                Registration(forms: [.emailPassword, .phonePassword]),
+                OneOf(
+                    PasswordSignIn(identifiers: .emailOrPhone),
+                    OneOf(otp, OneOf(OAuthSignIn(), PasswordReset(style: .emailLink))))),
+            session: SessionLifecycle(policy: SessionPolicy(refresh: refresh, restore: .fetchCurrentUser)))
+    }
+}

@@ -1,0 +1,111 @@
+/// The signed-in half of a composed app: a lifecycle that a grant starts and that says when it
+/// has signed out again.
+public protocol SessionRole: Lifecycle {
+    /// The phase with nobody signed in.
+    var signedOutPhase: Phase { get }
+    /// Whether `phase` is signed out.
+    func isSignedOut(_ phase: Phase) -> Bool
+    /// Starts a session from a grant received at `now`.
+    func begin(_ grant: Grant, at now: Instant, _ requests: inout RequestIDs) -> (Phase, [AuthEffect])
+}
+
+extension SessionLifecycle: SessionRole {
+    /// `.signedOut`.
+    public var signedOutPhase: Phase { .signedOut }
+    /// Whether `phase` is `.signedOut`.
+    public func isSignedOut(_ phase: Phase) -> Bool { phase == .signedOut }
+}
+
+/// Intents for a composed app: for the signed-out flows or for the session.
+public enum AppIntent<Entry: Hashable & Sendable, SessionIntent: Hashable & Sendable>: Hashable, Sendable {
+    /// For the signed-out flows.
+    case entry(Entry)
+    /// For the session (calls, logout, password steps).
+    case session(SessionIntent)
+}
+
+/// Where a composed app is: in the signed-out flows, or in the session.
+public enum AppPhase<EntryPhase: Hashable & Sendable, SessionPhase: Hashable & Sendable>: Hashable, Sendable {
+    /// Signed out, somewhere in the sign-in/registration/reset flows.
+    case signedOut(EntryPhase)
+    /// Signed in (or restoring, refreshing…): the session decides.
+    case signedIn(SessionPhase)
+}
+
+/// The app combinator: signed-out flows hand a grant over to the session; when the session signs
+/// out, the flows start again from the beginning. One request counter runs through both, so an
+/// answer for either side is never mistaken for the other's.
+public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
+    /// The signed-out flows.
+    public var entry: Entry
+    /// The session.
+    public var session: SessionSide
+
+    /// Composes `entry` and `session`.
+    public init(entry: Entry, session: SessionSide) {
+        self.entry = entry
+        self.session = session
+    }
+
+    /// Where the app is.
+    public typealias Phase = AppPhase<Entry.Phase, SessionSide.Phase>
+    /// What the user can do.
+    public typealias Intent = AppIntent<Entry.Intent, SessionSide.Intent>
+
+    /// Signed out, at the entry flows' beginning.
+    public var initialPhase: Phase { .signedOut(entry.initialPhase) }
+
+    /// The reducer.
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+        switch (phase, event) {
+        case (.signedOut(var inner), .intent(.entry(let intent), let now)):
+            let effects = entry.step(&inner, .intent(intent, at: now), &requests)
+            return settle(&phase, entryPhase: inner, at: now, effects, &requests)
+        case (.signedOut(var inner), .reply(let id, let reply, let now)):
+            let effects = entry.step(&inner, .reply(id, reply, at: now), &requests)
+            return settle(&phase, entryPhase: inner, at: now, effects, &requests)
+        case (.signedOut(var inner), .tick(let now)):
+            let effects = entry.step(&inner, .tick(now), &requests)
+            return settle(&phase, entryPhase: inner, at: now, effects, &requests)
+        case (.signedOut, .intent(.session, _)), (.signedOut, .launched):
+            // The session decides what its intents and the vault mean while signed out
+            // (a call is refused, stored credentials start a restore).
+            guard let sessionEvent = sessionEvent(event) else { return [] }
+            var inner = session.signedOutPhase
+            let effects = session.step(&inner, sessionEvent, &requests)
+            if !session.isSignedOut(inner) { phase = .signedIn(inner) }
+            return effects
+        case (.signedIn, .intent(.entry, _)):
+            return [.emit(.rejected(.alreadySignedIn))]
+        case (.signedIn(var inner), .intent(.session, _)), (.signedIn(var inner), .reply), (.signedIn(var inner), .tick),
+            (.signedIn(var inner), .launched):
+            guard let sessionEvent = sessionEvent(event) else { return [] }
+            let effects = session.step(&inner, sessionEvent, &requests)
+            phase = session.isSignedOut(inner) ? .signedOut(entry.initialPhase) : .signedIn(inner)
+            return effects
+        }
+    }
+
+    /// The event as the session sees it; `nil` for entry intents, which never reach the session.
+    private func sessionEvent(_ event: Event) -> SessionSide.Event? {
+        switch event {
+        case .intent(.session(let intent), let at): .intent(intent, at: at)
+        case .intent(.entry, _): nil
+        case .reply(let id, let reply, let at): .reply(id, reply, at: at)
+        case .tick(let now): .tick(now)
+        case .launched(let stored, let at): .launched(stored, at: at)
+        }
+    }
+
+    /// Stores the entry phase, or hands its grant to the session.
+    private func settle(_ phase: inout Phase, entryPhase: Entry.Phase, at now: Instant, _ effects: [AuthEffect], _ requests: inout RequestIDs) -> [AuthEffect] {
+        guard let grant = entry.handover(entryPhase) else {
+            phase = .signedOut(entryPhase)
+            return effects
+        }
+        let (sessionPhase, begun) = session.begin(grant, at: now, &requests)
+        phase = .signedIn(sessionPhase)
+        return effects + begun
+    }
+}
+

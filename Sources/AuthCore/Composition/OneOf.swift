@@ -1,0 +1,77 @@
+/// Intents for one of two flows.
+public enum Either<First: Hashable & Sendable, Second: Hashable & Sendable>: Hashable, Sendable {
+    /// For the first flow.
+    case first(First)
+    /// For the second flow.
+    case second(Second)
+}
+
+/// Two signed-out flows side by side, one active at a time: an intent for the other flow abandons
+/// the active one (its request in flight becomes stale) and starts the other from its beginning,
+/// as a user switching from "Register" to "Log in" does. Nest it for more flows.
+public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
+    /// The first flow.
+    public var first: First
+    /// The second flow.
+    public var second: Second
+
+    /// Two flows, the first active initially.
+    public init(_ first: First, _ second: Second) {
+        self.first = first
+        self.second = second
+    }
+
+    /// Which flow is active, and where it is.
+    public typealias Phase = Either<First.Phase, Second.Phase>
+    /// An intent for either flow.
+    public typealias Intent = Either<First.Intent, Second.Intent>
+
+    /// The first flow at its beginning.
+    public var initialPhase: Phase { .first(first.initialPhase) }
+
+    /// The active flow's grant.
+    public func handover(_ phase: Phase) -> Grant? {
+        switch phase {
+        case .first(let inner): first.handover(inner)
+        case .second(let inner): second.handover(inner)
+        }
+    }
+
+    /// Routes intents to their flow (switching if needed) and everything else to the active flow.
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+        switch (phase, event) {
+        case (.first(var inner), .intent(.first(let intent), let now)):
+            defer { phase = .first(inner) }
+            return first.step(&inner, .intent(intent, at: now), &requests)
+        case (.second(var inner), .intent(.second(let intent), let now)):
+            defer { phase = .second(inner) }
+            return second.step(&inner, .intent(intent, at: now), &requests)
+        case (.second, .intent(.first(let intent), let now)):
+            var inner = first.initialPhase
+            defer { phase = .first(inner) }
+            return first.step(&inner, .intent(intent, at: now), &requests)
+        case (.first, .intent(.second(let intent), let now)):
+            var inner = second.initialPhase
+            defer { phase = .second(inner) }
+            return second.step(&inner, .intent(intent, at: now), &requests)
+        case (.first(var inner), .reply(let id, let reply, let at)):
+            defer { phase = .first(inner) }
+            return first.step(&inner, .reply(id, reply, at: at), &requests)
+        case (.second(var inner), .reply(let id, let reply, let at)):
+            defer { phase = .second(inner) }
+            return second.step(&inner, .reply(id, reply, at: at), &requests)
+        case (.first(var inner), .tick(let now)):
+            defer { phase = .first(inner) }
+            return first.step(&inner, .tick(now), &requests)
+        case (.second(var inner), .tick(let now)):
+            defer { phase = .second(inner) }
+            return second.step(&inner, .tick(now), &requests)
+        case (.first(var inner), .launched(let stored, let at)):
+            defer { phase = .first(inner) }
+            return first.step(&inner, .launched(stored, at: at), &requests)
+        case (.second(var inner), .launched(let stored, let at)):
+            defer { phase = .second(inner) }
+            return second.step(&inner, .launched(stored, at: at), &requests)
+        }
+    }
+}

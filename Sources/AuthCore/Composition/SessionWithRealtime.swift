@@ -1,0 +1,117 @@
+/// A session with a realtime connection beside it (VynqTalk): the connection opens when the
+/// session signs in, follows the current token, closes at sign-out, and a token the connection's
+/// server refused is reported to the session, which refreshes or signs out.
+///
+/// The glue reacts to *changes* only (the connection became rejected, the token changed, the
+/// session signed in or out), so no timer or failure can make it loop.
+public struct SessionWithRealtime: SessionRole {
+    /// The session.
+    public var session: SessionLifecycle
+    /// The connection.
+    public var connection: RealtimeConnection
+
+    /// Composes a session and a connection.
+    public init(session: SessionLifecycle, connection: RealtimeConnection = RealtimeConnection()) {
+        self.session = session
+        self.connection = connection
+    }
+
+    /// Both halves.
+    public struct Phase: Hashable, Sendable, CustomStringConvertible {
+        /// Where the session is.
+        public var session: SessionLifecycle.Phase
+        /// Where the connection is.
+        public var connection: RealtimeConnection.Phase
+
+        /// Creates a phase.
+        public init(session: SessionLifecycle.Phase, connection: RealtimeConnection.Phase) {
+            self.session = session
+            self.connection = connection
+        }
+
+        /// Both halves.
+        public var description: String { "\(session) + \(connection)" }
+    }
+
+    /// What the user can do.
+    public enum Intent: Hashable, Sendable {
+        /// For the session.
+        case session(SessionLifecycle.Intent)
+        /// For the connection (connect again after giving up, or disconnect).
+        case connection(RealtimeConnection.Intent)
+    }
+
+    /// Signed out, idle.
+    public var initialPhase: Phase { Phase(session: .signedOut, connection: .idle) }
+    /// Signed out, idle.
+    public var signedOutPhase: Phase { initialPhase }
+    /// Whether the session is signed out.
+    public func isSignedOut(_ phase: Phase) -> Bool { phase.session == .signedOut }
+
+    /// Begins the session and opens the connection.
+    public func begin(_ grant: Grant, at now: Instant, _ requests: inout RequestIDs) -> (Phase, [AuthEffect]) {
+        let (sessionPhase, begun) = session.begin(grant, at: now, &requests)
+        var phase = Phase(session: sessionPhase, connection: .idle)
+        let glued = reconcile(&phase, before: initialPhase, at: now, &requests)
+        return (phase, begun + glued)
+    }
+
+    /// The reducer.
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+        let before = phase
+        var effects: [AuthEffect]
+        switch event {
+        case .intent(.session(let intent), let at):
+            effects = session.step(&phase.session, .intent(intent, at: at), &requests)
+        case .intent(.connection(let intent), let at):
+            guard Self.usableToken(phase.session) != nil else { return [.emit(.rejected(.notSignedIn))] }
+            effects = connection.step(&phase.connection, .intent(intent, at: at), &requests)
+        case .reply(let id, let reply, let at):
+            // Ids are unique across both halves: only the owner of `id` reacts.
+            effects = session.step(&phase.session, .reply(id, reply, at: at), &requests)
+            effects += connection.step(&phase.connection, .reply(id, reply, at: at), &requests)
+        case .tick(let now):
+            effects = session.step(&phase.session, .tick(now), &requests)
+            effects += connection.step(&phase.connection, .tick(now), &requests)
+        case .launched(let stored, let at):
+            effects = session.step(&phase.session, .launched(stored, at: at), &requests)
+        }
+        return effects + reconcile(&phase, before: before, at: event.instant, &requests)
+    }
+
+    /// The access token a signed-in, usable session holds.
+    static func usableToken(_ phase: SessionLifecycle.Phase) -> AccessToken? {
+        switch phase {
+        case .active(let session), .refreshing(let session, _, _), .refreshBackoff(let session, _, _), .offline(let session):
+            session.credentials.accessToken
+        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
+            nil
+        }
+    }
+
+    private func reconcile(_ phase: inout Phase, before: Phase, at now: Instant, _ requests: inout RequestIDs) -> [AuthEffect] {
+        var effects: [AuthEffect] = []
+        if phase.connection == .rejected, before.connection != .rejected {
+            effects += session.step(&phase.session, .intent(.credentialsRejected, at: now), &requests)
+        }
+        let token = Self.usableToken(phase.session)
+        let previous = Self.usableToken(before.session)
+        switch (token, phase.connection) {
+        case (nil, .idle), (nil, .rejected), (nil, .gaveUp):
+            if phase.connection != .idle { phase.connection = .idle }
+        case (nil, .connecting), (nil, .connected), (nil, .waitingToReconnect):
+            effects += connection.step(&phase.connection, .intent(.disconnect, at: now), &requests)
+        case (let token?, .idle), (let token?, .rejected), (let token?, .gaveUp):
+            let signedInNow = previous == nil
+            let rejectedThenRenewed = phase.connection == .rejected && token != previous
+            if signedInNow || rejectedThenRenewed {
+                effects += connection.step(&phase.connection, .intent(.connect(token), at: now), &requests)
+            }
+        case (let token?, .connecting), (let token?, .connected), (let token?, .waitingToReconnect):
+            if token != previous {
+                effects += connection.step(&phase.connection, .intent(.connect(token), at: now), &requests)
+            }
+        }
+        return effects
+    }
+}

@@ -1,0 +1,138 @@
+/// Registration by emailed code, then the password is set inside the session (Anonymous Wall,
+/// "Registration Flow"): email → `send-code` (purpose `register`) → code → `register/email` →
+/// signed in with the password not yet set.
+///
+/// The code is only ever submitted for the email it was sent to, and only after it was sent.
+public struct CodeRegistration: EntryFlow {
+    /// How long after a code was sent another may be requested.
+    public var resendCooldown: Interval
+
+    /// A registration flow with the given resend cooldown.
+    public init(resendCooldown: Interval = .seconds(60)) { self.resendCooldown = resendCooldown }
+
+    /// Where the user is in registration.
+    public enum Phase: Hashable, Sendable {
+        /// No code requested yet: the user types an email.
+        case enteringEmail
+        /// A registration code for this email was requested; waiting for the server.
+        case sendingCode(Email, RequestID)
+        /// A code was sent to this email; the user types it. Another may be requested from `resendAt`.
+        case awaitingCode(Email, resendAt: Instant)
+        /// A new code was requested while one was outstanding; the old one may still work afterwards.
+        case resendingCode(Email, RequestID)
+        /// The code was submitted; waiting for the new account.
+        case registering(Email, RequestID, resendAt: Instant)
+        /// Registered and signed in, password not yet set: handed over to the session.
+        case registered(Grant)
+    }
+
+    /// What the user can do.
+    public enum Intent: Hashable, Sendable {
+        /// Request a registration code for this email.
+        case submitEmail(String)
+        /// Request another code for the same email.
+        case requestNewCode
+        /// Register with this code.
+        case submitCode(CodeInput)
+        /// Go back to entering an email, abandoning any request in flight.
+        case startOver
+    }
+
+    /// Starts by asking for an email.
+    public var initialPhase: Phase { .enteringEmail }
+
+    /// The grant once registered.
+    public func handover(_ phase: Phase) -> Grant? {
+        if case .registered(let grant) = phase { return grant }
+        return nil
+    }
+
+    /// The reducer.
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+        switch event {
+        case .intent(let intent, let now): return handle(intent, at: now, &phase, &requests)
+        case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase)
+        case .tick, .launched: return []  // No deadlines act on their own here; the vault is the session's.
+        }
+    }
+
+    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+        var effects: [AuthEffect] = []
+        switch phase {
+        case .enteringEmail, .awaitingCode:
+            switch intent {
+            case .submitEmail(let raw):
+                guard let email = Email.validate(raw).valueOrReject(into: &effects) else { return effects }
+                let id = requests.issue()
+                phase = .sendingCode(email, id)
+                return [.send(id, .sendEmailCode(email, .register))]
+            case .requestNewCode:
+                guard case .awaitingCode(let email, let resendAt) = phase else { return [.reject(.notAvailableNow)] }
+                guard now >= resendAt else { return [.reject(.resendCooldown(until: resendAt))] }
+                let id = requests.issue()
+                phase = .resendingCode(email, id)
+                return [.send(id, .sendEmailCode(email, .register))]
+            case .submitCode(let raw):
+                guard case .awaitingCode(let email, let resendAt) = phase else { return [.reject(.notAvailableNow)] }
+                guard let code = VerificationCode.validate(raw).valueOrReject(into: &effects) else { return effects }
+                let id = requests.issue()
+                phase = .registering(email, id, resendAt: resendAt)
+                return [.send(id, .registerWithEmailCode(email, code))]
+            case .startOver:
+                phase = .enteringEmail
+                return []
+            }
+        case .sendingCode, .resendingCode, .registering:
+            switch intent {
+            case .submitEmail, .requestNewCode, .submitCode: return [.reject(.busy)]
+            case .startOver:
+                phase = .enteringEmail  // The request in flight becomes stale.
+                return []
+            }
+        case .registered:
+            switch intent {
+            case .submitEmail, .requestNewCode, .submitCode, .startOver: return [.reject(.alreadySignedIn)]
+            }
+        }
+    }
+
+    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
+        switch phase {
+        case .sendingCode(let email, let current) where current == id:
+            switch reply.acceptedOrFailure {
+            case .success:
+                phase = .awaitingCode(email, resendAt: now + resendCooldown)
+                return [.emit(.codeSent), .schedule(.resendAvailable, at: now + resendCooldown)]
+            case .failure(let failure):
+                phase = .enteringEmail
+                return [.fail(failure)]
+            }
+        case .resendingCode(let email, let current) where current == id:
+            switch reply.acceptedOrFailure {
+            case .success:
+                phase = .awaitingCode(email, resendAt: now + resendCooldown)
+                return [.emit(.codeSent), .schedule(.resendAvailable, at: now + resendCooldown)]
+            case .failure(let failure):
+                phase = .awaitingCode(email, resendAt: now)
+                return [.fail(failure)]
+            }
+        case .registering(let email, let current, let resendAt) where current == id:
+            switch reply.grantOrFailure {
+            case .success(let grant):
+                phase = .registered(grant)
+                return []
+            case .failure(.conflict(let message)):
+                phase = .enteringEmail  // Already registered: sign in instead.
+                return [.fail(.conflict(message))]
+            case .failure(.forbidden(let message)):
+                phase = .enteringEmail  // Not a school domain.
+                return [.fail(.forbidden(message))]
+            case .failure(let failure):
+                phase = .awaitingCode(email, resendAt: resendAt)  // Wrong or expired code, or no answer: try again.
+                return [.fail(failure)]
+            }
+        case .enteringEmail, .sendingCode, .awaitingCode, .resendingCode, .registering, .registered:
+            return []  // An answer to a request that is no longer current changes nothing.
+        }
+    }
+}

@@ -1,0 +1,137 @@
+/// What came back to the app's callback URL after the provider's page, as the runtime read it.
+public enum OAuthCallback: Hashable, Sendable, CustomStringConvertible {
+    /// Tokens for the attempt named `attempt` (the `state` the runtime added to the redirect).
+    case tokens(attempt: String, Grant)
+    /// The provider or user cancelled, or the provider reported an error, for that attempt.
+    case failure(attempt: String, String?)
+
+    /// The attempt the callback names.
+    public var attempt: String {
+        switch self {
+        case .tokens(let attempt, _), .failure(let attempt, _): attempt
+        }
+    }
+
+    /// Redacted summary.
+    public var description: String {
+        switch self {
+        case .tokens(let attempt, let grant): "tokens(attempt: \(attempt), \(grant))"
+        case .failure(let attempt, _): "failure(attempt: \(attempt))"
+        }
+    }
+}
+
+/// OAuth sign-in (Hero365 `/oauth/{provider}` for google, apple, github): fetch the provider's URL,
+/// await the callback, and accept a callback carrying tokens only if it names the pending attempt.
+///
+/// The attempt name is data from outside (the runtime makes a random `state`), so the reducer
+/// stays deterministic.
+public struct OAuthSignIn: EntryFlow {
+    /// Providers this backend supports; others are refused locally.
+    public var providers: [OAuthProvider]
+
+    /// An OAuth flow for `providers`.
+    public init(providers: [OAuthProvider] = OAuthProvider.allCases) { self.providers = providers }
+
+    /// Where the user is in OAuth sign-in.
+    public enum Phase: Hashable, Sendable {
+        /// The user picks a provider.
+        case choosingProvider
+        /// The provider's URL was requested for this attempt; waiting for the server.
+        case fetchingURL(OAuthProvider, attempt: String, RequestID)
+        /// The provider's page is open; only a callback for `attempt` is accepted.
+        case awaitingCallback(OAuthProvider, attempt: String)
+        /// Signed in: handed over to the session.
+        case signedIn(Grant)
+    }
+
+    /// What the user (or the system, for callbacks) can do.
+    public enum Intent: Hashable, Sendable {
+        /// Start with this provider; `attempt` is a fresh random `state` from the runtime.
+        case begin(provider: String, attempt: String)
+        /// The app was opened through its callback URL.
+        case callback(OAuthCallback)
+        /// Give up on the pending attempt.
+        case cancel
+    }
+
+    /// Starts by asking for a provider.
+    public var initialPhase: Phase { .choosingProvider }
+
+    /// The grant once signed in.
+    public func handover(_ phase: Phase) -> Grant? {
+        if case .signedIn(let grant) = phase { return grant }
+        return nil
+    }
+
+    /// The reducer.
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+        switch event {
+        case .intent(let intent, _): return handle(intent, &phase, &requests)
+        case .reply(let id, let reply, _): return handle(reply, to: id, &phase)
+        case .tick, .launched: return []  // No deadlines here; the vault is the session's.
+        }
+    }
+
+    private func handle(_ intent: Intent, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+        switch phase {
+        case .choosingProvider, .awaitingCallback:
+            switch intent {
+            case .begin(let name, let attempt):
+                guard let provider = OAuthProvider(rawValue: name.trimmedForInput.lowercased()), providers.contains(provider)
+                else { return [.reject(.invalid(.unsupportedProvider))] }
+                let id = requests.issue()
+                phase = .fetchingURL(provider, attempt: attempt, id)
+                return [.send(id, .oauthURL(provider))]
+            case .callback(let callback):
+                guard case .awaitingCallback(_, let pending) = phase, callback.attempt == pending else {
+                    return [.reject(.callbackMismatch)]
+                }
+                switch callback {
+                case .tokens(_, let grant):
+                    phase = .signedIn(grant)
+                    return []
+                case .failure(_, let message):
+                    phase = .choosingProvider
+                    return [.fail(.unauthorized(message))]
+                }
+            case .cancel:
+                phase = .choosingProvider
+                return []
+            }
+        case .fetchingURL:
+            switch intent {
+            case .begin: return [.reject(.busy)]
+            case .callback: return [.reject(.callbackMismatch)]
+            case .cancel:
+                phase = .choosingProvider  // The request in flight becomes stale.
+                return []
+            }
+        case .signedIn:
+            switch intent {
+            case .begin, .cancel: return [.reject(.alreadySignedIn)]
+            case .callback: return [.reject(.callbackMismatch)]
+            }
+        }
+    }
+
+    private func handle(_ reply: Reply, to id: RequestID, _ phase: inout Phase) -> [AuthEffect] {
+        switch phase {
+        case .fetchingURL(let provider, let attempt, let current) where current == id:
+            switch reply {
+            case .authorizationURL(let url):
+                phase = .awaitingCallback(provider, attempt: attempt)
+                return [.emit(.openAuthorizationURL(url))]
+            case .failed(let failure):
+                phase = .choosingProvider
+                return [.fail(failure)]
+            case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .realtimeOpened,
+                .realtimeClosed:
+                phase = .choosingProvider
+                return [.fail(.malformed)]
+            }
+        case .choosingProvider, .fetchingURL, .awaitingCallback, .signedIn:
+            return []  // An answer to a request that is no longer current changes nothing.
+        }
+    }
+}

@@ -1,0 +1,183 @@
+/// Password reset: request → code or token → new password → auto-login where the backend returns
+/// a session (Anonymous Wall `/password/reset` answers `accessToken` + `user`), otherwise back to
+/// signed-out with a success outcome (Everday `/auth/reset-password`), or only a link sent by
+/// email (Hero365 `/password-recovery`, completed outside the app).
+///
+/// A reset that signs in hands over its own grant: the new session replaces everything.
+public struct PasswordReset: EntryFlow {
+    /// How a backend completes a reset.
+    public enum Style: Hashable, Sendable {
+        /// An emailed 6-digit code plus the new password; the answer signs in (Anonymous Wall).
+        case emailCodeWithAutoLogin
+        /// An emailed token plus the new password; the user then signs in (Everday).
+        case emailedToken
+        /// Only an email with a link; nothing more happens in the app (Hero365).
+        case emailLink
+    }
+
+    /// How this backend completes a reset.
+    public var style: Style
+    /// How long after a request another may be made.
+    public var resendCooldown: Interval
+
+    /// A reset flow.
+    public init(style: Style, resendCooldown: Interval = .seconds(60)) {
+        self.style = style
+        self.resendCooldown = resendCooldown
+    }
+
+    /// Where the user is in a reset.
+    public enum Phase: Hashable, Sendable {
+        /// The user types an email (or, on Everday, a username or email).
+        case enteringIdentifier
+        /// A reset was requested; waiting for the server.
+        case requesting(ResetIdentifier, RequestID)
+        /// A code or token was sent; the user types it with a new password. Another may be requested from `resendAt`.
+        case awaitingProof(ResetIdentifier, resendAt: Instant)
+        /// The proof and new password were sent; waiting for the verdict.
+        case resetting(ResetIdentifier, RequestID, resendAt: Instant)
+        /// A reset link was emailed; the rest happens outside the app.
+        case linkSent
+        /// The password was reset; the user signs in with it.
+        case completed
+        /// The password was reset and the answer signed the user in: handed over to the session.
+        case signedIn(Grant)
+    }
+
+    /// What the user can do.
+    public enum Intent: Hashable, Sendable {
+        /// Request a reset for this email (or Everday identifier).
+        case requestReset(String)
+        /// Request another code or token for the same identifier.
+        case requestAgain
+        /// Complete with an emailed code (Anonymous Wall).
+        case submitCode(CodeInput, newPassword: PasswordInput)
+        /// Complete with an emailed token (Everday).
+        case submitToken(ResetToken, newPassword: PasswordInput)
+        /// Back to the start, abandoning any request in flight.
+        case startOver
+    }
+
+    /// Starts by asking whose password to reset.
+    public var initialPhase: Phase { .enteringIdentifier }
+
+    /// The grant when the reset signed the user in.
+    public func handover(_ phase: Phase) -> Grant? {
+        if case .signedIn(let grant) = phase { return grant }
+        return nil
+    }
+
+    /// Validates a typed identifier for this backend.
+    public func identifier(_ raw: String) -> Result<ResetIdentifier, ValidationError> {
+        switch style {
+        case .emailCodeWithAutoLogin, .emailLink: return Email.validate(raw).map(ResetIdentifier.email)
+        case .emailedToken:
+            let trimmed = raw.trimmedForInput
+            let check = trimmed.contains("@") ? Email.validate(trimmed).map { _ in () } : Username.validate(trimmed).map { _ in () }
+            return check.map { ResetIdentifier.usernameOrEmail(trimmed) }
+        }
+    }
+
+    /// The reducer.
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+        switch event {
+        case .intent(let intent, let now): return handle(intent, at: now, &phase, &requests)
+        case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase)
+        case .tick, .launched: return []  // Cooldowns are checked when the user acts; the vault is the session's.
+        }
+    }
+
+    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+        var effects: [AuthEffect] = []
+        switch phase {
+        case .enteringIdentifier, .awaitingProof, .linkSent, .completed:
+            switch intent {
+            case .requestReset(let raw):
+                guard let identifier = identifier(raw).valueOrReject(into: &effects) else { return effects }
+                if case .awaitingProof(let pending, let resendAt) = phase, pending == identifier, now < resendAt {
+                    return [.reject(.resendCooldown(until: resendAt))]
+                }
+                let id = requests.issue()
+                phase = .requesting(identifier, id)
+                return [.send(id, .requestPasswordReset(identifier))]
+            case .requestAgain:
+                guard case .awaitingProof(let identifier, let resendAt) = phase else { return [.reject(.notAvailableNow)] }
+                guard now >= resendAt else { return [.reject(.resendCooldown(until: resendAt))] }
+                let id = requests.issue()
+                phase = .requesting(identifier, id)
+                return [.send(id, .requestPasswordReset(identifier))]
+            case .submitCode(let rawCode, let rawPassword):
+                guard case .awaitingProof(let identifier, let resendAt) = phase, case .email(let email) = identifier else {
+                    return [.reject(style == .emailCodeWithAutoLogin ? .notAvailableNow : .unsupported)]
+                }
+                guard style == .emailCodeWithAutoLogin else { return [.reject(.unsupported)] }
+                guard let code = VerificationCode.validate(rawCode).valueOrReject(into: &effects),
+                    let password = Password.validate(rawPassword).valueOrReject(into: &effects)
+                else { return effects }
+                let id = requests.issue()
+                phase = .resetting(identifier, id, resendAt: resendAt)
+                return [.send(id, .resetPassword(.emailCode(email, code), newPassword: password))]
+            case .submitToken(let rawToken, let rawPassword):
+                guard style == .emailedToken else { return [.reject(.unsupported)] }
+                guard case .awaitingProof(let identifier, let resendAt) = phase else { return [.reject(.notAvailableNow)] }
+                guard let token = ResetProof.validate(rawToken).valueOrReject(into: &effects),
+                    let password = Password.validate(rawPassword).valueOrReject(into: &effects)
+                else { return effects }
+                let id = requests.issue()
+                phase = .resetting(identifier, id, resendAt: resendAt)
+                return [.send(id, .resetPassword(.token(token), newPassword: password))]
+            case .startOver:
+                phase = .enteringIdentifier
+                return []
+            }
+        case .requesting, .resetting:
+            switch intent {
+            case .requestReset, .requestAgain, .submitCode, .submitToken: return [.reject(.busy)]
+            case .startOver:
+                phase = .enteringIdentifier  // The request in flight becomes stale.
+                return []
+            }
+        case .signedIn:
+            switch intent {
+            case .requestReset, .requestAgain, .submitCode, .submitToken, .startOver: return [.reject(.alreadySignedIn)]
+            }
+        }
+    }
+
+    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
+        switch phase {
+        case .requesting(let identifier, let current) where current == id:
+            switch reply.acceptedOrFailure {
+            case .success:
+                switch style {
+                case .emailLink:
+                    phase = .linkSent
+                    return [.emit(.passwordResetRequested)]
+                case .emailCodeWithAutoLogin, .emailedToken:
+                    phase = .awaitingProof(identifier, resendAt: now + resendCooldown)
+                    return [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: now + resendCooldown)]
+                }
+            case .failure(let failure):
+                phase = .enteringIdentifier
+                return [.fail(failure)]
+            }
+        case .resetting(let identifier, let current, let resendAt) where current == id:
+            switch reply {
+            case .granted(let grant):
+                phase = .signedIn(grant)
+                return []
+            case .accepted, .user:
+                phase = .completed
+                return [.emit(.passwordResetCompleted)]
+            case .failed(let failure):
+                phase = .awaitingProof(identifier, resendAt: resendAt)
+                return [.fail(failure)]
+            case .refreshed, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
+                phase = .awaitingProof(identifier, resendAt: resendAt)
+                return [.fail(.malformed)]
+            }
+        case .enteringIdentifier, .requesting, .awaitingProof, .resetting, .linkSent, .completed, .signedIn:
+            return []  // An answer to a request that is no longer current changes nothing.
+        }
+    }
+}

@@ -1,0 +1,181 @@
+/// The fields a user typed into a registration form, not yet validated. Empty strings count as absent.
+public struct RegistrationInput: Hashable, Sendable, CustomStringConvertible {
+    /// Display name.
+    public var name: String
+    /// Email.
+    public var email: String
+    /// Username (Everday).
+    public var username: String
+    /// Phone (Hero365 phone sign-up).
+    public var phone: String
+    /// Password as typed.
+    public var password: PasswordInput
+
+    /// Creates form input.
+    public init(name: String = "", email: String = "", username: String = "", phone: String = "", password: PasswordInput) {
+        self.name = name
+        self.email = email
+        self.username = username
+        self.phone = phone
+        self.password = password
+    }
+
+    /// Redacted summary.
+    public var description: String {
+        "form(name: \(name), email: \(email), username: \(username), phone: \(phone), password: \(password))"
+    }
+}
+
+/// Registration whose ending depends on what the backend answers: a session at once (Subspace,
+/// VynqTalk), "check your email/phone to verify" (Hero365), or approval-gated (Everday
+/// `PendingApproval`: login answers 403 until a parent approves).
+public struct Registration: EntryFlow {
+    /// Which fields a backend's form requires.
+    public enum Form: Hashable, Sendable {
+        /// Name, email and password (Subspace `/auth/register`, VynqTalk `/auth/signup`).
+        case nameEmailPassword
+        /// Email and password, optional full name (Hero365 `/auth/signup`).
+        case emailPassword
+        /// Phone and password, optional full name (Hero365 `/auth/signup/phone`).
+        case phonePassword
+        /// Username and password, optional email and name (Everday `/auth/register`).
+        case usernamePassword
+    }
+
+    /// The forms this backend offers; the first whose identifier field is filled in is used.
+    public var forms: [Form]
+
+    /// A registration flow offering `forms`.
+    public init(forms: [Form]) { self.forms = forms }
+
+    /// Where the user is in registration.
+    public enum Phase: Hashable, Sendable {
+        /// The user fills in the form.
+        case editing
+        /// The form was sent; waiting for the server.
+        case submitting(RequestID)
+        /// The account exists and must be verified by email or phone before signing in (Hero365).
+        case awaitingVerification
+        /// The account exists and awaits a parent's approval; it cannot sign in until then (Everday).
+        case pendingApproval
+        /// Registered and signed in at once: handed over to the session.
+        case registered(Grant)
+    }
+
+    /// What the user can do.
+    public enum Intent: Hashable, Sendable {
+        /// Send the registration form.
+        case submit(RegistrationInput)
+        /// Back to an empty form, abandoning any request in flight.
+        case startOver
+    }
+
+    /// Starts with an empty form.
+    public var initialPhase: Phase { .editing }
+
+    /// The grant when registration signed the user in.
+    public func handover(_ phase: Phase) -> Grant? {
+        if case .registered(let grant) = phase { return grant }
+        return nil
+    }
+
+    /// Validates a form for this backend.
+    public func validate(_ input: RegistrationInput) -> Result<RegistrationDetails, ValidationError> {
+        let form =
+            forms.first { form in
+                switch form {
+                case .nameEmailPassword, .emailPassword: !input.email.trimmedForInput.isEmpty
+                case .phonePassword: !input.phone.trimmedForInput.isEmpty
+                case .usernamePassword: !input.username.trimmedForInput.isEmpty
+                }
+            } ?? forms.first ?? .emailPassword
+        let optionalName: Result<PersonName?, ValidationError> =
+            input.name.trimmedForInput.isEmpty ? .success(nil) : PersonName.validate(input.name).map { $0 }
+        return Result {
+            let password = try Password(input.password)
+            switch form {
+            case .nameEmailPassword:
+                return RegistrationDetails(
+                    identifier: .email(try Email(input.email)), password: password, name: try PersonName(input.name))
+            case .emailPassword:
+                return RegistrationDetails(
+                    identifier: .email(try Email(input.email)), password: password, name: try optionalName.get())
+            case .phonePassword:
+                return RegistrationDetails(
+                    identifier: .phone(try PhoneNumber(input.phone)), password: password, name: try optionalName.get())
+            case .usernamePassword:
+                let email = input.email.trimmedForInput.isEmpty ? nil : try Email(input.email)
+                return RegistrationDetails(
+                    identifier: .username(try Username(input.username)), password: password,
+                    name: try optionalName.get(), email: email)
+            }
+        }.mapError { $0 as? ValidationError ?? .nameEmpty }
+    }
+
+    /// The reducer.
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+        switch event {
+        case .intent(let intent, _): return handle(intent, &phase, &requests)
+        case .reply(let id, let reply, _): return handle(reply, to: id, &phase)
+        case .tick, .launched: return []  // No deadlines here; the vault is the session's.
+        }
+    }
+
+    private func handle(_ intent: Intent, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+        switch phase {
+        case .editing:
+            switch intent {
+            case .submit(let input):
+                var effects: [AuthEffect] = []
+                guard let details = validate(input).valueOrReject(into: &effects) else { return effects }
+                let id = requests.issue()
+                phase = .submitting(id)
+                return [.send(id, .register(details))]
+            case .startOver: return []
+            }
+        case .submitting:
+            switch intent {
+            case .submit: return [.reject(.busy)]
+            case .startOver:
+                phase = .editing  // The request in flight becomes stale.
+                return []
+            }
+        case .awaitingVerification, .pendingApproval:
+            switch intent {
+            case .submit: return [.reject(.notAvailableNow)]
+            case .startOver:
+                phase = .editing
+                return []
+            }
+        case .registered:
+            switch intent {
+            case .submit, .startOver: return [.reject(.alreadySignedIn)]
+            }
+        }
+    }
+
+    private func handle(_ reply: Reply, to id: RequestID, _ phase: inout Phase) -> [AuthEffect] {
+        switch phase {
+        case .submitting(let current) where current == id:
+            switch reply {
+            case .granted(let grant):
+                phase = .registered(grant)
+                return []
+            case .pendingApproval(let message):
+                phase = .pendingApproval
+                return [.emit(.pendingApproval(message))]
+            case .verificationRequired(let message), .accepted(let message):
+                phase = .awaitingVerification
+                return [.emit(.verificationRequired(message))]
+            case .failed(let failure):
+                phase = .editing
+                return [.fail(failure)]
+            case .refreshed, .user, .authorizationURL, .realtimeOpened, .realtimeClosed:
+                phase = .editing
+                return [.fail(.malformed)]
+            }
+        case .editing, .submitting, .awaitingVerification, .pendingApproval, .registered:
+            return []  // An answer to a request that is no longer current changes nothing.
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// One auth lifecycle as a pure reducer: configuration as data, explicit states and events,
+/// effects returned as data.
+///
+/// The same value, state and event always give the same next state and effects: no clock, no
+/// randomness, no I/O. That is what lets the verification kit explore every reachable state.
+public protocol AuthMachine: Sendable {
+    /// Where the user is.
+    associatedtype State: Hashable & Sendable
+    /// What can happen.
+    associatedtype Event: Hashable & Sendable
+    /// What the reducer asks the runner to do.
+    associatedtype Effect: Hashable & Sendable
+    /// The state before anything happened.
+    var initial: State { get }
+    /// Applies `event` to `state` and returns the work to do.
+    func reduce(_ state: inout State, _ event: Event) -> [Effect]
+}
+
+/// A lifecycle's state: where the user is (`phase`), and the counter that names requests.
+public struct LifecycleState<Phase: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
+    /// Where the user is.
+    public var phase: Phase
+    /// Names the next request.
+    public var requests: RequestIDs
+
+    /// Creates a state.
+    public init(phase: Phase, requests: RequestIDs = RequestIDs()) {
+        self.phase = phase
+        self.requests = requests
+    }
+
+    /// The phase.
+    public var description: String { "\(phase)" }
+}
+
+/// An ``AuthMachine`` in AuthCore's shared vocabulary: events are ``AuthEvent``s over the
+/// lifecycle's own intents, effects are ``AuthEffect``s, and the state is a phase plus a request
+/// counter, so lifecycles compose (a combinator threads one counter through all of them) and the
+/// verification kit drives any of them through the same environment model.
+public protocol Lifecycle: AuthMachine
+where State == LifecycleState<Phase>, Event == AuthEvent<Intent>, Effect == AuthEffect {
+    /// Where the user is, as an enum whose every case says what is true in it.
+    associatedtype Phase: Hashable & Sendable
+    /// What the user can ask for in this lifecycle.
+    associatedtype Intent: Hashable & Sendable
+    /// The phase before anything happened.
+    var initialPhase: Phase { get }
+    /// The reducer proper: applies `event` to `phase`, naming new requests from `requests`.
+    func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect]
+}
+
+extension Lifecycle {
+    /// `initialPhase` with a fresh request counter.
+    public var initial: State { LifecycleState(phase: initialPhase) }
+
+    /// Steps the phase with the state's own request counter.
+    public func reduce(_ state: inout State, _ event: Event) -> [AuthEffect] {
+        step(&state.phase, event, &state.requests)
+    }
+}
+
+/// A signed-out flow that can end in a session (sign-in, registration, reset with auto-login).
+public protocol EntryFlow: Lifecycle {
+    /// The grant to hand over to the session, when `phase` is the flow's signed-in end.
+    func handover(_ phase: Phase) -> Grant?
+}

@@ -1,0 +1,173 @@
+/// What an email code is for (Anonymous Wall `purpose`).
+public enum CodePurpose: String, Hashable, Sendable, CaseIterable {
+    /// `register`.
+    case register
+    /// `login`.
+    case login
+    /// `reset_password`.
+    case resetPassword = "reset_password"
+}
+
+/// How a user names their account when signing in with a password.
+public enum SignInIdentifier: Hashable, Sendable, CustomStringConvertible {
+    /// By email (Anonymous Wall, Subspace, VynqTalk, Hero365).
+    case email(Email)
+    /// By username (Everday).
+    case username(Username)
+    /// By phone (Hero365 `/auth/signin/phone`).
+    case phone(PhoneNumber)
+
+    /// The identifier (not a secret).
+    public var description: String {
+        switch self {
+        case .email(let email): "email(\(email))"
+        case .username(let username): "username(\(username))"
+        case .phone(let phone): "phone(\(phone))"
+        }
+    }
+}
+
+/// A validated registration form. Which fields are required depends on the backend's form.
+public struct RegistrationDetails: Hashable, Sendable, CustomStringConvertible {
+    /// How the account is named.
+    public var identifier: SignInIdentifier
+    /// The chosen password.
+    public var password: Password
+    /// A display name (Subspace and VynqTalk require one; Hero365 `full_name` is optional).
+    public var name: PersonName?
+    /// A contact email in addition to a username (Everday `Email`).
+    public var email: Email?
+
+    /// Creates registration details.
+    public init(identifier: SignInIdentifier, password: Password, name: PersonName? = nil, email: Email? = nil) {
+        self.identifier = identifier
+        self.password = password
+        self.name = name
+        self.email = email
+    }
+
+    /// Redacted summary.
+    public var description: String { "registration(\(identifier), password: \(password))" }
+}
+
+/// Whom a password reset is for.
+public enum ResetIdentifier: Hashable, Sendable, CustomStringConvertible {
+    /// An email (Anonymous Wall `/password/reset-request`, Hero365 `/password-recovery`).
+    case email(Email)
+    /// A username or an email, as typed (Everday `/auth/forgot` `Identifier`).
+    case usernameOrEmail(String)
+
+    /// The identifier (not a secret).
+    public var description: String {
+        switch self {
+        case .email(let email): "email(\(email))"
+        case .usernameOrEmail(let identifier): "identifier(\(identifier))"
+        }
+    }
+}
+
+/// The proof that completes a reset.
+public enum ResetCompletion: Hashable, Sendable, CustomStringConvertible {
+    /// An emailed code for this address (Anonymous Wall `/password/reset`).
+    case emailCode(Email, VerificationCode)
+    /// An emailed token (Everday `/auth/reset-password`).
+    case token(ResetProof)
+
+    /// Redacted summary.
+    public var description: String {
+        switch self {
+        case .emailCode(let email, let code): "emailCode(\(email), \(code))"
+        case .token(let token): "token(\(token))"
+        }
+    }
+}
+
+/// An OAuth provider Hero365 documents for `/oauth/{provider}`.
+public enum OAuthProvider: String, Hashable, Sendable, CaseIterable {
+    /// `google`.
+    case google
+    /// `apple`.
+    case apple
+    /// `github`.
+    case github
+}
+
+/// The token and user a protected request is sent with (`Authorization: Bearer`, and
+/// Anonymous Wall's `X-User-Id`).
+public struct Bearer: Hashable, Sendable, CustomStringConvertible {
+    /// The access token.
+    public var token: AccessToken
+    /// The user id, for backends that want it in a header.
+    public var userID: String
+
+    /// Creates a bearer.
+    public init(token: AccessToken, userID: String) {
+        self.token = token
+        self.userID = userID
+    }
+
+    /// Redacted summary.
+    public var description: String { "bearer(\(token), user: \(userID))" }
+}
+
+/// A request the reducer asks the runner to send, independent of any backend. A backend
+/// contract maps each case to the HTTP its API documents, or declares it unsupported.
+public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
+    /// Email a code (Anonymous Wall `/auth/email/send-code`).
+    case sendEmailCode(Email, CodePurpose)
+    /// Register with an emailed code (Anonymous Wall `/auth/register/email`).
+    case registerWithEmailCode(Email, VerificationCode)
+    /// Sign in with an emailed code (Anonymous Wall `/auth/login/email`).
+    case signInWithEmailCode(Email, VerificationCode)
+    /// Text a one-time code (Hero365 `/auth/otp/send`).
+    case sendPhoneCode(PhoneNumber)
+    /// Sign in with a texted code (Hero365 `/auth/otp/verify`).
+    case signInWithPhoneCode(PhoneNumber, VerificationCode)
+    /// Sign in with a password.
+    case signIn(SignInIdentifier, Password)
+    /// Create an account.
+    case register(RegistrationDetails)
+    /// Start a password reset.
+    case requestPasswordReset(ResetIdentifier)
+    /// Complete a password reset.
+    case resetPassword(ResetCompletion, newPassword: Password)
+    /// Set the first password (Anonymous Wall `/auth/password/set`).
+    case setPassword(Password, Bearer)
+    /// Change the password (Anonymous Wall `/auth/password/change`).
+    case changePassword(old: Password, new: Password, Bearer)
+    /// Fetch the provider's authorization URL (Hero365 `/auth/oauth/{provider}`).
+    case oauthURL(OAuthProvider)
+    /// Exchange a refresh token for a new pair (Everday, Hero365 `/auth/refresh`).
+    case refresh(RefreshToken)
+    /// Fetch the signed-in user (Subspace `/auth/me`, Hero365 `/users/me`).
+    case currentUser(Bearer)
+    /// Revoke the refresh token (Everday `/auth/logout`). Best effort: its answer changes nothing.
+    case revoke(RefreshToken, Bearer)
+    /// One of the app's own protected calls, sent with this bearer.
+    case protected(CallID, Bearer)
+    /// Open the realtime connection (VynqTalk `ws://…/ws?token=`).
+    case openRealtime(AccessToken)
+
+    /// Redacted summary.
+    public var description: String {
+        switch self {
+        case .sendEmailCode(let email, let purpose): "sendEmailCode(\(email), \(purpose.rawValue))"
+        case .registerWithEmailCode(let email, let code): "registerWithEmailCode(\(email), \(code))"
+        case .signInWithEmailCode(let email, let code): "signInWithEmailCode(\(email), \(code))"
+        case .sendPhoneCode(let phone): "sendPhoneCode(\(phone))"
+        case .signInWithPhoneCode(let phone, let code): "signInWithPhoneCode(\(phone), \(code))"
+        case .signIn(let identifier, let password): "signIn(\(identifier), \(password))"
+        case .register(let details): "register(\(details))"
+        case .requestPasswordReset(let identifier): "requestPasswordReset(\(identifier))"
+        case .resetPassword(let completion, let password): "resetPassword(\(completion), \(password))"
+        case .setPassword(let password, let bearer): "setPassword(\(password), \(bearer))"
+        case .changePassword(let old, let new, let bearer): "changePassword(\(old), \(new), \(bearer))"
+        case .oauthURL(let provider): "oauthURL(\(provider.rawValue))"
+        case .refresh(let token): "refresh(\(token))"
+        case .currentUser(let bearer): "currentUser(\(bearer))"
+        case .revoke(let token, let bearer): "revoke(\(token), \(bearer))"
+        case .protected(let call, let bearer): "protected(\(call), \(bearer))"
+        case .openRealtime(let token): "openRealtime(\(token))"
+        }
+    }
+}

@@ -1,0 +1,139 @@
+/// Who is signed in, as the server described them. No secrets live here.
+public struct UserProfile: Hashable, Sendable, CustomStringConvertible {
+    /// The server's user id (Anonymous Wall's `X-User-Id`).
+    public var id: String
+    /// The email, when the server sent one.
+    public var email: String?
+    /// The phone, when the server sent one.
+    public var phone: String?
+    /// The display name or username, when the server sent one.
+    public var name: String?
+    /// Anonymous Wall's `passwordSet`: `false` means signed in with the password not yet set;
+    /// `nil` (field absent) means the server did not say, which is *not* the same as `false`.
+    public var passwordSet: Bool?
+
+    /// Creates a profile.
+    public init(id: String, email: String? = nil, phone: String? = nil, name: String? = nil, passwordSet: Bool? = nil) {
+        self.id = id
+        self.email = email
+        self.phone = phone
+        self.name = name
+        self.passwordSet = passwordSet
+    }
+
+    /// `user(<id>)`.
+    public var description: String { "user(\(id))" }
+}
+
+/// When an access token stops working.
+public enum TokenExpiry: Hashable, Sendable, CustomStringConvertible {
+    /// The server said how long it lives (Everday `ExpiresIn`): the reducer computes the deadline
+    /// from the answer's arrival time.
+    case after(Interval)
+    /// The token's JWT `exp` claim, read by the runtime (no signature check on the client).
+    case at(Instant)
+    /// Neither: rely on a 401 to learn it expired, never sign out by guesswork.
+    case unknown
+
+    /// The absolute deadline for a token received at `receivedAt`, if known.
+    public func deadline(receivedAt: Instant) -> Instant? {
+        switch self {
+        case .after(let interval): receivedAt + interval
+        case .at(let instant): instant
+        case .unknown: nil
+        }
+    }
+
+    /// The case and its value.
+    public var description: String {
+        switch self {
+        case .after(let interval): "after(\(interval))"
+        case .at(let instant): "at(\(instant))"
+        case .unknown: "unknown"
+        }
+    }
+}
+
+/// A successful sign-in answer: what any login, registration with session, code verification,
+/// OAuth callback or reset with auto-login gives back.
+public struct Grant: Hashable, Sendable, CustomStringConvertible {
+    /// The bearer token.
+    public var accessToken: AccessToken
+    /// The refresh token, for backends that rotate (Everday, Hero365).
+    public var refreshToken: RefreshToken?
+    /// When the access token expires.
+    public var expiry: TokenExpiry
+    /// The user.
+    public var user: UserProfile
+    /// Everday's `RequirePasswordChange`.
+    public var requiresPasswordChange: Bool
+
+    /// Creates a grant.
+    public init(
+        accessToken: AccessToken, refreshToken: RefreshToken? = nil, expiry: TokenExpiry = .unknown,
+        user: UserProfile, requiresPasswordChange: Bool = false
+    ) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiry = expiry
+        self.user = user
+        self.requiresPasswordChange = requiresPasswordChange
+    }
+
+    /// Redacted summary.
+    public var description: String {
+        "grant(\(user), access: \(accessToken), refresh: \(refreshToken.map(\.description) ?? "none"), expiry: \(expiry))"
+    }
+}
+
+/// What the vault holds for a signed-in user.
+public struct Credentials: Hashable, Sendable, CustomStringConvertible {
+    /// The bearer token.
+    public var accessToken: AccessToken
+    /// The refresh token, when the backend issues one.
+    public var refreshToken: RefreshToken?
+    /// When the access token expires, when known.
+    public var expiresAt: Instant?
+    /// The signed-in user (non-secret profile data).
+    public var user: UserProfile
+
+    /// Creates credentials.
+    public init(accessToken: AccessToken, refreshToken: RefreshToken? = nil, expiresAt: Instant? = nil, user: UserProfile) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresAt = expiresAt
+        self.user = user
+    }
+
+    /// Credentials from a grant received at `receivedAt`.
+    public init(_ grant: Grant, receivedAt: Instant) {
+        self.init(
+            accessToken: grant.accessToken, refreshToken: grant.refreshToken,
+            expiresAt: grant.expiry.deadline(receivedAt: receivedAt), user: grant.user)
+    }
+
+    /// Redacted summary.
+    public var description: String {
+        "credentials(\(user), access: \(accessToken), refresh: \(refreshToken.map(\.description) ?? "none"), expires: \(expiresAt.map(\.description) ?? "unknown"))"
+    }
+}
+
+/// What the app found in its vault at launch.
+public enum StoredCredentials: Hashable, Sendable, CustomStringConvertible {
+    /// Nothing stored.
+    case none
+    /// Stored credentials.
+    case stored(Credentials)
+    /// The vault could not be read (locked device, corrupt file): *not* "no session" — nothing
+    /// is deleted and the user is not signed out by it.
+    case unreadable
+
+    /// The case, redacted.
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .stored(let credentials): "stored(\(credentials))"
+        case .unreadable: "unreadable"
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// Work a reducer asks for, as data: the reducer never performs it, the runner does, and a test
+/// compares effects with `==`.
+///
+/// Effects in one list are performed in order where order matters: a `persist` before a `send`
+/// that uses the persisted token (the rotated pair is stored before the new access token is used).
+public enum AuthEffect: Hashable, Sendable, CustomStringConvertible {
+    /// Send this request; its answer comes back as `.reply(id, …)`.
+    case send(RequestID, APIRequest)
+    /// Stop waiting for this request (its answer, if any, will be stale).
+    case cancel(RequestID)
+    /// Store these credentials in the vault, replacing what was there.
+    case persist(Credentials)
+    /// Delete the stored credentials.
+    case clearCredentials
+    /// Wake the reducer with `.tick(now)` at this instant (replaces an earlier deadline of the same id).
+    case schedule(TimerID, at: Instant)
+    /// Drop a pending wake-up.
+    case cancelTimer(TimerID)
+    /// Tell the UI.
+    case emit(AuthOutcome)
+    /// Hand a protected call's result to its caller.
+    case finishCall(CallID, CallResult)
+    /// Close the realtime connection opened by this request.
+    case closeRealtime(RequestID)
+
+    /// Redacted summary.
+    public var description: String {
+        switch self {
+        case .send(let id, let request): "send(\(id), \(request))"
+        case .cancel(let id): "cancel(\(id))"
+        case .persist(let credentials): "persist(\(credentials))"
+        case .clearCredentials: "clearCredentials"
+        case .schedule(let timer, let at): "schedule(\(timer), at: \(at))"
+        case .cancelTimer(let timer): "cancelTimer(\(timer))"
+        case .emit(let outcome): "emit(\(outcome))"
+        case .finishCall(let call, let result): "finishCall(\(call), \(result))"
+        case .closeRealtime(let id): "closeRealtime(\(id))"
+        }
+    }
+}
+
+/// What happened, with the time it happened: the only way time reaches a reducer.
+public enum AuthEvent<Intent: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
+    /// The user (or the app on their behalf) asked for something.
+    case intent(Intent, at: Instant)
+    /// The server answered the request with this id.
+    case reply(RequestID, Reply, at: Instant)
+    /// A scheduled deadline passed; `now` is the current time.
+    case tick(Instant)
+    /// The app launched and read its vault.
+    case launched(StoredCredentials, at: Instant)
+
+    /// When the event happened.
+    public var instant: Instant {
+        switch self {
+        case .intent(_, let at), .reply(_, _, let at), .launched(_, let at): at
+        case .tick(let now): now
+        }
+    }
+
+    /// Redacted summary.
+    public var description: String {
+        switch self {
+        case .intent(let intent, let at): "\(at) intent \(intent)"
+        case .reply(let id, let reply, let at): "\(at) reply \(id) \(reply)"
+        case .tick(let now): "\(now) tick"
+        case .launched(let stored, let at): "\(at) launched \(stored)"
+        }
+    }
+}

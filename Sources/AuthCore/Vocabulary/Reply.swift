@@ -1,0 +1,132 @@
+/// Why the server (or the way to it) said no: the seeds' status taxonomy, backend-neutral.
+public enum AuthFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// 400: invalid input, invalid or expired code, invalid grant. The server's message, if any.
+    case badRequest(String?)
+    /// 401: invalid credentials or token.
+    case unauthorized(String?)
+    /// 403 whose message says the account awaits approval (Everday).
+    case pendingApproval(String?)
+    /// 403 for any other reason: wrong school domain, locked, insufficient rights.
+    case forbidden(String?)
+    /// 404.
+    case notFound(String?)
+    /// 409: already registered / exists.
+    case conflict(String?)
+    /// 429, with `Retry-After` when the server sent one.
+    case rateLimited(retryAfter: Interval?)
+    /// 5xx (503 "not configured" included).
+    case server(status: Int, String?)
+    /// The server could not be reached.
+    case network
+    /// No answer within the timeout.
+    case timeout
+    /// An answer that could not be read (bad JSON, missing fields, wrong content type).
+    case malformed
+
+    /// True for failures that say nothing about the credentials and may succeed on a later try:
+    /// network, timeout, 5xx, 429, unreadable answers, and the odd 404/409.
+    public var isTransient: Bool {
+        switch self {
+        case .network, .timeout, .server, .rateLimited, .malformed, .notFound, .conflict: true
+        case .badRequest, .unauthorized, .pendingApproval, .forbidden: false
+        }
+    }
+
+    /// The message the seeds ask the UI to show: the server's own text where present, otherwise
+    /// "Invalid email or password", "Cannot connect to server", "Server error, please try again"…
+    public var userMessage: String {
+        switch self {
+        case .badRequest(let message): message ?? "Please check what you entered."
+        case .unauthorized(let message): message ?? "Invalid email or password"
+        case .pendingApproval(let message):
+            message ?? "Account pending approval. A parent must approve this account before sign in."
+        case .forbidden(let message): message ?? "Access denied."
+        case .notFound(let message): message ?? "Not found."
+        case .conflict(let message): message ?? "That account already exists."
+        case .rateLimited: "Too many requests. Please wait a moment and try again."
+        case .server(_, let message): message ?? "Server error, please try again"
+        case .network: "Cannot connect to server"
+        case .timeout: "The server took too long to answer. Please try again."
+        case .malformed: "Server error, please try again"
+        }
+    }
+
+    /// The case name and status, never a secret.
+    public var description: String {
+        switch self {
+        case .badRequest: "badRequest(400)"
+        case .unauthorized: "unauthorized(401)"
+        case .pendingApproval: "pendingApproval(403)"
+        case .forbidden: "forbidden(403)"
+        case .notFound: "notFound(404)"
+        case .conflict: "conflict(409)"
+        case .rateLimited(let retryAfter): "rateLimited(429, retryAfter: \(retryAfter.map(\.description) ?? "none"))"
+        case .server(let status, _): "server(\(status))"
+        case .network: "network"
+        case .timeout: "timeout"
+        case .malformed: "malformed"
+        }
+    }
+}
+
+/// New tokens from a refresh. A missing refresh token means "keep the one you have".
+public struct TokenRefresh: Hashable, Sendable, CustomStringConvertible {
+    /// The new access token.
+    public var accessToken: AccessToken
+    /// The rotated refresh token, when the server sent one.
+    public var refreshToken: RefreshToken?
+    /// When the new access token expires.
+    public var expiry: TokenExpiry
+
+    /// Creates a refresh answer.
+    public init(accessToken: AccessToken, refreshToken: RefreshToken?, expiry: TokenExpiry = .unknown) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiry = expiry
+    }
+
+    /// Redacted summary.
+    public var description: String {
+        "tokens(access: \(accessToken), refresh: \(refreshToken.map(\.description) ?? "none"), expiry: \(expiry))"
+    }
+}
+
+/// A server's answer to one request, decoded by the backend contract.
+public enum Reply: Hashable, Sendable, CustomStringConvertible {
+    /// Signed in: tokens and user.
+    case granted(Grant)
+    /// A refresh succeeded.
+    case refreshed(TokenRefresh)
+    /// Done, with the server's message if any (code sent, reset requested, password set…).
+    case accepted(String?)
+    /// The current user (Subspace `/auth/me`, Hero365 `/users/me`, Anonymous Wall password answers).
+    case user(UserProfile)
+    /// Registered, awaiting a parent's approval (Everday `Status: PendingApproval`).
+    case pendingApproval(String?)
+    /// Registered, awaiting email or phone verification (Hero365 sign-up).
+    case verificationRequired(String?)
+    /// The provider's authorization URL (Hero365 `/oauth/{provider}`).
+    case authorizationURL(String)
+    /// The realtime connection opened.
+    case realtimeOpened
+    /// The realtime connection closed or dropped after it had opened.
+    case realtimeClosed
+    /// The request failed.
+    case failed(AuthFailure)
+
+    /// Redacted summary.
+    public var description: String {
+        switch self {
+        case .granted(let grant): "granted(\(grant))"
+        case .refreshed(let refresh): "refreshed(\(refresh))"
+        case .accepted: "accepted"
+        case .user(let user): "user(\(user.id), passwordSet: \(user.passwordSet.map(String.init) ?? "absent"))"
+        case .pendingApproval: "pendingApproval"
+        case .verificationRequired: "verificationRequired"
+        case .authorizationURL: "authorizationURL"
+        case .realtimeOpened: "realtimeOpened"
+        case .realtimeClosed: "realtimeClosed"
+        case .failed(let failure): "failed(\(failure))"
+        }
+    }
+}
