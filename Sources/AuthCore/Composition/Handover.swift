@@ -109,3 +109,15 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     }
 }
 
+
+extension AppIntent: CaseListing where Entry: CaseListing, SessionIntent: CaseListing {
+    /// `entry` and `session`.
+    public static var declaredCases: [String] { ["entry", "session"] }
+}
+
+extension AppPhase: CaseListing where EntryPhase: LifecyclePhase, SessionPhase: LifecyclePhase {
+    /// `signedOut` and `signedIn`.
+    public static var declaredCases: [String] { ["signedOut", "signedIn"] }
+}
+
+extension AppPhase: LifecyclePhase where EntryPhase: LifecyclePhase, SessionPhase: LifecyclePhase {}

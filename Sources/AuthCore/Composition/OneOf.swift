@@ -75,3 +75,10 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
         }
     }
 }
+
+extension Either: CaseListing where First: CaseListing, Second: CaseListing {
+    /// `first` and `second`.
+    public static var declaredCases: [String] { ["first", "second"] }
+}
+
+extension Either: LifecyclePhase where First: LifecyclePhase, Second: LifecyclePhase {}

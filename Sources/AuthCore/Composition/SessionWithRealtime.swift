@@ -17,7 +17,10 @@ public struct SessionWithRealtime: SessionRole {
     }
 
     /// Both halves.
-    public struct Phase: Hashable, Sendable, CustomStringConvertible {
+    public struct Phase: LifecyclePhase, CustomStringConvertible {
+        /// A product of two phases has no cases of its own: its halves declare theirs.
+        public static let declaredCases: [String] = []
+
         /// Where the session is.
         public var session: SessionLifecycle.Phase
         /// Where the connection is.
@@ -34,7 +37,9 @@ public struct SessionWithRealtime: SessionRole {
     }
 
     /// What the user can do.
-    public enum Intent: Hashable, Sendable {
+    public enum Intent: CaseListing {
+        /// `session` and `connection`.
+        public static let declaredCases = ["session", "connection"]
         /// For the session.
         case session(SessionLifecycle.Intent)
         /// For the connection (connect again after giving up, or disconnect).

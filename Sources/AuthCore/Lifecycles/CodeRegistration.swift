@@ -11,7 +11,10 @@ public struct CodeRegistration: EntryFlow {
     public init(resendCooldown: Interval = .seconds(60)) { self.resendCooldown = resendCooldown }
 
     /// Where the user is in registration.
-    public enum Phase: Hashable, Sendable {
+    public enum Phase: LifecyclePhase {
+        /// Every case, by name.
+        public static let declaredCases = ["enteringEmail", "sendingCode", "awaitingCode", "resendingCode", "registering", "registered"]
+
         /// No code requested yet: the user types an email.
         case enteringEmail
         /// A registration code for this email was requested; waiting for the server.
@@ -27,7 +30,10 @@ public struct CodeRegistration: EntryFlow {
     }
 
     /// What the user can do.
-    public enum Intent: Hashable, Sendable {
+    public enum Intent: CaseListing {
+        /// Every case, by name.
+        public static let declaredCases = ["submitEmail", "requestNewCode", "submitCode", "startOver"]
+
         /// Request a registration code for this email.
         case submitEmail(String)
         /// Request another code for the same email.

@@ -34,7 +34,10 @@ public struct OAuthSignIn: EntryFlow {
     public init(providers: [OAuthProvider] = OAuthProvider.allCases) { self.providers = providers }
 
     /// Where the user is in OAuth sign-in.
-    public enum Phase: Hashable, Sendable {
+    public enum Phase: LifecyclePhase {
+        /// Every case, by name.
+        public static let declaredCases = ["choosingProvider", "fetchingURL", "awaitingCallback", "signedIn"]
+
         /// The user picks a provider.
         case choosingProvider
         /// The provider's URL was requested for this attempt; waiting for the server.
@@ -46,7 +49,10 @@ public struct OAuthSignIn: EntryFlow {
     }
 
     /// What the user (or the system, for callbacks) can do.
-    public enum Intent: Hashable, Sendable {
+    public enum Intent: CaseListing {
+        /// Every case, by name.
+        public static let declaredCases = ["begin", "callback", "cancel"]
+
         /// Start with this provider; `attempt` is a fresh random `state` from the runtime.
         case begin(provider: String, attempt: String)
         /// The app was opened through its callback URL.

@@ -73,7 +73,10 @@ public struct OneTimeCodeSignIn: EntryFlow {
     }
 
     /// Where the user is in code sign-in.
-    public enum Phase: Hashable, Sendable {
+    public enum Phase: LifecyclePhase {
+        /// Every case, by name.
+        public static let declaredCases = ["enteringDestination", "requestingCode", "awaitingCode", "resendingCode", "verifying", "codeExpired", "attemptsExhausted", "signedIn"]
+
         /// The user types an email or phone number.
         case enteringDestination
         /// A code was requested for this destination; waiting for the server.
@@ -93,7 +96,10 @@ public struct OneTimeCodeSignIn: EntryFlow {
     }
 
     /// What the user can do.
-    public enum Intent: Hashable, Sendable {
+    public enum Intent: CaseListing {
+        /// Every case, by name.
+        public static let declaredCases = ["submitDestination", "requestNewCode", "submitCode", "startOver"]
+
         /// Request a code for this email or phone.
         case submitDestination(String)
         /// Request another code for the same destination.

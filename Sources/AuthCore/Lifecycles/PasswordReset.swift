@@ -27,7 +27,10 @@ public struct PasswordReset: EntryFlow {
     }
 
     /// Where the user is in a reset.
-    public enum Phase: Hashable, Sendable {
+    public enum Phase: LifecyclePhase {
+        /// Every case, by name.
+        public static let declaredCases = ["enteringIdentifier", "requesting", "awaitingProof", "resetting", "linkSent", "completed", "signedIn"]
+
         /// The user types an email (or, on Everday, a username or email).
         case enteringIdentifier
         /// A reset was requested; waiting for the server.
@@ -45,7 +48,10 @@ public struct PasswordReset: EntryFlow {
     }
 
     /// What the user can do.
-    public enum Intent: Hashable, Sendable {
+    public enum Intent: CaseListing {
+        /// Every case, by name.
+        public static let declaredCases = ["requestReset", "requestAgain", "submitCode", "submitToken", "startOver"]
+
         /// Request a reset for this email (or Everday identifier).
         case requestReset(String)
         /// Request another code or token for the same identifier.

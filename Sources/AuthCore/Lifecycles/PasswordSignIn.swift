@@ -26,7 +26,10 @@ public struct PasswordSignIn: EntryFlow {
     }
 
     /// Where the user is in password sign-in.
-    public enum Phase: Hashable, Sendable {
+    public enum Phase: LifecyclePhase {
+        /// Every case, by name.
+        public static let declaredCases = ["enteringCredentials", "signingIn", "pendingApproval", "rateLimited", "signedIn"]
+
         /// The user types an identifier and a password.
         case enteringCredentials
         /// Credentials were sent; waiting for the verdict.
@@ -40,7 +43,10 @@ public struct PasswordSignIn: EntryFlow {
     }
 
     /// What the user can do.
-    public enum Intent: Hashable, Sendable {
+    public enum Intent: CaseListing {
+        /// Every case, by name.
+        public static let declaredCases = ["submit", "startOver"]
+
         /// Sign in with these credentials.
         case submit(identifier: String, password: PasswordInput)
         /// Go back to entering credentials, abandoning any request in flight.

@@ -18,7 +18,10 @@ public struct RealtimeConnection: Lifecycle {
     }
 
     /// Where the connection is.
-    public enum Phase: Hashable, Sendable {
+    public enum Phase: LifecyclePhase {
+        /// Every case, by name.
+        public static let declaredCases = ["idle", "connecting", "connected", "waitingToReconnect", "rejected", "gaveUp"]
+
         /// Not connected and not asked to be.
         case idle
         /// Opening with this token; `attempt` failed attempts came before.
@@ -34,7 +37,10 @@ public struct RealtimeConnection: Lifecycle {
     }
 
     /// What the app can do.
-    public enum Intent: Hashable, Sendable {
+    public enum Intent: CaseListing {
+        /// Every case, by name.
+        public static let declaredCases = ["connect", "disconnect"]
+
         /// Connect with this token, or use it for every later reconnect if already connected.
         case connect(AccessToken)
         /// Close and stay closed (logout, or the user left the chat).

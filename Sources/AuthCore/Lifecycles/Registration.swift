@@ -49,7 +49,10 @@ public struct Registration: EntryFlow {
     public init(forms: [Form]) { self.forms = forms }
 
     /// Where the user is in registration.
-    public enum Phase: Hashable, Sendable {
+    public enum Phase: LifecyclePhase {
+        /// Every case, by name.
+        public static let declaredCases = ["editing", "submitting", "awaitingVerification", "pendingApproval", "registered"]
+
         /// The user fills in the form.
         case editing
         /// The form was sent; waiting for the server.
@@ -63,7 +66,10 @@ public struct Registration: EntryFlow {
     }
 
     /// What the user can do.
-    public enum Intent: Hashable, Sendable {
+    public enum Intent: CaseListing {
+        /// Every case, by name.
+        public static let declaredCases = ["submit", "startOver"]
+
         /// Send the registration form.
         case submit(RegistrationInput)
         /// Back to an empty form, abandoning any request in flight.

@@ -124,7 +124,10 @@ public struct SessionLifecycle: Lifecycle {
     public init(policy: SessionPolicy) { self.policy = policy }
 
     /// Where the user is.
-    public enum Phase: Hashable, Sendable {
+    public enum Phase: LifecyclePhase {
+        /// Every case, by name.
+        public static let declaredCases = ["signedOut", "restoring", "active", "refreshing", "refreshBackoff", "offline", "passwordSetupRequired", "passwordChangeRequired"]
+
         /// Nobody is signed in; nothing is stored.
         case signedOut
         /// The app launched with stored credentials and asked the server whether they still hold.
@@ -144,7 +147,10 @@ public struct SessionLifecycle: Lifecycle {
     }
 
     /// What the user (or the app on their behalf) can do.
-    public enum Intent: Hashable, Sendable {
+    public enum Intent: CaseListing {
+        /// Every case, by name.
+        public static let declaredCases = ["call", "logout", "setPassword", "changePassword", "credentialsRejected"]
+
         /// Make a protected call (the runner's `authorized(_:)`).
         case call(CallID)
         /// Log out: always reaches signed-out with the vault cleared, whatever the server says.

@@ -17,7 +17,7 @@ public protocol AuthMachine: Sendable {
 }
 
 /// A lifecycle's state: where the user is (`phase`), and the counter that names requests.
-public struct LifecycleState<Phase: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
+public struct LifecycleState<Phase: LifecyclePhase>: Hashable, Sendable, CustomStringConvertible {
     /// Where the user is.
     public var phase: Phase
     /// Names the next request.
@@ -40,9 +40,9 @@ public struct LifecycleState<Phase: Hashable & Sendable>: Hashable, Sendable, Cu
 public protocol Lifecycle: AuthMachine
 where State == LifecycleState<Phase>, Event == AuthEvent<Intent>, Effect == AuthEffect {
     /// Where the user is, as an enum whose every case says what is true in it.
-    associatedtype Phase: Hashable & Sendable
+    associatedtype Phase: LifecyclePhase
     /// What the user can ask for in this lifecycle.
-    associatedtype Intent: Hashable & Sendable
+    associatedtype Intent: CaseListing
     /// The phase before anything happened.
     var initialPhase: Phase { get }
     /// The reducer proper: applies `event` to `phase`, naming new requests from `requests`.
@@ -63,4 +63,17 @@ extension Lifecycle {
 public protocol EntryFlow: Lifecycle {
     /// The grant to hand over to the session, when `phase` is the flow's signed-in end.
     func handover(_ phase: Phase) -> Grant?
+}
+
+/// A lifecycle's phase type: an enum (or a product of phases) whose case names the verification
+/// kit and the diagrams use.
+///
+/// `declaredCases` lists every case by name. The explorer checks both directions: every declared
+/// case is reachable, and no reached case is missing from the list.
+public protocol LifecyclePhase: CaseListing {}
+
+/// A type that lists its cases by name (phases and intents), for exploration coverage and diagrams.
+public protocol CaseListing: Hashable, Sendable {
+    /// Every case, by name.
+    static var declaredCases: [String] { get }
 }
