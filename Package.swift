@@ -16,10 +16,12 @@ let package = Package(
         .target(name: "AuthCore"),
         .target(name: "AuthVerification", dependencies: ["AuthCore"]),
         .target(name: "ReferenceBackend"),
-        .executableTarget(name: "authflow", dependencies: ["AuthCore", "AuthVerification", "ReferenceBackend"]),
+        .target(name: "AuthflowKit", dependencies: ["AuthCore", "AuthVerification", "ReferenceBackend"]),
+        .executableTarget(name: "authflow", dependencies: ["AuthflowKit"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore"]),
         .testTarget(name: "AuthVerificationTests", dependencies: ["AuthCore", "AuthVerification"]),
         .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend"]),
+        .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

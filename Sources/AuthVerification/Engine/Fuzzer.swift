@@ -1,0 +1,246 @@
+import AuthCore
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a small, fast, repeatable generator. The same seed gives
+/// the same numbers on every platform, so a fuzz failure is one command away from being replayed.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// A generator from `seed`.
+    public init(seed: UInt64) { self.state = seed }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (Lemire's method, unbiased).
+    public mutating func below(_ bound: Int) -> Int {
+        Int(truncatingIfNeeded: next().multipliedFullWidth(by: UInt64(bound)).high)
+    }
+}
+
+/// How much to fuzz.
+public struct FuzzConfiguration: Hashable, Sendable {
+    /// The first run's seed; run `n` uses a seed derived from it.
+    public var seed: UInt64
+    /// How many walks.
+    public var runs: Int
+    /// Events per walk.
+    public var length: Int
+
+    /// Creates a configuration.
+    public init(seed: UInt64 = 0xA17C_0DE5, runs: Int = 200, length: Int = 400) {
+        self.seed = seed
+        self.runs = runs
+        self.length = length
+    }
+
+    /// The seed of run `n`.
+    public func seed(ofRun n: Int) -> UInt64 {
+        var mixer = SplitMix64(seed: seed &+ UInt64(n))
+        return mixer.next()
+    }
+}
+
+/// A fuzz failure: the run's seed, the shrunk choices and the trace they give.
+public struct FuzzFailure: Hashable, Sendable, CustomStringConvertible {
+    /// The seed of the failing run (`authflow replay <model> --seed <seed>` reproduces it).
+    public var seed: UInt64
+    /// How many events the walk took before the violation.
+    public var originalLength: Int
+    /// The violation, with the shrunk trace.
+    public var violation: Violation
+    /// The shrunk choices.
+    public var choices: [Choice]
+
+    /// A readable report with the seed.
+    public var description: String {
+        "seed \(seed): \(originalLength) events shrunk to \(violation.trace.count)\n\(violation)"
+    }
+}
+
+/// What a fuzzing session found.
+public struct FuzzReport: Sendable {
+    /// The model's name.
+    public var model: String
+    /// Walks run.
+    public var runs: Int
+    /// Events applied (each with every invariant checked).
+    public var events: Int
+    /// Wall time.
+    public var seconds: Double
+    /// The first failure, shrunk.
+    public var failure: FuzzFailure?
+
+    /// Checked events per second.
+    public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
+}
+
+/// Seeded random walks over a model's worlds, checking every invariant at every step, shrinking
+/// any failing walk to a minimal list of choices.
+public enum Fuzzer {
+    /// Fuzzes `model`; stops at the first failure, which it shrinks.
+    public static func fuzz<Model: LifecycleModel>(_ model: Model, _ configuration: FuzzConfiguration) -> FuzzReport {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let environment = Environment(model: model)
+        var events = 0
+        for run in 0..<configuration.runs {
+            let seed = configuration.seed(ofRun: run)
+            let walk = self.walk(environment, seed: seed, length: configuration.length)
+            events += walk.choices.count
+            if let violation = walk.violation {
+                let shrunk = shrink(environment, walk.choices, invariant: violation.invariant)
+                let failure = FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
+                return FuzzReport(model: model.name, runs: run + 1, events: events, seconds: elapsed(clock, start), failure: failure)
+            }
+        }
+        return FuzzReport(model: model.name, runs: configuration.runs, events: events, seconds: elapsed(clock, start), failure: nil)
+    }
+
+    /// Replays one run from its seed: the same walk, shrunk the same way.
+    public static func replay<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzFailure? {
+        let environment = Environment(model: model)
+        let walk = self.walk(environment, seed: seed, length: length)
+        guard let violation = walk.violation else { return nil }
+        let shrunk = shrink(environment, walk.choices, invariant: violation.invariant)
+        return FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
+    }
+
+    /// Replays explicit choices; choices that do not apply are skipped.
+    public static func run<Model: LifecycleModel>(_ model: Model, choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
+        let result = replay(Environment(model: model), choices)
+        return (result.violation, result.applied)
+    }
+
+    private static func elapsed(_ clock: ContinuousClock, _ start: ContinuousClock.Instant) -> Double {
+        let duration = clock.now - start
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Weighted choice: answers and timers come more often than user intents, relaunches rarely.
+    private static func weight(_ choice: Choice) -> Int {
+        switch choice {
+        case .intent: 4
+        case .reply: 6
+        case .timer: 4
+        case .relaunch: 1
+        }
+    }
+
+    private static func walk<Model: LifecycleModel>(_ environment: Environment<Model>, seed: UInt64, length: Int) -> (choices: [Choice], violation: Violation?) {
+        var random = SplitMix64(seed: seed)
+        var snapshot = Snapshot(environment.model.initialWorld)
+        var choices: [Choice] = []
+        var steps: [TraceStep] = []
+        for _ in 0..<length {
+            let moves = environment.moves(snapshot)
+            guard !moves.isEmpty else { break }
+            let total = moves.reduce(0) { $0 + weight($1.choice) }
+            var pick = random.below(total)
+            var chosen = moves[0]
+            for move in moves {
+                pick -= weight(move.choice)
+                if pick < 0 {
+                    chosen = move
+                    break
+                }
+            }
+            choices.append(chosen.choice)
+            let (after, violation) = check(environment, snapshot, chosen)
+            steps.append(TraceStep(choice: chosen.choice, event: chosen.event.description, phase: after.casePath))
+            if var violation {
+                violation.trace = steps
+                return (choices, violation)
+            }
+            snapshot = after
+        }
+        return (choices, nil)
+    }
+
+    private static func check<Model: LifecycleModel>(_ environment: Environment<Model>, _ before: Snapshot<Model.Machine>, _ move: Move<Model.Machine>) -> (Snapshot<Model.Machine>, Violation?) {
+        let (world, effects, answered) = environment.apply(move, to: before)
+        let after = Snapshot(world)
+        let transition = Transition(before: before, move: move, effects: effects, after: after, answered: answered)
+        for invariant in environment.model.invariants {
+            let message: String? =
+                switch invariant.check {
+                case .state(let check): check(after)
+                case .step(let check): check(transition)
+                }
+            if let message { return (after, Violation(invariant: invariant.name, source: invariant.source, message: message, trace: [])) }
+        }
+        return (after, nil)
+    }
+
+    private static func replay<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
+        var snapshot = Snapshot(environment.model.initialWorld)
+        var applied: [Choice] = []
+        var steps: [TraceStep] = []
+        for choice in choices {
+            guard let move = environment.moves(snapshot).first(where: { $0.choice == choice }) else { continue }
+            applied.append(choice)
+            let (after, violation) = check(environment, snapshot, move)
+            steps.append(TraceStep(choice: choice, event: move.event.description, phase: after.casePath))
+            if var violation {
+                violation.trace = steps
+                return (violation, applied)
+            }
+            snapshot = after
+        }
+        return (nil, applied)
+    }
+
+    /// Delta debugging: drop chunks, then single choices, then simplify each choice to a smaller
+    /// index (the first intent, the first answer), keeping a candidate only if it still breaks the
+    /// same invariant.
+    private static func shrink<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice], invariant: String) -> (violation: Violation, choices: [Choice]) {
+        func attempt(_ candidate: [Choice]) -> (Violation, [Choice])? {
+            let result = replay(environment, candidate)
+            guard let violation = result.violation, violation.invariant == invariant else { return nil }
+            return (violation, result.applied)
+        }
+        var (best, bestChoices) = attempt(choices)!
+        var chunk = max(bestChoices.count / 2, 1)
+        while true {
+            var start = 0
+            var shrank = false
+            while start < bestChoices.count {
+                var candidate = bestChoices
+                candidate.removeSubrange(start..<min(start + chunk, candidate.count))
+                if let (violation, applied) = attempt(candidate), applied.count < bestChoices.count {
+                    (best, bestChoices) = (violation, applied)
+                    shrank = true
+                } else {
+                    start += chunk
+                }
+            }
+            if chunk == 1 && !shrank { break }
+            chunk = shrank ? chunk : max(chunk / 2, 1)
+        }
+        for position in bestChoices.indices {
+            for simpler in simplifications(of: bestChoices[position]) {
+                var candidate = bestChoices
+                candidate[position] = simpler
+                if let (violation, applied) = attempt(candidate), applied.count <= bestChoices.count {
+                    (best, bestChoices) = (violation, applied)
+                    break
+                }
+            }
+        }
+        return (best, bestChoices)
+    }
+
+    private static func simplifications(of choice: Choice) -> [Choice] {
+        switch choice {
+        case .intent(let n): (0..<n).map(Choice.intent)
+        case .reply(let exchange, let reply): (0..<reply).map { Choice.reply(exchange: exchange, reply: $0) }
+        case .timer(let n): (0..<n).map(Choice.timer)
+        case .relaunch(let n): (0..<n).map(Choice.relaunch)
+        }
+    }
+}

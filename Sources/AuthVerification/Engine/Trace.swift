@@ -1,0 +1,138 @@
+import AuthCore
+
+/// One step of a trace: the move, the event, and where the lifecycle was after it.
+public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
+    /// The replayable choice.
+    public var choice: Choice
+    /// The event, redacted.
+    public var event: String
+    /// The case path after the step.
+    public var phase: String
+
+    /// `[a0.3] t+1000000s reply r2 failed(network) → signedIn.refreshBackoff`.
+    public var description: String { "[\(choice)] \(event) → \(phase)" }
+}
+
+/// An invariant that does not hold, with the shortest trace that breaks it.
+public struct Violation: Hashable, Sendable, CustomStringConvertible {
+    /// The invariant's name.
+    public var invariant: String
+    /// Where it comes from.
+    public var source: String
+    /// What went wrong.
+    public var message: String
+    /// The events from the initial state to the violation.
+    public var trace: [TraceStep]
+
+    /// A readable report.
+    public var description: String {
+        "✗ \(invariant) (\(source)): \(message)\n" + trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")
+    }
+}
+
+/// A structural problem found by the explorer.
+public struct Finding: Hashable, Sendable, CustomStringConvertible {
+    /// What kind.
+    public enum Kind: String, Hashable, Sendable {
+        /// A non-final state where nothing can change anything.
+        case deadlock
+        /// A state from which the lifecycle's starting case is unreachable.
+        case noWayHome
+        /// A declared phase case never reached.
+        case unreachedCase
+        /// A reached phase case missing from the declared list.
+        case undeclaredCase
+        /// A declared intent case the model never offers.
+        case unusedIntent
+        /// A cycle made only of timers and failed answers: a retry loop the user never sees end.
+        case livelock
+    }
+
+    /// What kind.
+    public var kind: Kind
+    /// What and where.
+    public var detail: String
+    /// The shortest trace to the state concerned (and, for a livelock, around the cycle).
+    public var trace: [TraceStep]
+
+    /// A readable report.
+    public var description: String {
+        "✗ \(kind.rawValue): \(detail)" + (trace.isEmpty ? "" : "\n" + trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+    }
+}
+
+/// An edge of the projected graph: case path to case path, labelled by the event's case.
+public struct ProjectedEdge: Hashable, Sendable, Comparable {
+    /// What kind of event.
+    public enum Kind: String, Hashable, Sendable, Comparable {
+        /// A user intent.
+        case intent
+        /// A successful answer.
+        case success
+        /// A failed answer.
+        case failure
+        /// A timer.
+        case timer
+        /// An app launch.
+        case launch
+
+        /// Orders by declaration.
+        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The source case path.
+    public var from: String
+    /// The event's label (`submitEmail`, `granted`, `failed(network)`, `tick`).
+    public var label: String
+    /// The target case path.
+    public var to: String
+    /// What kind of event.
+    public var kind: Kind
+
+    /// Orders by source, label, target.
+    public static func < (lhs: ProjectedEdge, rhs: ProjectedEdge) -> Bool {
+        (lhs.from, lhs.label, lhs.to, lhs.kind) < (rhs.from, rhs.label, rhs.to, rhs.kind)
+    }
+}
+
+/// Labels for events in traces and diagrams.
+enum EventLabel {
+    static func of<Intent>(_ event: AuthEvent<Intent>) -> (String, ProjectedEdge.Kind) {
+        switch event {
+        case .intent(let intent, _): (leafCase(of: intent), .intent)
+        case .reply(_, .failed(let failure), _): ("failed(\(failure.description.split(separator: "(").first ?? ""))", .failure)
+        case .reply(_, .realtimeClosed, _): ("realtimeClosed", .failure)
+        case .reply(_, let reply, _): (reply.description.split(separator: "(").first.map(String.init) ?? "reply", .success)
+        case .tick: ("tick", .timer)
+        case .launched(.none, _): ("launched(empty)", .launch)
+        case .launched(.stored, _): ("launched(stored)", .launch)
+        case .launched(.unreadable, _): ("launched(unreadable)", .launch)
+        }
+    }
+
+    /// The innermost case name of a (possibly wrapped) intent: `.entry(.first(.submitEmail(…)))` → `submitEmail`.
+    static func leafCase(of value: Any) -> String {
+        var current: Any = value
+        var name = String(describing: value)
+        while true {
+            let mirror = Mirror(reflecting: current)
+            guard mirror.displayStyle == .enum else { return name }
+            guard let child = mirror.children.first else { return String(describing: current) }
+            name = child.label ?? name
+            guard child.value is any CaseListing else { return name }
+            current = child.value
+        }
+    }
+
+    /// Every (intent type, case) met in a wrapped intent.
+    static func intentCases(of value: Any, into found: inout Set<PhaseCase>) {
+        var current: Any = value
+        while let listing = current as? any CaseListing {
+            let mirror = Mirror(reflecting: listing)
+            let name = mirror.children.first?.label ?? String(describing: listing)
+            found.insert(PhaseCase(type: typeName(type(of: listing)), name: name))
+            guard let child = mirror.children.first else { return }
+            current = child.value
+        }
+    }
+}

@@ -1,0 +1,366 @@
+import AuthCore
+
+/// The invariant catalogue (DESIGN.md, "Invariants"). Each is generic over the lifecycle, reads
+/// only the world and the transition, and holds trivially where it does not apply (an entry flow
+/// has no session), so every model can check all of them.
+public enum Catalogue {
+    /// Every invariant; the code invariants when `codes` is given.
+    public static func all<M: Lifecycle>(codes: CodeRules? = nil) -> [Invariant<M>] {
+        var list: [Invariant<M>] = [
+            credentialsOnlyWhenSignedIn(), sessionMatchesVault(), logoutAlwaysSignsOut(), atMostOneRefreshInFlight(),
+            noRefreshTokenReuse(), refreshWithoutTokenKeepsOld(), persistedBeforeUse(), onlyDefinitiveRefreshErrorsEndSession(),
+            staleAnswersChangeNothing(), nothingAfterSignOutWritesCredentials(), pendingApprovalNeverSignsIn(),
+            passwordRequirementAllowsNothingElse(), codeOnlyAfterCodeSent(), setPasswordOnlyWhileUnset(),
+            signInRequestsNeedTheUser(), atMostOneVerificationInFlight(), resetSignInReplacesSession(), onlyValidInputSent(),
+            noSecretInDescriptions(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
+        ]
+        if let codes { list += codeInvariants(codes) }
+        return list
+    }
+
+    /// The names of every invariant in the catalogue.
+    public static var names: [String] {
+        let list: [Invariant<SessionLifecycle>] = all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1))
+        return list.map(\.name)
+    }
+
+    // MARK: Credentials and sign-out
+
+    /// No credentials outside signed-in states: the vault holds readable credentials only while
+    /// the state is signed in. (OWASP MASVS-STORAGE-1; Everday: "clear local auth state regardless".)
+    public static func credentialsOnlyWhenSignedIn<M>() -> Invariant<M> {
+        Invariant("no credentials outside signed-in states", source: "OWASP MASVS-STORAGE-1; seed 002 Logout", .state { s in
+            s.world.vault.credentials != nil && s.sessionCredentials == nil ? "the vault holds credentials in \(s.casePath)" : nil
+        })
+    }
+
+    /// The session in memory is the one in the vault: a rotated pair or an updated profile is
+    /// persisted in the same step it is adopted, so a crash never loses a rotated token.
+    /// (RFC 9700 §4.14.2; seed 002 "Store the newly returned refresh token immediately".)
+    public static func sessionMatchesVault<M>() -> Invariant<M> {
+        Invariant("the session's credentials are persisted", source: "RFC 9700 §4.14.2; seed 002 Refresh", .state { s in
+            guard let held = s.sessionCredentials else { return nil }
+            return s.world.vault.credentials == held ? nil : "\(s.casePath) holds credentials the vault does not"
+        })
+    }
+
+    /// Logout always reaches signed-out with credentials cleared, whatever the server says.
+    /// (Seed 002 Logout: "clear local auth state regardless of API error"; OWASP ASVS V3.3.1.)
+    public static func logoutAlwaysSignsOut<M>() -> Invariant<M> {
+        Invariant("logout always signs out and clears the vault", source: "seed 002 Logout; OWASP ASVS V3.3.1", .step { t in
+            guard case .intent(let intent, _) = t.move.event, casePath(of: intent).hasSuffix("logout") else { return nil }
+            if t.after.sessionCredentials != nil { return "still signed in after logout (\(t.after.casePath))" }
+            if t.after.world.vault != .empty { return "the vault was not cleared by logout" }
+            return t.effects.contains(.clearCredentials) ? nil : "logout did not ask to clear credentials"
+        })
+    }
+
+    // MARK: Refresh
+
+    /// At most one refresh in flight per session: every caller joins the one refresh.
+    /// (RFC 9700 §4.14.2 rotation makes concurrent refreshes look like reuse.)
+    public static func atMostOneRefreshInFlight<M>() -> Invariant<M> {
+        Invariant("at most one refresh in flight", source: "RFC 9700 §4.14.2", .state { s in
+            let refreshes = s.world.network.filter { exchange in
+                if case .refresh = exchange.request { return !s.world.history.inFlightAtSignOut.contains(exchange.id) }
+                return false
+            }
+            return refreshes.count <= 1 ? nil : "\(refreshes.count) refreshes in flight"
+        })
+    }
+
+    /// A refresh token is never sent again once the server answered it with a successor.
+    /// (RFC 6749 §6; RFC 9700 §4.14.2: a replayed rotated token revokes the whole family.)
+    public static func noRefreshTokenReuse<M>() -> Invariant<M> {
+        Invariant("an old refresh token is never sent after its successor arrived", source: "RFC 6749 §6; RFC 9700 §4.14.2", .step { t in
+            for request in t.sent {
+                guard let token = request.refreshToken else { continue }
+                if t.before.world.history.retiredRefreshTokens.contains(token) {
+                    return "sent a refresh token that was already rotated: \(request)"
+                }
+            }
+            return nil
+        })
+    }
+
+    /// A refresh answer without a refresh token keeps the old one (RFC 6749 §6: "the client MUST
+    /// discard the old refresh token" only when a new one is issued).
+    public static func refreshWithoutTokenKeepsOld<M>() -> Invariant<M> {
+        Invariant("a refresh answer without a refresh token keeps the old one", source: "RFC 6749 §6", .step { t in
+            guard t.answersCurrentRequest, case .refresh(let old)? = t.answered?.request,
+                case .refreshed(let tokens)? = t.reply, tokens.refreshToken == nil
+            else { return nil }
+            return t.after.sessionCredentials?.refreshToken == old ? nil : "the refresh token was dropped"
+        })
+    }
+
+    /// Every access token a request carries is the vault's at that point of the effect list: a
+    /// rotated pair is persisted before the new access token is used. (Seed 002 Refresh.)
+    public static func persistedBeforeUse<M>() -> Invariant<M> {
+        Invariant("a new token is persisted before it is used", source: "seed 002 Refresh; RFC 9700 §4.14.2", .step { t in
+            var vault = t.before.world.vault.credentials
+            for effect in t.effects {
+                switch effect {
+                case .persist(let credentials): vault = credentials
+                case .clearCredentials: vault = nil
+                case .send(_, let request):
+                    guard let token = request.accessToken else { continue }
+                    if case .revoke = request { continue }  // Sent at logout, after the vault is cleared, on purpose.
+                    if vault?.accessToken != token { return "\(request) uses a token the vault does not hold yet" }
+                default: continue
+                }
+            }
+            return nil
+        })
+    }
+
+    /// Only definitive refresh answers (400/401/403) end the session; network errors, timeouts,
+    /// 5xx, 429 and unreadable answers keep it. (Seed 002 Storage Guidance; RFC 6749 §5.2.)
+    public static func onlyDefinitiveRefreshErrorsEndSession<M>() -> Invariant<M> {
+        Invariant("only definitive refresh errors end the session", source: "seed 002 Storage Guidance; RFC 6749 §5.2", .step { t in
+            guard t.answersCurrentRequest, case .refresh? = t.answered?.request, case .failed(let failure)? = t.reply,
+                t.before.sessionCredentials != nil
+            else { return nil }
+            let signedIn = t.after.sessionCredentials != nil
+            if failure.isTransient, !signedIn { return "a transient \(failure) ended the session" }
+            if !failure.isTransient, signedIn || t.after.world.vault != .empty { return "a definitive \(failure) kept the session" }
+            return nil
+        })
+    }
+
+    // MARK: Stale answers and logout races
+
+    /// An answer to a request that is no longer current (after logout, cancel, or a newer attempt)
+    /// changes nothing and asks for nothing. (Seed issues: supabase-swift, AppAuth stale writes.)
+    public static func staleAnswersChangeNothing<M>() -> Invariant<M> {
+        Invariant("stale answers change nothing", source: "DESIGN.md Invariants", .step { t in
+            guard case .reply(let id, _, _) = t.move.event, !t.before.refers(to: id) else { return nil }
+            if t.after.world.state != t.before.world.state { return "an answer to \(id), no longer current, changed the state" }
+            return t.effects.isEmpty ? nil : "an answer to \(id), no longer current, caused \(t.effects)"
+        })
+    }
+
+    /// Nothing in flight when the session ended can write credentials afterwards.
+    /// (OWASP ASVS V3.3.1: logout invalidates the session; a late refresh must not revive it.)
+    public static func nothingAfterSignOutWritesCredentials<M>() -> Invariant<M> {
+        Invariant("nothing after logout writes credentials", source: "OWASP ASVS V3.3.1", .step { t in
+            guard case .reply(let id, _, _) = t.move.event, t.before.world.history.inFlightAtSignOut.contains(id) else { return nil }
+            return t.effects.contains(where: { if case .persist = $0 { true } else { false } })
+                ? "an answer to \(id), sent before sign-out, persisted credentials" : nil
+        })
+    }
+
+    // MARK: Gates
+
+    /// A pending-approval account never reaches signed-in except through a sign-in answer that
+    /// grants a session. (Seed 002 Approval-Gated Registration.)
+    public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
+        Invariant("pending approval never reaches signed-in", source: "seed 002 Approval-Gated Registration", .step { t in
+            guard t.before.casePath.contains("pendingApproval"), t.before.sessionCredentials == nil,
+                t.after.sessionCredentials != nil
+            else { return nil }
+            if t.answersCurrentRequest, case .granted? = t.reply { return nil }
+            return "\(t.before.casePath) reached \(t.after.casePath) without a granted sign-in"
+        })
+    }
+
+    /// While the password must be set or changed, nothing else is sent and every call is refused.
+    /// (Seed 002 `RequirePasswordChange`; seed 000 "SetPasswordView appears".)
+    public static func passwordRequirementAllowsNothingElse<M>() -> Invariant<M> {
+        Invariant("a required password step allows nothing else", source: "seed 002 Login; seed 000 Registration Flow", .step { t in
+            let setup: Bool
+            switch t.before.session {
+            case .passwordSetupRequired?: setup = true
+            case .passwordChangeRequired?: setup = false
+            default: return nil
+            }
+            for effect in t.effects {
+                switch effect {
+                case .send(_, .setPassword) where setup, .send(_, .changePassword) where !setup, .send(_, .revoke):
+                    continue
+                case .send(_, let request):
+                    return "sent \(request) while the password must be \(setup ? "set" : "changed")"
+                case .finishCall(let call, let result):
+                    if case .rejected = result { continue }
+                    if case .sessionEnded = result { continue }
+                    return "\(call) finished with \(result) while the password must be \(setup ? "set" : "changed")"
+                default:
+                    continue
+                }
+            }
+            return nil
+        })
+    }
+
+    /// A code is submitted (register, sign in, reset) only for a destination the server confirmed
+    /// sending a code to, for that purpose. (Seed 000 Registration Flow; seed 004 Phone/OTP Flow.)
+    public static func codeOnlyAfterCodeSent<M>() -> Invariant<M> {
+        Invariant("a code is submitted only after one was sent there", source: "seed 000 Registration Flow; seed 004 OTP", .step { t in
+            for request in t.sent {
+                guard let destination = request.codeVerifiedFor else { continue }
+                if !t.before.world.history.codes.contains(where: { $0.destination == destination }) {
+                    return "submitted a code for \(destination) before one was sent"
+                }
+            }
+            return nil
+        })
+    }
+
+    /// The first password is set only while signed in with it unset. (Seed 000 Set Password.)
+    public static func setPasswordOnlyWhileUnset<M>() -> Invariant<M> {
+        Invariant("set-password only while the password is unset", source: "seed 000 Set Password", .step { t in
+            guard t.sent.contains(where: { if case .setPassword = $0 { true } else { false } }) else { return nil }
+            if case .passwordSetupRequired? = t.before.session { return nil }
+            return "set-password sent from \(t.before.casePath)"
+        })
+    }
+
+    /// Sign-in, registration, code and password requests are never sent without a user action:
+    /// nothing of the kind is retried by itself. (Seed 004 OTP; NIST SP 800-63B §5.2.2 throttling.)
+    public static func signInRequestsNeedTheUser<M>() -> Invariant<M> {
+        Invariant("codes and sign-ins are never retried by themselves", source: "seed 004 OTP Best Practices; NIST SP 800-63B §5.2.2", .step { t in
+            guard !t.move.choice.isUserAction else { return nil }
+            let automatic = t.sent.filter(\.needsUserAction)
+            return automatic.isEmpty ? nil : "sent \(automatic[0]) without a user action"
+        })
+    }
+
+    /// At most one code verification in flight. (Seed 004 OTP.)
+    public static func atMostOneVerificationInFlight<M>() -> Invariant<M> {
+        Invariant("at most one verification in flight", source: "seed 004 OTP", .state { s in
+            let current = s.world.network.filter { $0.request.codeVerifiedFor != nil && s.refers(to: $0.id) }
+            return current.count <= 1 ? nil : "\(current.count) verifications in flight"
+        })
+    }
+
+    /// A reset that signs in replaces the whole session with the reset's answer.
+    /// (Seed 000 Reset Password: "User is automatically logged in".)
+    public static func resetSignInReplacesSession<M>() -> Invariant<M> {
+        Invariant("a reset that signs in replaces the whole session", source: "seed 000 Reset Password", .step { t in
+            guard t.answersCurrentRequest, case .resetPassword? = t.answered?.request, case .granted(let grant)? = t.reply
+            else { return nil }
+            let expected = Credentials(grant, receivedAt: t.after.world.now)
+            return t.after.sessionCredentials == expected ? nil : "the session after reset is not the reset's grant"
+        })
+    }
+
+    /// No request carries input the documented validation rejects: email format, password ≥ 8,
+    /// E.164 phone, 6-digit code. (Seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2.)
+    public static func onlyValidInputSent<M>() -> Invariant<M> {
+        Invariant("no request carries input the validation rejects", source: "seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2", .step { t in
+            for request in t.sent where !request.inputIsValid { return "sent invalid input: \(request)" }
+            return nil
+        })
+    }
+
+    /// No secret (password, code, token) appears in the description of any state, event or effect.
+    /// (OWASP MASVS-STORAGE-2; seed 001 Requirement 8.5.)
+    public static func noSecretInDescriptions<M>() -> Invariant<M> {
+        Invariant("no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .step { t in
+            let texts = [
+                String(describing: t.after.world.state), String(reflecting: t.after.world.state), String(describing: t.move.event),
+                String(describing: t.effects), String(describing: t.after.world.network), String(describing: t.after.world.vault),
+            ]
+            let secrets = Set(t.before.secrets + t.after.secrets).filter { $0.count >= 4 }
+            for secret in secrets where texts.contains(where: { $0.contains(secret) }) {
+                return "a \(secret.count)-character secret appears in a description"
+            }
+            return nil
+        })
+    }
+
+    /// A 401 causes at most one refresh-and-replay per call: no call is sent more than twice.
+    /// (RFC 6750 §3.1; the retry loops Auth0.swift and supabase-swift shipped.)
+    public static func atMostOneReplayPerCall<M>() -> Invariant<M> {
+        Invariant("a 401 causes at most one replay per call", source: "RFC 6750 §3.1", .state { s in
+            let looping = s.world.history.callSends.first { $0.sends > 2 }
+            return looping.map { "\($0.call) was sent \($0.sends) times" }
+        })
+    }
+
+    /// An access token known to have expired is never attached to a request. (RFC 6750 §3.1;
+    /// seed 004 Token Refresh Strategy: "Before each API request, check if access_token is expired".)
+    public static func expiredTokenNeverAttached<M>() -> Invariant<M> {
+        Invariant("an expired access token is never attached", source: "seed 004 Token Refresh Strategy; RFC 6750", .step { t in
+            let known = [t.before.sessionCredentials, t.after.sessionCredentials, t.before.world.vault.credentials].compactMap { $0 }
+            for request in t.sent {
+                if case .revoke = request { continue }  // Revoking an expired token at logout is harmless.
+                guard let token = request.accessToken,
+                    let expiresAt = known.first(where: { $0.accessToken == token })?.expiresAt
+                else { continue }
+                if t.after.world.now >= expiresAt { return "\(request) carries a token that expired at \(expiresAt)" }
+            }
+            return nil
+        })
+    }
+
+    // MARK: One-time codes
+
+    /// The code invariants: a new code only after the cooldown, a code only within its lifetime,
+    /// submissions per code bounded. (Seed 004 OTP Best Practices; NIST SP 800-63B §5.1.3.)
+    public static func codeInvariants<M>(_ rules: CodeRules) -> [Invariant<M>] {
+        var list: [Invariant<M>] = [
+            Invariant("a new code only after the cooldown", source: "seed 004 OTP Best Practices (30-60 s)", .step { t in
+                for request in t.sent {
+                    guard let destination = request.codeSentTo,
+                        let last = t.before.world.history.codes.first(where: { $0.destination == destination })
+                    else { continue }
+                    if t.after.world.now < last.issuedAt + rules.cooldown { return "asked for a new code for \(destination) within the cooldown" }
+                }
+                return nil
+            })
+        ]
+        if let lifetime = rules.lifetime {
+            list.append(
+                Invariant("a code is submitted only within its lifetime", source: "seed 004 OTP Best Practices; NIST SP 800-63B §5.1.3", .step { t in
+                    for request in t.sent {
+                        guard let destination = request.codeVerifiedFor,
+                            let issue = t.before.world.history.codes.first(where: { $0.destination == destination })
+                        else { continue }
+                        if t.after.world.now >= issue.issuedAt + lifetime { return "submitted an expired code for \(destination)" }
+                    }
+                    return nil
+                }))
+        }
+        if let maxAttempts = rules.maxAttempts {
+            list.append(
+                Invariant("code attempts are bounded", source: "NIST SP 800-63B §5.2.2", .state { s in
+                    let over = s.world.history.codes.first { $0.verifications > maxAttempts }
+                    return over.map { "\($0.verifications) submissions for one code to \($0.destination)" }
+                }))
+        }
+        return list
+    }
+}
+
+extension APIRequest {
+    /// Whether every validated value in the request still passes validation.
+    var inputIsValid: Bool {
+        func ok(_ email: Email) -> Bool { (try? Email(email.rawValue)) == email }
+        func ok(_ password: Password) -> Bool { (try? Password(password.secret)) != nil }
+        func ok(_ code: VerificationCode) -> Bool { (try? VerificationCode(code.secret)) == code }
+        func ok(_ phone: PhoneNumber) -> Bool { (try? PhoneNumber(phone.e164)) == phone }
+        func ok(_ identifier: SignInIdentifier) -> Bool {
+            switch identifier {
+            case .email(let email): ok(email)
+            case .username(let username): (try? Username(username.rawValue)) == username
+            case .phone(let phone): ok(phone)
+            }
+        }
+        switch self {
+        case .sendEmailCode(let email, _): return ok(email)
+        case .registerWithEmailCode(let email, let code), .signInWithEmailCode(let email, let code): return ok(email) && ok(code)
+        case .sendPhoneCode(let phone): return ok(phone)
+        case .signInWithPhoneCode(let phone, let code): return ok(phone) && ok(code)
+        case .signIn(let identifier, let password): return ok(identifier) && ok(password)
+        case .register(let details): return ok(details.identifier) && ok(details.password) && (details.email.map(ok) ?? true)
+        case .requestPasswordReset(.email(let email)): return ok(email)
+        case .requestPasswordReset(.usernameOrEmail(let identifier)): return !identifier.isEmpty
+        case .resetPassword(.emailCode(let email, let code), let password): return ok(email) && ok(code) && ok(password)
+        case .resetPassword(.token(let token), let password): return !token.secret.reveal().isEmpty && ok(password)
+        case .setPassword(let password, _): return ok(password)
+        case .changePassword(let old, let new, _): return ok(old) && ok(new)
+        case .oauthURL, .refresh, .currentUser, .revoke, .protected, .openRealtime: return true
+        }
+    }
+}

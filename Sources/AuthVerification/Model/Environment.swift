@@ -1,0 +1,255 @@
+import AuthCore
+
+/// A world with the facts invariants read, computed once per world.
+public struct Snapshot<Machine: Lifecycle>: Sendable {
+    /// The world.
+    public let world: World<Machine>
+    /// The state's case path, e.g. `signedIn.refreshing`.
+    public let casePath: String
+    /// Request ids the lifecycle state still refers to: its current requests.
+    public let referencedRequests: [RequestID]
+    /// Every secret value in the world, revealed.
+    public let secrets: [String]
+    /// The session phase inside the state, if the lifecycle has one.
+    public let session: SessionLifecycle.Phase?
+    /// The credentials the session holds, if signed in.
+    public var sessionCredentials: Credentials? { session.flatMap(SessionLifecycle.credentials(in:)) }
+    let key: [UInt8]
+    let phaseCases: [PhaseCase]
+    let highest: [String: Int]
+
+    init(_ world: World<Machine>) {
+        let survey = Survey.of(world)
+        self.world = world
+        self.casePath = AuthVerification.casePath(of: world.state.phase)
+        self.referencedRequests = survey.referencedRequests
+        self.secrets = survey.secrets
+        self.session = survey.sessionPhases.first
+        self.key = survey.key
+        self.phaseCases = survey.phaseCases
+        self.highest = survey.highestSymbol
+    }
+
+    /// Whether the state refers to request `id`.
+    public func refers(to id: RequestID) -> Bool { referencedRequests.contains(id) }
+}
+
+/// The environment around a model's lifecycle: which moves are possible and what they do to the
+/// network, timers, vault and history.
+struct Environment<Model: LifecycleModel>: Sendable {
+    typealias Machine = Model.Machine
+    let model: Model
+
+    /// Every possible next move, in a fixed order (determinism).
+    func moves(_ snapshot: Snapshot<Machine>) -> [Move<Machine>] {
+        let world = snapshot.world
+        var moves: [Move<Machine>] = []
+        for (index, intent) in (world.network.count < model.maxInFlight ? model.intents(in: world) : []).enumerated() {
+            moves.append(Move(choice: .intent(index), event: .intent(intent, at: world.now)))
+        }
+        for (n, exchange) in world.network.enumerated() {
+            for (k, reply) in model.replies.replies(to: exchange, highest: snapshot.highest).enumerated() {
+                moves.append(Move(choice: .reply(exchange: n, reply: k), event: .reply(exchange.id, reply, at: world.now)))
+            }
+        }
+        for (n, timer) in world.timers.enumerated() {
+            moves.append(Move(choice: .timer(n), event: .tick(max(world.now, timer.at))))
+        }
+        if model.relaunches {
+            let stored: StoredCredentials =
+                switch world.vault {
+                case .empty: .none
+                case .holds(let credentials), .unreadable(let credentials): .stored(credentials)
+                }
+            moves.append(Move(choice: .relaunch(0), event: .launched(stored, at: world.now)))
+            if world.vault != .empty {
+                moves.append(Move(choice: .relaunch(1), event: .launched(.unreadable, at: world.now)))
+            }
+        }
+        return moves
+    }
+
+    /// Applies `move`: the event reaches the reducer, its effects reach the environment.
+    func apply(_ move: Move<Machine>, to snapshot: Snapshot<Machine>) -> (world: World<Machine>, effects: [AuthEffect], answered: Exchange?) {
+        var world = snapshot.world
+        var answered: Exchange?
+        let signedInBefore = snapshot.sessionCredentials != nil
+        switch move.choice {
+        case .relaunch(let mode):
+            world.state = model.machine.initial
+            world.network = []
+            world.timers = []
+            world.history.inFlightAtSignOut = []
+            world.history.callSends = []
+            switch (mode, world.vault) {
+            case (0, .unreadable(let credentials)): world.vault = .holds(credentials)
+            case (1, .holds(let credentials)): world.vault = .unreadable(credentials)
+            default: break
+            }
+        case .intent, .reply, .timer: break
+        }
+        world.now = max(world.now, move.event.instant)
+        switch move.event {
+        case .reply(let id, let reply, _):
+            if let index = world.network.firstIndex(where: { $0.id == id }) {
+                let exchange = world.network[index]
+                answered = exchange
+                record(reply, to: exchange, in: &world.history, at: world.now)
+                if case .openRealtime = exchange.request, reply == .realtimeOpened {
+                    world.network[index].opened = true
+                } else {
+                    world.network.remove(at: index)
+                }
+            }
+        case .tick(let now):
+            world.timers.removeAll { $0.at <= now }
+        case .intent, .launched:
+            break
+        }
+        let effects = model.machine.reduce(&world.state, move.event)
+        for effect in effects { perform(effect, in: &world) }
+        settleHistory(&world, signedInBefore: signedInBefore)
+        return (world, effects, answered)
+    }
+
+    private func record(_ reply: Reply, to exchange: Exchange, in history: inout History, at now: Instant) {
+        switch (exchange.request, reply) {
+        case (.refresh(let old), .refreshed(let tokens)):
+            if let new = tokens.refreshToken, new != old, !history.retiredRefreshTokens.contains(old) {
+                history.retiredRefreshTokens.append(old)
+            }
+        case (_, .accepted), (_, .user):
+            if let destination = exchange.request.codeSentTo {
+                history.codes.removeAll { $0.destination == destination }
+                history.codes.append(CodeIssue(destination: destination, issuedAt: now, verifications: 0))
+            }
+        default:
+            break
+        }
+    }
+
+    private func perform(_ effect: AuthEffect, in world: inout World<Machine>) {
+        switch effect {
+        case .send(let id, let request):
+            world.network.append(Exchange(id: id, request: request, opened: false))
+            if case .protected(let call, _) = request {
+                if let index = world.history.callSends.firstIndex(where: { $0.call == call }) {
+                    world.history.callSends[index].sends += 1
+                } else {
+                    world.history.callSends.append(CallSends(call: call, sends: 1))
+                }
+            }
+            if let destination = request.codeVerifiedFor, let bound = model.codeRules?.maxAttempts,
+                let index = world.history.codes.firstIndex(where: { $0.destination == destination })
+            {
+                // Counted up to one past the bound: beyond that the count tells nothing more.
+                world.history.codes[index].verifications = min(world.history.codes[index].verifications + 1, bound + 1)
+            }
+        case .cancel:
+            break  // A cancelled request may still be answered; the answer must change nothing.
+        case .persist(let credentials):
+            world.vault = .holds(credentials)
+        case .clearCredentials:
+            world.vault = .empty
+        case .schedule(let id, let at):
+            world.timers.removeAll { $0.id == id }
+            world.timers.append(PendingTimer(id: id, at: at))
+            world.timers.sort { TimerID.allCases.firstIndex(of: $0.id)! < TimerID.allCases.firstIndex(of: $1.id)! }
+        case .cancelTimer(let id):
+            world.timers.removeAll { $0.id == id }
+        case .emit:
+            break
+        case .finishCall(let call, _):
+            world.history.callSends.removeAll { $0.call == call }
+        case .closeRealtime(let id):
+            world.network.removeAll { $0.id == id }
+        }
+    }
+
+    /// Keeps history finite: remembers what was in flight at a sign-out, forgets retired tokens
+    /// that appear nowhere any more (they can never be sent again), and turns instants older than
+    /// the model's horizon into "long ago".
+    private func settleHistory(_ world: inout World<Machine>, signedInBefore: Bool) {
+        var sessions: [SessionLifecycle.Phase] = []
+        collect(SessionLifecycle.Phase.self, in: world.state, into: &sessions)
+        let signedInAfter = sessions.first.flatMap(SessionLifecycle.credentials(in:)) != nil
+        if signedInBefore, !signedInAfter {
+            world.history.inFlightAtSignOut = world.network.map(\.id)
+        }
+        world.history.inFlightAtSignOut.removeAll { id in !world.network.contains { $0.id == id } }
+        if !world.history.retiredRefreshTokens.isEmpty {
+            var present: [RefreshToken] = []
+            collect(RefreshToken.self, in: world.state, into: &present)
+            collect(RefreshToken.self, in: world.network, into: &present)
+            collect(RefreshToken.self, in: world.vault, into: &present)
+            world.history.retiredRefreshTokens.removeAll { !present.contains($0) }
+        }
+        let longAgo = world.now - model.timeHorizon - Interval(milliseconds: 1)
+        for index in world.history.codes.indices where world.history.codes[index].issuedAt < longAgo {
+            world.history.codes[index].issuedAt = longAgo
+        }
+    }
+}
+
+extension APIRequest {
+    /// The access token the request carries, if any.
+    var accessToken: AccessToken? {
+        switch self {
+        case .setPassword(_, let bearer), .changePassword(_, _, let bearer), .currentUser(let bearer),
+            .revoke(_, let bearer), .protected(_, let bearer):
+            bearer.token
+        case .openRealtime(let token): token
+        case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
+            .signIn, .register, .requestPasswordReset, .resetPassword, .oauthURL, .refresh:
+            nil
+        }
+    }
+
+    /// The refresh token the request presents, if any.
+    var refreshToken: RefreshToken? {
+        switch self {
+        case .refresh(let token), .revoke(let token, _): token
+        case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
+            .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL,
+            .currentUser, .protected, .openRealtime:
+            nil
+        }
+    }
+
+    /// For a request that sends a code: where, and for what (`email:a@b.c:register`).
+    var codeSentTo: String? {
+        switch self {
+        case .sendEmailCode(let email, let purpose): "email:\(email.rawValue):\(purpose.rawValue)"
+        case .sendPhoneCode(let phone): "phone:\(phone.e164):login"
+        case .requestPasswordReset(.email(let email)): "email:\(email.rawValue):reset_password"
+        case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .register,
+            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .currentUser,
+            .revoke, .protected, .openRealtime:
+            nil
+        }
+    }
+
+    /// For a request that submits a code: the code's destination key (as ``codeSentTo``).
+    var codeVerifiedFor: String? {
+        switch self {
+        case .registerWithEmailCode(let email, _): "email:\(email.rawValue):register"
+        case .signInWithEmailCode(let email, _): "email:\(email.rawValue):login"
+        case .signInWithPhoneCode(let phone, _): "phone:\(phone.e164):login"
+        case .resetPassword(.emailCode(let email, _), _): "email:\(email.rawValue):reset_password"
+        case .sendEmailCode, .sendPhoneCode, .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword,
+            .changePassword, .oauthURL, .refresh, .currentUser, .revoke, .protected, .openRealtime:
+            nil
+        }
+    }
+
+    /// Requests only a user's action may cause: sign-ins, registrations, codes, resets, password steps.
+    var needsUserAction: Bool {
+        switch self {
+        case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
+            .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL:
+            true
+        case .refresh, .currentUser, .revoke, .protected, .openRealtime:
+            false
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import AuthCore
+
+/// Which of the next possible events a move is, in terms that survive replay: the n-th intent of
+/// the model's menu, the k-th answer to the n-th request in flight, the n-th timer, a relaunch.
+/// The fuzzer records choices, shrinks them and replays them; a choice that no longer applies is skipped.
+public enum Choice: Hashable, Sendable, CustomStringConvertible {
+    /// The n-th intent of the model's menu.
+    case intent(Int)
+    /// Answer `reply` (catalogue index) to the `exchange`-th request in flight.
+    case reply(exchange: Int, reply: Int)
+    /// Fire the n-th pending timer.
+    case timer(Int)
+    /// Relaunch the app; 0 reads the vault, 1 finds it unreadable.
+    case relaunch(Int)
+
+    /// `i3`, `a1.0`, `t0`, `L0`.
+    public var description: String {
+        switch self {
+        case .intent(let n): "i\(n)"
+        case .reply(let exchange, let reply): "a\(exchange).\(reply)"
+        case .timer(let n): "t\(n)"
+        case .relaunch(let n): "L\(n)"
+        }
+    }
+
+    /// Whether the user (not the server, a timer or the OS) made this move.
+    public var isUserAction: Bool {
+        if case .intent = self { return true }
+        return false
+    }
+}
+
+/// One possible next event in a world.
+public struct Move<Machine: Lifecycle>: Hashable, Sendable {
+    /// Which one, replayably.
+    public var choice: Choice
+    /// The event the lifecycle receives.
+    public var event: Machine.Event
+}
+
+/// What the verification kit needs to explore a lifecycle: the lifecycle, which intents to try,
+/// which answers the backend can give, and which invariants to check.
+///
+/// Conform your own composition to explore it with the same checks (see `Models/`).
+public protocol LifecycleModel: Sendable {
+    /// The lifecycle explored.
+    associatedtype Machine: Lifecycle
+    /// A short name (`session.everday`).
+    var name: String { get }
+    /// The lifecycle explored.
+    var machine: Machine { get }
+    /// The answers the backend can give.
+    var replies: ReplyCatalogue { get }
+    /// Representative user intents for this world: valid, invalid and edge inputs.
+    func intents(in world: World<Machine>) -> [Machine.Intent]
+    /// Whether relaunching the app is a possible move (for lifecycles that read the vault).
+    var relaunches: Bool { get }
+    /// The world exploration starts from.
+    var initialWorld: World<Machine> { get }
+    /// Case paths (see ``casePath(of:)``) where the lifecycle is done; no deadlock or
+    /// return-home requirement applies there.
+    var finalCases: [String] { get }
+    /// Declared phase cases (`Type.case`) this composition cannot reach by design, with the reason.
+    var unreachableByDesign: [String: String] { get }
+    /// The user acts only while fewer than this many requests are in flight (a state constraint,
+    /// as in TLC, that keeps abandoned requests from piling up forever; every interleaving of the
+    /// answers within the bound is still explored).
+    var maxInFlight: Int { get }
+    /// How far back in time history keeps exact instants; older ones are "long ago".
+    var timeHorizon: Interval { get }
+    /// The invariants checked.
+    var invariants: [Invariant<Machine>] { get }
+    /// The one-time-code rules the lifecycle follows, if it sends codes.
+    var codeRules: CodeRules? { get }
+}
+
+extension LifecycleModel {
+    /// The lifecycle's initial state, the vault empty.
+    public var initialWorld: World<Machine> { World(state: machine.initial) }
+    /// Nothing is final.
+    public var finalCases: [String] { [] }
+    /// Every declared case is reachable.
+    public var unreachableByDesign: [String: String] { [:] }
+    /// Four: enough for a logout while a sign-in, a refresh and a protected call are all in flight.
+    public var maxInFlight: Int { 4 }
+    /// Ten minutes: longer than every cooldown, code lifetime, backoff and refresh margin used.
+    public var timeHorizon: Interval { .seconds(600) }
+    /// The whole catalogue.
+    public var invariants: [Invariant<Machine>] { Catalogue.all(codes: codeRules) }
+    /// No codes.
+    public var codeRules: CodeRules? { nil }
+}

@@ -1,0 +1,123 @@
+import AuthCore
+
+/// The answers a backend can give, per request: success shapes and failures. Tokens in answers
+/// are symbolic (`at3`, `rt4`), fresh for each world.
+public struct ReplyCatalogue: Sendable {
+    /// A sign-in answer's shape.
+    public struct GrantShape: Hashable, Sendable {
+        /// `passwordSet` in the user: `false`, `true`, or absent.
+        public var passwordSet: Bool?
+        /// Everday's `RequirePasswordChange`.
+        public var requiresPasswordChange: Bool
+        /// Whether a refresh token comes with it.
+        public var withRefreshToken: Bool
+
+        /// Creates a shape.
+        public init(passwordSet: Bool? = nil, requiresPasswordChange: Bool = false, withRefreshToken: Bool = false) {
+            self.passwordSet = passwordSet
+            self.requiresPasswordChange = requiresPasswordChange
+            self.withRefreshToken = withRefreshToken
+        }
+    }
+
+    /// What a successful registration answers.
+    public enum RegistrationOutcome: Hashable, Sendable {
+        /// A session at once.
+        case session
+        /// Verify by email or phone first.
+        case verificationRequired
+        /// A parent must approve first.
+        case pendingApproval
+    }
+
+    /// Sign-in answer shapes.
+    public var grants: [GrantShape]
+    /// Registration answers.
+    public var registration: [RegistrationOutcome]
+    /// Failures any request can meet.
+    public var failures: [AuthFailure]
+    /// Failures a protected call can meet.
+    public var callFailures: [AuthFailure]
+    /// The access token's lifetime, or `nil` for "unknown".
+    public var accessLifetime: Interval?
+    /// Refresh answers may omit the refresh token (keep the old one).
+    public var refreshMayOmitToken: Bool
+
+    /// Creates a catalogue.
+    public init(
+        grants: [GrantShape] = [GrantShape()], registration: [RegistrationOutcome] = [.session],
+        failures: [AuthFailure] = ReplyCatalogue.standardFailures,
+        callFailures: [AuthFailure] = [.unauthorized(nil), .forbidden(nil), .network],
+        accessLifetime: Interval? = nil, refreshMayOmitToken: Bool = true
+    ) {
+        self.grants = grants
+        self.registration = registration
+        self.failures = failures
+        self.callFailures = callFailures
+        self.accessLifetime = accessLifetime
+        self.refreshMayOmitToken = refreshMayOmitToken
+    }
+
+    /// Every documented status class: 400, 401, 403 (pending and other), 409, 429, 500, no
+    /// network, timeout, unreadable body.
+    public static let standardFailures: [AuthFailure] = [
+        .badRequest(nil), .unauthorized(nil), .forbidden(nil), .pendingApproval(nil), .conflict(nil),
+        .rateLimited(retryAfter: .seconds(30)), .server(status: 500, nil), .network, .timeout, .malformed,
+    ]
+
+    /// The user every grant names.
+    static func user(passwordSet: Bool?) -> UserProfile {
+        UserProfile(id: "u1", email: "student@harvard.edu", passwordSet: passwordSet)
+    }
+
+    /// The answers to `exchange`, naming new tokens after `highest` symbol indices in the world.
+    func replies(to exchange: Exchange, highest: [String: Int]) -> [Reply] {
+        let access = AccessToken(Symbols.name("at", (highest["at"] ?? 0) + 1))
+        let refresh = RefreshToken(Symbols.name("rt", (highest["rt"] ?? 0) + 1))
+        let expiry: TokenExpiry = accessLifetime.map(TokenExpiry.after) ?? .unknown
+        let granted = grants.map { shape in
+            Reply.granted(
+                Grant(
+                    accessToken: access, refreshToken: shape.withRefreshToken ? refresh : nil, expiry: expiry,
+                    user: Self.user(passwordSet: shape.passwordSet), requiresPasswordChange: shape.requiresPasswordChange))
+        }
+        let failed = failures.map(Reply.failed)
+        switch exchange.request {
+        case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke:
+            return [.accepted(nil)] + failed
+        case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn:
+            return granted + failed
+        case .register:
+            let outcomes: [Reply] = registration.flatMap { outcome -> [Reply] in
+                switch outcome {
+                case .session: granted
+                case .verificationRequired: [.verificationRequired(nil)]
+                case .pendingApproval: [.pendingApproval(nil)]
+                }
+            }
+            return outcomes + failed
+        case .resetPassword(.emailCode, _):
+            return granted + failed
+        case .resetPassword(.token, _):
+            return [.accepted(nil)] + failed
+        case .setPassword, .changePassword:
+            return [.user(Self.user(passwordSet: true))] + failed
+        case .oauthURL(let provider):
+            return [.authorizationURL("https://auth.example/authorize?provider=\(provider.rawValue)")] + failed
+        case .refresh:
+            var answers: [Reply] = [.refreshed(TokenRefresh(accessToken: access, refreshToken: refresh, expiry: expiry))]
+            if refreshMayOmitToken {
+                answers.append(.refreshed(TokenRefresh(accessToken: access, refreshToken: nil, expiry: expiry)))
+            }
+            return answers + failed
+        case .currentUser:
+            return [.user(Self.user(passwordSet: nil))] + failed
+        case .protected:
+            return [.accepted(nil)] + callFailures.map(Reply.failed)
+        case .openRealtime:
+            return exchange.opened
+                ? [.realtimeClosed, .failed(.unauthorized(nil))]
+                : [.realtimeOpened, .failed(.unauthorized(nil)), .failed(.network)]
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import AuthCore
+
+/// A request the reducer sent whose answer has not arrived.
+public struct Exchange: Hashable, Sendable, CustomStringConvertible {
+    /// The request's id.
+    public var id: RequestID
+    /// The request.
+    public var request: APIRequest
+    /// For a realtime connection: it opened and can still drop.
+    public var opened: Bool
+
+    /// `r3 refresh(‹refresh token›)`.
+    public var description: String { "\(id) \(request)\(opened ? " (open)" : "")" }
+}
+
+/// A wake-up the reducer asked for.
+public struct PendingTimer: Hashable, Sendable {
+    /// Which timer.
+    public var id: TimerID
+    /// When.
+    public var at: Instant
+}
+
+/// What the app's vault holds.
+public enum VaultContents: Hashable, Sendable, CustomStringConvertible {
+    /// Nothing.
+    case empty
+    /// Credentials the app can read.
+    case holds(Credentials)
+    /// Credentials the app cannot read right now (locked device, corrupt file).
+    case unreadable(Credentials)
+
+    /// The readable credentials, if any.
+    public var credentials: Credentials? {
+        if case .holds(let credentials) = self { return credentials }
+        return nil
+    }
+
+    /// Redacted summary.
+    public var description: String {
+        switch self {
+        case .empty: "empty"
+        case .holds(let credentials): "holds(\(credentials))"
+        case .unreadable: "unreadable"
+        }
+    }
+}
+
+/// History variables (TLA+ style) that invariants about the past need. They travel with the
+/// explored state and are canonicalized with it; entries that can no longer matter are dropped so
+/// the space stays finite.
+public struct History: Hashable, Sendable {
+    /// Refresh tokens whose successor arrived: never to be sent again.
+    public var retiredRefreshTokens: [RefreshToken] = []
+    /// Codes the server confirmed sending, per destination and purpose.
+    public var codes: [CodeIssue] = []
+    /// Requests that were in flight when the session last ended.
+    public var inFlightAtSignOut: [RequestID] = []
+    /// Protected sends per call still pending.
+    public var callSends: [CallSends] = []
+
+    /// Creates an empty history.
+    public init() {}
+}
+
+/// A code the server confirmed sending.
+public struct CodeIssue: Hashable, Sendable {
+    /// `email:…` or `phone:…` plus the purpose.
+    public var destination: String
+    /// When the server confirmed it.
+    public var issuedAt: Instant
+    /// Verifications sent for it.
+    public var verifications: Int
+}
+
+/// How often a protected call was sent.
+public struct CallSends: Hashable, Sendable {
+    /// The call.
+    public var call: CallID
+    /// Sends so far.
+    public var sends: Int
+}
+
+/// A lifecycle together with its environment: the clock, the network, the timers, the vault and
+/// the history. The verification kit explores worlds, not bare states, so that concurrency
+/// (several answers in flight, in any order), time and relaunches are explored too.
+public struct World<Machine: Lifecycle>: Hashable, Sendable {
+    /// The lifecycle's state.
+    public var state: Machine.State
+    /// The current time.
+    public var now: Instant
+    /// Requests sent and not answered, in send order.
+    public var network: [Exchange]
+    /// Pending wake-ups, in ``TimerID`` order.
+    public var timers: [PendingTimer]
+    /// What the vault holds.
+    public var vault: VaultContents
+    /// History variables.
+    public var history: History
+
+    /// A world at `now` with nothing in flight.
+    public init(state: Machine.State, now: Instant = .seconds(1_000_000), vault: VaultContents = .empty) {
+        self.state = state
+        self.now = now
+        self.network = []
+        self.timers = []
+        self.vault = vault
+        self.history = History()
+    }
+}

@@ -1,0 +1,134 @@
+import AuthCore
+
+extension Models {
+    /// Failures offered to every request in the app models: one of each class the session treats
+    /// differently (definitive, transient, rate-limited, unreadable), to keep whole apps explorable.
+    static let appFailures: [AuthFailure] = [
+        .badRequest(nil), .unauthorized(nil), .forbidden(nil), .conflict(nil), .rateLimited(retryAfter: .seconds(30)),
+        .network, .malformed,
+    ]
+
+    /// Anonymous Wall's whole app.
+    public static func anonymousWallApp() -> Model<AnonymousWallApp> {
+        var replies = aw
+        replies.failures = appFailures
+        return Model(
+            name: "app.anonymousWall", machine: Apps.anonymousWall(), replies: replies, relaunches: true,
+            unreachableByDesign: [
+                "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
+                "SessionLifecycle.Phase.offline": "idem", "SessionLifecycle.Phase.restoring": "stored tokens are trusted",
+                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
+                "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
+            ],
+            codes: CodeRules(cooldown: .seconds(60))
+        ) { world in
+            typealias Intent = AnonymousWallApp.Intent
+            var menu: [Intent] = Menus.codeRegistration.map { .entry(.first($0)) }
+            menu += Menus.passwordSignIn(.email).map { .entry(.second(.first($0))) }
+            menu += Menus.oneTimeCode(.email).map { .entry(.second(.second(.first($0)))) }
+            menu += Menus.passwordReset(.emailCodeWithAutoLogin).map { .entry(.second(.second(.second($0)))) }
+            menu += Menus.session(in: world.state, callers: 1).map { .session($0) }
+            return menu
+        }
+    }
+
+    /// VynqTalk's whole app.
+    public static func vynqTalkApp() -> Model<VynqTalkApp> {
+        var replies = ReplyCatalogue()
+        replies.failures = [.badRequest(nil), .unauthorized(nil), .conflict(nil), .network, .malformed]
+        replies.callFailures = [.unauthorized(nil), .forbidden(nil)]
+        return Model(
+            name: "app.vynqTalk", machine: Apps.vynqTalk(connection: RealtimeConnection(maxAttempts: 2)), replies: replies,
+            relaunches: true,
+            unreachableByDesign: [
+                "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
+                "SessionLifecycle.Phase.offline": "idem", "SessionLifecycle.Phase.restoring": "stored tokens are trusted",
+                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
+                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
+                "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",
+                "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
+            ]
+        ) { world in
+            typealias Intent = VynqTalkApp.Intent
+            var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
+            menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
+            menu += [.session(.session(.call(CallID(1)))), .session(.session(.logout)), .session(.connection(.disconnect))]
+            return menu
+        }
+    }
+
+    /// Everday's whole app.
+    public static func everdayApp() -> Model<EverdayApp> {
+        var replies = ReplyCatalogue(
+            grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)],
+            registration: [.pendingApproval], accessLifetime: .seconds(1800))
+        replies.failures = appFailures + [.pendingApproval(nil)]
+        return Model(
+            name: "app.everday", machine: Apps.everday(refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(2))),
+            replies: replies, relaunches: true,
+            unreachableByDesign: [
+                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "Registration.Phase.registered": "approval-gated",
+                "Registration.Phase.awaitingVerification": "approval-gated", "PasswordReset.Phase.linkSent": "Hero365's",
+                "PasswordReset.Phase.signedIn": "Everday's reset does not sign in",
+            ]
+        ) { world in
+            typealias Intent = EverdayApp.Intent
+            var menu: [Intent] = Menus.registration([.usernamePassword]).map { .entry(.first($0)) }
+            menu += Menus.passwordSignIn(.username).map { .entry(.second(.first($0))) }
+            menu += Menus.passwordReset(.emailedToken).map { .entry(.second(.second($0))) }
+            menu += Menus.session(in: world.state, callers: 1).map { .session($0) }
+            return menu
+        }
+    }
+
+    /// Subspace's whole app.
+    public static func subspaceApp() -> Model<SubspaceApp> {
+        var replies = ReplyCatalogue(accessLifetime: .seconds(86_400))
+        replies.failures = appFailures + [.server(status: 500, nil)]
+        return Model(
+            name: "app.subspace", machine: Apps.subspace(), replies: replies, relaunches: true,
+            unreachableByDesign: [
+                "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
+                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
+                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
+                "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",
+            ]
+        ) { world in
+            typealias Intent = SubspaceApp.Intent
+            var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
+            menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
+            menu += Menus.session(in: world.state, callers: 1).map { .session($0) }
+            return menu
+        }
+    }
+
+    /// Hero365's whole app.
+    public static func hero365App() -> Model<Hero365App> {
+        var replies = ReplyCatalogue(
+            grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: .seconds(1800))
+        replies.failures = appFailures
+        let otp = OneTimeCodeSignIn(channel: .phone, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
+        return Model(
+            name: "app.hero365",
+            machine: Apps.hero365(otp: otp, refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(2))),
+            replies: replies, relaunches: true,
+            unreachableByDesign: [
+                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
+                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
+                "Registration.Phase.registered": "sign-up asks to verify", "Registration.Phase.pendingApproval": "idem",
+                "PasswordReset.Phase.awaitingProof": "recovery is a link", "PasswordReset.Phase.resetting": "idem",
+                "PasswordReset.Phase.completed": "idem", "PasswordReset.Phase.signedIn": "idem",
+            ],
+            codes: CodeRules(cooldown: otp.resendCooldown, lifetime: otp.codeLifetime, maxAttempts: otp.maxAttempts)
+        ) { world in
+            typealias Intent = Hero365App.Intent
+            var menu: [Intent] = Menus.registration([.emailPassword, .phonePassword]).map { .entry(.first($0)) }
+            menu += Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }
+            menu += Menus.oneTimeCode(.phone).map { .entry(.second(.second(.first($0)))) }
+            menu += Menus.oauth(in: world.state).map { .entry(.second(.second(.second(.first($0))))) }
+            menu += Menus.passwordReset(.emailLink).map { .entry(.second(.second(.second(.second($0))))) }
+            menu += Menus.session(in: world.state, callers: 1).map { .session($0) }
+            return menu
+        }
+    }
+}

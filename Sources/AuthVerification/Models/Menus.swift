@@ -1,0 +1,94 @@
+import AuthCore
+
+/// Intent menus per lifecycle: every intent case with valid, invalid and edge inputs.
+public enum Menus {
+    /// ``CodeRegistration``.
+    public static let codeRegistration: [CodeRegistration.Intent] = [
+        .submitEmail(Inputs.email), .submitEmail(Inputs.badEmail), .requestNewCode, .submitCode(Inputs.code),
+        .submitCode(Inputs.badCode), .startOver,
+    ]
+
+    /// ``OneTimeCodeSignIn`` on `channel`.
+    public static func oneTimeCode(_ channel: OneTimeCodeSignIn.Channel) -> [OneTimeCodeSignIn.Intent] {
+        let (valid, invalid) = channel == .email ? (Inputs.email, Inputs.badEmail) : (Inputs.phone, Inputs.badPhone)
+        return [
+            .submitDestination(valid), .submitDestination(invalid), .requestNewCode, .submitCode(Inputs.code),
+            .submitCode(Inputs.badCode), .startOver,
+        ]
+    }
+
+    /// ``PasswordSignIn`` for `identifiers`.
+    public static func passwordSignIn(_ identifiers: PasswordSignIn.IdentifierKind) -> [PasswordSignIn.Intent] {
+        let identifier =
+            switch identifiers {
+            case .email, .emailOrPhone: Inputs.email
+            case .username: Inputs.username
+            }
+        var menu: [PasswordSignIn.Intent] = [
+            .submit(identifier: identifier, password: Inputs.password),
+            .submit(identifier: identifier, password: Inputs.shortPassword), .startOver,
+        ]
+        if identifiers == .emailOrPhone { menu.insert(.submit(identifier: Inputs.phone, password: Inputs.password), at: 1) }
+        return menu
+    }
+
+    /// ``Registration`` for `forms`.
+    public static func registration(_ forms: [Registration.Form]) -> [Registration.Intent] {
+        var menu: [Registration.Intent] = forms.map { form in
+            switch form {
+            case .nameEmailPassword: .submit(RegistrationInput(name: "New Kid", email: Inputs.email, password: Inputs.password))
+            case .emailPassword: .submit(RegistrationInput(email: Inputs.email, password: Inputs.password))
+            case .phonePassword: .submit(RegistrationInput(phone: Inputs.phone, password: Inputs.password))
+            case .usernamePassword: .submit(RegistrationInput(email: Inputs.email, username: Inputs.username, password: Inputs.password))
+            }
+        }
+        menu.append(.submit(RegistrationInput(name: "New Kid", email: Inputs.email, username: Inputs.username, password: Inputs.shortPassword)))
+        menu.append(.startOver)
+        return menu
+    }
+
+    /// ``PasswordReset`` in `style`.
+    public static func passwordReset(_ style: PasswordReset.Style) -> [PasswordReset.Intent] {
+        let identifier = style == .emailedToken ? Inputs.username : Inputs.email
+        return [
+            .requestReset(identifier), .requestReset(Inputs.badEmail), .requestAgain,
+            .submitCode(Inputs.code, newPassword: Inputs.password), .submitCode(Inputs.code, newPassword: Inputs.shortPassword),
+            .submitToken(Inputs.resetToken, newPassword: Inputs.password), .startOver,
+        ]
+    }
+
+    /// ``OAuthSignIn``: a fresh attempt name, an unsupported provider, callbacks for the pending
+    /// attempt and for another one, a cancelled callback, cancel.
+    public static func oauth(in state: Any) -> [OAuthSignIn.Intent] {
+        var phases: [OAuthSignIn.Phase] = []
+        collect(OAuthSignIn.Phase.self, in: state, into: &phases)
+        var pending = "n0"
+        if case .awaitingCallback(_, let attempt)? = phases.first { pending = attempt }
+        if case .fetchingURL(_, let attempt, _)? = phases.first { pending = attempt }
+        let fresh = pending == "n1" ? "n2" : "n1"
+        var tokens: [AccessToken] = []
+        collect(AccessToken.self, in: state, into: &tokens)
+        let next = (tokens.compactMap { Symbols.parse($0.reveal())?.1 }.max() ?? 0) + 1
+        let grant = Grant(
+            accessToken: AccessToken(Symbols.name("at", next)), refreshToken: RefreshToken(Symbols.name("rt", next)),
+            user: ReplyCatalogue.user(passwordSet: nil))
+        return [
+            .begin(provider: "google", attempt: fresh), .begin(provider: "myspace", attempt: fresh),
+            .callback(.tokens(attempt: pending, grant)), .callback(.tokens(attempt: pending == "n1" ? "n2" : "n1", grant)),
+            .callback(.failure(attempt: pending, "access_denied")), .cancel,
+        ]
+    }
+
+    /// ``SessionLifecycle``: up to `callers` concurrent protected calls, logout, password steps.
+    public static func session(in state: Any, callers: Int = 2) -> [SessionLifecycle.Intent] {
+        var pending: [PendingCall] = []
+        collect(PendingCall.self, in: state, into: &pending)
+        let free = (1...max(callers, 1)).map { CallID(UInt64($0)) }.first { id in !pending.contains { $0.id == id } }
+        var menu: [SessionLifecycle.Intent] = free.map { [.call($0)] } ?? []
+        menu += [
+            .logout, .setPassword(Inputs.password), .setPassword(Inputs.shortPassword),
+            .changePassword(old: Inputs.password, new: PasswordInput("pw-new-secret")), .credentialsRejected,
+        ]
+        return menu
+    }
+}

@@ -1,0 +1,203 @@
+import AuthCore
+
+/// A model with its type erased, for command lines and parameterized tests.
+public struct AnyModel: Sendable, CustomStringConvertible {
+    /// The model's name, e.g. `session.everday`.
+    public let name: String
+    /// The invariants it checks, by name.
+    public let invariantNames: [String]
+    private let exploreBody: @Sendable (ExplorationLimits) -> ExplorationReport
+    private let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
+    private let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
+
+    /// Erases `model`.
+    public init<M: LifecycleModel>(_ model: M) {
+        self.name = model.name
+        self.invariantNames = model.invariants.map(\.name)
+        self.exploreBody = { Explorer.explore(model, limits: $0) }
+        self.fuzzBody = { Fuzzer.fuzz(model, $0) }
+        self.replayBody = { Fuzzer.replay(model, seed: $0, length: $1) }
+    }
+
+    /// Explores to closure (or the limits).
+    public func explore(limits: ExplorationLimits = ExplorationLimits()) -> ExplorationReport { exploreBody(limits) }
+    /// Fuzzes.
+    public func fuzz(_ configuration: FuzzConfiguration = FuzzConfiguration()) -> FuzzReport { fuzzBody(configuration) }
+    /// Replays one fuzz run from its seed.
+    public func replay(seed: UInt64, length: Int) -> FuzzFailure? { replayBody(seed, length) }
+    /// The name.
+    public var description: String { name }
+}
+
+/// The models of every documented lifecycle and of every backend's app.
+public enum Models {
+    /// Every model `authflow verify` checks, lifecycles first, then the apps.
+    public static var all: [AnyModel] { lifecycles + apps }
+
+    /// Looks a model up by name.
+    public static func named(_ name: String) -> AnyModel? { all.first { $0.name == name } }
+
+    /// One model per lifecycle (and per distinct configuration the seeds need).
+    public static var lifecycles: [AnyModel] {
+        [
+            AnyModel(codeRegistration()), AnyModel(oneTimeCode(.email)), AnyModel(oneTimeCode(.phone)),
+            AnyModel(passwordSignIn()), AnyModel(registration()), AnyModel(passwordReset(.emailCodeWithAutoLogin)),
+            AnyModel(passwordReset(.emailedToken)), AnyModel(passwordReset(.emailLink)), AnyModel(oauth()),
+            AnyModel(session(.anonymousWall)), AnyModel(session(.everday)), AnyModel(session(.subspace)),
+            AnyModel(session(.hero365)), AnyModel(realtime()),
+        ]
+    }
+
+    /// One model per backend app.
+    public static var apps: [AnyModel] {
+        [AnyModel(anonymousWallApp()), AnyModel(vynqTalkApp()), AnyModel(everdayApp()), AnyModel(subspaceApp()), AnyModel(hero365App())]
+    }
+
+    static let failures = ReplyCatalogue.standardFailures
+    static let aw = ReplyCatalogue(
+        grants: [.init(passwordSet: false), .init(passwordSet: true), .init(passwordSet: nil)])
+
+    /// Anonymous Wall's code registration.
+    public static func codeRegistration() -> Model<CodeRegistration> {
+        let machine = CodeRegistration(resendCooldown: .seconds(60))
+        return Model(
+            name: "codeRegistration", machine: machine, replies: aw, finalCases: ["registered"],
+            codes: CodeRules(cooldown: machine.resendCooldown)
+        ) { _ in Menus.codeRegistration }
+    }
+
+    /// Code sign-in on one channel.
+    public static func oneTimeCode(_ channel: OneTimeCodeSignIn.Channel) -> Model<OneTimeCodeSignIn> {
+        let machine = OneTimeCodeSignIn(channel: channel, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
+        return Model(
+            name: "oneTimeCodeSignIn.\(channel == .email ? "email" : "phone")", machine: machine,
+            replies: ReplyCatalogue(grants: [.init(withRefreshToken: channel == .phone)]), finalCases: ["signedIn"],
+            codes: CodeRules(cooldown: machine.resendCooldown, lifetime: machine.codeLifetime, maxAttempts: machine.maxAttempts)
+        ) { _ in Menus.oneTimeCode(channel) }
+    }
+
+    /// Password sign-in (Everday's shapes: pending approval, password change demanded, 429).
+    public static func passwordSignIn() -> Model<PasswordSignIn> {
+        Model(
+            name: "passwordSignIn", machine: PasswordSignIn(identifiers: .username),
+            replies: ReplyCatalogue(grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]),
+            finalCases: ["signedIn"]
+        ) { _ in Menus.passwordSignIn(.username) }
+    }
+
+    /// Registration answering every way a backend can.
+    public static func registration() -> Model<Registration> {
+        let forms: [Registration.Form] = [.nameEmailPassword, .phonePassword, .usernamePassword]
+        return Model(
+            name: "registration", machine: Registration(forms: forms),
+            replies: ReplyCatalogue(registration: [.session, .verificationRequired, .pendingApproval]), finalCases: ["registered"]
+        ) { _ in Menus.registration(forms) }
+    }
+
+    /// Password reset in one style.
+    public static func passwordReset(_ style: PasswordReset.Style) -> Model<PasswordReset> {
+        let machine = PasswordReset(style: style, resendCooldown: .seconds(60))
+        let name =
+            switch style {
+            case .emailCodeWithAutoLogin: "passwordReset.autoLogin"
+            case .emailedToken: "passwordReset.token"
+            case .emailLink: "passwordReset.link"
+            }
+        let unreachable: [String: String] =
+            switch style {
+            case .emailCodeWithAutoLogin: ["PasswordReset.Phase.linkSent": "links are Hero365's"]
+            case .emailedToken: ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.signedIn": "Everday's reset does not sign in"]
+            case .emailLink:
+                [
+                    "PasswordReset.Phase.awaitingProof": "the link is completed outside the app",
+                    "PasswordReset.Phase.resetting": "idem", "PasswordReset.Phase.completed": "idem",
+                    "PasswordReset.Phase.signedIn": "idem",
+                ]
+            }
+        return Model(
+            name: name, machine: machine, replies: aw, finalCases: ["signedIn"], unreachableByDesign: unreachable,
+            codes: CodeRules(cooldown: machine.resendCooldown)
+        ) { _ in Menus.passwordReset(style) }
+    }
+
+    /// Hero365 OAuth.
+    public static func oauth() -> Model<OAuthSignIn> {
+        Model(name: "oauthSignIn", machine: OAuthSignIn(), replies: ReplyCatalogue(), finalCases: ["signedIn"]) { world in
+            Menus.oauth(in: world.state)
+        }
+    }
+
+    /// The session under one backend's policy, entered by a password sign-in.
+    public static func session(_ backend: Backend) -> Model<Handover<PasswordSignIn, SessionLifecycle>> {
+        let policy: SessionPolicy
+        var replies: ReplyCatalogue
+        var unreachable: [String: String] = [:]
+        let noRefresh = [
+            "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "no refresh token",
+            "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
+        ]
+        switch backend {
+        case .anonymousWall, .vynqTalk:
+            policy = SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: backend == .vynqTalk, supportsPasswordSetup: backend == .anonymousWall, supportsPasswordChange: backend == .anonymousWall)
+            replies = ReplyCatalogue(grants: [.init(passwordSet: false), .init(passwordSet: nil)])
+            unreachable = noRefresh.merging(["SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Phase.offline": "no refresh to fail"]) { $1 }
+        case .subspace:
+            policy = SessionPolicy(refresh: .none, restore: .fetchCurrentUser)
+            replies = ReplyCatalogue(accessLifetime: .seconds(86_400))
+            unreachable = noRefresh.merging(["SessionLifecycle.Phase.passwordSetupRequired": "never demanded"]) { $1 }
+        case .everday, .hero365:
+            policy = SessionPolicy(
+                refresh: .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2)),
+                restore: backend == .everday ? .refresh : .fetchCurrentUser, revokesOnLogout: backend == .everday,
+                supportsPasswordChange: backend == .everday)
+            replies = ReplyCatalogue(
+                grants: backend == .everday
+                    ? [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]
+                    : [.init(withRefreshToken: true)],
+                accessLifetime: .seconds(1800))
+            unreachable = ["SessionLifecycle.Phase.passwordSetupRequired": "never demanded"]
+            if backend == .hero365 { unreachable["SessionLifecycle.Phase.passwordChangeRequired"] = "never demanded" }
+        }
+        replies.failures = [.unauthorized(nil), .forbidden(nil), .rateLimited(retryAfter: .seconds(30)), .network, .malformed]
+        let identifiers: PasswordSignIn.IdentifierKind = backend == .everday ? .username : .email
+        unreachable["PasswordSignIn.Phase.pendingApproval"] = "the session model's sign-in is a door, not the subject"
+        unreachable["PasswordSignIn.Phase.rateLimited"] = "idem"
+        return Model(
+            name: "session.\(backend.rawValue)",
+            machine: Handover(entry: PasswordSignIn(identifiers: identifiers), session: SessionLifecycle(policy: policy)),
+            replies: replies, relaunches: true, unreachableByDesign: unreachable
+        ) { world in
+            let signIn: [AppIntent<PasswordSignIn.Intent, SessionLifecycle.Intent>] = [
+                .entry(.submit(identifier: identifiers == .username ? Inputs.username : Inputs.email, password: Inputs.password))
+            ]
+            return signIn + Menus.session(in: world.state).map { .session($0) }
+        }
+    }
+
+    /// The realtime connection beside a VynqTalk session.
+    public static func realtime() -> Model<Handover<PasswordSignIn, SessionWithRealtime>> {
+        let session = SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: true))
+        var replies = ReplyCatalogue()
+        replies.failures = [.unauthorized(nil), .network]
+        replies.callFailures = [.unauthorized(nil)]
+        return Model(
+            name: "realtimeConnection",
+            machine: Handover(
+                entry: PasswordSignIn(identifiers: .email),
+                session: SessionWithRealtime(session: session, connection: RealtimeConnection(maxAttempts: 3))),
+            replies: replies, relaunches: true,
+            unreachableByDesign: [
+                "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem", "SessionLifecycle.Phase.offline": "idem",
+                "SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
+                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "sign-in is a door here",
+                "PasswordSignIn.Phase.rateLimited": "idem",
+            ]
+        ) { world in
+            [
+                .entry(.submit(identifier: Inputs.email, password: Inputs.password)), .session(.session(.logout)),
+                .session(.session(.call(CallID(1)))), .session(.connection(.disconnect)),
+                .session(.connection(.connect(AccessToken(Symbols.name("at", 1))))),
+            ]
+        }
+    }
+}

@@ -1,0 +1,247 @@
+import AuthVerification
+
+/// The `authflow` command: verify, explore, fuzz and replay the documented lifecycles.
+public enum Authflow {
+    /// The usage text.
+    public static let usage = """
+        authflow — verify AuthCore's auth lifecycles
+
+        USAGE
+          authflow verify [--json] [--runs N] [--length L]   explore every lifecycle to closure, fuzz each; exit 1 on any violation
+          authflow explore <model> [--depth N] [--json]        exhaustive exploration of one model
+          authflow fuzz <model> [--seed S] [--runs N] [--length L] [--json]
+          authflow replay <model> --seed S [--length L]        replay one fuzz run from its seed
+          authflow list                                        the models
+          authflow diagrams | serve | demo | bench             (not built yet: see the open issues)
+
+        Seeds are decimal or 0x-hex. --help shows this text.
+        """
+
+    static let valued: Set<String> = ["depth", "seed", "runs", "length", "output", "format", "backend", "port"]
+    static let flags: Set<String> = ["json", "help", "check", "quick", "write"]
+
+    /// Runs the command line `words` (without the program name), writing to `out` and `err`.
+    /// Returns the exit status.
+    public static func run(_ words: [String], out: (String) -> Void, err: (String) -> Void) -> Int32 {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments.parse(words, valued: valued, flags: flags)
+        } catch {
+            err("authflow: \(error)")
+            return 64
+        }
+        if arguments.flags.contains("help") || arguments.command == nil || arguments.command == "help" {
+            out(usage)
+            return arguments.command == nil && !arguments.flags.contains("help") ? 64 : 0
+        }
+        do {
+            switch arguments.command! {
+            case "verify": return try verify(arguments, out: out, err: err)
+            case "explore": return try explore(arguments, out: out, err: err)
+            case "fuzz": return try fuzz(arguments, out: out, err: err)
+            case "replay": return try replay(arguments, out: out, err: err)
+            case "list":
+                Models.all.forEach { out($0.name) }
+                return 0
+            case "diagrams", "serve", "demo", "bench":
+                err("authflow \(arguments.command!): not yet available — it is an open issue of this project.")
+                return 2
+            default:
+                err("authflow: unknown command '\(arguments.command!)' (see --help)")
+                return 64
+            }
+        } catch let problem as Arguments.Problem {
+            err("authflow: \(problem)")
+            return 64
+        } catch let problem as CommandProblem {
+            err("authflow: \(problem)")
+            return 64
+        } catch {
+            err("authflow: \(error)")
+            return 70
+        }
+    }
+
+    /// A command's own refusal.
+    struct CommandProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func model(_ arguments: Arguments) throws -> AnyModel {
+        guard let name = arguments.positional.first else {
+            throw CommandProblem(description: "name a model: \(Models.all.map(\.name).joined(separator: ", "))")
+        }
+        guard let model = Models.named(name) else {
+            throw CommandProblem(description: "no model '\(name)'; models: \(Models.all.map(\.name).joined(separator: ", "))")
+        }
+        return model
+    }
+
+    static func verify(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+        let configuration = FuzzConfiguration(
+            seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 30),
+            length: try arguments.integer("length", default: 300))
+        var rows: [VerifyRow] = []
+        let clock = ContinuousClock()
+        let started = clock.now
+        for model in Models.all {
+            err("verifying \(model.name)…")
+            let exploration = model.explore()
+            let fuzzing = model.fuzz(configuration)
+            rows.append(VerifyRow(exploration: exploration, fuzzing: fuzzing))
+        }
+        let total = clock.now - started
+        if arguments.flags.contains("json") {
+            out(JSON.array(rows.map(\.json)))
+        } else {
+            out(Table.render(
+                header: ["model", "states", "transitions", "depth", "invariants", "fuzz events", "seconds", "result"],
+                rows: rows.map(\.cells)))
+            for row in rows {
+                row.exploration.violations.forEach { out("\n\(row.exploration.model): \($0)") }
+                row.exploration.findings.forEach { out("\n\(row.exploration.model): \($0)") }
+                if let failure = row.fuzzing?.failure { out("\n\(row.exploration.model) fuzz: \(failure)") }
+            }
+            out("\n\(rows.count) models, \(rows.map(\.exploration.states).reduce(0, +)) states, in \(total.formatted)")
+        }
+        return rows.allSatisfy(\.passed) ? 0 : 1
+    }
+
+    static func explore(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+        let model = try model(arguments)
+        let limits = ExplorationLimits(maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth))
+        let report = model.explore(limits: limits)
+        if arguments.flags.contains("json") {
+            out(VerifyRow(exploration: report, fuzzing: nil).json)
+        } else {
+            out("\(report.model): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), \(report.invariants) invariants, \(Int(report.statesPerSecond)) states/s\(report.complete ? "" : " (bounded: not complete)")")
+            report.violations.forEach { out("\($0)") }
+            report.findings.forEach { out("\($0)") }
+            if report.passed { out("✓ every invariant holds and the structure is sound") }
+        }
+        return report.passed || (!report.complete && report.violations.isEmpty) ? 0 : 1
+    }
+
+    static func fuzz(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+        let model = try model(arguments)
+        let configuration = FuzzConfiguration(
+            seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 200),
+            length: try arguments.integer("length", default: 400))
+        let report = model.fuzz(configuration)
+        if arguments.flags.contains("json") {
+            out(JSON.object([
+                ("model", JSON.string(report.model)), ("runs", "\(report.runs)"), ("events", "\(report.events)"),
+                ("eventsPerSecond", "\(Int(report.eventsPerSecond))"),
+                ("failure", report.failure.map { JSON.failure($0) } ?? "null"),
+            ]))
+        } else {
+            out("\(report.model): \(report.runs) runs, \(report.events) checked events, \(Int(report.eventsPerSecond)) events/s")
+            if let failure = report.failure {
+                out("\(failure)")
+                out("replay: authflow replay \(report.model) --seed \(failure.seed) --length \(configuration.length)")
+            } else {
+                out("✓ no violation")
+            }
+        }
+        return report.failure == nil ? 0 : 1
+    }
+
+    static func replay(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+        let model = try model(arguments)
+        guard arguments.options["seed"] != nil else { throw CommandProblem(description: "replay needs --seed") }
+        let seed = try arguments.seed("seed", default: 0)
+        let length = try arguments.integer("length", default: FuzzConfiguration().length)
+        guard let failure = model.replay(seed: seed, length: length) else {
+            out("\(model.name): seed \(seed) runs \(length) events without a violation")
+            return 0
+        }
+        out(arguments.flags.contains("json") ? JSON.failure(failure) : "\(failure)")
+        return 1
+    }
+}
+
+struct VerifyRow {
+    var exploration: ExplorationReport
+    var fuzzing: FuzzReport?
+
+    var passed: Bool { exploration.passed && fuzzing?.failure == nil }
+
+    var cells: [String] {
+        [
+            exploration.model, "\(exploration.states)", "\(exploration.transitions)", "\(exploration.depth)",
+            "\(exploration.invariants)", fuzzing.map { "\($0.events)" } ?? "-",
+            String(format2: exploration.seconds + (fuzzing?.seconds ?? 0)), passed ? "✓" : "✗",
+        ]
+    }
+
+    var json: String {
+        JSON.object([
+            ("model", JSON.string(exploration.model)), ("states", "\(exploration.states)"),
+            ("transitions", "\(exploration.transitions)"), ("depth", "\(exploration.depth)"),
+            ("invariants", "\(exploration.invariants)"), ("complete", "\(exploration.complete)"),
+            ("seconds", String(format2: exploration.seconds)), ("statesPerSecond", "\(Int(exploration.statesPerSecond))"),
+            ("fuzzEvents", fuzzing.map { "\($0.events)" } ?? "0"),
+            ("violations", JSON.array(exploration.violations.map { JSON.string($0.description) })),
+            ("findings", JSON.array(exploration.findings.map { JSON.string($0.description) })),
+            ("fuzzFailure", fuzzing?.failure.map { JSON.failure($0) } ?? "null"), ("passed", "\(passed)"),
+        ])
+    }
+}
+
+/// Minimal JSON writing (no Foundation in the command's core).
+enum JSON {
+    static func string(_ text: String) -> String {
+        var escaped = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\t": escaped += "\\t"
+            case _ where scalar.value < 0x20: escaped += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
+    }
+    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
+    static func object(_ pairs: [(String, String)]) -> String {
+        "{" + pairs.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+    static func failure(_ failure: FuzzFailure) -> String {
+        object([
+            ("seed", "\(failure.seed)"), ("invariant", string(failure.violation.invariant)),
+            ("originalLength", "\(failure.originalLength)"), ("shrunkLength", "\(failure.violation.trace.count)"),
+            ("trace", array(failure.violation.trace.map { string($0.description) })),
+        ])
+    }
+}
+
+/// A plain-text table with aligned columns.
+enum Table {
+    static func render(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.leftAligned(to: $1) }.joined(separator: "  ")
+        }
+        return ([line(header), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")] + rows.map(line))
+            .joined(separator: "\n")
+    }
+}
+
+extension String {
+    init(format2 value: Double) {
+        let hundredths = Int((value * 100).rounded())
+        self = "\(hundredths / 100).\(String(hundredths % 100).leftPadded(to: 2))"
+    }
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    func leftAligned(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+}
+
+extension Duration {
+    var formatted: String {
+        let (seconds, attoseconds) = components
+        return String(format2: Double(seconds) + Double(attoseconds) / 1e18) + " s"
+    }
+}
