@@ -71,7 +71,10 @@ struct Hero365Tests {
 
     @Test("a resend inside the cooldown is 429 with Retry-After; after it a new OTP replaces the old")
     func otpCooldown() async throws {
-        try await withServer([.hero365]) { server in
+        let clock = ManualClock()
+        var configuration = Configuration()
+        configuration.clock = { clock.now }
+        try await withServer([.hero365], configuration: configuration) { server in
             let hero = client(server, .hero365)
             let first = try await otp(hero, server)
             let early = try await hero.post("/api/v1/auth/otp/send", ["phone": Self.phone])

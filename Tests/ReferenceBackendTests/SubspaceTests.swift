@@ -85,7 +85,9 @@ struct SubspaceTests {
 
     @Test("past the rate limit requests get 429 with Retry-After until the window passes")
     func rateLimit() async throws {
+        let clock = ManualClock()
         var configuration = Configuration()
+        configuration.clock = { clock.now }
         configuration.subspace.rateLimit = 3
         try await withServer([.subspace], configuration: configuration) { server in
             let subspace = client(server, .subspace)
