@@ -107,18 +107,18 @@ struct HTTPServerTests {
         }
     }
 
-    @Test("200 concurrent requests are all answered")
-    func concurrentRequests() async throws {
+    @Test("concurrent URLSession requests are all answered", arguments: [200, 1000])
+    func concurrentRequests(count: Int) async throws {
         try await withServer([.subspace], configuration: .unlimited) { server in
             let subspace = client(server, .subspace)
             defer { subspace.close() }
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<200 {
+                for _ in 0..<count {
                     group.addTask { try await subspace.get("/health").status }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            #expect(statuses.count == 200)
+            #expect(statuses.count == count)
             #expect(statuses.allSatisfy { $0 == 200 })
         }
     }
