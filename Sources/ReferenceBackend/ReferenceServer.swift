@@ -24,6 +24,7 @@ public final class ReferenceServer: Sendable {
     private let recorder = LedgerRecorder()
     private let faults = FaultBoard()
     private let everday: Everday?
+    private let vynqTalk: VynqTalk?
     private let http: HTTPServer
     private let boundPort = Locked<UInt16?>(nil)
 
@@ -46,12 +47,16 @@ public final class ReferenceServer: Sendable {
         }
         let services = Services(clock: clock, outbox: outboxStore, sessions: sessions, configuration: configuration)
         var everday: Everday?
+        var vynqTalk: VynqTalk?
         var hero365: Hero365?
         let mounts = unique.map { backend -> Dispatcher.Mount in
             let contract: any Contract
             switch backend {
             case .anonymousWall: contract = AnonymousWall(services: services)
-            case .vynqTalk: contract = VynqTalk(services: services)
+            case .vynqTalk:
+                let made = VynqTalk(services: services)
+                vynqTalk = made
+                contract = made
             case .everday:
                 let made = Everday(services: services)
                 everday = made
@@ -65,6 +70,7 @@ public final class ReferenceServer: Sendable {
             return Dispatcher.Mount(prefix: unique.count == 1 ? "" : backend.pathPrefix, contract: contract)
         }
         self.everday = everday
+        self.vynqTalk = vynqTalk
         let dispatcher = Dispatcher(
             mounts: mounts, faults: faults, ledger: recorder,
             dev: DevEndpoints(outbox: outboxStore, faults: faults, clock: clock, hero365: hero365)
@@ -154,6 +160,11 @@ public final class ReferenceServer: Sendable {
     @discardableResult
     public func setRequirePasswordChange(username: String, _ required: Bool) -> Bool {
         everday?.setRequirePasswordChange(username: username, required) ?? false
+    }
+
+    /// Closes every open VynqTalk WebSocket with code 1001, so clients can practise reconnecting.
+    public func disconnectWebSockets() {
+        vynqTalk?.disconnectWebSockets()
     }
 
     /// The numeric Everday user id `PUT /api/settings/users/{user_id}/approve` takes.

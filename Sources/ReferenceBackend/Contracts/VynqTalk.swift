@@ -4,6 +4,12 @@ import Foundation
 /// `GET /users` and `GET /users/search?query=`; successes in `{"success","data","message"}`,
 /// errors in Vapor's default `{"error": true, "reason": …}` with the HTTP status.
 /// `Fault.successFalse` makes any endpoint answer HTTP 200 with `success: false`.
+///
+/// `GET /ws?token=<accessToken>` upgrades to a WebSocket when the token is valid (401 in Vapor's
+/// body otherwise). The server greets with `{"type":"connected","userId":…}`, answers every text
+/// message with `{"type":"echo","data":<text>}`, and closes with 1008 once the token has expired
+/// or been revoked; `ReferenceServer.disconnectWebSockets()` closes every socket with 1001 so
+/// clients can practise reconnecting.
 struct VynqTalk: Contract {
     private struct User {
         var id: String
@@ -16,6 +22,7 @@ struct VynqTalk: Contract {
     let backend = Backend.vynqTalk
     private let services: Services
     private let users = Locked<[String: User]>([:])
+    private let sockets = Locked<[ObjectIdentifier: WebSocket]>([:])
 
     init(services: Services) {
         self.services = services
@@ -27,7 +34,15 @@ struct VynqTalk: Contract {
             Route("POST", "/auth/login", login),
             Route("GET", "/users", list),
             Route("GET", "/users/search", search),
+            Route("GET", "/ws", webSocket),
         ]
+    }
+
+    /// Closes every open WebSocket with 1001 (going away).
+    func disconnectWebSockets() {
+        for socket in sockets.withLock({ Array($0.values) }) {
+            socket.close(code: 1001, reason: "Server going away")
+        }
     }
 
     func errorResponse(_ rejection: Rejection) -> HTTPResponse {
@@ -75,6 +90,39 @@ struct VynqTalk: Contract {
                 .sorted { $0.createdAt < $1.createdAt }
         }
         return .json(200, ["success": true, "data": .array(found.map(json)), "message": nil])
+    }
+
+    private func webSocket(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        guard let token = request.http.query["token"], !token.isEmpty else { throw Rejection(401, "Unauthorized") }
+        guard case let .valid(grant) = services.sessions.checkAccess(token, for: backend) else {
+            throw Rejection(401, "Unauthorized")
+        }
+        guard request.http.headers["Upgrade"]?.lowercased() == "websocket",
+              let key = request.http.headers["Sec-WebSocket-Key"] else {
+            throw Rejection(426, "Expected a WebSocket upgrade request")
+        }
+        let sessions = services.sessions
+        let backend = backend
+        let sockets = sockets
+        return .switchingToWebSocket(key: key) { socket in
+            sockets.withLock { $0[ObjectIdentifier(socket)] = socket }
+            defer { _ = sockets.withLock { $0.removeValue(forKey: ObjectIdentifier(socket)) } }
+            let greeting: JSONValue = ["type": "connected", "userId": .string(grant.subject)]
+            socket.send(text: String(decoding: greeting.encoded(), as: UTF8.self))
+            while let message = socket.receive() {
+                guard case .valid = sessions.checkAccess(token, for: backend) else {
+                    socket.close(code: 1008, reason: "Token expired")
+                    return
+                }
+                let data: JSONValue
+                switch message {
+                case let .text(text): data = .string(text)
+                case let .binary(bytes): data = .string(bytes.base64EncodedString())
+                }
+                let echo: JSONValue = ["type": "echo", "data": data]
+                socket.send(text: String(decoding: echo.encoded(), as: UTF8.self))
+            }
+        }
     }
 
     private func authorize(_ request: ContractRequest) throws(Rejection) {

@@ -8,11 +8,24 @@ struct HTTPResponse: Sendable {
     var headers: HTTPHeaders
     /// The body.
     var body: Data
+    /// For a 101 answer: the WebSocket session that takes the connection over once the head is sent.
+    var upgrade: (@Sendable (WebSocket) -> Void)?
 
     init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A 101 answer switching to the WebSocket protocol, accepting `key`, then running `session`.
+    static func switchingToWebSocket(key: String, session: @escaping @Sendable (WebSocket) -> Void) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Upgrade", "websocket")
+        headers.set("Connection", "Upgrade")
+        headers.set("Sec-WebSocket-Accept", WebSocket.acceptValue(forKey: key))
+        var response = HTTPResponse(status: 101, headers: headers)
+        response.upgrade = session
+        return response
     }
 
     /// A JSON response with `Content-Type: application/json`.
@@ -22,12 +35,14 @@ struct HTTPResponse: Sendable {
         return HTTPResponse(status: status, headers: headers, body: value.encoded())
     }
 
-    /// The bytes on the wire: status line, headers, `Content-Length` (or `declaredLength`), then the body.
+    /// The bytes on the wire: status line, headers, `Content-Length` (or `declaredLength`), then the body;
+    /// a WebSocket upgrade sends its head only.
     func serialized(keepAlive: Bool, declaredLength: Int? = nil) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(HTTPResponse.reason(for: status))\r\n"
         for field in headers.fields {
             head += "\(field.name): \(field.value)\r\n"
         }
+        if upgrade != nil { return Array((head + "\r\n").utf8) }
         head += "Content-Length: \(declaredLength ?? body.count)\r\n"
         head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
         return Array(head.utf8) + Array(body)
@@ -37,6 +52,7 @@ struct HTTPResponse: Sendable {
     static func reason(for status: Int) -> String {
         switch status {
         case 100: return "Continue"
+        case 101: return "Switching Protocols"
         case 200: return "OK"
         case 201: return "Created"
         case 204: return "No Content"

@@ -132,8 +132,13 @@ final class HTTPServer: Sendable {
                 method: head.method, path: path, query: query,
                 headers: head.headers, body: body, keepAlive: head.keepAlive
             )
-            guard deliver(handler(request, connection), on: descriptor, keepAlive: head.keepAlive,
-                          signal: connection.stopSignal),
+            let reply = handler(request, connection)
+            if case let .respond(response) = reply, let session = response.upgrade {
+                guard Socket.write(descriptor, response.serialized(keepAlive: true)) else { return }
+                session(WebSocket(descriptor: descriptor, leftover: buffer, maxPayload: limits.maxBodyBytes))
+                return
+            }
+            guard deliver(reply, on: descriptor, keepAlive: head.keepAlive, signal: connection.stopSignal),
                   head.keepAlive else { return }
         }
     }

@@ -74,6 +74,26 @@ final class RawConnection {
         return String(decoding: all, as: UTF8.self)
     }
 
+    /// Reads exactly `count` bytes, or `nil` when the connection ends first.
+    func readExactly(_ count: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < count {
+            guard recv(descriptor, &byte, 1, 0) == 1 else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+
+    /// Reads an HTTP head, up to and including the blank line, one byte at a time so nothing after it is consumed.
+    func readHead() -> String {
+        var bytes: [UInt8] = []
+        while !bytes.suffix(4).elementsEqual([13, 10, 13, 10]), let next = readExactly(1) {
+            bytes += next
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Reads until `marker` has arrived `occurrences` times (or the peer closes), returning the text read.
     func read(until marker: String, occurrences: Int = 1) -> String {
         var all: [UInt8] = []
