@@ -49,8 +49,8 @@ public struct Configuration: Sendable {
         public init() {}
     }
 
-    /// An account that exists before any request, e.g. Everday's parent.
-    public struct SeedAccount: Sendable, Hashable {
+    /// An account that exists before any request, e.g. Everday's parent. Printing it hides the password.
+    public struct SeedAccount: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
         /// The sign-in name.
         public var username: String
         /// The password.
@@ -70,6 +70,14 @@ public struct Configuration: Sendable {
             self.lastName = lastName
             self.email = email
         }
+
+        /// Every field but the password.
+        public var description: String {
+            "SeedAccount(username: \(username), password: <redacted>, firstName: \(firstName), lastName: \(lastName), email: \(email))"
+        }
+
+        /// Same as `description`.
+        public var debugDescription: String { description }
     }
 
     /// Everday settings.

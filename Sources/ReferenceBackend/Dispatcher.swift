@@ -7,6 +7,13 @@ struct Dispatcher: Sendable {
     struct Mount: Sendable {
         var prefix: String
         var contract: any Contract
+        var routes: [Route]
+
+        init(prefix: String, contract: any Contract) {
+            self.prefix = prefix
+            self.contract = contract
+            routes = contract.routes
+        }
     }
 
     var mounts: [Mount]
@@ -25,7 +32,7 @@ struct Dispatcher: Sendable {
         let contract = mount.contract
         var relative = request
         relative.path = relativePath
-        let candidates = contract.routes.compactMap { route in route.match(relativePath).map { (route, $0) } }
+        let candidates = mount.routes.compactMap { route in route.match(relativePath).map { (route, $0) } }
         guard let (route, parameters) = candidates.first(where: { $0.0.method == request.method }) else {
             if candidates.isEmpty {
                 return .respond(contract.errorResponse(Rejection(404, "Not Found")))

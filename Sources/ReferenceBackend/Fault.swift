@@ -29,12 +29,4 @@ public enum Fault: Sendable, Hashable {
     /// Answers HTTP 200 with VynqTalk's `{"success":false,"data":null,"message":…}` (not committed).
     case successFalse(message: String)
 
-    /// Whether the handler runs (and its change sticks) before the fault applies.
-    var commits: Bool {
-        switch self {
-        case .latency, .dropAfterCommit, .truncatedBody, .slowTrickle: return true
-        case .dropBeforeCommit, .serverError, .rateLimited, .malformedJSON, .wrongContentType, .successFalse:
-            return false
-        }
-    }
 }

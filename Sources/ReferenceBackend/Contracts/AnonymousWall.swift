@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Choices where the seed is loose: errors are `{"error": "<message>"}`; a wrong old password
 /// on change is 400 (not 401, which clients treat as "session expired"); a mismatched
-/// `X-User-Id` is 403; setting a password twice is 400.
+/// `X-User-Id` is 403; setting a password twice is 400; a code login for an unknown email creates
+/// the account (`passwordSet: false`) unless `codeLoginCreatesAccount` is off, then it is 401.
 struct AnonymousWall: Contract {
     private enum Purpose: String {
         case register

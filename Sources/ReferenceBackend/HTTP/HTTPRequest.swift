@@ -6,7 +6,7 @@ struct HTTPRequest: Sendable {
     var method: String
     /// The path without its query string, percent-decoding left to handlers.
     var path: String
-    /// The query parameters, percent-decoded; a repeated name keeps its last value.
+    /// The query parameters, percent-decoded (`+` is kept literally); a repeated name keeps its last value.
     var query: [String: String]
     /// The header fields.
     var headers: HTTPHeaders
@@ -27,8 +27,8 @@ struct HTTPRequest: Sendable {
         return (String(target[..<mark]), query)
     }
 
+    /// Percent-decodes; `+` stays a plus sign (URLComponents leaves it unescaped in phone numbers).
     private static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        text.removingPercentEncoding ?? String(text)
     }
 }

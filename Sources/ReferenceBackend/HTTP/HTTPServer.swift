@@ -63,24 +63,26 @@ final class HTTPServer: Sendable {
 
     /// Stops accepting, closes every connection and waits for all threads to end.
     func stop() {
-        let stopped = state.withLock { state -> (StopSignal, DispatchGroup)? in
+        let threads = state.withLock { state -> DispatchGroup? in
             guard state.listener != nil else { return nil }
             state.listener = nil
             state.stopSignal.raise()
             for descriptor in state.connections {
                 Socket.shutdownBoth(descriptor)
             }
-            return (state.stopSignal, state.threads)
+            return state.threads
         }
-        guard let (_, group) = stopped else { return }
-        group.wait()
+        threads?.wait()
     }
 
     private func acceptLoop(_ listener: Int32, signal: StopSignal) {
         defer { Socket.close(listener) }
         while !signal.isRaised {
             guard Socket.waitReadable(listener, milliseconds: 20), !signal.isRaised else { continue }
-            guard let (descriptor, remote) = Socket.accept(listener) else { continue }
+            guard let (descriptor, remote) = Socket.accept(listener) else {
+                signal.wait(0.01)
+                continue
+            }
             Socket.configureConnection(descriptor, timeout: limits.readTimeout)
             let group = state.withLock { state -> DispatchGroup? in
                 guard !signal.isRaised else { return nil }
