@@ -43,6 +43,8 @@ struct DevAndLayoutTests {
             #expect(messages.count == 1)
             #expect(messages.first?["kind"] as? String == "otp")
             #expect(messages.first?["code"] as? String == server.outbox(to: "+15550001111").first?.code)
+            let literalPlus = try await TestClient(server.rootURL).get("/__dev/outbox?to=+15550001111")
+            #expect((literalPlus.json as? [[String: Any]])?.count == 1)
         }
     }
 
@@ -59,6 +61,14 @@ struct DevAndLayoutTests {
             clock.advance(10)
             #expect(server.now.timeIntervalSince(before) == 100)
         }
+    }
+
+    @Test("printing a configuration never shows the seeded parent's password")
+    func configurationRedacted() {
+        let configuration = Configuration()
+        let password = configuration.everday.parent.password
+        #expect(!String(describing: configuration).contains(password))
+        #expect(!String(reflecting: configuration).contains(password))
     }
 
     @Test("the ledger counts requests per endpoint template and never prints a token")

@@ -35,6 +35,28 @@ struct HTTPServerTests {
         }
     }
 
+    @Test("Expect: 100-continue gets an interim 100 before the body is sent")
+    func expectContinue() async throws {
+        try await withServer([.subspace]) { server in
+            let connection = try #require(RawConnection(port: server.port!))
+            let body = #"{"email":"admin@subspace.dev","password":"admin123"}"#
+            connection.send("POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n")
+            #expect(connection.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 100 Continue"))
+            connection.send(body)
+            #expect(connection.readToEnd().hasPrefix("HTTP/1.1 200 OK"))
+        }
+    }
+
+    @Test("a chunked body is refused with 501 rather than misread")
+    func chunkedRefused() async throws {
+        try await withServer([.subspace]) { server in
+            let connection = try #require(RawConnection(port: server.port!))
+            connection.send("POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+            #expect(connection.readToEnd().hasPrefix("HTTP/1.1 501 "))
+        }
+    }
+
     @Test("an unsupported protocol version is answered 505")
     func unsupportedVersion() async throws {
         try await withServer([.subspace]) { server in
