@@ -42,16 +42,15 @@ final class HTTPServer: Sendable {
 
     /// Binds and starts accepting; returns the bound port.
     func start(port: UInt16) throws(ReferenceServerError) -> UInt16 {
-        let (listener, bound) = try state.withLock { state throws(ReferenceServerError) -> (Int32, UInt16) in
+        let (listener, bound, signal, group) = try state.withLock { state throws(ReferenceServerError) in
             guard state.listener == nil else { throw .alreadyRunning }
             let (descriptor, bound) = try Socket.listen(port: port, backlog: limits.backlog)
             state.listener = descriptor
             state.stopSignal = StopSignal()
             state.threads = DispatchGroup()
-            return (descriptor, bound)
+            state.threads.enter()
+            return (descriptor, bound, state.stopSignal, state.threads)
         }
-        let (signal, group) = state.withLock { ($0.stopSignal, $0.threads) }
-        group.enter()
         let thread = Thread { [self] in
             acceptLoop(listener, signal: signal)
             group.leave()
