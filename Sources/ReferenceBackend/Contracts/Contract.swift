@@ -8,7 +8,7 @@ protocol Contract: Sendable {
     var routes: [Route] { get }
     /// The backend's own error body for `status` and `message`.
     func errorResponse(_ rejection: Rejection) -> HTTPResponse
-    /// A gate every request to this backend passes before routing (e.g. a rate limit); `nil` lets it through.
+    /// A gate every routed request to this backend passes before its handler (e.g. a rate limit); `nil` lets it through.
     func admit(_ request: ContractRequest) -> Rejection?
 }
 
