@@ -1,0 +1,153 @@
+import Foundation
+
+/// Everything a test may want to change about the reference server; every field has a working default.
+public struct Configuration: Sendable {
+    /// How access tokens are minted for one backend.
+    public struct TokenPolicy: Sendable {
+        /// How long an access token is accepted.
+        public var accessTokenLifetime: TimeInterval
+        /// Whether the token's payload carries `exp`; `false` lets clients test "expiry unknown".
+        /// The server still enforces `accessTokenLifetime` either way.
+        public var includesExpiryClaim: Bool
+
+        /// Creates a policy.
+        public init(accessTokenLifetime: TimeInterval, includesExpiryClaim: Bool = true) {
+            self.accessTokenLifetime = accessTokenLifetime
+            self.includesExpiryClaim = includesExpiryClaim
+        }
+    }
+
+    /// How Anonymous Wall renders `createdAt`.
+    public enum DateStyle: Sendable, Hashable {
+        /// `2026-01-30T15:17:41-08:00[America/Los_Angeles]`, as the seed shows (Java `ZonedDateTime`).
+        case zonedWithRegion(timeZoneIdentifier: String)
+        /// Plain ISO 8601 in UTC, `2026-01-30T23:17:41Z`.
+        case iso8601
+    }
+
+    /// Anonymous Wall settings.
+    public struct AnonymousWall: Sendable {
+        /// Access-token policy (default 1 hour).
+        public var tokens = TokenPolicy(accessTokenLifetime: 3600)
+        /// Email domain suffixes accepted as school addresses; others get 403.
+        public var schoolEmailSuffixes: [String] = [".edu"]
+        /// How long an emailed verification code stays valid.
+        public var codeLifetime: TimeInterval = 600
+        /// Whether a code login for an unknown email creates the account (with `passwordSet: false`).
+        public var codeLoginCreatesAccount = true
+        /// How `createdAt` is rendered.
+        public var dateStyle = DateStyle.zonedWithRegion(timeZoneIdentifier: "America/Los_Angeles")
+        /// Creates the defaults.
+        public init() {}
+    }
+
+    /// VynqTalk settings.
+    public struct VynqTalk: Sendable {
+        /// Access-token policy (default 1 hour).
+        public var tokens = TokenPolicy(accessTokenLifetime: 3600)
+        /// Creates the defaults.
+        public init() {}
+    }
+
+    /// An account that exists before any request, e.g. Everday's parent. Printing it hides the password.
+    public struct SeedAccount: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+        /// The sign-in name.
+        public var username: String
+        /// The password.
+        public var password: String
+        /// Given name.
+        public var firstName: String
+        /// Family name.
+        public var lastName: String
+        /// Email address.
+        public var email: String
+
+        /// Creates a seed account.
+        public init(username: String, password: String, firstName: String, lastName: String, email: String) {
+            self.username = username
+            self.password = password
+            self.firstName = firstName
+            self.lastName = lastName
+            self.email = email
+        }
+
+        /// Every field but the password.
+        public var description: String {
+            "SeedAccount(username: \(username), password: <redacted>, firstName: \(firstName), lastName: \(lastName), email: \(email))"
+        }
+
+        /// Same as `description`.
+        public var debugDescription: String { description }
+    }
+
+    /// Everday settings.
+    public struct Everday: Sendable {
+        /// Access-token policy; `ExpiresIn` reports its lifetime (default 1800 s).
+        public var tokens = TokenPolicy(accessTokenLifetime: 1800)
+        /// How long a refresh token is accepted.
+        public var refreshTokenLifetime: TimeInterval = 14 * 24 * 3600
+        /// How long a password-reset token is accepted.
+        public var resetTokenLifetime: TimeInterval = 3600
+        /// The approved Parent account that can approve registrations.
+        public var parent = SeedAccount(
+            username: "parent", password: "ParentPassw0rd!", firstName: "Pat", lastName: "Parent",
+            email: "parent@example.com"
+        )
+        /// Creates the defaults.
+        public init() {}
+    }
+
+    /// Subspace settings.
+    public struct Subspace: Sendable {
+        /// Access-token policy (default 24 hours, as documented).
+        public var tokens = TokenPolicy(accessTokenLifetime: 24 * 3600)
+        /// Requests allowed per client per window before 429 (documented: 100 per minute).
+        public var rateLimit = 100
+        /// The rate-limit window.
+        public var rateLimitWindow: TimeInterval = 60
+        /// Creates the defaults.
+        public init() {}
+    }
+
+    /// Hero365 settings.
+    public struct Hero365: Sendable {
+        /// Access-token policy (default 8 days, as documented).
+        public var tokens = TokenPolicy(accessTokenLifetime: 8 * 24 * 3600)
+        /// How long a refresh token is accepted.
+        public var refreshTokenLifetime: TimeInterval = 30 * 24 * 3600
+        /// How long an OTP stays valid.
+        public var otpLifetime: TimeInterval = 300
+        /// How long after sending an OTP another may be requested for the same phone.
+        public var otpResendCooldown: TimeInterval = 30
+        /// Wrong guesses after which an OTP is burned.
+        public var otpMaxAttempts = 5
+        /// Where the OAuth dev helper sends the browser back to, tokens in the fragment.
+        public var oauthCallbackURL = "hero365://auth/callback"
+        /// Creates the defaults.
+        public init() {}
+    }
+
+    /// The server's clock; tests inject one (or use `ReferenceServer.advanceClock(by:)`) to expire things without sleeping.
+    public var clock: @Sendable () -> Date = { Date() }
+    /// How long a connection may sit idle or mid-request before the server closes it.
+    public var readTimeout: TimeInterval = 5
+    /// Largest accepted request head (request line plus headers); larger gets 431.
+    public var maxHeaderBytes = 16 * 1024
+    /// Largest accepted request body; larger gets 413.
+    public var maxBodyBytes = 1024 * 1024
+    /// The listen backlog.
+    public var backlog: Int32 = 1024
+    /// Anonymous Wall settings.
+    public var anonymousWall = AnonymousWall()
+    /// VynqTalk settings.
+    public var vynqTalk = VynqTalk()
+    /// Everday settings.
+    public var everday = Everday()
+    /// Subspace settings.
+    public var subspace = Subspace()
+    /// Hero365 settings.
+    public var hero365 = Hero365()
+
+    /// Creates the defaults.
+    public init() {}
+}

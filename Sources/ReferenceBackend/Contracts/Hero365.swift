@@ -1,0 +1,270 @@
+import Foundation
+
+/// Hero365 (seed 004, FastAPI over Supabase): email and phone sign-up/sign-in, phone OTP with
+/// expiry, resend cooldown and attempt limit, OAuth URL plus a dev callback, rotating refresh
+/// with reuse detection, password recovery, `/users/me`, sign-out. snake_case bodies, errors
+/// `{"detail": …}`.
+///
+/// Choices where the seed is silent: a resend inside the cooldown is 429 with `Retry-After`;
+/// every OTP failure (wrong, expired, burned after too many attempts) is 401 `Invalid OTP`.
+struct Hero365: Contract {
+    static let providers = ["google", "apple", "github"]
+
+    private struct User {
+        var id: String
+        var email: String?
+        var phone: String?
+        var password: String?
+        var fullName: String?
+    }
+
+    private struct OTP {
+        var code: String
+        var sentAt: Date
+        var expiresAt: Date
+        var failedAttempts = 0
+    }
+
+    private struct State {
+        var users: [String: User] = [:]
+        var otps: [String: OTP] = [:]
+        var oauthStates: [String: String] = [:]
+
+        func user(email: String) -> User? { users.values.first { $0.email == email } }
+        func user(phone: String) -> User? { users.values.first { $0.phone == phone } }
+    }
+
+    let backend = Backend.hero365
+    private let services: Services
+    private let state = Locked(State())
+
+    init(services: Services) {
+        self.services = services
+    }
+
+    private var settings: Configuration.Hero365 { services.configuration.hero365 }
+
+    var routes: [Route] {
+        [
+            Route("POST", "/api/v1/auth/signup", signup),
+            Route("POST", "/api/v1/auth/signin", signin),
+            Route("POST", "/api/v1/auth/signup/phone", signupWithPhone),
+            Route("POST", "/api/v1/auth/signin/phone", signinWithPhone),
+            Route("POST", "/api/v1/auth/otp/send", sendOTP),
+            Route("POST", "/api/v1/auth/otp/verify", verifyOTP),
+            Route("GET", "/api/v1/auth/oauth/{provider}", oauthURL),
+            Route("POST", "/api/v1/auth/refresh", refresh),
+            Route("POST", "/api/v1/auth/password-recovery", passwordRecovery),
+            Route("GET", "/api/v1/users/me", me),
+            Route("POST", "/api/v1/auth/signout", signout),
+        ]
+    }
+
+    func errorResponse(_ rejection: Rejection) -> HTTPResponse {
+        .json(rejection.status, ["detail": .string(rejection.message)], headers: rejection.headers)
+    }
+
+    /// Finishes the OAuth flow started with `state`: the callback URL carrying `access_token` and
+    /// `refresh_token` in its fragment, or `error=access_denied` when `cancelled`; `nil` for an unknown state.
+    func completeOAuth(state oauthState: String, cancelled: Bool) -> String? {
+        guard let provider = state.withLock({ $0.oauthStates.removeValue(forKey: oauthState) }) else { return nil }
+        let callback = settings.oauthCallbackURL
+        if cancelled {
+            return "\(callback)#error=access_denied&error_description=User%20cancelled&state=\(oauthState)"
+        }
+        let email = "\(provider).user@example.com"
+        let user = state.withLock { state -> User in
+            if let existing = state.user(email: email) { return existing }
+            let user = User(id: Secrets.uuid(), email: email, phone: nil, password: nil, fullName: nil)
+            state.users[user.id] = user
+            return user
+        }
+        let issued = open(user)
+        let lifetime = Int(settings.tokens.accessTokenLifetime)
+        return "\(callback)#access_token=\(issued.accessToken)&refresh_token=\(issued.refreshToken ?? "")"
+            + "&token_type=bearer&expires_in=\(lifetime)&provider=\(provider)&state=\(oauthState)"
+    }
+
+    // MARK: Handlers
+
+    private func signup(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let body = try request.jsonObject()
+        let email = try body.require("email", "Email is required").lowercased()
+        guard Validation.isEmail(email) else { throw Rejection(400, "Invalid email address") }
+        let password = try strongPassword(body)
+        try state.withLock { state throws(Rejection) in
+            guard state.user(email: email) == nil else { throw Rejection(400, "User already registered") }
+            let user = User(id: Secrets.uuid(), email: email, phone: nil, password: password, fullName: body.string("full_name"))
+            state.users[user.id] = user
+        }
+        services.send(backend, to: email, kind: .verification, code: nil)
+        return .json(200, ["message": "User created successfully. Please check your email for verification."])
+    }
+
+    private func signin(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let body = try request.jsonObject()
+        let email = body.string("email")?.lowercased() ?? ""
+        let password = body.fields["password"]?.string ?? ""
+        guard let user = state.withLock({ $0.user(email: email) }), user.password == password else {
+            throw Rejection(401, "Invalid credentials")
+        }
+        return signedIn(user)
+    }
+
+    private func signupWithPhone(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let body = try request.jsonObject()
+        let phone = try Hero365.normalizedPhone(body.string("phone"))
+        let password = try strongPassword(body)
+        try state.withLock { state throws(Rejection) in
+            guard state.user(phone: phone) == nil else { throw Rejection(400, "User already registered") }
+            let user = User(id: Secrets.uuid(), email: nil, phone: phone, password: password, fullName: body.string("full_name"))
+            state.users[user.id] = user
+        }
+        return .json(200, ["message": "User created successfully. Please verify your phone number."])
+    }
+
+    private func signinWithPhone(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let body = try request.jsonObject()
+        let phone = (try? Hero365.normalizedPhone(body.string("phone"))) ?? ""
+        let password = body.fields["password"]?.string ?? ""
+        guard let user = state.withLock({ $0.user(phone: phone) }), user.password == password else {
+            throw Rejection(401, "Invalid credentials")
+        }
+        return signedIn(user)
+    }
+
+    private func sendOTP(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let body = try request.jsonObject()
+        let phone = try Hero365.normalizedPhone(body.string("phone"))
+        let now = services.clock.now
+        let settings = self.settings
+        let code = Secrets.sixDigitCode()
+        try state.withLock { state throws(Rejection) in
+            if let previous = state.otps[phone] {
+                let wait = previous.sentAt.addingTimeInterval(settings.otpResendCooldown).timeIntervalSince(now)
+                if wait > 0 {
+                    let seconds = max(1, Int(wait.rounded(.up)))
+                    var headers = HTTPHeaders()
+                    headers.set("Retry-After", String(seconds))
+                    throw Rejection(429, "Please wait \(seconds) seconds before requesting a new OTP", headers: headers)
+                }
+            }
+            state.otps[phone] = OTP(code: code, sentAt: now, expiresAt: now.addingTimeInterval(settings.otpLifetime))
+        }
+        services.send(backend, to: phone, kind: .otp, code: code)
+        return .json(200, ["message": "OTP sent successfully to your phone number."])
+    }
+
+    private func verifyOTP(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let body = try request.jsonObject()
+        let phone = try Hero365.normalizedPhone(body.string("phone"))
+        let token = try body.require("token", "OTP token is required")
+        let now = services.clock.now
+        let maxAttempts = settings.otpMaxAttempts
+        let user = try state.withLock { state throws(Rejection) -> User in
+            guard var otp = state.otps[phone], otp.expiresAt > now else { throw Rejection(401, "Invalid OTP") }
+            guard otp.code == token else {
+                otp.failedAttempts += 1
+                state.otps[phone] = otp.failedAttempts >= maxAttempts ? nil : otp
+                throw Rejection(401, "Invalid OTP")
+            }
+            state.otps[phone] = nil
+            if let existing = state.user(phone: phone) { return existing }
+            let user = User(id: Secrets.uuid(), email: nil, phone: phone, password: nil, fullName: nil)
+            state.users[user.id] = user
+            return user
+        }
+        return signedIn(user)
+    }
+
+    private func oauthURL(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        guard let provider = request.parameters["provider"]?.lowercased(), Hero365.providers.contains(provider) else {
+            throw Rejection(400, "Unsupported OAuth provider")
+        }
+        let oauthState = Secrets.opaqueToken(byteCount: 16)
+        state.withLock { $0.oauthStates[oauthState] = provider }
+        let host = request.http.headers["Host"] ?? "127.0.0.1"
+        let url = "http://\(host)/__dev/oauth/authorize?provider=\(provider)&state=\(oauthState)"
+        return .json(200, ["url": .string(url), "provider": .string(provider)])
+    }
+
+    private func refresh(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let body = try request.jsonObject()
+        let presented = try body.requireSecret("refresh_token", "refresh_token is required")
+        switch services.sessions.rotate(presented, for: backend, refreshLifetime: settings.refreshTokenLifetime) {
+        case let .rotated(grant, next):
+            let access = services.sessions.issueAccessToken(for: grant, backend: backend)
+            return .json(200, ["access_token": .string(access), "refresh_token": .string(next)])
+        case .reuseDetected, .revoked, .expired, .unknown:
+            throw Rejection(401, "Invalid refresh token")
+        }
+    }
+
+    private func passwordRecovery(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let body = try request.jsonObject()
+        let email = try body.require("email", "Email is required").lowercased()
+        if state.withLock({ $0.user(email: email) }) != nil {
+            services.send(backend, to: email, kind: .passwordRecovery, code: Secrets.opaqueToken())
+        }
+        return .json(200, ["message": "Password recovery email sent"])
+    }
+
+    private func me(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let grant = try services.authorize(
+            request, for: backend, missing: "Not authenticated", invalid: "Could not validate credentials",
+            expired: "Token has expired"
+        )
+        guard let user = state.withLock({ $0.users[grant.subject] }) else {
+            throw Rejection(401, "Could not validate credentials")
+        }
+        return .json(200, [
+            "id": .string(user.id), "email": user.email.json, "phone": user.phone.json,
+            "full_name": user.fullName.json, "is_active": true, "is_superuser": false,
+        ])
+    }
+
+    private func signout(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        .json(200, ["message": "Sign out should be handled by the frontend Supabase client"])
+    }
+
+    // MARK: Helpers
+
+    private func strongPassword(_ body: JSONBody) throws(Rejection) -> String {
+        let password = try body.requireSecret("password", "Password is required")
+        guard password.count >= 6 else { throw Rejection(400, "Password should be at least 6 characters") }
+        return password
+    }
+
+    /// `+` and 8 to 15 digits once spaces, dashes and parentheses are removed; otherwise 400.
+    private static func normalizedPhone(_ raw: String?) throws(Rejection) -> String {
+        let compact = (raw ?? "").filter { !" -().".contains($0) }
+        let digits = compact.dropFirst()
+        guard compact.hasPrefix("+"), (8...15).contains(digits.count), digits.allSatisfy(\.isASCII),
+              digits.allSatisfy(\.isNumber) else {
+            throw Rejection(400, "Invalid phone number")
+        }
+        return compact
+    }
+
+    private func open(_ user: User) -> SessionStore.Issued {
+        var claims: [String: JSONValue] = ["role": "authenticated", "aud": "authenticated"]
+        if let email = user.email { claims["email"] = .string(email) }
+        if let phone = user.phone { claims["phone"] = .string(phone) }
+        return services.sessions.open(backend, subject: user.id, claims: claims, refreshLifetime: settings.refreshTokenLifetime)
+    }
+
+    private func signedIn(_ user: User) -> HTTPResponse {
+        let issued = open(user)
+        var profile: [String: JSONValue] = ["id": .string(user.id)]
+        if let email = user.email { profile["email"] = .string(email) }
+        if let phone = user.phone { profile["phone"] = .string(phone) }
+        var metadata: [String: JSONValue] = [:]
+        if let name = user.fullName { metadata["full_name"] = .string(name) }
+        profile["user_metadata"] = .object(metadata)
+        return .json(200, [
+            "access_token": .string(issued.accessToken),
+            "refresh_token": issued.refreshToken.json,
+            "user": .object(profile),
+        ])
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// VynqTalk (seed 001, a Vapor server): `POST /auth/signup`, `POST /auth/login`, protected
+/// `GET /users` and `GET /users/search?query=`; successes in `{"success","data","message"}`,
+/// errors in Vapor's default `{"error": true, "reason": …}` with the HTTP status.
+/// `Fault.successFalse` makes any endpoint answer HTTP 200 with `success: false`.
+///
+/// `GET /ws?token=<accessToken>` upgrades to a WebSocket when the token is valid (401 in Vapor's
+/// body otherwise). The server greets with `{"type":"connected","userId":…}`, answers every text
+/// message with `{"type":"echo","data":<text>}`, and closes with 1008 once the token has expired
+/// or been revoked; `ReferenceServer.disconnectWebSockets()` closes every socket with 1001 so
+/// clients can practise reconnecting.
+struct VynqTalk: Contract {
+    private struct User {
+        var id: String
+        var name: String
+        var email: String
+        var password: String
+        var createdAt: Date
+    }
+
+    let backend = Backend.vynqTalk
+    private let services: Services
+    private let users = Locked<[String: User]>([:])
+    private let sockets = Locked<[ObjectIdentifier: WebSocket]>([:])
+
+    init(services: Services) {
+        self.services = services
+    }
+
+    var routes: [Route] {
+        [
+            Route("POST", "/auth/signup", signup),
+            Route("POST", "/auth/login", login),
+            Route("GET", "/users", list),
+            Route("GET", "/users/search", search),
+            Route("GET", "/ws", webSocket),
+        ]
+    }
+
+    /// Closes every open WebSocket with 1001 (going away).
+    func disconnectWebSockets() {
+        for socket in sockets.withLock({ Array($0.values) }) {
+            socket.close(code: 1001, reason: "Server going away")
+        }
+    }
+
+    func errorResponse(_ rejection: Rejection) -> HTTPResponse {
+        .json(rejection.status, ["error": true, "reason": .string(rejection.message)], headers: rejection.headers)
+    }
+
+    private func signup(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let body = try request.jsonObject()
+        let name = try body.require("name", "Name, email and password are required")
+        let email = try body.require("email", "Name, email and password are required").lowercased()
+        let password = try body.requireSecret("password", "Name, email and password are required")
+        guard Validation.isEmail(email) else { throw Rejection(400, "Invalid email address") }
+        guard password.count >= 8 else { throw Rejection(400, "Password must be at least 8 characters") }
+        let now = services.clock.now
+        let user = try users.withLock { users throws(Rejection) -> User in
+            guard users[email] == nil else { throw Rejection(409, "A user with this email already exists") }
+            let user = User(id: Secrets.uuid(), name: name, email: email, password: password, createdAt: now)
+            users[email] = user
+            return user
+        }
+        return signedIn(user, message: "User created successfully")
+    }
+
+    private func login(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        let body = try request.jsonObject()
+        let email = body.string("email")?.lowercased() ?? ""
+        let password = body.fields["password"]?.string ?? ""
+        guard let user = users.withLock({ $0[email] }), user.password == password else {
+            throw Rejection(401, "Invalid email or password")
+        }
+        return signedIn(user, message: "Login successful")
+    }
+
+    private func list(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        try authorize(request)
+        let all = users.withLock { $0.values.sorted { $0.createdAt < $1.createdAt } }
+        return .json(200, ["success": true, "data": .array(all.map(json)), "message": nil])
+    }
+
+    private func search(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        try authorize(request)
+        let query = (request.http.query["query"] ?? "").lowercased()
+        let found = users.withLock { users in
+            users.values.filter { query.isEmpty || $0.name.lowercased().contains(query) || $0.email.contains(query) }
+                .sorted { $0.createdAt < $1.createdAt }
+        }
+        return .json(200, ["success": true, "data": .array(found.map(json)), "message": nil])
+    }
+
+    private func webSocket(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+        guard let token = request.http.query["token"], !token.isEmpty else { throw Rejection(401, "Unauthorized") }
+        guard case let .valid(grant) = services.sessions.checkAccess(token, for: backend) else {
+            throw Rejection(401, "Unauthorized")
+        }
+        guard request.http.headers["Upgrade"]?.lowercased() == "websocket",
+              let key = request.http.headers["Sec-WebSocket-Key"] else {
+            throw Rejection(426, "Expected a WebSocket upgrade request")
+        }
+        let sessions = services.sessions
+        let backend = backend
+        let sockets = sockets
+        return .switchingToWebSocket(key: key) { socket in
+            sockets.withLock { $0[ObjectIdentifier(socket)] = socket }
+            defer { _ = sockets.withLock { $0.removeValue(forKey: ObjectIdentifier(socket)) } }
+            let greeting: JSONValue = ["type": "connected", "userId": .string(grant.subject)]
+            socket.send(text: String(decoding: greeting.encoded(), as: UTF8.self))
+            while let message = socket.receive() {
+                guard case .valid = sessions.checkAccess(token, for: backend) else {
+                    socket.close(code: 1008, reason: "Token expired")
+                    return
+                }
+                let data: JSONValue
+                switch message {
+                case let .text(text): data = .string(text)
+                case let .binary(bytes): data = .string(bytes.base64EncodedString())
+                }
+                let echo: JSONValue = ["type": "echo", "data": data]
+                socket.send(text: String(decoding: echo.encoded(), as: UTF8.self))
+            }
+        }
+    }
+
+    private func authorize(_ request: ContractRequest) throws(Rejection) {
+        _ = try services.authorize(request, for: backend, missing: "Unauthorized", invalid: "Unauthorized", expired: "Token expired")
+    }
+
+    private func signedIn(_ user: User, message: String) -> HTTPResponse {
+        let issued = services.sessions.open(backend, subject: user.id, claims: ["email": .string(user.email)], refreshLifetime: nil)
+        return .json(200, [
+            "success": true,
+            "data": ["accessToken": .string(issued.accessToken), "user": json(user)],
+            "message": .string(message),
+        ])
+    }
+
+    private func json(_ user: User) -> JSONValue {
+        ["id": .string(user.id), "name": .string(user.name), "email": .string(user.email),
+         "createdAt": .string(Validation.iso8601(user.createdAt))]
+    }
+}

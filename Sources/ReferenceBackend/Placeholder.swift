@@ -1,2 +1,0 @@
-/// Placeholder until the reference backend lands (issue 6).
-public enum ReferenceBackendPlaceholder {}

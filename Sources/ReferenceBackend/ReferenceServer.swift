@@ -1,0 +1,174 @@
+import Foundation
+
+/// A loopback HTTP/1.1 server speaking the five documented backend contracts, for tests and local development.
+///
+/// Mounted alone, a backend answers its documented paths at the root; mounted together, each
+/// sits under its `Backend.pathPrefix` (`/everday/api/auth/login`). Dev endpoints live under
+/// `/__dev/` in both cases (see `DevEndpoints`). Codes and tokens meant for email or SMS go to
+/// an outbox (`outbox(to:)`), never into API answers.
+///
+/// ```swift
+/// let server = ReferenceServer(backends: [.everday])
+/// let port = try server.start()
+/// defer { server.stop() }
+/// let base = server.baseURL(for: .everday) // http://127.0.0.1:<port>
+/// ```
+public final class ReferenceServer: Sendable {
+    /// The mounted backends, in mount order.
+    public let backends: [Backend]
+    /// The configuration the server was created with.
+    public let configuration: Configuration
+
+    private let clock: ServerClock
+    private let outboxStore = Outbox()
+    private let recorder = LedgerRecorder()
+    private let faults = FaultBoard()
+    private let everday: Everday?
+    private let vynqTalk: VynqTalk?
+    private let http: HTTPServer
+    private let boundPort = Locked<UInt16?>(nil)
+
+    /// Creates a stopped server mounting `backends` (duplicates ignored).
+    public init(backends: [Backend] = Backend.allCases, configuration: Configuration = Configuration()) {
+        var unique: [Backend] = []
+        for backend in backends where !unique.contains(backend) { unique.append(backend) }
+        self.backends = unique
+        self.configuration = configuration
+        let clock = ServerClock(configuration.clock)
+        self.clock = clock
+        let sessions = SessionStore(clock: clock, ledger: recorder) { backend in
+            switch backend {
+            case .anonymousWall: return configuration.anonymousWall.tokens
+            case .vynqTalk: return configuration.vynqTalk.tokens
+            case .everday: return configuration.everday.tokens
+            case .subspace: return configuration.subspace.tokens
+            case .hero365: return configuration.hero365.tokens
+            }
+        }
+        let services = Services(clock: clock, outbox: outboxStore, sessions: sessions, configuration: configuration)
+        var everday: Everday?
+        var vynqTalk: VynqTalk?
+        var hero365: Hero365?
+        let mounts = unique.map { backend -> Dispatcher.Mount in
+            let contract: any Contract
+            switch backend {
+            case .anonymousWall: contract = AnonymousWall(services: services)
+            case .vynqTalk:
+                let made = VynqTalk(services: services)
+                vynqTalk = made
+                contract = made
+            case .everday:
+                let made = Everday(services: services)
+                everday = made
+                contract = made
+            case .subspace: contract = Subspace(services: services)
+            case .hero365:
+                let made = Hero365(services: services)
+                hero365 = made
+                contract = made
+            }
+            return Dispatcher.Mount(prefix: unique.count == 1 ? "" : backend.pathPrefix, contract: contract)
+        }
+        self.everday = everday
+        self.vynqTalk = vynqTalk
+        let dispatcher = Dispatcher(
+            mounts: mounts, faults: faults, ledger: recorder,
+            dev: DevEndpoints(outbox: outboxStore, faults: faults, clock: clock, hero365: hero365)
+        )
+        let limits = HTTPServer.Limits(
+            maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes,
+            readTimeout: configuration.readTimeout, backlog: configuration.backlog
+        )
+        http = HTTPServer(limits: limits, handler: dispatcher.handle)
+    }
+
+    deinit {
+        http.stop()
+    }
+
+    /// Binds 127.0.0.1:`port` (0 picks a free port), starts serving and returns the bound port.
+    @discardableResult
+    public func start(port: UInt16 = 0) throws(ReferenceServerError) -> UInt16 {
+        let bound = try http.start(port: port)
+        boundPort.withLock { $0 = bound }
+        return bound
+    }
+
+    /// Closes the listening socket and every connection and waits for all server threads to end.
+    /// Calling it on a stopped server does nothing.
+    public func stop() {
+        http.stop()
+    }
+
+    /// The port of the latest `start`, or `nil` before the first one.
+    public var port: UInt16? {
+        boundPort.withLock { $0 }
+    }
+
+    /// The URL the backend's documented paths are appended to, e.g. `http://127.0.0.1:5123/everday`
+    /// (no prefix when it is mounted alone). For Everday, the seed's base URL is this plus `/api`.
+    public func baseURL(for backend: Backend) -> URL {
+        let prefix = backends.count == 1 ? "" : backend.pathPrefix
+        return URL(string: "http://127.0.0.1:\(port ?? 0)\(prefix)")!
+    }
+
+    /// The server root, where `/__dev/` lives.
+    public var rootURL: URL {
+        URL(string: "http://127.0.0.1:\(port ?? 0)")!
+    }
+
+    /// A snapshot of what the server has seen so far.
+    public var ledger: Ledger {
+        recorder.snapshot
+    }
+
+    /// Messages sent to an email address or phone number, oldest first.
+    public func outbox(to recipient: String) -> [OutboxMessage] {
+        outboxStore.messages(to: recipient)
+    }
+
+    /// Applies `fault` to requests whose path (with or without the backend prefix, or the
+    /// endpoint's template) equals `path`, or to every contract request when `path` is `nil`;
+    /// for the next `times` matching requests, or always when `times` is `nil`.
+    /// When several faults match, the one injected first applies.
+    public func inject(_ fault: Fault, path: String? = nil, times: Int? = nil) {
+        faults.inject(fault, path: path, times: times)
+    }
+
+    /// Removes every injected fault.
+    public func clearFaults() {
+        faults.clear()
+    }
+
+    /// The current time by the server's clock.
+    public var now: Date {
+        clock.now
+    }
+
+    /// Moves the server's clock forward, to expire tokens, codes and OTPs without sleeping.
+    public func advanceClock(by interval: TimeInterval) {
+        clock.advance(by: interval)
+    }
+
+    /// Approves a pending Everday account as the seeded parent; returns whether the user exists.
+    @discardableResult
+    public func approve(username: String) -> Bool {
+        everday?.approve(username: username) ?? false
+    }
+
+    /// Sets whether Everday's login reports `RequirePasswordChange` for a user; returns whether the user exists.
+    @discardableResult
+    public func setRequirePasswordChange(username: String, _ required: Bool) -> Bool {
+        everday?.setRequirePasswordChange(username: username, required) ?? false
+    }
+
+    /// Closes every open VynqTalk WebSocket with code 1001, so clients can practise reconnecting.
+    public func disconnectWebSockets() {
+        vynqTalk?.disconnectWebSockets()
+    }
+
+    /// The numeric Everday user id `PUT /api/settings/users/{user_id}/approve` takes.
+    public func everdayUserID(username: String) -> Int? {
+        everday?.userID(username: username)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import ReferenceBackend
+import Testing
+
+@Suite("Hero365 contract")
+struct Hero365Tests {
+    static let phone = "+12345678900"
+
+    /// Sends an OTP and returns it from the outbox.
+    private func otp(_ hero: TestClient, _ server: ReferenceServer, phone: String = phone) async throws -> String {
+        let sent = try await hero.post("/api/v1/auth/otp/send", ["phone": phone])
+        #expect(sent.status == 200)
+        return try #require(server.outbox(to: phone).last?.code)
+    }
+
+    @Test("email sign-up asks to check the email; sign-in returns snake_case tokens and user")
+    func emailSignUpAndSignIn() async throws {
+        try await withServer([.hero365]) { server in
+            let hero = client(server, .hero365)
+            let signup = try await hero.post("/api/v1/auth/signup",
+                                             ["email": "user@example.com", "password": "SecurePassword123!", "full_name": "John Doe"])
+            #expect(signup.status == 200)
+            #expect(signup.string("message") == "User created successfully. Please check your email for verification.")
+            let signin = try await hero.post("/api/v1/auth/signin", ["email": "user@example.com", "password": "SecurePassword123!"])
+            #expect(signin.status == 200)
+            #expect(signin.keys == ["access_token", "refresh_token", "user"])
+            #expect(signin.string("user", "user_metadata", "full_name") == "John Doe")
+            let claims = try #require(jwtClaims(signin.string("access_token") ?? ""))
+            #expect(claims["exp"] is Int)
+            #expect(claims["sub"] as? String == signin.string("user", "id"))
+
+            let me = try await hero.get("/api/v1/users/me", bearer: signin.string("access_token"))
+            #expect(me.status == 200)
+            #expect(me.string("full_name") == "John Doe")
+            #expect(me.bool("is_active") == true)
+            let wrong = try await hero.post("/api/v1/auth/signin", ["email": "user@example.com", "password": "nope"])
+            #expect(wrong.status == 401)
+            #expect(wrong.string("detail") == "Invalid credentials")
+        }
+    }
+
+    @Test("phone sign-up and sign-in with a password")
+    func phonePassword() async throws {
+        try await withServer([.hero365]) { server in
+            let hero = client(server, .hero365)
+            let signup = try await hero.post("/api/v1/auth/signup/phone", ["phone": "+1 (234) 567-8900", "password": "SecurePassword123!"])
+            #expect(signup.status == 200)
+            #expect(signup.string("message") == "User created successfully. Please verify your phone number.")
+            let signin = try await hero.post("/api/v1/auth/signin/phone", ["phone": Self.phone, "password": "SecurePassword123!"])
+            #expect(signin.status == 200)
+            #expect(signin.string("user", "phone") == Self.phone)
+            let invalid = try await hero.post("/api/v1/auth/signup/phone", ["phone": "234-567-8900", "password": "SecurePassword123!"])
+            #expect(invalid.status == 400)
+        }
+    }
+
+    @Test("an OTP delivered to the outbox signs in once")
+    func otpSignIn() async throws {
+        try await withServer([.hero365]) { server in
+            let hero = client(server, .hero365)
+            let code = try await otp(hero, server)
+            #expect(code.count == 6)
+            let verified = try await hero.post("/api/v1/auth/otp/verify", ["phone": Self.phone, "token": code])
+            #expect(verified.status == 200)
+            #expect(verified.string("user", "phone") == Self.phone)
+            let replay = try await hero.post("/api/v1/auth/otp/verify", ["phone": Self.phone, "token": code])
+            #expect(replay.status == 401)
+            #expect(replay.string("detail") == "Invalid OTP")
+        }
+    }
+
+    @Test("a resend inside the cooldown is 429 with Retry-After; after it a new OTP replaces the old")
+    func otpCooldown() async throws {
+        let clock = ManualClock()
+        var configuration = Configuration()
+        configuration.clock = { clock.now }
+        try await withServer([.hero365], configuration: configuration) { server in
+            let hero = client(server, .hero365)
+            let first = try await otp(hero, server)
+            let early = try await hero.post("/api/v1/auth/otp/send", ["phone": Self.phone])
+            #expect(early.status == 429)
+            #expect(early.headers["retry-after"] == "30")
+            #expect(early.string("detail")?.contains("30 seconds") == true)
+            server.advanceClock(by: 30)
+            let second = try await otp(hero, server)
+            let stale = try await hero.post("/api/v1/auth/otp/verify", ["phone": Self.phone, "token": first])
+            #expect(stale.status == (first == second ? 200 : 401))
+        }
+    }
+
+    @Test("an OTP expires after its lifetime")
+    func otpExpiry() async throws {
+        try await withServer([.hero365]) { server in
+            let hero = client(server, .hero365)
+            let code = try await otp(hero, server)
+            server.advanceClock(by: 301)
+            let late = try await hero.post("/api/v1/auth/otp/verify", ["phone": Self.phone, "token": code])
+            #expect(late.status == 401)
+        }
+    }
+
+    @Test("five wrong guesses burn the OTP, so even the right code then fails")
+    func otpAttempts() async throws {
+        try await withServer([.hero365]) { server in
+            let hero = client(server, .hero365)
+            let code = try await otp(hero, server)
+            let wrong = code == "000000" ? "111111" : "000000"
+            for _ in 0..<5 {
+                let guess = try await hero.post("/api/v1/auth/otp/verify", ["phone": Self.phone, "token": wrong])
+                #expect(guess.status == 401)
+            }
+            let burned = try await hero.post("/api/v1/auth/otp/verify", ["phone": Self.phone, "token": code])
+            #expect(burned.status == 401)
+        }
+    }
+
+    @Test("OAuth URL for supported providers; the dev helper completes the callback with tokens",
+          arguments: ["google", "apple", "github"])
+    func oauth(provider: String) async throws {
+        try await withServer([.hero365]) { server in
+            let hero = client(server, .hero365)
+            let started = try await hero.get("/api/v1/auth/oauth/\(provider)")
+            #expect(started.status == 200)
+            #expect(started.string("provider") == provider)
+            let url = try #require(started.string("url").flatMap(URLComponents.init(string:)))
+            let state = try #require(url.queryItems?.first { $0.name == "state" }?.value)
+            let completed = try await TestClient(server.rootURL).get("/__dev/oauth/complete?state=\(state)")
+            let callback = try #require(completed.string("callbackURL").flatMap(URLComponents.init(string:)))
+            #expect(callback.scheme == "hero365")
+            var fragment = URLComponents()
+            fragment.query = callback.fragment
+            let access = try #require(fragment.queryItems?.first { $0.name == "access_token" }?.value)
+            #expect(fragment.queryItems?.contains { $0.name == "refresh_token" } == true)
+            let me = try await hero.get("/api/v1/users/me", bearer: access)
+            #expect(me.status == 200)
+            let reused = try await TestClient(server.rootURL).get("/__dev/oauth/complete?state=\(state)")
+            #expect(reused.status == 400)
+        }
+    }
+
+    @Test("an unsupported OAuth provider is 400")
+    func unsupportedProvider() async throws {
+        try await withServer([.hero365]) { server in
+            let answer = try await client(server, .hero365).get("/api/v1/auth/oauth/myspace")
+            #expect(answer.status == 400)
+            #expect(answer.string("detail") == "Unsupported OAuth provider")
+        }
+    }
+
+    @Test("refresh rotates, and replaying a consumed refresh token revokes the family")
+    func refreshReuse() async throws {
+        try await withServer([.hero365]) { server in
+            let hero = client(server, .hero365)
+            let code = try await otp(hero, server)
+            let signin = try await hero.post("/api/v1/auth/otp/verify", ["phone": Self.phone, "token": code])
+            let first = try #require(signin.string("refresh_token"))
+            let rotated = try await hero.post("/api/v1/auth/refresh", ["refresh_token": first])
+            #expect(rotated.status == 200)
+            #expect(rotated.keys == ["access_token", "refresh_token"])
+            let second = try #require(rotated.string("refresh_token"))
+            let replay = try await hero.post("/api/v1/auth/refresh", ["refresh_token": first])
+            #expect(replay.status == 401)
+            #expect(replay.string("detail") == "Invalid refresh token")
+            let descendant = try await hero.post("/api/v1/auth/refresh", ["refresh_token": second])
+            #expect(descendant.status == 401)
+            let me = try await hero.get("/api/v1/users/me", bearer: rotated.string("access_token"))
+            #expect(me.status == 401)
+            #expect(server.ledger.reuseDetections.count == 1)
+        }
+    }
+
+    @Test("password recovery and sign-out answer their documented messages")
+    func recoveryAndSignOut() async throws {
+        try await withServer([.hero365]) { server in
+            let hero = client(server, .hero365)
+            _ = try await hero.post("/api/v1/auth/signup", ["email": "user@example.com", "password": "SecurePassword123!"])
+            let recovery = try await hero.post("/api/v1/auth/password-recovery", ["email": "user@example.com"])
+            #expect(recovery.status == 200)
+            #expect(recovery.string("message") == "Password recovery email sent")
+            #expect(server.outbox(to: "user@example.com").map(\.kind) == [.verification, .passwordRecovery])
+            let signout = try await hero.send("POST", "/api/v1/auth/signout")
+            #expect(signout.status == 200)
+            #expect(signout.string("message") == "Sign out should be handled by the frontend Supabase client")
+        }
+    }
+
+    @Test("/users/me refuses missing and expired tokens with 401")
+    func meRefusals() async throws {
+        var configuration = Configuration()
+        configuration.hero365.tokens.accessTokenLifetime = 120
+        try await withServer([.hero365], configuration: configuration) { server in
+            let hero = client(server, .hero365)
+            #expect(try await hero.get("/api/v1/users/me").status == 401)
+            let code = try await otp(hero, server)
+            let signin = try await hero.post("/api/v1/auth/otp/verify", ["phone": Self.phone, "token": code])
+            server.advanceClock(by: 121)
+            let expired = try await hero.get("/api/v1/users/me", bearer: signin.string("access_token"))
+            #expect(expired.status == 401)
+            #expect(expired.string("detail") != nil)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ReferenceBackend
+import Testing
+
+@Suite("VynqTalk WebSocket")
+struct WebSocketTests {
+    /// A VynqTalk access token for a fresh user.
+    private func token(_ server: ReferenceServer) async throws -> String {
+        let signup = try await client(server, .vynqTalk)
+            .post("/auth/signup", ["name": "Alice", "email": "alice@example.com", "password": "password123"])
+        return try #require(signup.string("data", "accessToken"))
+    }
+
+    @Test("a valid ?token= upgrades, greets, echoes text and answers ping with pong")
+    func upgradeAndEcho() async throws {
+        try await withServer([.vynqTalk]) { server in
+            let token = try await token(server)
+            let socket = try #require(RawConnection(port: server.port!))
+            let head = socket.openWebSocket("/ws?token=\(token)")
+            #expect(head.hasPrefix("HTTP/1.1 101 Switching Protocols"))
+            #expect(head.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))
+            #expect(socket.readText()?.contains("\"type\":\"connected\"") == true)
+            socket.sendFrame(opcode: 0x1, Array("hello".utf8))
+            #expect(socket.readText() == #"{"data":"hello","type":"echo"}"#)
+            socket.sendFrame(opcode: 0x9, Array("beat".utf8))
+            let pong = socket.readFrame()
+            #expect(pong?.opcode == 0xA)
+            #expect(pong?.payload == Array("beat".utf8))
+            socket.sendFrame(opcode: 0x8, [0x03, 0xE8])
+            #expect(socket.readFrame()?.opcode == 0x8)
+        }
+    }
+
+    @Test("a missing or invalid token is refused with 401 before the upgrade", arguments: ["/ws", "/ws?token=forged"])
+    func refusedToken(path: String) async throws {
+        try await withServer([.vynqTalk]) { server in
+            let socket = try #require(RawConnection(port: server.port!))
+            let head = socket.openWebSocket(path)
+            #expect(head.hasPrefix("HTTP/1.1 401 "))
+        }
+    }
+
+    @Test("disconnectWebSockets closes open sockets with 1001 so clients reconnect")
+    func serverDisconnect() async throws {
+        try await withServer([.vynqTalk]) { server in
+            let token = try await token(server)
+            let socket = try #require(RawConnection(port: server.port!))
+            _ = socket.openWebSocket("/ws?token=\(token)")
+            _ = socket.readText()
+            server.disconnectWebSockets()
+            let close = socket.readFrame()
+            #expect(close?.opcode == 0x8)
+            #expect(close?.payload.prefix(2) == [0x03, 0xE9])
+            let again = try #require(RawConnection(port: server.port!))
+            #expect(again.openWebSocket("/ws?token=\(token)").hasPrefix("HTTP/1.1 101 "))
+        }
+    }
+
+    @Test("once the token expires the next message closes the socket with 1008")
+    func expiryCloses() async throws {
+        try await withServer([.vynqTalk]) { server in
+            let token = try await token(server)
+            let socket = try #require(RawConnection(port: server.port!))
+            _ = socket.openWebSocket("/ws?token=\(token)")
+            _ = socket.readText()
+            server.advanceClock(by: 3601)
+            socket.sendFrame(opcode: 0x1, Array("late".utf8))
+            let close = socket.readFrame()
+            #expect(close?.opcode == 0x8)
+            #expect(close?.payload.prefix(2) == [0x03, 0xF0])
+        }
+    }
+}
