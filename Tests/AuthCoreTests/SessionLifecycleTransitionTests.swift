@@ -71,6 +71,16 @@ extension SessionTable {
         rows += unchangedRows(
             machine, "\(label): nothing due", phases: [ph[0], ph[1], ph[3], ph[5]], events: [("tick", .tick(Samples.at(5000)))])
         rows += unchangedRows(machine, "\(label): retry not yet due", phases: [ph[4]], events: [("tick before retryAt", .tick(Samples.at(1)))])
+        let setUser = Credentials(accessToken: Samples.access1, user: Samples.userPasswordSet)
+        rows += [
+            row(
+                label, machine, "passwordSetupRequired(pending) + tick → unchanged, the step in flight is the server's to judge", ph[6].1,
+                .tick(Samples.at(5000)), ph[6].1, []),
+            row(
+                label, machine, "passwordSetupRequired + reply(user, passwordSet) → active, persists the user, emits passwordSet", ph[6].1,
+                .reply(Samples.r(4), .user(Samples.userPasswordSet), at: t0), .active(Session(credentials: setUser)),
+                [.persist(setUser), .emit(.passwordSet)]),
+        ]
         rows += [
             row(label, machine, "signedOut + launched(none) → unchanged", .signedOut, .launched(.none, at: t0), .signedOut, []),
             row(
@@ -140,6 +150,13 @@ extension SessionTable {
             row(
                 "active + setPassword → rejected notAvailableNow", active, intent(.setPassword(Samples.passwordInput)), active,
                 [.emit(.rejected(.notAvailableNow))]),
+
+            row(
+                "passwordChangeRequired + credentialsRejected → unchanged, the password step decides", ph[7].1, intent(.credentialsRejected),
+                ph[7].1, []),
+            row(
+                "passwordSetupRequired + credentialsRejected → unchanged, the password step decides", ph[6].1, intent(.credentialsRejected),
+                ph[6].1, []),
 
             // refreshing
             row(
@@ -380,6 +397,26 @@ extension SessionTable {
                 "passwordSetupRequired + credentialsRejected → signedOut(tokenRejected)", .passwordSetupRequired(c, pending: nil),
                 intent(.credentialsRejected), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
             row(
+                "offline + call with a usable token → offline, the call is sent", .offline(Session(credentials: c)), intent(.call(Samples.call2)),
+                .offline(Session(credentials: c, calls: [sent(Samples.call2, 10)])), [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
+            row(
+                "refreshing + call → the call waits", .refreshing(Session(credentials: c), Samples.r(3), attempt: 0), intent(.call(Samples.call2)),
+                .refreshing(Session(credentials: c, calls: [waiting(Samples.call2)]), Samples.r(3), attempt: 0), []),
+            row(
+                "refreshBackoff + call → the call waits", .refreshBackoff(Session(credentials: c), retryAt: Samples.at(2), attempt: 1),
+                intent(.call(Samples.call2)),
+                .refreshBackoff(Session(credentials: c, calls: [waiting(Samples.call2)]), retryAt: Samples.at(2), attempt: 1), []),
+            row(
+                "passwordChangeRequired + credentialsRejected → signedOut(tokenRejected)", .passwordChangeRequired(c, pending: nil),
+                intent(.credentialsRejected), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
+            row(
+                "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(c, pending: nil), .tick(Samples.at(1800)),
+                .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
+            row(
+                "restoring + reply(user) → active, persists, schedules sessionExpiry", .restoring(c, Samples.r(1)),
+                .reply(Samples.r(1), .user(Samples.user), at: t0), .active(Session(credentials: c)),
+                [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
+            row(
                 "refreshing + reply(network) → offline, no refresh policy to retry with",
                 .refreshing(Session(credentials: c, calls: [waiting(Samples.call1)]), Samples.r(3), attempt: 0),
                 .reply(Samples.r(3), .failed(.network), at: t0), .offline(Session(credentials: c)),
@@ -429,6 +466,11 @@ extension SessionTable {
             row(
                 "active + changePassword(valid) → sends changePassword with X-User-Id", .active(Session(credentials: Samples.plainCredentials)),
                 intent(changeIntent), .active(Session(credentials: Samples.plainCredentials, passwordChange: Samples.r(10))),
+                [.send(Samples.r(10), .changePassword(old: Samples.password, new: Samples.newPassword, Samples.bearer))]),
+            row(
+                "passwordChangeRequired + changePassword(valid) → pending, sends changePassword",
+                .passwordChangeRequired(Samples.expiringCredentials, pending: nil), intent(changeIntent),
+                .passwordChangeRequired(Samples.expiringCredentials, pending: Samples.r(10)),
                 [.send(Samples.r(10), .changePassword(old: Samples.password, new: Samples.newPassword, Samples.bearer))]),
             row(
                 "active + reply(password change 401) → signedOut(tokenRejected)", .active(Session(credentials: Samples.plainCredentials, passwordChange: Samples.r(6))),
