@@ -150,4 +150,27 @@ struct SessionWithRealtimeTransitionTests {
             session: .active(Session(credentials: Samples.plainCredentials)), connection: .connecting(Samples.access1, Samples.r(2), attempt: 0))))
         #expect(effects == [.persist(Samples.plainCredentials), .emit(.signedIn(Samples.user)), .send(Samples.r(2), .openRealtime(Samples.access1))])
     }
+
+    @Test("a rotating session whose token the socket refused refreshes, then reconnects with the new token")
+    func rejectionRefreshesThenReconnects() {
+        let machine = SessionWithRealtime(session: SessionTable.hero365)
+        let c = Samples.rotatingCredentials
+        let run = play(
+            machine, from: SessionWithRealtime.Phase(session: .active(Session(credentials: c)), connection: .connected(Samples.access1, Samples.r(2))),
+            requests: 3,
+            [
+                .reply(Samples.r(2), .failed(.unauthorized(nil)), at: Samples.t0),  // refresh r3
+                .reply(Samples.r(3), .refreshed(Samples.rotated), at: Samples.at(100)),  // reconnect r4
+            ])
+        #expect(run.effects[0] == [.emit(.failed(.unauthorized(nil))), .cancelTimer(.proactiveRefresh), .send(Samples.r(3), .refresh(Samples.refresh1))])
+        let renewed = SessionTable.renewed(Samples.rotated)
+        #expect(
+            run.effects[1] == [
+                .persist(renewed), .emit(.tokenRefreshed), .cancelTimer(.refreshRetry), .schedule(.proactiveRefresh, at: Samples.at(1840)),
+                .send(Samples.r(4), .openRealtime(Samples.access2)),
+            ])
+        #expect(
+            run.phase == SessionWithRealtime.Phase(
+                session: .active(Session(credentials: renewed)), connection: .connecting(Samples.access2, Samples.r(4), attempt: 0)))
+    }
 }
