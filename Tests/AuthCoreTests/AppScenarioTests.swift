@@ -1,0 +1,161 @@
+import Testing
+@testable import AuthCore
+
+/// Multi-step behaviours through the composed apps, where a single row cannot show them.
+@Suite("App scenarios")
+struct AppScenarioTests {
+    /// A way into Anonymous Wall's session, stopped just before the server's grant arrives as r1.
+    struct AnonymousWallEntry: Sendable, CustomTestStringConvertible {
+        var name: String
+        var phase: AnonymousWallApp.Phase
+        var entryEffects: [AuthEffect]
+        var testDescription: String { name }
+
+        static let all: [AnonymousWallEntry] = [
+            AnonymousWallEntry(
+                name: "code registration", phase: .signedOut(.first(.registering(Samples.email, Samples.r(1), resendAt: Samples.at(60)))),
+                entryEffects: []),
+            AnonymousWallEntry(
+                name: "password sign-in", phase: .signedOut(.second(.first(.signingIn(.email(Samples.email), Samples.r(1))))), entryEffects: []),
+            AnonymousWallEntry(
+                name: "email code sign-in",
+                phase: .signedOut(.second(.second(.first(.verifying(
+                    CodeChallenge(destination: .email(Samples.email), expiresAt: Samples.at(300), resendAt: Samples.at(60), attemptsLeft: 2),
+                    Samples.r(1)))))),
+                entryEffects: [.cancelTimer(.codeExpiry), .cancelTimer(.resendAvailable)]),
+            AnonymousWallEntry(
+                name: "reset with auto-login",
+                phase: .signedOut(.second(.second(.second(.resetting(.email(Samples.email), Samples.r(1), resendAt: Samples.at(60)))))),
+                entryEffects: []),
+        ]
+    }
+
+    @Test(
+        "Anonymous Wall: passwordSet false in any sign-in answer lands in passwordSetupRequired; absent or true does not",
+        arguments: AnonymousWallEntry.all, [false, nil, true] as [Bool?])
+    func passwordSetupAfterAnySignIn(_ entry: AnonymousWallEntry, passwordSet: Bool?) {
+        let user = UserProfile(id: Samples.userID, email: Samples.emailText, passwordSet: passwordSet)
+        let grant = Grant(accessToken: Samples.access2, user: user)
+        let credentials = Credentials(accessToken: Samples.access2, user: user)
+        var phase = entry.phase
+        var ids = RequestIDs(next: 2)
+        let effects = Apps.anonymousWall().step(&phase, .reply(Samples.r(1), .granted(grant), at: Samples.t0), &ids)
+        if passwordSet == false {
+            #expect(phase == .signedIn(.passwordSetupRequired(credentials, pending: nil)))
+            #expect(effects == entry.entryEffects + [.persist(credentials), .emit(.signedIn(user)), .emit(.passwordSetupRequired)])
+        } else {
+            #expect(phase == .signedIn(.active(Session(credentials: credentials))))
+            #expect(effects == entry.entryEffects + [.persist(credentials), .emit(.signedIn(user))])
+        }
+    }
+
+    @Test("Anonymous Wall: reset with auto-login starts the session from the reset's own grant")
+    func resetAutoLogin() {
+        let app = Apps.anonymousWall()
+        let run = play(
+            app, from: app.initialPhase,
+            [
+                .intent(.entry(.second(.second(.second(.requestReset(Samples.emailText))))), at: Samples.t0),
+                .reply(Samples.r(1), .accepted(nil), at: Samples.t0),
+                .intent(.entry(.second(.second(.second(.submitCode(Samples.codeInput, newPassword: Samples.newPasswordInput))))), at: Samples.at(5)),
+                .reply(Samples.r(2), .granted(Grant(accessToken: Samples.access3, user: Samples.userPasswordSet)), at: Samples.at(6)),
+            ])
+        let credentials = Credentials(accessToken: Samples.access3, user: Samples.userPasswordSet)
+        #expect(run.effects[2] == [.send(Samples.r(2), .resetPassword(.emailCode(Samples.email, Samples.code), newPassword: Samples.newPassword))])
+        #expect(run.phase == .signedIn(.active(Session(credentials: credentials))))
+        #expect(run.effects[3] == [.persist(credentials), .emit(.signedIn(Samples.userPasswordSet))])
+    }
+
+    @Test("Everday: a RequirePasswordChange grant lands in passwordChangeRequired, which refuses calls")
+    func requirePasswordChange() {
+        let app = Apps.everday()
+        let credentials = Credentials(Samples.passwordChangeGrant, receivedAt: Samples.t0)
+        let run = play(
+            app, from: .signedOut(.second(.first(.signingIn(.username(Samples.username), Samples.r(1))))), requests: 2,
+            [
+                .reply(Samples.r(1), .granted(Samples.passwordChangeGrant), at: Samples.t0),
+                .intent(.session(.call(Samples.call1)), at: Samples.at(1)),
+            ])
+        #expect(run.phase == .signedIn(.passwordChangeRequired(credentials, pending: nil)))
+        #expect(
+            run.effects[0] == [
+                .persist(credentials), .emit(.signedIn(Samples.user)), .emit(.passwordChangeRequired), .schedule(.sessionExpiry, at: Samples.at(1800)),
+            ])
+        #expect(run.effects[1] == [.finishCall(Samples.call1, .rejected(.passwordChangeRequired))])
+    }
+
+    @Test("Everday: logout while refreshing revokes best effort, and the late refresh answer changes nothing")
+    func logoutDuringRefresh() {
+        let app = Apps.everday()
+        let session = Session(credentials: Samples.rotatingCredentials, calls: [SessionTable.waiting(Samples.call1)])
+        let run = play(
+            app, from: .signedIn(.refreshing(session, Samples.r(3), attempt: 0)), requests: 4,
+            [
+                .intent(.session(.logout), at: Samples.t0),
+                .reply(Samples.r(3), .refreshed(Samples.rotated), at: Samples.at(1)),
+                .reply(Samples.r(4), .failed(.network), at: Samples.at(2)),
+            ])
+        #expect(run.phase == app.initialPhase)
+        #expect(
+            run.effects[0] == [.clearCredentials, .cancel(Samples.r(3))] + SessionTable.timersCancelled + [
+                .finishCall(Samples.call1, .sessionEnded), .send(Samples.r(4), .revoke(Samples.refresh1, Samples.bearer)),
+                .emit(.signedOut(.userRequested)),
+            ])
+        #expect(run.effects[1] == [])
+        #expect(run.effects[2] == [])
+    }
+
+    @Test("Hero365: two calls answered 401 make one refresh; the rotated pair is persisted before either replay")
+    func singleFlightRefresh() {
+        let app = Apps.hero365()
+        let c = Samples.rotatingCredentials
+        let run = play(
+            app, from: .signedIn(.active(Session(credentials: c))), requests: 2,
+            [
+                .intent(.session(.call(Samples.call1)), at: Samples.t0),  // r2
+                .intent(.session(.call(Samples.call2)), at: Samples.t0),  // r3
+                .reply(Samples.r(2), .failed(.unauthorized(nil)), at: Samples.at(1)),  // refresh r4
+                .reply(Samples.r(3), .failed(.unauthorized(nil)), at: Samples.at(1)),
+                .reply(Samples.r(4), .refreshed(Samples.rotated), at: Samples.at(100)),  // replays r5, r6
+                .reply(Samples.r(5), .accepted(nil), at: Samples.at(101)),
+                .reply(Samples.r(6), .accepted(nil), at: Samples.at(101)),
+            ])
+        let all = run.effects.flatMap { $0 }
+        let refreshes = all.filter { if case .send(_, .refresh) = $0 { true } else { false } }
+        #expect(refreshes == [.send(Samples.r(4), .refresh(Samples.refresh1))])
+        let renewed = SessionTable.renewed(Samples.rotated)
+        let bearer2 = Bearer(token: Samples.access2, userID: Samples.userID)
+        #expect(
+            run.effects[4] == [
+                .persist(renewed), .emit(.tokenRefreshed), .cancelTimer(.refreshRetry),
+                .send(Samples.r(5), .protected(Samples.call1, bearer2)), .send(Samples.r(6), .protected(Samples.call2, bearer2)),
+                .schedule(.proactiveRefresh, at: Samples.at(1840)),
+            ])
+        #expect(run.effects[5] == [.finishCall(Samples.call1, .answered(Samples.r(5)))])
+        #expect(run.effects[6] == [.finishCall(Samples.call2, .answered(Samples.r(6)))])
+        #expect(run.phase == .signedIn(.active(Session(credentials: renewed))))
+    }
+
+    @Test("Everday: transient refresh failures retry with doubling backoff up to the limit, then offline fails the waiting caller")
+    func refreshRetriesThenOffline() {
+        let session = SessionTable.everday
+        let c = Samples.rotatingCredentials
+        let run = play(
+            session, from: .active(Session(credentials: c)), requests: 2,
+            [
+                .intent(.call(Samples.call1), at: Samples.at(1740)),  // inside the margin: refresh r2
+                .reply(Samples.r(2), .failed(.network), at: Samples.at(1741)),  // retry at +2 s
+                .tick(Samples.at(1743)),  // refresh r3
+                .reply(Samples.r(3), .failed(.timeout), at: Samples.at(1744)),  // retry at +4 s
+                .tick(Samples.at(1748)),  // refresh r4
+                .reply(Samples.r(4), .failed(.server(status: 502, nil)), at: Samples.at(1749)),
+            ])
+        let refreshes = run.effects.flatMap { $0 }.filter { if case .send(_, .refresh(let token)) = $0 { token == Samples.refresh1 } else { false } }
+        #expect(refreshes.count == 3)
+        #expect(run.effects[1] == [.schedule(.refreshRetry, at: Samples.at(1743)), .emit(.refreshRetryScheduled(at: Samples.at(1743)))])
+        #expect(run.effects[3] == [.schedule(.refreshRetry, at: Samples.at(1748)), .emit(.refreshRetryScheduled(at: Samples.at(1748)))])
+        #expect(run.effects[5] == [.finishCall(Samples.call1, .failed(.server(status: 502, nil))), .emit(.offline)])
+        #expect(run.phase == .offline(Session(credentials: c)))
+        #expect(!run.effects.flatMap { $0 }.contains(.clearCredentials))
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+@testable import AuthCore
+
+/// OAuth sign-in (Hero365 `/oauth/{provider}`).
+enum OAuthSignInTable {
+    typealias Phase = OAuthSignIn.Phase
+    typealias Intent = OAuthSignIn.Intent
+    static let machine = OAuthSignIn(providers: [.google, .apple])
+    static let t0 = Samples.t0
+
+    static let phases: [(String, Phase)] = [
+        ("choosingProvider", .choosingProvider),
+        ("fetchingURL", .fetchingURL(.google, attempt: "attempt-1", Samples.r(1))),
+        ("awaitingCallback", .awaitingCallback(.google, attempt: "attempt-1")),
+        ("signedIn", .signedIn(Samples.rotatingGrant)),
+    ]
+
+    static func row(_ name: String, _ from: Phase, _ event: AuthEvent<Intent>, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 1)
+        -> Row<OAuthSignIn>
+    {
+        Row(name, machine, from: from, on: event, to: to, effects: effects, requests: requests)
+    }
+
+    static func intent(_ intent: Intent) -> AuthEvent<Intent> { .intent(intent, at: t0) }
+    static let begin = Intent.begin(provider: "google", attempt: "attempt-1")
+    static let matching = Intent.callback(.tokens(attempt: "attempt-1", Samples.rotatingGrant))
+    static let foreign = Intent.callback(.tokens(attempt: "attempt-0", Samples.rotatingGrant))
+
+    static let rows: [Row<OAuthSignIn>] =
+        [
+            row(
+                "choosingProvider + begin(google) → fetchingURL, sends oauthURL", .choosingProvider, intent(begin),
+                .fetchingURL(.google, attempt: "attempt-1", Samples.r(1)), [.send(Samples.r(1), .oauthURL(.google))]),
+            row(
+                "choosingProvider + begin(\" Apple \") → fetchingURL for apple, name trimmed and lowercased", .choosingProvider,
+                intent(.begin(provider: " Apple ", attempt: "attempt-2")), .fetchingURL(.apple, attempt: "attempt-2", Samples.r(1)),
+                [.send(Samples.r(1), .oauthURL(.apple))]),
+            row(
+                "choosingProvider + begin(github, not offered here) → rejected unsupportedProvider, nothing sent", .choosingProvider,
+                intent(.begin(provider: "github", attempt: "attempt-1")), .choosingProvider, [.emit(.rejected(.invalid(.unsupportedProvider)))]),
+            row(
+                "choosingProvider + begin(facebook) → rejected unsupportedProvider, nothing sent", .choosingProvider,
+                intent(.begin(provider: "facebook", attempt: "attempt-1")), .choosingProvider, [.emit(.rejected(.invalid(.unsupportedProvider)))]),
+            row(
+                "choosingProvider + callback → rejected callbackMismatch (no attempt pending)", .choosingProvider, intent(matching),
+                .choosingProvider, [.emit(.rejected(.callbackMismatch))]),
+            row("choosingProvider + cancel → unchanged", .choosingProvider, intent(.cancel), .choosingProvider, []),
+
+            // fetchingURL
+            row(
+                "fetchingURL + reply(authorizationURL) → awaitingCallback, emits openAuthorizationURL", phases[1].1,
+                .reply(Samples.r(1), .authorizationURL("https://accounts.example/auth?state=attempt-1"), at: t0),
+                .awaitingCallback(.google, attempt: "attempt-1"),
+                [.emit(.openAuthorizationURL("https://accounts.example/auth?state=attempt-1"))]),
+            row(
+                "fetchingURL + reply(400 unsupported provider) → choosingProvider, fails badRequest", phases[1].1,
+                .reply(Samples.r(1), .failed(.badRequest("Unsupported OAuth provider")), at: t0), .choosingProvider,
+                [.emit(.failed(.badRequest("Unsupported OAuth provider")))]),
+            row(
+                "fetchingURL + reply(accepted) → choosingProvider, fails malformed", phases[1].1, .reply(Samples.r(1), .accepted(nil), at: t0),
+                .choosingProvider, [.emit(.failed(.malformed))]),
+            row(
+                "fetchingURL + reply(stale id) → unchanged", phases[1].1, .reply(Samples.staleID, .authorizationURL("https://x.example"), at: t0),
+                phases[1].1, []),
+            row("fetchingURL + begin → rejected busy", phases[1].1, intent(begin), phases[1].1, [.emit(.rejected(.busy))]),
+            row(
+                "fetchingURL + callback → rejected callbackMismatch", phases[1].1, intent(matching), phases[1].1,
+                [.emit(.rejected(.callbackMismatch))]),
+            row("fetchingURL + cancel → choosingProvider, the request becomes stale", phases[1].1, intent(.cancel), .choosingProvider, []),
+
+            // awaitingCallback
+            row(
+                "awaitingCallback + callback(tokens, this attempt) → signedIn with the grant", phases[2].1, intent(matching),
+                .signedIn(Samples.rotatingGrant), []),
+            row(
+                "awaitingCallback + callback(tokens, another attempt) → unchanged, rejected callbackMismatch", phases[2].1, intent(foreign),
+                phases[2].1, [.emit(.rejected(.callbackMismatch))]),
+            row(
+                "awaitingCallback + callback(failure, this attempt) → choosingProvider, fails unauthorized", phases[2].1,
+                intent(.callback(.failure(attempt: "attempt-1", "access_denied"))), .choosingProvider,
+                [.emit(.failed(.unauthorized("access_denied")))]),
+            row(
+                "awaitingCallback + begin(apple) → fetchingURL for a new attempt", phases[2].1,
+                intent(.begin(provider: "apple", attempt: "attempt-2")), .fetchingURL(.apple, attempt: "attempt-2", Samples.r(2)),
+                [.send(Samples.r(2), .oauthURL(.apple))], requests: 2),
+            row("awaitingCallback + cancel → choosingProvider", phases[2].1, intent(.cancel), .choosingProvider, []),
+
+            // signedIn
+            row("signedIn + begin → rejected alreadySignedIn", phases[3].1, intent(begin), phases[3].1, [.emit(.rejected(.alreadySignedIn))]),
+            row("signedIn + cancel → rejected alreadySignedIn", phases[3].1, intent(.cancel), phases[3].1, [.emit(.rejected(.alreadySignedIn))]),
+            row(
+                "signedIn + callback → rejected callbackMismatch", phases[3].1, intent(matching), phases[3].1,
+                [.emit(.rejected(.callbackMismatch))]),
+        ]
+        + unchangedRows(
+            machine, "nothing current", phases: [phases[0], phases[2], phases[3]],
+            events: [("reply(stale id)", .reply(Samples.r(1), .authorizationURL("https://x.example"), at: t0))])
+        + unchangedRows(
+            machine, "no deadlines, the vault is the session's", phases: phases,
+            events: [("tick", .tick(Samples.at(3600))), ("launched(stored)", .launched(.stored(Samples.rotatingCredentials), at: t0))])
+
+    static let phaseCases = phases.map(\.0)
+    static let intentCases = ["begin", "callback", "cancel"]
+}
+
+@Suite("OAuthSignIn transitions")
+struct OAuthSignInTransitionTests {
+    @Test("every OAuthSignIn row gives the expected phase and effects", arguments: OAuthSignInTable.rows)
+    func transition(_ row: Row<OAuthSignIn>) { row.verify() }
+}

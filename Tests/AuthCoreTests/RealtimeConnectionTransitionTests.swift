@@ -1,0 +1,141 @@
+import Testing
+@testable import AuthCore
+
+/// VynqTalk's WebSocket (`ws://…/ws?token=`), seed 001 requirement 9.
+enum RealtimeConnectionTable {
+    typealias Phase = RealtimeConnection.Phase
+    typealias Intent = RealtimeConnection.Intent
+    static let machine = RealtimeConnection(initialDelay: .seconds(1), maximumDelay: .seconds(30), maxAttempts: 5)
+    static let t0 = Samples.t0
+    static let a1 = Samples.access1
+    static let a2 = Samples.access2
+
+    static let phases: [(String, Phase)] = [
+        ("idle", .idle),
+        ("connecting", .connecting(a1, Samples.r(1), attempt: 0)),
+        ("connected", .connected(a1, Samples.r(2))),
+        ("waitingToReconnect", .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0)),
+        ("rejected", .rejected),
+        ("gaveUp", .gaveUp(a1)),
+    ]
+
+    static func row(_ name: String, _ from: Phase, _ event: AuthEvent<Intent>, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10)
+        -> Row<RealtimeConnection>
+    {
+        Row(name, machine, from: from, on: event, to: to, effects: effects, requests: requests)
+    }
+
+    static func intent(_ intent: Intent) -> AuthEvent<Intent> { .intent(intent, at: t0) }
+
+    static let rows: [Row<RealtimeConnection>] =
+        [phases[0], phases[4], phases[5]].map { name, phase in
+            row(
+                "\(name) + connect(token) → connecting attempt 0, sends openRealtime with that token", phase, intent(.connect(a2)),
+                .connecting(a2, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a2))])
+        }
+        + [phases[0], phases[4], phases[5]].map { name, phase in
+            row("\(name) + disconnect → idle, no effects", phase, intent(.disconnect), .idle, [])
+        }
+        + [
+            row(
+                "connecting + connect(new token) → connecting with the new token for later attempts", phases[1].1, intent(.connect(a2)),
+                .connecting(a2, Samples.r(1), attempt: 0), []),
+            row(
+                "connecting + disconnect → idle, cancels the open, emits realtimeDisconnected", phases[1].1, intent(.disconnect), .idle,
+                [.cancel(Samples.r(1)), .emit(.realtimeDisconnected)]),
+            row(
+                "connecting + reply(opened) → connected, emits realtimeConnected", phases[1].1, .reply(Samples.r(1), .realtimeOpened, at: t0),
+                .connected(a1, Samples.r(1)), [.emit(.realtimeConnected)]),
+            row(
+                "connecting + reply(401) → rejected, fails unauthorized", phases[1].1, .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
+                .rejected, [.emit(.failed(.unauthorized(nil)))]),
+            row(
+                "connecting + reply(403) → rejected, fails unauthorized", phases[1].1, .reply(Samples.r(1), .failed(.forbidden(nil)), at: t0),
+                .rejected, [.emit(.failed(.unauthorized(nil)))]),
+            row(
+                "connecting(attempt 0) + reply(network) → waitingToReconnect 2 s, attempt 1", phases[1].1,
+                .reply(Samples.r(1), .failed(.network), at: t0), .waitingToReconnect(a1, retryAt: Samples.at(2), attempt: 1),
+                [.schedule(.reconnect, at: Samples.at(2))]),
+            row(
+                "connecting(attempt 3) + reply(network) → waitingToReconnect 16 s, attempt 4", .connecting(a1, Samples.r(1), attempt: 3),
+                .reply(Samples.r(1), .failed(.network), at: t0), .waitingToReconnect(a1, retryAt: Samples.at(16), attempt: 4),
+                [.schedule(.reconnect, at: Samples.at(16))]),
+            row(
+                "connecting(attempt 4) + reply(closed) → gaveUp after maxAttempts, emits realtimeDisconnected",
+                .connecting(a1, Samples.r(1), attempt: 4), .reply(Samples.r(1), .realtimeClosed, at: t0), .gaveUp(a1),
+                [.emit(.realtimeDisconnected)]),
+            row(
+                "connecting + reply(stale id) → unchanged", phases[1].1, .reply(Samples.staleID, .realtimeOpened, at: t0), phases[1].1, []),
+
+            row(
+                "connected + connect(new token) → connected, reconnects will use the new token", phases[2].1, intent(.connect(a2)),
+                .connected(a2, Samples.r(2)), []),
+            row(
+                "connected + disconnect → idle, closes the connection, emits realtimeDisconnected", phases[2].1, intent(.disconnect), .idle,
+                [.closeRealtime(Samples.r(2)), .emit(.realtimeDisconnected)]),
+            row(
+                "connected + reply(closed) → waitingToReconnect 1 s, attempt 0", phases[2].1, .reply(Samples.r(2), .realtimeClosed, at: t0),
+                .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0), [.schedule(.reconnect, at: Samples.at(1))]),
+            row(
+                "connected + reply(network) → waitingToReconnect 1 s", phases[2].1, .reply(Samples.r(2), .failed(.network), at: t0),
+                .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0), [.schedule(.reconnect, at: Samples.at(1))]),
+            row(
+                "connected + reply(401) → rejected, fails unauthorized", phases[2].1, .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0),
+                .rejected, [.emit(.failed(.unauthorized(nil)))]),
+            row(
+                "connected + reply(opened again) → unchanged", phases[2].1, .reply(Samples.r(2), .realtimeOpened, at: t0), phases[2].1, []),
+            row("connected + reply(stale id) → unchanged", phases[2].1, .reply(Samples.r(1), .realtimeClosed, at: t0), phases[2].1, []),
+
+            row(
+                "waitingToReconnect + connect(new token) → waiting with the new token", phases[3].1, intent(.connect(a2)),
+                .waitingToReconnect(a2, retryAt: Samples.at(1), attempt: 0), []),
+            row(
+                "waitingToReconnect + disconnect → idle, cancels the reconnect timer", phases[3].1, intent(.disconnect), .idle,
+                [.cancelTimer(.reconnect), .emit(.realtimeDisconnected)]),
+            row("waitingToReconnect + tick before retryAt → unchanged", phases[3].1, .tick(Samples.at(0)), phases[3].1, []),
+            row(
+                "waitingToReconnect + tick at retryAt → connecting with the current token", .waitingToReconnect(a2, retryAt: Samples.at(1), attempt: 2),
+                .tick(Samples.at(1)), .connecting(a2, Samples.r(10), attempt: 2), [.send(Samples.r(10), .openRealtime(a2))]),
+            row(
+                "connecting(attempt 8) + reply(timeout) → gaveUp, attempts beyond maxAttempts never reconnect", .connecting(a1, Samples.r(1), attempt: 8),
+                .reply(Samples.r(1), .failed(.timeout), at: t0),
+                .gaveUp(a1), [.emit(.realtimeDisconnected)]),
+        ]
+        + unchangedRows(
+            machine, "nothing current", phases: [phases[0], phases[3], phases[4], phases[5]],
+            events: [("reply(stale id)", .reply(Samples.r(1), .realtimeOpened, at: t0))])
+        + unchangedRows(machine, "nothing due", phases: [phases[0], phases[1], phases[2], phases[4], phases[5]], events: [("tick", .tick(Samples.at(60)))])
+        + unchangedRows(
+            machine, "connecting is the session's decision", phases: phases,
+            events: [("launched(stored)", .launched(.stored(Samples.plainCredentials), at: t0))])
+
+    static let phaseCases = phases.map(\.0)
+    static let intentCases = ["connect", "disconnect"]
+}
+
+@Suite("RealtimeConnection transitions")
+struct RealtimeConnectionTransitionTests {
+    @Test("every RealtimeConnection row gives the expected phase and effects", arguments: RealtimeConnectionTable.rows)
+    func transition(_ row: Row<RealtimeConnection>) { row.verify() }
+
+    @Test("a dropped connection reconnects with doubling delays capped at the maximum, then gives up")
+    func boundedBackoff() {
+        let machine = RealtimeConnection(initialDelay: .seconds(1), maximumDelay: .seconds(4), maxAttempts: 4)
+        var phase = RealtimeConnection.Phase.connected(Samples.access1, Samples.r(1))
+        var ids = RequestIDs(next: 2)
+        var now = Samples.t0
+        var delays: [Interval] = []
+        var effects = machine.step(&phase, .reply(Samples.r(1), .realtimeClosed, at: now), &ids)
+        while case .waitingToReconnect(_, let retryAt, _) = phase {
+            delays.append(retryAt - now)
+            now = retryAt
+            effects = machine.step(&phase, .tick(now), &ids)
+            guard case .connecting(_, let id, _) = phase else { break }
+            #expect(effects == [.send(id, .openRealtime(Samples.access1))])
+            effects = machine.step(&phase, .reply(id, .failed(.network), at: now), &ids)
+        }
+        #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(4)])
+        #expect(phase == .gaveUp(Samples.access1))
+        #expect(effects == [.emit(.realtimeDisconnected)])
+    }
+}

@@ -1,0 +1,96 @@
+import Testing
+@testable import AuthCore
+
+/// How completely one lifecycle's table covers its (phase case × event case) pairs.
+struct CoverageEntry: Sendable, CustomTestStringConvertible {
+    var lifecycle: String
+    var covered: Set<String>
+    var expected: Set<String>
+    var rowCount: Int
+    var testDescription: String { lifecycle }
+
+    init<Machine: Lifecycle>(
+        _ lifecycle: String, _ rows: [Row<Machine>], phases: [String], intents: [String],
+        phaseCase: (Machine.Phase) -> String = { Coverage.caseName($0) },
+        intentCase: (Machine.Intent) -> String = { Coverage.caseName($0) }
+    ) {
+        self.lifecycle = lifecycle
+        self.covered = Coverage.pairs(rows, phaseCase: phaseCase, intentCase: intentCase)
+        self.expected = Coverage.expected(phases: phases, intents: intents)
+        self.rowCount = rows.count
+    }
+
+    static let all: [CoverageEntry] = [
+        CoverageEntry(
+            "CodeRegistration", CodeRegistrationTable.rows, phases: CodeRegistrationTable.phaseCases, intents: CodeRegistrationTable.intentCases),
+        CoverageEntry(
+            "OneTimeCodeSignIn (email)", OneTimeCodeSignInTable.emailRows, phases: OneTimeCodeSignInTable.phaseCases,
+            intents: OneTimeCodeSignInTable.intentCases),
+        CoverageEntry(
+            "OneTimeCodeSignIn (phone)", OneTimeCodeSignInTable.phoneRows, phases: OneTimeCodeSignInTable.phaseCases,
+            intents: OneTimeCodeSignInTable.intentCases),
+        CoverageEntry("PasswordSignIn", PasswordSignInTable.rows, phases: PasswordSignInTable.phaseCases, intents: PasswordSignInTable.intentCases),
+        CoverageEntry("Registration", RegistrationTable.rows, phases: RegistrationTable.phaseCases, intents: RegistrationTable.intentCases),
+        CoverageEntry(
+            "PasswordReset (code with auto-login)", PasswordResetTable.codeRows, phases: PasswordResetTable.phaseCases,
+            intents: PasswordResetTable.intentCases),
+        CoverageEntry(
+            "PasswordReset (emailed token)", PasswordResetTable.tokenRows, phases: PasswordResetTable.phaseCases,
+            intents: PasswordResetTable.intentCases),
+        CoverageEntry(
+            "PasswordReset (emailed link)", PasswordResetTable.linkRows, phases: PasswordResetTable.phaseCases,
+            intents: PasswordResetTable.intentCases),
+        CoverageEntry("OAuthSignIn", OAuthSignInTable.rows, phases: OAuthSignInTable.phaseCases, intents: OAuthSignInTable.intentCases),
+        CoverageEntry("SessionLifecycle", SessionTable.rows, phases: SessionTable.phaseCases, intents: SessionTable.intentCases),
+        CoverageEntry(
+            "RealtimeConnection", RealtimeConnectionTable.rows, phases: RealtimeConnectionTable.phaseCases,
+            intents: RealtimeConnectionTable.intentCases),
+        CoverageEntry("OneOf", OneOfTable.rows, phases: OneOfTable.phaseCases, intents: OneOfTable.intentCases),
+        CoverageEntry("Handover", HandoverTable.rows, phases: HandoverTable.phaseCases, intents: HandoverTable.intentCases),
+        CoverageEntry(
+            "SessionWithRealtime", SessionWithRealtimeTable.rows, phases: SessionWithRealtimeTable.phaseCases,
+            intents: SessionWithRealtimeTable.intentCases, phaseCase: { Coverage.caseName($0.connection) },
+            intentCase: SessionWithRealtimeTable.intentCase),
+    ] + SessionTable.policies.map { label, machine in
+        CoverageEntry(
+            "SessionLifecycle (\(label))", SessionTable.rows.filter { $0.machine.policy == machine.policy }, phases: SessionTable.phaseCases,
+            intents: SessionTable.intentCases)
+    }
+}
+
+@Suite("Transition coverage")
+struct TransitionCoverageTests {
+    /// Every entry must be complete; the session's union entry is left out of the total, which
+    /// counts each backend's session table instead.
+    static let required = CoverageEntry.all
+
+    @Test("every (phase case × event case) pair of the lifecycle has a row", arguments: required)
+    func everyPairIsCovered(_ entry: CoverageEntry) {
+        let missing = entry.expected.subtracting(entry.covered).sorted()
+        let unexpected = entry.covered.subtracting(entry.expected).sorted()
+        #expect(missing.isEmpty, "missing pairs: \(missing)")
+        #expect(unexpected.isEmpty, "pairs of undeclared cases: \(unexpected)")
+        #expect(entry.covered.intersection(entry.expected).count == entry.expected.count)
+    }
+
+    @Test("the tables' pair counts are phases × events, and their total is printed")
+    func totalPairs() {
+        let expectedCounts = [
+            "CodeRegistration": 6 * 8, "OneTimeCodeSignIn (email)": 8 * 8, "OneTimeCodeSignIn (phone)": 8 * 8, "PasswordSignIn": 5 * 6,
+            "Registration": 5 * 6, "PasswordReset (code with auto-login)": 7 * 9, "PasswordReset (emailed token)": 7 * 9,
+            "PasswordReset (emailed link)": 7 * 9, "OAuthSignIn": 4 * 7, "SessionLifecycle": 8 * 9, "SessionLifecycle (Anonymous Wall)": 8 * 9,
+            "SessionLifecycle (Everday)": 8 * 9, "SessionLifecycle (Subspace)": 8 * 9, "SessionLifecycle (Hero365)": 8 * 9,
+            "SessionLifecycle (VynqTalk)": 8 * 9, "RealtimeConnection": 6 * 6,
+            "OneOf": 2 * 6, "Handover": 2 * 6, "SessionWithRealtime": 6 * 11,
+        ]
+        var total = 0
+        for entry in Self.required {
+            let count = entry.covered.intersection(entry.expected).count
+            #expect(count == expectedCounts[entry.lifecycle], "\(entry.lifecycle)")
+            if entry.lifecycle != "SessionLifecycle" { total += count }
+        }
+        let rows = Self.required.filter { !$0.lifecycle.hasPrefix("SessionLifecycle (") }.reduce(0) { $0 + $1.rowCount }
+        print("transition pairs covered: \(total) (in \(rows) rows)")
+        #expect(total == expectedCounts.values.reduce(0, +) - expectedCounts["SessionLifecycle", default: 0])
+    }
+}

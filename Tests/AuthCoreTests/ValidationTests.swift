@@ -1,0 +1,152 @@
+import Testing
+@testable import AuthCore
+
+/// One input and what validation must make of it: the normalised value, or the exact error.
+struct ValidationCase: Sendable, CustomTestStringConvertible {
+    var input: String
+    var expected: Result<String, ValidationError>
+    var testDescription: String {
+        let shown = input.count > 24 ? "\(input.count) characters" : "\"\(input)\""
+        switch expected {
+        case .success: return "\(shown) is accepted"
+        case .failure(let error): return "\(shown) is refused: \(error)"
+        }
+    }
+
+    static func accepts(_ input: String, as normalised: String? = nil) -> ValidationCase {
+        ValidationCase(input: input, expected: .success(normalised ?? input))
+    }
+
+    static func refuses(_ input: String, _ error: ValidationError) -> ValidationCase {
+        ValidationCase(input: input, expected: .failure(error))
+    }
+}
+
+private func repeated(_ character: Character, _ count: Int) -> String { String(repeating: character, count: count) }
+
+@Suite("Validation")
+struct ValidationTests {
+    @Test(
+        "Email accepts local@domain.tld, trims, and refuses the rest with the exact error",
+        arguments: [
+            .accepts("ann@example.com"),
+            .accepts("  ann@example.com \n", as: "ann@example.com"),
+            .accepts("a.b+tag@sub.example.org"),
+            .accepts(repeated("a", 64) + "@example.com"),
+            .accepts(repeated("a", 64) + "@" + repeated("b", 63) + "." + repeated("c", 63) + "." + repeated("d", 57) + ".com"),
+            .refuses(repeated("a", 64) + "@" + repeated("b", 63) + "." + repeated("c", 63) + "." + repeated("d", 58) + ".com", .emailTooLong),
+            .refuses(repeated("a", 65) + "@example.com", .emailMalformed),
+            .refuses("ann.example.com", .emailMalformed),
+            .refuses("ann@example", .emailMalformed),
+            .refuses("ann@@example.com", .emailMalformed),
+            .refuses("@example.com", .emailMalformed),
+            .refuses("ann@example.c", .emailMalformed),
+            .refuses("ann@-example.com", .emailMalformed),
+            .refuses("an n@example.com", .emailMalformed),
+            .refuses("ann@exa_mple.com", .emailMalformed),
+            .refuses("", .emailMalformed),
+        ] as [ValidationCase])
+    func email(_ test: ValidationCase) {
+        #expect(Email.validate(test.input).map(\.rawValue) == test.expected)
+    }
+
+    @Test(
+        "Username accepts letters, digits and . _ - #, up to 64, trimmed",
+        arguments: [
+            .accepts("newkid"), .accepts("new.kid_1-#2"), .accepts(" newkid ", as: "newkid"), .accepts(repeated("k", 64)),
+            .refuses("", .usernameEmpty), .refuses("   ", .usernameEmpty), .refuses(repeated("k", 65), .usernameTooLong),
+            .refuses("new kid", .usernameInvalidCharacters), .refuses("ñandú", .usernameInvalidCharacters),
+            .refuses("kid@home", .usernameInvalidCharacters),
+        ] as [ValidationCase])
+    func username(_ test: ValidationCase) {
+        #expect(Username.validate(test.input).map(\.rawValue) == test.expected)
+    }
+
+    @Test(
+        "PersonName accepts 1 to 255 characters, trimmed",
+        arguments: [
+            .accepts("Ann Example"), .accepts("  Ann  ", as: "Ann"), .accepts("Zoë O'Brien-Łukasz"), .accepts(repeated("n", 255)),
+            .refuses("", .nameEmpty), .refuses(" \t", .nameEmpty), .refuses(repeated("n", 256), .nameTooLong),
+        ] as [ValidationCase])
+    func personName(_ test: ValidationCase) {
+        #expect(PersonName.validate(test.input).map(\.rawValue) == test.expected)
+    }
+
+    @Test(
+        "Password accepts 8 to 1024 characters exactly as typed, never trimmed or truncated",
+        arguments: [
+            .refuses("", .passwordTooShort(minimum: 8)),
+            .refuses("1234567", .passwordTooShort(minimum: 8)),
+            .refuses("  pass ", .passwordTooShort(minimum: 8)),
+            .accepts("12345678"),
+            .accepts("       a"),
+            .accepts("  padded secret  "),
+            .accepts(repeated("p", 64)),
+            .accepts(repeated("p", 1024)),
+            .accepts(" " + repeated("p", 1022) + " "),
+            .refuses(repeated("p", 1025), .passwordTooLong(maximum: 1024)),
+        ] as [ValidationCase])
+    func password(_ test: ValidationCase) {
+        #expect(Password.validate(PasswordInput(test.input)).map { $0.secret.reveal() } == test.expected)
+    }
+
+    @Test(
+        "PhoneNumber accepts E.164 with a country code, normalised; refuses numbers without +, wrong lengths, letters",
+        arguments: [
+            .accepts("+1 (234) 567-8900", as: "+12345678900"),
+            .accepts("+1234567890"),
+            .accepts("+44 20 7946 0958", as: "+442079460958"),
+            .accepts(" +1.234.567.8900 ", as: "+12345678900"),
+            .accepts("+12345678"),
+            .accepts("+123456789012345"),
+            .refuses("234-567-8900", .phoneMissingCountryCode),
+            .refuses("1234567890", .phoneMissingCountryCode),
+            .refuses("+0123456789", .phoneMissingCountryCode),
+            .refuses("+1234567", .phoneWrongLength),
+            .refuses("+1234567890123456", .phoneWrongLength),
+            .refuses("+", .phoneWrongLength),
+            .refuses("+1 234 ABC 8900", .phoneInvalidCharacters),
+            .refuses("phone", .phoneInvalidCharacters),
+            .refuses("+1/234/567/8900", .phoneInvalidCharacters),
+        ] as [ValidationCase])
+    func phoneNumber(_ test: ValidationCase) {
+        #expect(PhoneNumber.validate(test.input).map(\.e164) == test.expected)
+    }
+
+    @Test(
+        "VerificationCode is exactly six ASCII digits; surrounding whitespace is tolerated",
+        arguments: [
+            .accepts("123456"), .accepts("000000"), .accepts(" 987654\n", as: "987654"), .accepts("\t123456 ", as: "123456"),
+            .refuses("12345", .codeNotSixDigits), .refuses("1234567", .codeNotSixDigits), .refuses("12a456", .codeNotSixDigits),
+            .refuses("12 456", .codeNotSixDigits), .refuses("", .codeNotSixDigits), .refuses("１２３４５６", .codeNotSixDigits),
+            .refuses("-12345", .codeNotSixDigits),
+        ] as [ValidationCase])
+    func verificationCode(_ test: ValidationCase) {
+        #expect(VerificationCode.validate(CodeInput(test.input)).map { $0.secret.reveal() } == test.expected)
+    }
+
+    @Test(
+        "ResetProof is any non-empty token, trimmed",
+        arguments: [
+            .accepts("reset-token-1"), .accepts("  tok \n", as: "tok"), .accepts(repeated("t", 2048)),
+            .refuses("", .resetTokenEmpty), .refuses("   \n", .resetTokenEmpty),
+        ] as [ValidationCase])
+    func resetProof(_ test: ValidationCase) {
+        #expect(ResetProof.validate(ResetToken(test.input)).map { $0.secret.reveal() } == test.expected)
+    }
+
+    @Test("validation error messages never repeat the input")
+    func messagesDoNotRepeatInput() {
+        let typed = "MARKER typed!input"
+        for result in [
+            Email.validate(typed).map { _ in () }, Username.validate(typed).map { _ in () },
+            PhoneNumber.validate(typed).map { _ in () }, VerificationCode.validate(CodeInput(typed)).map { _ in () },
+        ] {
+            guard case .failure(let error) = result else {
+                Issue.record("\(typed) was accepted")
+                continue
+            }
+            #expect(!error.description.contains("MARKER"))
+        }
+    }
+}
