@@ -26,6 +26,7 @@ enum PasswordResetTable {
             ("linkSent", .linkSent),
             ("completed", .completed),
             ("signedIn", .signedIn(Samples.plainGrant)),
+            ("requestingAgain", .requestingAgain(id, Samples.r(3))),
         ]
     }
 
@@ -78,8 +79,8 @@ enum PasswordResetTable {
                 "awaitingProof + requestAgain before the cooldown → rejected resendCooldown", ph[2].1, intent(.requestAgain, at: Samples.at(59)),
                 ph[2].1, [.emit(.rejected(.resendCooldown(until: resendAt)))]),
             row(
-                "awaitingProof + requestAgain after the cooldown → requesting", ph[2].1, intent(.requestAgain, at: Samples.at(60)),
-                .requesting(id, Samples.r(3)), [.send(Samples.r(3), .requestPasswordReset(id))], requests: 3),
+                "awaitingProof + requestAgain after the cooldown → requestingAgain", ph[2].1, intent(.requestAgain, at: Samples.at(60)),
+                .requestingAgain(id, Samples.r(3)), [.send(Samples.r(3), .requestPasswordReset(id))], requests: 3),
             row("awaitingProof + startOver → enteringIdentifier", ph[2].1, intent(.startOver), .enteringIdentifier, []),
 
             // resetting
@@ -173,10 +174,23 @@ enum PasswordResetTable {
         rows += rejectedRows(machine, "\(label): no proof requested", phases: resting, intents: [("submitCode", submitCode)], codeOutsideProof)
         rows += rejectedRows(machine, "\(label): no proof requested", phases: resting, intents: [("submitToken", submitToken)], tokenOutsideProof)
         rows += rejectedRows(
-            machine, "\(label): busy", phases: [ph[1], ph[3]],
+            machine, "\(label): busy", phases: [ph[1], ph[3], ph[7]],
             intents: [("requestReset", requestReset), ("requestAgain", .requestAgain), ("submitCode", submitCode), ("submitToken", submitToken)],
             .busy)
-        rows += [ph[1], ph[3]].map { name, phase in
+        rows += [
+            row(
+                "requestingAgain + reply(network) → awaitingProof: the proof already emailed still works", ph[7].1,
+                .reply(Samples.r(3), .failed(.network), at: Samples.at(70)), .awaitingProof(id, resendAt: Samples.at(70)),
+                [.emit(.failed(.network))]),
+        ]
+        if style != .emailLink {
+            rows.append(
+                row(
+                    "requestingAgain + reply(accepted) → awaitingProof with a new cooldown", ph[7].1,
+                    .reply(Samples.r(3), .accepted(nil), at: t0), ph[2].1,
+                    [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: resendAt)]))
+        }
+        rows += [ph[1], ph[3], ph[7]].map { name, phase in
             row("\(name) + startOver → enteringIdentifier, the request becomes stale", phase, intent(.startOver), .enteringIdentifier, [])
         }
         rows += rejectedRows(
@@ -214,10 +228,7 @@ struct PasswordResetTransitionTests {
 
     @Test("a failed request for another code keeps the code already emailed usable, as CodeRegistration and OneTimeCodeSignIn do")
     func failedRequestAgainKeepsProof() {
-        // BUG (suspected): PasswordReset, (requesting — entered by requestAgain from awaitingProof, reply .failed(.network))
-        // → .enteringIdentifier: the code or token already emailed can no longer be submitted and the user must start
-        // over, whereas CodeRegistration (resendingCode) and OneTimeCodeSignIn (resendingCode) keep the outstanding code
-        // ("the old one may still work afterwards"). DESIGN: an outstanding code stays usable until it expires.
+        // Found by this table: a failed re-request used to drop the proof already emailed (now `requestingAgain`).
         let machine = PasswordReset(style: .emailCodeWithAutoLogin, resendCooldown: .seconds(60))
         let identifier = ResetIdentifier.email(Samples.email)
         let run = play(
@@ -226,9 +237,7 @@ struct PasswordResetTransitionTests {
                 .intent(.requestAgain, at: Samples.at(61)),
                 .reply(Samples.r(5), .failed(.network), at: Samples.at(62)),
             ])
-        withKnownIssue("BUG: a failed requestAgain drops the outstanding reset proof (phase → enteringIdentifier)") {
-            #expect(run.phase == .awaitingProof(identifier, resendAt: Samples.at(62)))
-        }
+        #expect(run.phase == .awaitingProof(identifier, resendAt: Samples.at(62)))
         #expect(run.effects[1] == [.emit(.failed(.network))])
     }
 }

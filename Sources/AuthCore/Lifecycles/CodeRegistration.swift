@@ -69,6 +69,9 @@ public struct CodeRegistration: EntryFlow {
             switch intent {
             case .submitEmail(let raw):
                 guard let email = Email.validate(raw).valueOrReject(into: &effects) else { return effects }
+                if case .awaitingCode(email, let resendAt) = phase, now < resendAt {
+                    return [.reject(.resendCooldown(until: resendAt))]  // The same address waits out the cooldown.
+                }
                 let id = requests.issue()
                 phase = .sendingCode(email, id)
                 return [.send(id, .sendEmailCode(email, .register))]

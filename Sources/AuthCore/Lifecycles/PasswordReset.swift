@@ -29,12 +29,14 @@ public struct PasswordReset: EntryFlow {
     /// Where the user is in a reset.
     public enum Phase: LifecyclePhase {
         /// Every case, by name.
-        public static let declaredCases = ["enteringIdentifier", "requesting", "awaitingProof", "resetting", "linkSent", "completed", "signedIn"]
+        public static let declaredCases = ["enteringIdentifier", "requesting", "requestingAgain", "awaitingProof", "resetting", "linkSent", "completed", "signedIn"]
 
         /// The user types an email (or, on Everday, a username or email).
         case enteringIdentifier
         /// A reset was requested; waiting for the server.
         case requesting(ResetIdentifier, RequestID)
+        /// Another code or token was requested while one was outstanding; if this fails, the outstanding one still works.
+        case requestingAgain(ResetIdentifier, RequestID)
         /// A code or token was sent; the user types it with a new password. Another may be requested from `resendAt`.
         case awaitingProof(ResetIdentifier, resendAt: Instant)
         /// The proof and new password were sent; waiting for the verdict.
@@ -110,7 +112,7 @@ public struct PasswordReset: EntryFlow {
                 guard case .awaitingProof(let identifier, let resendAt) = phase else { return [.reject(.notAvailableNow)] }
                 guard now >= resendAt else { return [.reject(.resendCooldown(until: resendAt))] }
                 let id = requests.issue()
-                phase = .requesting(identifier, id)
+                phase = .requestingAgain(identifier, id)
                 return [.send(id, .requestPasswordReset(identifier))]
             case .submitCode(let rawCode, let rawPassword):
                 guard case .awaitingProof(let identifier, let resendAt) = phase, case .email(let email) = identifier else {
@@ -136,7 +138,7 @@ public struct PasswordReset: EntryFlow {
                 phase = .enteringIdentifier
                 return []
             }
-        case .requesting, .resetting:
+        case .requesting, .requestingAgain, .resetting:
             switch intent {
             case .requestReset, .requestAgain, .submitCode, .submitToken: return [.reject(.busy)]
             case .startOver:
@@ -152,7 +154,8 @@ public struct PasswordReset: EntryFlow {
 
     private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
         switch phase {
-        case .requesting(let identifier, let current) where current == id:
+        case .requesting(let identifier, let current) where current == id,
+            .requestingAgain(let identifier, let current) where current == id:
             switch reply.acceptedOrFailure {
             case .success:
                 switch style {
@@ -164,7 +167,11 @@ public struct PasswordReset: EntryFlow {
                     return [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: now + resendCooldown)]
                 }
             case .failure(let failure):
-                phase = .enteringIdentifier
+                if case .requestingAgain = phase {
+                    phase = .awaitingProof(identifier, resendAt: now)  // The proof already emailed still works.
+                } else {
+                    phase = .enteringIdentifier
+                }
                 return [.fail(failure)]
             }
         case .resetting(let identifier, let current, let resendAt) where current == id:
@@ -182,7 +189,7 @@ public struct PasswordReset: EntryFlow {
                 phase = .awaitingProof(identifier, resendAt: resendAt)
                 return [.fail(.malformed)]
             }
-        case .enteringIdentifier, .requesting, .awaitingProof, .resetting, .linkSent, .completed, .signedIn:
+        case .enteringIdentifier, .requesting, .requestingAgain, .awaitingProof, .resetting, .linkSent, .completed, .signedIn:
             return []  // An answer to a request that is no longer current changes nothing.
         }
     }
