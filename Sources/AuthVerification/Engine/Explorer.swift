@@ -77,6 +77,7 @@ public enum Explorer {
         var declaredIntents: [String: [String]] = [:]
         var offeredIntents = Set<PhaseCase>()
         var queue: [Snapshot<Machine>?] = []
+        var surveyed: [World<Machine>: Snapshot<Machine>] = [:]
         var head = 0
         var complete = true
 
@@ -139,9 +140,7 @@ public enum Explorer {
                     EventLabel.intentCases(of: intent, into: &offeredIntents)
                     if declaredIntents.isEmpty { declaredIntents = intentDeclarations(intent) }
                 }
-                let (world, effects, answered) = environment.apply(move, to: snapshot)
-                let after = Snapshot(world)
-                let transition = Transition(before: snapshot, move: move, effects: effects, after: after, answered: answered)
+                let (after, transition) = environment.step(move, from: snapshot, cache: &surveyed)
                 var target = index[after.key]
                 for invariant in invariants {
                     guard case .step(let check) = invariant.check, violations[invariant.name] == nil else { continue }

@@ -163,9 +163,7 @@ public enum Fuzzer {
     }
 
     private static func check<Model: LifecycleModel>(_ environment: Environment<Model>, _ before: Snapshot<Model.Machine>, _ move: Move<Model.Machine>) -> (Snapshot<Model.Machine>, Violation?) {
-        let (world, effects, answered) = environment.apply(move, to: before)
-        let after = Snapshot(world)
-        let transition = Transition(before: before, move: move, effects: effects, after: after, answered: answered)
+        let (after, transition) = environment.step(move, from: before)
         for invariant in environment.model.invariants {
             let message: String? =
                 switch invariant.check {

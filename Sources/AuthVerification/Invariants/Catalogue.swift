@@ -12,7 +12,7 @@ public enum Catalogue {
             staleAnswersChangeNothing(), nothingAfterSignOutWritesCredentials(), pendingApprovalNeverSignsIn(),
             passwordRequirementAllowsNothingElse(), codeOnlyAfterCodeSent(), setPasswordOnlyWhileUnset(),
             signInRequestsNeedTheUser(), atMostOneVerificationInFlight(), resetSignInReplacesSession(), onlyValidInputSent(),
-            noSecretInDescriptions(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
+            noSecretInDescriptions(), noSecretInEventsOrEffects(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
         ]
         if let codes { list += codeInvariants(codes) }
         return list
@@ -254,19 +254,34 @@ public enum Catalogue {
     }
 
     /// No secret (password, code, token) appears in the description of any state, event or effect.
-    /// (OWASP MASVS-STORAGE-2; seed 001 Requirement 8.5.)
+    /// (OWASP MASVS-STORAGE-2; seed 001 Requirement 8.5.) States are checked once each, events
+    /// and effects at every transition.
     public static func noSecretInDescriptions<M>() -> Invariant<M> {
-        Invariant("no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .step { t in
-            let texts = [
-                String(describing: t.after.world.state), String(reflecting: t.after.world.state), String(describing: t.move.event),
-                String(describing: t.effects), String(describing: t.after.world.network), String(describing: t.after.world.vault),
-            ]
-            let secrets = Set(t.before.secrets + t.after.secrets).filter { $0.count >= 4 }
-            for secret in secrets where texts.contains(where: { $0.contains(secret) }) {
+        Invariant("no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .state { s in
+            leak(in: [
+                String(describing: s.world.state), String(reflecting: s.world.state), String(describing: s.world.network),
+                String(describing: s.world.vault),
+            ], of: s.secrets)
+        })
+    }
+
+    /// The event and effect half of ``noSecretInDescriptions()``.
+    public static func noSecretInEventsOrEffects<M>() -> Invariant<M> {
+        Invariant("no secret in any event or effect description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .step { t in
+            leak(in: [String(describing: t.move.event), String(describing: t.effects)], of: t.before.secrets + t.after.secrets)
+        })
+    }
+
+    /// Names a leak (by length only) if a secret of 4 characters or more appears in `texts`.
+    static func leak(in texts: [String], of secrets: [String]) -> String? {
+        let haystacks = texts.map { Array($0.utf8) }
+        for secret in Set(secrets) where secret.utf8.count >= 4 {
+            let needle = Array(secret.utf8)
+            if haystacks.contains(where: { $0.containsBytes(needle) }) {
                 return "a \(secret.count)-character secret appears in a description"
             }
-            return nil
-        })
+        }
+        return nil
     }
 
     /// A 401 causes at most one refresh-and-replay per call: no call is sent more than twice.
@@ -362,5 +377,18 @@ extension APIRequest {
         case .changePassword(let old, let new, _): return ok(old) && ok(new)
         case .oauthURL, .refresh, .currentUser, .revoke, .protected, .openRealtime: return true
         }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `needle` occurs in these bytes (a plain scan: descriptions are short).
+    func containsBytes(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, needle.count <= count, let first = needle.first else { return needle.isEmpty }
+        var start = 0
+        while start + needle.count <= count {
+            if self[start] == first, self[start..<(start + needle.count)].elementsEqual(needle) { return true }
+            start += 1
+        }
+        return false
     }
 }

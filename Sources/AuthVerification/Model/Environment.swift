@@ -17,9 +17,14 @@ public struct Snapshot<Machine: Lifecycle>: Sendable {
     let key: [UInt8]
     let phaseCases: [PhaseCase]
     let highest: [String: Int]
+    /// Whether the history was settled after a signed-in world (settling depends on it).
+    let settledFromSignedIn: Bool
 
-    init(_ world: World<Machine>) {
-        let survey = Survey.of(world)
+    /// Surveys `world`; `settle` may update its history from the survey's facts first.
+    init(_ world: World<Machine>, settledFromSignedIn: Bool = false, settle: (inout World<Machine>, Survey) -> Void = { _, _ in }) {
+        self.settledFromSignedIn = settledFromSignedIn
+        var world = world
+        let survey = Survey.of(&world, settle: settle)
         self.world = world
         self.casePath = AuthVerification.casePath(of: world.state.phase)
         self.referencedRequests = survey.referencedRequests
@@ -73,7 +78,6 @@ struct Environment<Model: LifecycleModel>: Sendable {
     func apply(_ move: Move<Machine>, to snapshot: Snapshot<Machine>) -> (world: World<Machine>, effects: [AuthEffect], answered: Exchange?) {
         var world = snapshot.world
         var answered: Exchange?
-        let signedInBefore = snapshot.sessionCredentials != nil
         switch move.choice {
         case .relaunch(let mode):
             world.state = model.machine.initial
@@ -94,7 +98,8 @@ struct Environment<Model: LifecycleModel>: Sendable {
             if let index = world.network.firstIndex(where: { $0.id == id }) {
                 let exchange = world.network[index]
                 answered = exchange
-                record(reply, to: exchange, in: &world.history, at: world.now)
+                // History holds what the client learned: answers to requests it still waited for.
+                if snapshot.refers(to: id) { record(reply, to: exchange, in: &world.history, at: world.now) }
                 if case .openRealtime = exchange.request, reply == .realtimeOpened {
                     world.network[index].opened = true
                 } else {
@@ -108,8 +113,37 @@ struct Environment<Model: LifecycleModel>: Sendable {
         }
         let effects = model.machine.reduce(&world.state, move.event)
         for effect in effects { perform(effect, in: &world) }
-        settleHistory(&world, signedInBefore: signedInBefore)
         return (world, effects, answered)
+    }
+
+    /// Applies `move` and surveys the result, settling its history from the same survey. A world
+    /// already surveyed (exactly equal, so the cheap synthesized `Hashable` decides) reuses its
+    /// snapshot from `cache`: most successors repeat a world, and only new ones pay for the walk.
+    func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>, cache: inout [World<Machine>: Snapshot<Machine>]) -> (after: Snapshot<Machine>, transition: Transition<Machine>) {
+        let (world, effects, answered) = apply(move, to: snapshot)
+        let signedInBefore = snapshot.sessionCredentials != nil
+        let cacheKey = CacheKey(world: world, signedInBefore: signedInBefore)
+        let after: Snapshot<Machine>
+        if let known = cache[cacheKey.world], signedInBefore == known.settledFromSignedIn {
+            after = known
+        } else {
+            after = Snapshot(world, settledFromSignedIn: signedInBefore) { world, facts in
+                settleHistory(&world, facts, signedInBefore: signedInBefore)
+            }
+            cache[cacheKey.world] = after
+        }
+        return (after, Transition(before: snapshot, move: move, effects: effects, after: after, answered: answered))
+    }
+
+    /// Without a cache (the fuzzer's walks rarely repeat a world).
+    func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>) -> (after: Snapshot<Machine>, transition: Transition<Machine>) {
+        var none: [World<Machine>: Snapshot<Machine>] = [:]
+        return step(move, from: snapshot, cache: &none)
+    }
+
+    private struct CacheKey {
+        var world: World<Machine>
+        var signedInBefore: Bool
     }
 
     private func record(_ reply: Reply, to exchange: Exchange, in history: inout History, at now: Instant) {
@@ -169,21 +203,13 @@ struct Environment<Model: LifecycleModel>: Sendable {
     /// Keeps history finite: remembers what was in flight at a sign-out, forgets retired tokens
     /// that appear nowhere any more (they can never be sent again), and turns instants older than
     /// the model's horizon into "long ago".
-    private func settleHistory(_ world: inout World<Machine>, signedInBefore: Bool) {
-        var sessions: [SessionLifecycle.Phase] = []
-        collect(SessionLifecycle.Phase.self, in: world.state, into: &sessions)
-        let signedInAfter = sessions.first.flatMap(SessionLifecycle.credentials(in:)) != nil
+    private func settleHistory(_ world: inout World<Machine>, _ facts: Survey, signedInBefore: Bool) {
+        let signedInAfter = facts.sessionPhases.first.flatMap(SessionLifecycle.credentials(in:)) != nil
         if signedInBefore, !signedInAfter {
             world.history.inFlightAtSignOut = world.network.map(\.id)
         }
         world.history.inFlightAtSignOut.removeAll { id in !world.network.contains { $0.id == id } }
-        if !world.history.retiredRefreshTokens.isEmpty {
-            var present: [RefreshToken] = []
-            collect(RefreshToken.self, in: world.state, into: &present)
-            collect(RefreshToken.self, in: world.network, into: &present)
-            collect(RefreshToken.self, in: world.vault, into: &present)
-            world.history.retiredRefreshTokens.removeAll { !present.contains($0) }
-        }
+        world.history.retiredRefreshTokens.removeAll { !facts.liveRefreshTokens.contains($0.reveal()) }
         let longAgo = world.now - model.timeHorizon - Interval(milliseconds: 1)
         for index in world.history.codes.indices where world.history.codes[index].issuedAt < longAgo {
             world.history.codes[index].issuedAt = longAgo

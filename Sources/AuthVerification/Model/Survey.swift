@@ -1,5 +1,11 @@
 import AuthCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One structural pass over a world: its canonical key and the facts invariants need.
 ///
 /// The canonical key is the explorer's symmetry reduction (as TLC's symmetry sets): request ids
@@ -15,6 +21,8 @@ struct Survey {
     private(set) var referencedRequests: [RequestID] = []
     /// Every secret value in the surveyed values, revealed (for leak checks).
     private(set) var secrets: [String] = []
+    /// Refresh tokens met outside the history (state, network, vault), revealed.
+    private(set) var liveRefreshTokens: [String] = []
     /// (phase type, case) pairs met in the state.
     private(set) var phaseCases: [PhaseCase] = []
     /// Session phases met in the state, outermost first.
@@ -26,11 +34,13 @@ struct Survey {
     private var requestNames: [UInt64: Int] = [:]
     private var secretNames: [String: Int] = [:]
     private var inState = false
+    private var inHistory = false
 
     init(now: Instant) { self.now = now }
 
-    /// Surveys a world: the lifecycle state first (collecting state facts), then the environment.
-    static func of<M: Lifecycle>(_ world: World<M>) -> Survey {
+    /// Surveys a world: the lifecycle state first (collecting state facts), then the environment;
+    /// `settle` may update the history from those facts before the history is keyed.
+    static func of<M: Lifecycle>(_ world: inout World<M>, settle: (inout World<M>, Survey) -> Void) -> Survey {
         var survey = Survey(now: world.now)
         survey.inState = true
         survey.visit(world.state)
@@ -39,6 +49,8 @@ struct Survey {
         survey.visit(world.network)
         survey.visit(world.timers)
         survey.visit(world.vault)
+        settle(&world, survey)
+        survey.inHistory = true
         survey.visit(world.history)
         return survey
     }
@@ -57,60 +69,64 @@ struct Survey {
     }
 
     mutating func visit(_ value: Any) {
-        switch value {
-        case let id as RequestID:
+        switch Kind.of(type(of: value)) {
+        case .requestID:
+            let id = value as! RequestID
             if inState { referencedRequests.append(id) }
             let name = requestNames[id.rawValue] ?? requestNames.count
             requestNames[id.rawValue] = name
             tag(1)
             number(Int64(name))
-        case is RequestIDs:
+        case .counter:
             tag(2)  // Counters are symmetric: only their relation to the ids in use matters.
-        case let instant as Instant:
+        case .instant:
             tag(3)
-            number(instant.milliseconds &- now.milliseconds)
-        case let secret as any AnySecret:
-            let revealed = secret.revealedForVerification()
-            secrets.append(revealed)
-            if secret.isIssuedByServer {
-                let slot = secret.secretLabel + "\u{0}" + revealed
-                let name = secretNames[slot] ?? secretNames.count
-                secretNames[slot] = name
-                tag(4)
-                number(Int64(name))
-                if let (prefix, index) = Symbols.parse(revealed) {
-                    highestSymbol[prefix] = max(highestSymbol[prefix] ?? 0, index)
-                }
-            } else {
-                tag(5)
-                text(revealed)
-            }
-        case let string as String:
+            number((value as! Instant).milliseconds &- now.milliseconds)
+        case .secret:
+            visitSecret(value as! any AnySecret)
+        case .string:
             tag(6)
-            text(string)
-        case let int as Int:
+            text(value as! String)
+        case .int:
             tag(7)
-            number(Int64(int))
-        case let int as Int64:
-            tag(7)
-            number(int)
-        case let int as UInt64:
-            tag(7)
-            number(Int64(bitPattern: int))
-        case let bool as Bool:
-            tag(bool ? 8 : 9)
-        default:
-            visitStructure(value)
+            number(Int64(value as! Int))
+        case .bool:
+            tag((value as! Bool) ? 8 : 9)
+        case .sessionPhase:
+            if inState { sessionPhases.append(value as! SessionLifecycle.Phase) }
+            visitStructure(value, isPhase: true)
+        case .phase:
+            visitStructure(value, isPhase: true)
+        case .structure:
+            visitStructure(value, isPhase: false)
         }
     }
 
-    private mutating func visitStructure(_ value: Any) {
-        if inState, let session = value as? SessionLifecycle.Phase { sessionPhases.append(session) }
+    private mutating func visitSecret(_ secret: any AnySecret) {
+        let revealed = secret.revealedForVerification()
+        secrets.append(revealed)
+        guard secret.isIssuedByServer else {
+            tag(5)
+            text(revealed)
+            return
+        }
+        if !inHistory, secret is RefreshToken { liveRefreshTokens.append(revealed) }
+        let slot = secret.secretLabel + "\u{0}" + revealed
+        let name = secretNames[slot] ?? secretNames.count
+        secretNames[slot] = name
+        tag(4)
+        number(Int64(name))
+        if let (prefix, index) = Symbols.parse(revealed) {
+            highestSymbol[prefix] = max(highestSymbol[prefix] ?? 0, index)
+        }
+    }
+
+    private mutating func visitStructure(_ value: Any, isPhase: Bool) {
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .enum:
             let caseName = mirror.children.first?.label ?? String(describing: value)
-            if inState, value is any LifecyclePhase {
+            if inState, isPhase {
                 phaseCases.append(PhaseCase(type: typeName(type(of: value)), name: caseName))
             }
             tag(10)
@@ -123,6 +139,63 @@ struct Survey {
         for child in mirror.children { visit(child.value) }
         tag(14)
     }
+
+    /// What a value's type is to the survey, decided once per type and cached: one dictionary
+    /// lookup per value instead of a chain of dynamic casts.
+    enum Kind {
+        case requestID, counter, instant, secret, string, int, bool, sessionPhase, phase, structure
+
+        private static let cache = KindCache()
+
+        static func of(_ type: Any.Type) -> Kind {
+            if let kind = cache.lookup(type) { return kind }
+            let kind: Kind =
+                if type == RequestID.self { .requestID }
+                else if type == RequestIDs.self { .counter }
+                else if type == Instant.self { .instant }
+                else if type is any AnySecret.Type { .secret }
+                else if type == String.self { .string }
+                else if type == Int.self { .int }
+                else if type == Bool.self { .bool }
+                else if type == SessionLifecycle.Phase.self { .sessionPhase }
+                else if type is any LifecyclePhase.Type { .phase }
+                else { .structure }
+            cache.store(type, kind)
+            return kind
+        }
+    }
+}
+
+/// The survey's per-type cache, shared by every exploration and fuzzing thread.
+private final class KindCache: @unchecked Sendable {
+    // Safe: every access holds `lock`.
+    private var kinds: [ObjectIdentifier: Survey.Kind] = [:]
+    private let mutex = PosixMutex()
+
+    func lookup(_ type: Any.Type) -> Survey.Kind? {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return kinds[ObjectIdentifier(type)]
+    }
+
+    func store(_ type: Any.Type, _ kind: Survey.Kind) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        kinds[ObjectIdentifier(type)] = kind
+    }
+}
+
+/// A PThread mutex (Foundation-free).
+private final class PosixMutex: @unchecked Sendable {
+    // Safe: a pthread mutex is made for concurrent use; the pointer is allocated once.
+    private let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(handle, nil) }
+    deinit {
+        pthread_mutex_destroy(handle)
+        handle.deallocate()
+    }
+    func lock() { pthread_mutex_lock(handle) }
+    func unlock() { pthread_mutex_unlock(handle) }
 }
 
 /// A case of a phase type met during exploration.
@@ -188,11 +261,5 @@ func collect<T>(_ type: T.Type, in value: Any, into found: inout [T]) {
 
 /// A type's name without the module: `SessionLifecycle.Phase`, `Either<…>`.
 func typeName(_ type: Any.Type) -> String {
-    String(reflecting: type).replacingOccurrences(of: "AuthCore.", with: "")
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
+    String(reflecting: type).split(separator: "AuthCore.", omittingEmptySubsequences: false).joined()
 }
