@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "AuthVerification", targets: ["AuthVerification"]),
+        .library(name: "AuthRuntime", targets: ["AuthRuntime"]),
+        .library(name: "AuthDiagrams", targets: ["AuthDiagrams"]),
         .library(name: "ReferenceBackend", targets: ["ReferenceBackend"]),
         .executable(name: "authflow", targets: ["authflow"]),
     ],
@@ -15,11 +17,17 @@ let package = Package(
     targets: [
         .target(name: "AuthCore"),
         .target(name: "AuthVerification", dependencies: ["AuthCore"]),
+        .target(name: "AuthDiagrams", dependencies: ["AuthCore", "AuthVerification"]),
+        .target(name: "AuthRuntime", dependencies: ["AuthCore"]),
         .target(name: "ReferenceBackend"),
-        .target(name: "AuthflowKit", dependencies: ["AuthCore", "AuthVerification", "ReferenceBackend"]),
+        .target(
+            name: "AuthflowKit",
+            dependencies: ["AuthCore", "AuthVerification", "AuthDiagrams", "AuthRuntime", "ReferenceBackend"]),
         .executableTarget(name: "authflow", dependencies: ["AuthflowKit"]),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore"]),
         .testTarget(name: "AuthVerificationTests", dependencies: ["AuthCore", "AuthVerification"]),
+        .testTarget(name: "AuthDiagramsTests", dependencies: ["AuthCore", "AuthVerification", "AuthDiagrams"]),
+        .testTarget(name: "AuthRuntimeTests", dependencies: ["AuthCore", "AuthRuntime", "ReferenceBackend"]),
         .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend"]),
         .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit"]),
     ],

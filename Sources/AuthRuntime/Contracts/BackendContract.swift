@@ -1,0 +1,50 @@
+import AuthCore
+import Foundation
+
+/// Why a contract cannot build a request.
+public enum ContractError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The backend's document offers no endpoint for this request.
+    case unsupported(String)
+
+    /// What was asked for (never a secret).
+    public var description: String {
+        switch self {
+        case .unsupported(let what): "this backend does not offer \(what)"
+        }
+    }
+}
+
+/// One documented backend API: maps AuthCore's abstract requests to HTTP exactly as the seed
+/// writes them (paths, headers, JSON key casing, envelopes), and HTTP answers back to ``Reply``s
+/// (status taxonomy, error envelopes, expiry from `ExpiresIn` or a JWT `exp`).
+///
+/// A contract is plain configuration (a base URL) plus pure mapping functions, so every mapping is
+/// tested against `Fixtures/` without a network.
+public protocol BackendContract: Sendable {
+    /// Which documented backend this is.
+    var backend: Backend { get }
+    /// Where its API lives, with the documented prefix (`http://host:port/api/v1`).
+    var baseURL: URL { get }
+
+    /// The HTTP request for `request`. Throws ``ContractError/unsupported(_:)`` for requests the
+    /// backend does not document, and for ``APIRequest/protected(_:_:)`` and
+    /// ``APIRequest/openRealtime(_:)``, which the runner builds with ``authorize(_:with:)`` and
+    /// ``realtimeURL(token:)``.
+    func encode(_ request: APIRequest) throws(ContractError) -> HTTPRequest
+
+    /// Reads the answer to `request`, received at `receivedAt`. Never throws and never traps: an
+    /// answer that cannot be read is `.failed(.malformed)`.
+    func decode(_ response: HTTPResponse, for request: APIRequest, receivedAt: Instant) -> Reply
+
+    /// One of the app's own protected requests with the bearer attached as the backend wants it
+    /// (`Authorization: Bearer …`, and Anonymous Wall's `X-User-Id`).
+    func authorize(_ request: HTTPRequest, with bearer: Bearer) -> HTTPRequest
+
+    /// The answer to one of the app's protected requests as the session sees it: `.failed(.unauthorized)`
+    /// for 401, `.failed(.forbidden)` for 403, and so on; `.accepted(nil)` for any success.
+    func classifyProtected(_ response: HTTPResponse) -> Reply
+
+    /// The realtime connection's URL for `token` (VynqTalk `ws://…/ws?token=`), or `nil` when the
+    /// backend has none.
+    func realtimeURL(token: AccessToken) -> URL?
+}
