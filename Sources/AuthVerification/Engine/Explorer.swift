@@ -8,9 +8,9 @@ public struct ExplorationLimits: Hashable, Sendable {
     public var maxDepth: Int
 
     /// Creates limits.
-    public init(maxStates: Int = 2_000_000, maxDepth: Int = 1_000) {
+    public init(maxStates: Int = 5_000_000, maxDepth: Int = 1_000) {
         self.maxStates = maxStates
-        self.maxDepth = maxDepth
+        self.maxDepth = min(maxDepth, Int(UInt16.max) - 1)
     }
 }
 
@@ -20,7 +20,7 @@ public struct ExplorationReport: Sendable {
     public var model: String
     /// Distinct (canonical) states.
     public var states: Int
-    /// Transitions taken.
+    /// Transitions taken (every move from every expanded state, self-loops included).
     public var transitions: Int
     /// The deepest state's distance from the initial one.
     public var depth: Int
@@ -40,166 +40,208 @@ public struct ExplorationReport: Sendable {
     public var initialCase: String
     /// Case paths the model declares final.
     public var finalCases: [String]
+    /// Bytes the explorer keeps per distinct state (index entry, parent, move, depth, case path),
+    /// not counting the frontier of states still to expand or the edges kept for structural checks.
+    public var bytesPerState: Int
+    /// Distinct edges kept for the structural checks.
+    public var storedEdges: Int
 
     /// True when complete and nothing was found.
     public var passed: Bool { complete && violations.isEmpty && findings.isEmpty }
     /// Distinct states per second.
     public var statesPerSecond: Double { seconds > 0 ? Double(states) / seconds : 0 }
+    /// Transitions per second.
+    public var transitionsPerSecond: Double { seconds > 0 ? Double(transitions) / seconds : 0 }
 }
 
 /// Exhaustive breadth-first exploration of a model's worlds to closure, checking every invariant
 /// at every state and transition, then the structure of the graph. Iterative throughout, so
 /// cyclic graphs of any size cannot overflow the stack.
+///
+/// Per distinct state the explorer keeps a 128-bit fingerprint, its parent, the move that reached
+/// it (a packed ``Choice``) and its depth; a violation's trace is rebuilt by replaying those moves
+/// from the initial world, so breadth-first order makes it a shortest trace.
 public enum Explorer {
-    /// Explores `model` within `limits`.
-    public static func explore<Model: LifecycleModel>(_ model: Model, limits: ExplorationLimits = ExplorationLimits(), progress: (@Sendable (Int, Int) -> Void)? = nil) -> ExplorationReport {
-        typealias Machine = Model.Machine
+    /// Explores `model` within `limits`; `progress` is called now and then with (states, transitions).
+    public static func explore<Model: LifecycleModel>(
+        _ model: Model, limits: ExplorationLimits = ExplorationLimits(), progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) -> ExplorationReport {
+        var run = Run(model: model, limits: limits)
+        return run.explore(progress: progress)
+    }
+}
+
+/// One exploration's bookkeeping.
+private struct Run<Model: LifecycleModel> {
+    typealias Machine = Model.Machine
+
+    let model: Model
+    let limits: ExplorationLimits
+    let environment: Environment<Model>
+    let stateChecks: [(index: Int, check: @Sendable (Snapshot<Machine>) -> String?)]
+    let stepChecks: [(index: Int, check: @Sendable (Transition<Machine>) -> String?)]
+    let invariants: [Invariant<Machine>]
+
+    var violations: [Violation?]
+    var violationOrder: [Int] = []
+    var index: [Fingerprint: Int32] = [:]
+    var parent: [Int32] = []
+    var choices: [PackedChoice] = []
+    var depth: [UInt16] = []
+    var pathOf: [Int32] = []
+    var paths: [String] = []
+    var pathIDs: [String: Int32] = [:]
+    var edgeStart: [Int32] = [0]
+    var edgeTargets: [UInt32] = []
+    var transitions = 0
+    var projected = Set<ProjectedEdgeKey>()
+    var labels = EventLabels<Machine.Intent>()
+    var offered = Set<Machine.Intent>()
+    var seenCases = Set<PhaseCase>()
+    var declared: [String: [String]] = [:]
+    var complete = true
+
+    init(model: Model, limits: ExplorationLimits) {
+        self.model = model
+        self.limits = limits
+        self.environment = Environment(model: model)
+        let invariants = model.invariants
+        self.invariants = invariants
+        self.violations = Array(repeating: nil, count: invariants.count)
+        var stateChecks: [(Int, @Sendable (Snapshot<Machine>) -> String?)] = []
+        var stepChecks: [(Int, @Sendable (Transition<Machine>) -> String?)] = []
+        for (position, invariant) in invariants.enumerated() {
+            switch invariant.check {
+            case .state(let check): stateChecks.append((position, check))
+            case .step(let check): stepChecks.append((position, check))
+            }
+        }
+        self.stateChecks = stateChecks
+        self.stepChecks = stepChecks
+    }
+
+    mutating func explore(progress: (@Sendable (Int, Int) -> Void)?) -> ExplorationReport {
         let clock = ContinuousClock()
         let start = clock.now
-        let environment = Environment(model: model)
-        let invariants = model.invariants
-        var violations: [String: Violation] = [:]
-        var violationOrder: [String] = []
-
-        var index: [[UInt8]: Int32] = [:]
-        var parent: [Int32] = []
-        var via: [Move<Machine>?] = []
-        var depth: [Int32] = []
-        var pathIndex: [Int32] = []
-        var paths: [String] = []
-        var pathIDs: [String: Int32] = [:]
-        var edgesFrom: [Int32] = []
-        var edgesTo: [Int32] = []
-        var edgeIsLoopMaterial: [Bool] = []
-        var projected = Set<ProjectedEdge>()
-        var declared: [String: [String]] = [:]
-        var seenCases = Set<PhaseCase>()
-        var declaredIntents: [String: [String]] = [:]
-        var offeredIntents = Set<PhaseCase>()
-        var queue: [Snapshot<Machine>?] = []
-        var surveyed: [World<Machine>: Snapshot<Machine>] = [:]
-        var head = 0
-        var complete = true
-
-        func intern(_ path: String) -> Int32 {
-            if let id = pathIDs[path] { return id }
-            let id = Int32(paths.count)
-            paths.append(path)
-            pathIDs[path] = id
-            return id
-        }
-
-        func trace(to node: Int32) -> [TraceStep] {
-            var steps: [TraceStep] = []
-            var current = node
-            while current > 0, let move = via[Int(current)] {
-                steps.append(TraceStep(choice: move.choice, event: move.event.description, phase: paths[Int(pathIndex[Int(current)])]))
-                current = parent[Int(current)]
-            }
-            return steps.reversed()
-        }
-
-        func record(_ invariant: Invariant<Machine>, _ message: String, _ steps: [TraceStep]) {
-            guard violations[invariant.name] == nil else { return }
-            violations[invariant.name] = Violation(invariant: invariant.name, source: invariant.source, message: message, trace: steps)
-            violationOrder.append(invariant.name)
-        }
-
-        func admit(_ snapshot: Snapshot<Machine>, parent from: Int32, via move: Move<Machine>?, depth d: Int32) -> Int32 {
-            let id = Int32(parent.count)
-            index[snapshot.key] = id
-            parent.append(from)
-            via.append(move)
-            depth.append(d)
-            pathIndex.append(intern(snapshot.casePath))
-            queue.append(snapshot)
-            for phaseCase in snapshot.phaseCases where !seenCases.contains(phaseCase) {
-                seenCases.insert(phaseCase)
-                if declared[phaseCase.type] == nil { declared[phaseCase.type] = declaredCases(ofTypeNamed: phaseCase.type, in: snapshot.world.state) }
-            }
-            for invariant in invariants {
-                guard case .state(let check) = invariant.check, violations[invariant.name] == nil else { continue }
-                if let message = check(snapshot) { record(invariant, message, trace(to: id)) }
-            }
-            return id
-        }
-
-        _ = admit(Snapshot(model.initialWorld), parent: -1, via: nil, depth: 0)
-
-        while head < queue.count {
-            guard let snapshot = queue[head] else { head += 1; continue }
-            queue[head] = nil
-            let node = Int32(head)
-            head += 1
-            if Int(depth[Int(node)]) >= limits.maxDepth {
-                complete = false
-                continue
-            }
-            for move in environment.moves(snapshot) {
-                if case .intent(let intent, _) = move.event {
-                    EventLabel.intentCases(of: intent, into: &offeredIntents)
-                    if declaredIntents.isEmpty { declaredIntents = intentDeclarations(intent) }
+        var frontier: [Snapshot<Machine>] = [environment.initial]
+        _ = admit(frontier[0], parent: -1, choice: PackedChoice.none, depth: 0)
+        var next: [Snapshot<Machine>] = []
+        var node: Int32 = 0
+        var level: UInt16 = 0
+        var targets: [UInt32] = []
+        while !frontier.isEmpty {
+            for snapshot in frontier {
+                defer { node += 1 }
+                guard Int(level) < limits.maxDepth else {
+                    complete = false
+                    edgeStart.append(Int32(edgeTargets.count))
+                    continue
                 }
-                let (after, transition) = environment.step(move, from: snapshot, cache: &surveyed)
-                var target = index[after.key]
-                for invariant in invariants {
-                    guard case .step(let check) = invariant.check, violations[invariant.name] == nil else { continue }
-                    if let message = check(transition) {
-                        let steps = trace(to: node) + [TraceStep(choice: move.choice, event: move.event.description, phase: after.casePath)]
-                        record(invariant, message, steps)
+                targets.removeAll(keepingCapacity: true)
+                let fromPath = pathOf[Int(node)]
+                for move in environment.moves(snapshot) {
+                    transitions += 1
+                    if case .intent(let intent, _) = move.event { offered.insert(intent) }
+                    let transition = environment.step(move, from: snapshot)
+                    let after = transition.after
+                    for (position, check) in stepChecks where violations[position] == nil {
+                        if let message = check(transition) { record(position, message, trace: trace(to: node) + [move.choice]) }
+                    }
+                    var target = index[after.fingerprint]
+                    if target == nil {
+                        if parent.count >= limits.maxStates {
+                            complete = false
+                            continue
+                        }
+                        target = admit(after, parent: node, choice: PackedChoice(move.choice), depth: level + 1)
+                        next.append(after)
+                    }
+                    guard let target, target != node else { continue }
+                    let edge = UInt32(target) | (Self.isEnvironmentFailure(move) ? 0x8000_0000 : 0)
+                    if !targets.contains(edge) { targets.append(edge) }
+                    if after.world.state.phase != snapshot.world.state.phase {
+                        let (label, kind) = labels.label(move.event)
+                        projected.insert(ProjectedEdgeKey(from: fromPath, to: pathOf[Int(target)], label: label, kind: kind))
                     }
                 }
-                if target == nil {
-                    if parent.count >= limits.maxStates {
-                        complete = false
-                        continue
-                    }
-                    target = admit(after, parent: node, via: move, depth: depth[Int(node)] + 1)
-                }
-                edgesFrom.append(node)
-                edgesTo.append(target!)
-                edgeIsLoopMaterial.append(isEnvironmentFailure(move))
-                if after.world.state.phase != snapshot.world.state.phase {
-                    let (label, kind) = EventLabel.of(move.event)
-                    projected.insert(ProjectedEdge(from: snapshot.casePath, label: label, to: after.casePath, kind: kind))
-                }
+                edgeTargets += targets
+                edgeStart.append(Int32(edgeTargets.count))
+                if let progress, node % 20_000 == 0 { progress(parent.count, transitions) }
             }
-            if let progress, head % 50_000 == 0 { progress(parent.count, edgesFrom.count) }
+            frontier = next
+            next = []
+            level += 1
         }
-
-        var findings: [Finding] = []
-        if complete {
-            findings += structuralFindings(
-                count: parent.count, edgesFrom: edgesFrom, edgesTo: edgesTo, loopMaterial: edgeIsLoopMaterial,
-                pathOf: { paths[Int(pathIndex[Int($0)])] }, initialPath: paths[0], finals: Set(model.finalCases), trace: trace,
-                via: { via[Int($0)] })
-            for (type, cases) in declared.sorted(by: { $0.key < $1.key }) {
-                for name in cases where !seenCases.contains(PhaseCase(type: type, name: name)) {
-                    let key = "\(type).\(name)"
-                    if model.unreachableByDesign[key] == nil {
-                        findings.append(Finding(kind: .unreachedCase, detail: key, trace: []))
-                    }
-                }
-            }
-            for seen in seenCases.sorted() where !(declared[seen.type] ?? []).contains(seen.name) {
-                findings.append(Finding(kind: .undeclaredCase, detail: seen.description, trace: []))
-            }
-            for (type, cases) in declaredIntents.sorted(by: { $0.key < $1.key }) {
-                for name in cases where !offeredIntents.contains(PhaseCase(type: type, name: name)) {
-                    findings.append(Finding(kind: .unusedIntent, detail: "\(type).\(name)", trace: []))
-                }
-            }
-        }
-        let seconds = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
+        let findings = complete ? structuralFindings() + coverageFindings() : []
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let perState = MemoryLayout<Fingerprint>.stride + MemoryLayout<Int32>.stride * 2 + MemoryLayout<PackedChoice>.stride
+            + MemoryLayout<UInt16>.stride + MemoryLayout<Int32>.stride + 8  // the index's own overhead per entry
         return ExplorationReport(
-            model: model.name, states: parent.count, transitions: edgesFrom.count, depth: Int(depth.max() ?? 0),
+            model: model.name, states: parent.count, transitions: transitions, depth: Int(depth.max() ?? 0),
             seconds: seconds, complete: complete, invariants: invariants.count,
-            violations: violationOrder.compactMap { violations[$0] }, findings: findings, edges: projected.sorted(),
-            initialCase: paths[0], finalCases: model.finalCases)
+            violations: violationOrder.compactMap { violations[$0] }, findings: findings,
+            edges: projected.map { ProjectedEdge(from: paths[Int($0.from)], label: labels.names[Int($0.label)], to: paths[Int($0.to)], kind: $0.kind) }.sorted(),
+            initialCase: paths[0], finalCases: model.finalCases, bytesPerState: perState, storedEdges: edgeTargets.count)
+    }
+
+    /// Stores a new state and checks the state invariants on it.
+    private mutating func admit(_ snapshot: Snapshot<Machine>, parent from: Int32, choice: PackedChoice, depth level: UInt16) -> Int32 {
+        let id = Int32(parent.count)
+        index[snapshot.fingerprint] = id
+        parent.append(from)
+        choices.append(choice)
+        depth.append(level)
+        let path = snapshot.casePath
+        if let known = pathIDs[path] {
+            pathOf.append(known)
+        } else {
+            let pathID = Int32(paths.count)
+            paths.append(path)
+            pathIDs[path] = pathID
+            pathOf.append(pathID)
+            var cases: [PhaseCase] = []
+            reachedCases(of: snapshot.world.state.phase, into: &cases, declared: &declared)
+            seenCases.formUnion(cases)
+        }
+        for (position, check) in stateChecks where violations[position] == nil {
+            if let message = check(snapshot) { record(position, message, trace: trace(to: id)) }
+        }
+        return id
+    }
+
+    private mutating func record(_ position: Int, _ message: String, trace choices: [Choice]) {
+        guard violations[position] == nil else { return }
+        let invariant = invariants[position]
+        violations[position] = Violation(invariant: invariant.name, source: invariant.source, message: message, trace: replay(choices))
+        violationOrder.append(position)
+    }
+
+    /// The moves from the initial state to `node`.
+    private func trace(to node: Int32) -> [Choice] {
+        var steps: [Choice] = []
+        var current = node
+        while current > 0 {
+            steps.append(choices[Int(current)].choice)
+            current = parent[Int(current)]
+        }
+        return steps.reversed()
+    }
+
+    /// Replays `choices` from the initial world into readable steps.
+    private func replay(_ choices: [Choice]) -> [TraceStep] {
+        var snapshot = environment.initial
+        var steps: [TraceStep] = []
+        for choice in choices {
+            guard let move = environment.move(choice, in: snapshot) else { break }
+            snapshot = environment.step(move, from: snapshot).after
+            steps.append(TraceStep(choice: choice, event: move.event.description, phase: snapshot.casePath))
+        }
+        return steps
     }
 
     /// Timers and failed answers: the only moves a livelock may consist of.
-    private static func isEnvironmentFailure<Machine>(_ move: Move<Machine>) -> Bool {
+    private static func isEnvironmentFailure(_ move: Move<Machine>) -> Bool {
         switch move.event {
         case .tick: return true
         case .reply(_, .failed(let failure), _): return failure.isTransient
@@ -208,84 +250,153 @@ public enum Explorer {
         }
     }
 
-    private static func declaredCases(ofTypeNamed name: String, in state: Any) -> [String] {
-        var found: [String] = []
-        func visit(_ value: Any) {
-            if let phase = value as? any LifecyclePhase, typeName(type(of: phase)) == name {
-                found = type(of: phase).declaredCases
-                return
-            }
-            if value is any AnySecret { return }
-            for child in Mirror(reflecting: value).children where found.isEmpty { visit(child.value) }
-        }
-        visit(state)
-        return found
-    }
+    // MARK: Structure
 
-    private static func intentDeclarations(_ intent: Any) -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        func visit(_ value: Any) {
-            guard let listing = value as? any CaseListing else { return }
-            result[typeName(type(of: listing))] = type(of: listing).declaredCases
-            for child in Mirror(reflecting: listing).children { visit(child.value) }
-        }
-        visit(intent)
-        return result
-    }
-
-    private static func structuralFindings<Machine>(
-        count: Int, edgesFrom: [Int32], edgesTo: [Int32], loopMaterial: [Bool], pathOf: (Int32) -> String,
-        initialPath: String, finals: Set<String>, trace: (Int32) -> [TraceStep], via: (Int32) -> Move<Machine>?
-    ) -> [Finding] {
+    private func structuralFindings() -> [Finding] {
+        let count = parent.count
+        let finals = Set(model.finalCases)
+        func path(_ node: Int) -> String { paths[Int(pathOf[node])] }
+        func outgoing(_ node: Int) -> ArraySlice<UInt32> { edgeTargets[Int(edgeStart[node])..<Int(edgeStart[node + 1])] }
         var findings: [Finding] = []
-        var outgoing = [[Int32]](repeating: [], count: count)
-        var incoming = [[Int32]](repeating: [], count: count)
-        for (from, to) in zip(edgesFrom, edgesTo) where from != to {
-            outgoing[Int(from)].append(to)
-            incoming[Int(to)].append(from)
-        }
         // Deadlocks: non-final states where no event changes anything.
-        for node in 0..<count where outgoing[node].isEmpty && !finals.contains(pathOf(Int32(node))) {
-            findings.append(Finding(kind: .deadlock, detail: pathOf(Int32(node)), trace: trace(Int32(node))))
-            break
+        if let node = (0..<count).first(where: { outgoing($0).isEmpty && !finals.contains(path($0)) }) {
+            findings.append(Finding(kind: .deadlock, detail: path(node), trace: replay(trace(to: Int32(node)))))
         }
         // The starting case is reachable from every non-final state (backwards search from home).
+        var incomingStart = [Int32](repeating: 0, count: count + 1)
+        for edge in edgeTargets { incomingStart[Int(edge & 0x7FFF_FFFF) + 1] += 1 }
+        for node in 0..<count { incomingStart[node + 1] += incomingStart[node] }
+        var fill = incomingStart
+        var incoming = [Int32](repeating: 0, count: edgeTargets.count)
+        for source in 0..<count {
+            for edge in outgoing(source) {
+                let target = Int(edge & 0x7FFF_FFFF)
+                incoming[Int(fill[target])] = Int32(source)
+                fill[target] += 1
+            }
+        }
         var reachesHome = [Bool](repeating: false, count: count)
         var stack: [Int32] = []
-        for node in 0..<count where pathOf(Int32(node)) == initialPath {
+        for node in 0..<count where pathOf[node] == pathOf[0] {
             reachesHome[node] = true
             stack.append(Int32(node))
         }
         while let node = stack.popLast() {
-            for source in incoming[Int(node)] where !reachesHome[Int(source)] {
+            for source in incoming[Int(incomingStart[Int(node)])..<Int(incomingStart[Int(node) + 1])] where !reachesHome[Int(source)] {
                 reachesHome[Int(source)] = true
                 stack.append(source)
             }
         }
-        for node in 0..<count where !reachesHome[node] && !finals.contains(pathOf(Int32(node))) {
-            findings.append(Finding(kind: .noWayHome, detail: "no way back to \(initialPath) from \(pathOf(Int32(node)))", trace: trace(Int32(node))))
-            break
+        if let node = (0..<count).first(where: { !reachesHome[$0] && !finals.contains(path($0)) }) {
+            findings.append(Finding(kind: .noWayHome, detail: "no way back to \(paths[0]) from \(path(node))", trace: replay(trace(to: Int32(node)))))
         }
-        // Livelocks: cycles in the subgraph of timers and failed answers (self-loops included).
-        var inDegree = [Int](repeating: 0, count: count)
-        var material = [[Int32]](repeating: [], count: count)
-        for ((from, to), isMaterial) in zip(zip(edgesFrom, edgesTo), loopMaterial) where isMaterial {
-            material[Int(from)].append(to)
-            inDegree[Int(to)] += 1
-        }
-        var removable = (0..<count).filter { inDegree[$0] == 0 }.map(Int32.init)
+        // Livelocks: cycles in the subgraph of timers and failed answers (Kahn's algorithm).
+        var inDegree = [Int32](repeating: 0, count: count)
+        for edge in edgeTargets where edge & 0x8000_0000 != 0 { inDegree[Int(edge & 0x7FFF_FFFF)] += 1 }
+        var removable = (0..<count).filter { inDegree[$0] == 0 }
         var removed = [Bool](repeating: false, count: count)
         while let node = removable.popLast() {
-            removed[Int(node)] = true
-            for target in material[Int(node)] {
-                inDegree[Int(target)] -= 1
-                if inDegree[Int(target)] == 0 { removable.append(target) }
+            removed[node] = true
+            for edge in outgoing(node) where edge & 0x8000_0000 != 0 {
+                let target = Int(edge & 0x7FFF_FFFF)
+                inDegree[target] -= 1
+                if inDegree[target] == 0 { removable.append(target) }
             }
         }
-        if let onCycle = (0..<count).first(where: { !removed[$0] && material[$0].contains { !removed[Int($0)] } }) {
+        if let node = (0..<count).first(where: { !removed[$0] }) {
             findings.append(
-                Finding(kind: .livelock, detail: "timers and failed answers alone loop through \(pathOf(Int32(onCycle)))", trace: trace(Int32(onCycle))))
+                Finding(kind: .livelock, detail: "timers and failed answers alone loop through \(path(node))", trace: replay(trace(to: Int32(node)))))
         }
         return findings
+    }
+
+    private func coverageFindings() -> [Finding] {
+        var findings: [Finding] = []
+        let transient = Set(transientCases(of: model.machine))
+        for (type, cases) in declared.sorted(by: { $0.key < $1.key }) {
+            for name in cases where !seenCases.contains(PhaseCase(type: type, name: name)) {
+                let key = "\(type).\(name)"
+                if model.unreachableByDesign[key] == nil, !transient.contains(key) {
+                    findings.append(Finding(kind: .unreachedCase, detail: key, trace: []))
+                }
+            }
+        }
+        for seen in seenCases.sorted() where !(declared[seen.type] ?? []).contains(seen.name) {
+            findings.append(Finding(kind: .undeclaredCase, detail: seen.description, trace: []))
+        }
+        var offeredCases = Set<PhaseCase>()
+        var declaredIntents: [String: [String]] = [:]
+        for intent in offered {
+            EventLabel.intentCases(of: intent, into: &offeredCases)
+            if declaredIntents.isEmpty { declaredIntents = EventLabel.intentDeclarations(intent) }
+        }
+        for (type, cases) in declaredIntents.sorted(by: { $0.key < $1.key }) {
+            for name in cases where !offeredCases.contains(PhaseCase(type: type, name: name)) {
+                findings.append(Finding(kind: .unusedIntent, detail: "\(type).\(name)", trace: []))
+            }
+        }
+        return findings
+    }
+}
+
+/// A ``Choice`` in 32 bits: 2 bits of kind, 14 and 16 bits of indices.
+struct PackedChoice: Hashable, Sendable {
+    let bits: UInt32
+
+    static let none = PackedChoice(bits: 0)
+
+    private init(bits: UInt32) { self.bits = bits }
+
+    init(_ choice: Choice) {
+        switch choice {
+        case .intent(let n): bits = 0 << 30 | UInt32(n)
+        case .reply(let exchange, let reply): bits = 1 << 30 | UInt32(exchange) << 16 | UInt32(reply)
+        case .timer(let n): bits = 2 << 30 | UInt32(n)
+        case .relaunch(let n): bits = 3 << 30 | UInt32(n)
+        }
+    }
+
+    var choice: Choice {
+        switch bits >> 30 {
+        case 0: .intent(Int(bits & 0x3FFF_FFFF))
+        case 1: .reply(exchange: Int(bits >> 16 & 0x3FFF), reply: Int(bits & 0xFFFF))
+        case 2: .timer(Int(bits & 0x3FFF_FFFF))
+        default: .relaunch(Int(bits & 0x3FFF_FFFF))
+        }
+    }
+}
+
+/// A projected edge with interned paths and label.
+private struct ProjectedEdgeKey: Hashable {
+    var from: Int32
+    var to: Int32
+    var label: Int32
+    var kind: ProjectedEdge.Kind
+}
+
+/// Interned event labels: an intent's label is computed once per distinct intent.
+private struct EventLabels<Intent: Hashable & Sendable> {
+    var names: [String] = []
+    var ids: [String: Int32] = [:]
+    var intentLabels: [Intent: Int32] = [:]
+
+    mutating func label(_ event: AuthEvent<Intent>) -> (Int32, ProjectedEdge.Kind) {
+        if case .intent(let intent, _) = event {
+            if let known = intentLabels[intent] { return (known, .intent) }
+            let (name, _) = EventLabel.of(event)
+            let id = intern(name)
+            intentLabels[intent] = id
+            return (id, .intent)
+        }
+        let (name, kind) = EventLabel.of(event)
+        return (intern(name), kind)
+    }
+
+    private mutating func intern(_ name: String) -> Int32 {
+        if let id = ids[name] { return id }
+        let id = Int32(names.count)
+        names.append(name)
+        ids[name] = id
+        return id
     }
 }

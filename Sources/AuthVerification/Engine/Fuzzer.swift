@@ -134,7 +134,7 @@ public enum Fuzzer {
 
     private static func walk<Model: LifecycleModel>(_ environment: Environment<Model>, seed: UInt64, length: Int) -> (choices: [Choice], violation: Violation?) {
         var random = SplitMix64(seed: seed)
-        var snapshot = Snapshot(environment.model.initialWorld)
+        var snapshot = environment.initial
         var choices: [Choice] = []
         var steps: [TraceStep] = []
         for _ in 0..<length {
@@ -163,7 +163,8 @@ public enum Fuzzer {
     }
 
     private static func check<Model: LifecycleModel>(_ environment: Environment<Model>, _ before: Snapshot<Model.Machine>, _ move: Move<Model.Machine>) -> (Snapshot<Model.Machine>, Violation?) {
-        let (after, transition) = environment.step(move, from: before)
+        let transition = environment.step(move, from: before)
+        let after = transition.after
         for invariant in environment.model.invariants {
             let message: String? =
                 switch invariant.check {
@@ -176,7 +177,7 @@ public enum Fuzzer {
     }
 
     private static func replay<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
-        var snapshot = Snapshot(environment.model.initialWorld)
+        var snapshot = environment.initial
         var applied: [Choice] = []
         var steps: [TraceStep] = []
         for choice in choices {

@@ -100,14 +100,40 @@ enum EventLabel {
     static func of<Intent>(_ event: AuthEvent<Intent>) -> (String, ProjectedEdge.Kind) {
         switch event {
         case .intent(let intent, _): (leafCase(of: intent), .intent)
-        case .reply(_, .failed(let failure), _): ("failed(\(failure.description.split(separator: "(").first ?? ""))", .failure)
-        case .reply(_, .realtimeClosed, _): ("realtimeClosed", .failure)
-        case .reply(_, let reply, _): (reply.description.split(separator: "(").first.map(String.init) ?? "reply", .success)
+        case .reply(_, let reply, _): label(of: reply)
         case .tick: ("tick", .timer)
         case .launched(.none, _): ("launched(empty)", .launch)
         case .launched(.stored, _): ("launched(stored)", .launch)
         case .launched(.unreadable, _): ("launched(unreadable)", .launch)
         }
+    }
+
+    /// A reply's label: its case, and a failure's class (`failed(network)`).
+    static func label(of reply: Reply) -> (String, ProjectedEdge.Kind) {
+        switch reply {
+        case .granted: ("granted", .success)
+        case .refreshed: ("refreshed", .success)
+        case .accepted: ("accepted", .success)
+        case .user: ("user", .success)
+        case .pendingApproval: ("pendingApproval", .success)
+        case .verificationRequired: ("verificationRequired", .success)
+        case .authorizationURL: ("authorizationURL", .success)
+        case .realtimeOpened: ("realtimeOpened", .success)
+        case .realtimeClosed: ("realtimeClosed", .failure)
+        case .failed(let failure): ("failed(\(failure.description.prefix { $0 != "(" }))", .failure)
+        }
+    }
+
+    /// Every declared intent type inside a wrapped intent, with its declared cases.
+    static func intentDeclarations(_ intent: Any) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        func visit(_ value: Any) {
+            guard let listing = value as? any CaseListing else { return }
+            result[typeName(type(of: listing))] = type(of: listing).declaredCases
+            for child in Mirror(reflecting: listing).children { visit(child.value) }
+        }
+        visit(intent)
+        return result
     }
 
     /// The innermost case name of a (possibly wrapped) intent: `.entry(.first(.submitEmail(…)))` → `submitEmail`.

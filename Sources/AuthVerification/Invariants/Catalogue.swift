@@ -47,8 +47,10 @@ public enum Catalogue {
     /// Logout always reaches signed-out with credentials cleared, whatever the server says.
     /// (Seed 002 Logout: "clear local auth state regardless of API error"; OWASP ASVS V3.3.1.)
     public static func logoutAlwaysSignsOut<M>() -> Invariant<M> {
-        Invariant("logout always signs out and clears the vault", source: "seed 002 Logout; OWASP ASVS V3.3.1", .step { t in
-            guard case .intent(let intent, _) = t.move.event, casePath(of: intent).hasSuffix("logout") else { return nil }
+        let isLogout = Memo<M.Intent, Bool>()
+        return Invariant("logout always signs out and clears the vault", source: "seed 002 Logout; OWASP ASVS V3.3.1", .step { t in
+            guard case .intent(let intent, _) = t.move.event, isLogout.value(intent, { casePath(of: $0).hasSuffix("logout") })
+            else { return nil }
             if t.after.sessionCredentials != nil { return "still signed in after logout (\(t.after.casePath))" }
             if t.after.world.vault != .empty { return "the vault was not cleared by logout" }
             return t.effects.contains(.clearCredentials) ? nil : "logout did not ask to clear credentials"
@@ -61,11 +63,11 @@ public enum Catalogue {
     /// (RFC 9700 §4.14.2 rotation makes concurrent refreshes look like reuse.)
     public static func atMostOneRefreshInFlight<M>() -> Invariant<M> {
         Invariant("at most one refresh in flight", source: "RFC 9700 §4.14.2", .state { s in
-            let refreshes = s.world.network.filter { exchange in
-                if case .refresh = exchange.request { return !s.world.history.inFlightAtSignOut.contains(exchange.id) }
-                return false
+            var refreshes = 0
+            for exchange in s.world.network {
+                if case .refresh = exchange.request, !s.world.history.inFlightAtSignOut.contains(exchange.id) { refreshes += 1 }
             }
-            return refreshes.count <= 1 ? nil : "\(refreshes.count) refreshes in flight"
+            return refreshes <= 1 ? nil : "\(refreshes) refreshes in flight"
         })
     }
 
@@ -156,8 +158,8 @@ public enum Catalogue {
     /// grants a session. (Seed 002 Approval-Gated Registration.)
     public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
         Invariant("pending approval never reaches signed-in", source: "seed 002 Approval-Gated Registration", .step { t in
-            guard t.before.casePath.contains("pendingApproval"), t.before.sessionCredentials == nil,
-                t.after.sessionCredentials != nil
+            guard t.before.sessionCredentials == nil, t.after.sessionCredentials != nil,
+                t.before.casePath.split(separator: ".").contains("pendingApproval")
             else { return nil }
             if t.answersCurrentRequest, case .granted? = t.reply { return nil }
             return "\(t.before.casePath) reached \(t.after.casePath) without a granted sign-in"
@@ -247,41 +249,53 @@ public enum Catalogue {
     /// No request carries input the documented validation rejects: email format, password ≥ 8,
     /// E.164 phone, 6-digit code. (Seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2.)
     public static func onlyValidInputSent<M>() -> Invariant<M> {
-        Invariant("no request carries input the validation rejects", source: "seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2", .step { t in
-            for request in t.sent where !request.inputIsValid { return "sent invalid input: \(request)" }
+        let valid = Memo<APIRequest, Bool>()
+        return Invariant("no request carries input the validation rejects", source: "seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2", .step { t in
+            for request in t.sent where !valid.value(request, \.inputIsValid) { return "sent invalid input: \(request)" }
             return nil
         })
     }
 
     /// No secret (password, code, token) appears in the description of any state, event or effect.
     /// (OWASP MASVS-STORAGE-2; seed 001 Requirement 8.5.) States are checked once each, events
-    /// and effects at every transition.
+    /// and effects once per distinct value (see ``noSecretInEventsOrEffects()``).
     public static func noSecretInDescriptions<M>() -> Invariant<M> {
-        Invariant("no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .state { s in
-            leak(in: [
-                String(describing: s.world.state), String(reflecting: s.world.state), String(describing: s.world.network),
-                String(describing: s.world.vault),
-            ], of: s.secrets)
+        let scanner = LeakScanner<World<M>>()
+        return Invariant("no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .state { s in
+            scanner.learn(s.secrets)
+            let length = scanner.leak(s.world) { world in
+                let texts = [
+                    String(describing: world.state), String(reflecting: world.state), String(describing: world.network),
+                    String(describing: world.vault),
+                ]
+                return (texts, [])
+            }
+            return length.map { "a \($0)-character secret appears in the description of \(s.casePath)" }
         })
     }
 
-    /// The event and effect half of ``noSecretInDescriptions()``.
+    /// The event and effect half of ``noSecretInDescriptions()``: each distinct event and effect is
+    /// scanned once against every secret known, and again when new secrets appear.
     public static func noSecretInEventsOrEffects<M>() -> Invariant<M> {
-        Invariant("no secret in any event or effect description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .step { t in
-            leak(in: [String(describing: t.move.event), String(describing: t.effects)], of: t.before.secrets + t.after.secrets)
-        })
-    }
-
-    /// Names a leak (by length only) if a secret of 4 characters or more appears in `texts`.
-    static func leak(in texts: [String], of secrets: [String]) -> String? {
-        let haystacks = texts.map { Array($0.utf8) }
-        for secret in Set(secrets) where secret.utf8.count >= 4 {
-            let needle = Array(secret.utf8)
-            if haystacks.contains(where: { $0.containsBytes(needle) }) {
-                return "a \(secret.count)-character secret appears in a description"
+        let scanner = LeakScanner<Described<M.Event>>()
+        @Sendable func describe(_ value: Described<M.Event>) -> (texts: [String], own: [String]) {
+            switch value {
+            case .event(let event): ([String(describing: event), String(reflecting: event)], secretsInside(event))
+            case .effect(let effect): ([String(describing: effect), String(reflecting: effect)], secretsInside(effect))
             }
         }
-        return nil
+        return Invariant("no secret in any event or effect description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .step { t in
+            scanner.learn(t.before.secrets, t.after.secrets)
+            if let length = scanner.leak(.event(t.move.event), describe: describe) {
+                return "a \(length)-character secret appears in the description of an event"
+            }
+            for effect in t.effects {
+                if let length = scanner.leak(.effect(effect), describe: describe) {
+                    return "a \(length)-character secret appears in the description of an effect"
+                }
+            }
+            return nil
+        })
     }
 
     /// A 401 causes at most one refresh-and-replay per call: no call is sent more than twice.
@@ -297,12 +311,11 @@ public enum Catalogue {
     /// seed 004 Token Refresh Strategy: "Before each API request, check if access_token is expired".)
     public static func expiredTokenNeverAttached<M>() -> Invariant<M> {
         Invariant("an expired access token is never attached", source: "seed 004 Token Refresh Strategy; RFC 6750", .step { t in
-            let known = [t.before.sessionCredentials, t.after.sessionCredentials, t.before.world.vault.credentials].compactMap { $0 }
             for request in t.sent {
                 if case .revoke = request { continue }  // Revoking an expired token at logout is harmless.
-                guard let token = request.accessToken,
-                    let expiresAt = known.first(where: { $0.accessToken == token })?.expiresAt
-                else { continue }
+                guard let token = request.accessToken else { continue }
+                let known = [t.before.sessionCredentials, t.after.sessionCredentials, t.before.world.vault.credentials]
+                guard let expiresAt = known.first(where: { $0?.accessToken == token })??.expiresAt else { continue }
                 if t.after.world.now >= expiresAt { return "\(request) carries a token that expired at \(expiresAt)" }
             }
             return nil

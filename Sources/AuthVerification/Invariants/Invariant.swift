@@ -12,10 +12,18 @@ public struct Transition<Machine: Lifecycle>: Sendable {
     public let after: Snapshot<Machine>
     /// The request the event answered, if it was a reply to one still in flight.
     public let answered: Exchange?
-
     /// The requests the effects send, in order.
-    public var sent: [APIRequest] {
-        effects.compactMap { if case .send(_, let request) = $0 { request } else { nil } }
+    public let sent: [APIRequest]
+
+    init(before: Snapshot<Machine>, move: Move<Machine>, effects: [AuthEffect], after: Snapshot<Machine>, answered: Exchange?) {
+        self.before = before
+        self.move = move
+        self.effects = effects
+        self.after = after
+        self.answered = answered
+        var sent: [APIRequest] = []
+        for effect in effects { if case .send(_, let request) = effect { sent.append(request) } }
+        self.sent = sent
     }
 
     /// Whether the event answers a request the state still considered current.

@@ -1,42 +1,66 @@
 import AuthCore
 
-/// A world with the facts invariants read, computed once per world.
+/// A world with the facts invariants read, gathered in one survey of the world.
 public struct Snapshot<Machine: Lifecycle>: Sendable {
     /// The world.
     public let world: World<Machine>
-    /// The state's case path, e.g. `signedIn.refreshing`.
-    public let casePath: String
     /// Request ids the lifecycle state still refers to: its current requests.
     public let referencedRequests: [RequestID]
-    /// Every secret value in the world, revealed.
+    /// Every secret value in the world, revealed (for leak checks only).
     public let secrets: [String]
     /// The session phase inside the state, if the lifecycle has one.
     public let session: SessionLifecycle.Phase?
+    /// The highest symbolic token indices in the world, for naming fresh tokens.
+    public let symbols: SymbolCounts
+    /// The canonical fingerprint (symmetry-reduced).
+    let fingerprint: Fingerprint
+
     /// The credentials the session holds, if signed in.
     public var sessionCredentials: Credentials? { session.flatMap(SessionLifecycle.credentials(in:)) }
-    let key: [UInt8]
-    let phaseCases: [PhaseCase]
-    let highest: [String: Int]
-    /// Whether the history was settled after a signed-in world (settling depends on it).
-    let settledFromSignedIn: Bool
+    /// The state's case path, e.g. `signedIn.refreshing`.
+    public var casePath: String { AuthVerification.casePath(of: world.state.phase) }
 
-    /// Surveys `world`; `settle` may update its history from the survey's facts first.
-    init(_ world: World<Machine>, settledFromSignedIn: Bool = false, settle: (inout World<Machine>, Survey) -> Void = { _, _ in }) {
-        self.settledFromSignedIn = settledFromSignedIn
+    /// Surveys `world`; `settle` may update its history from the survey's facts before the
+    /// history is surveyed.
+    init(_ world: World<Machine>, horizon: Interval, settle: (inout World<Machine>, Survey) -> Void = { _, _ in }) {
         var world = world
-        let survey = Survey.of(&world, settle: settle)
+        let survey = Survey.of(&world, horizon: horizon, settle: settle)
         self.world = world
-        self.casePath = AuthVerification.casePath(of: world.state.phase)
         self.referencedRequests = survey.referencedRequests
         self.secrets = survey.secrets
-        self.session = survey.sessionPhases.first
-        self.key = survey.key
-        self.phaseCases = survey.phaseCases
-        self.highest = survey.highestSymbol
+        self.session = survey.session
+        self.symbols = survey.symbols
+        self.fingerprint = survey.fingerprint
     }
 
     /// Whether the state refers to request `id`.
     public func refers(to id: RequestID) -> Bool { referencedRequests.contains(id) }
+
+    /// The first phase of type `T` in the state (outermost first), if any.
+    public func phase<T: ExplorablePhase>(_ type: T.Type) -> T? { firstPhase(T.self, in: world.state.phase) }
+}
+
+extension Survey {
+    /// Surveys a world: the lifecycle state first, then network, timers and vault; `settle` may
+    /// update the history from those facts before the history is surveyed.
+    static func of<M: Lifecycle>(_ world: inout World<M>, horizon: Interval, settle: (inout World<M>, Survey) -> Void) -> Survey {
+        var survey = Survey(now: world.now, horizon: horizon)
+        if let phase = world.state.phase as? any Surveyable {
+            phase.survey(&survey)
+        } else {
+            survey.reflect(world.state.phase)
+        }
+        survey.region = .environment
+        survey.number(-1)
+        survey.visit(world.network)
+        survey.visit(world.timers)
+        survey.visit(world.vault)
+        settle(&world, survey)
+        survey.region = .history
+        survey.visit(world.history)
+        survey.fingerprint = survey.fingerprint.finished()
+        return survey
+    }
 }
 
 /// The environment around a model's lifecycle: which moves are possible and what they do to the
@@ -45,15 +69,20 @@ struct Environment<Model: LifecycleModel>: Sendable {
     typealias Machine = Model.Machine
     let model: Model
 
+    /// The initial world's snapshot.
+    var initial: Snapshot<Machine> { Snapshot(model.initialWorld, horizon: model.timeHorizon) }
+
     /// Every possible next move, in a fixed order (determinism).
     func moves(_ snapshot: Snapshot<Machine>) -> [Move<Machine>] {
         let world = snapshot.world
         var moves: [Move<Machine>] = []
-        for (index, intent) in (world.network.count < model.maxInFlight ? model.intents(in: world) : []).enumerated() {
-            moves.append(Move(choice: .intent(index), event: .intent(intent, at: world.now)))
+        if world.network.count < model.maxInFlight {
+            for (index, intent) in model.intents(in: snapshot).enumerated() {
+                moves.append(Move(choice: .intent(index), event: .intent(intent, at: world.now)))
+            }
         }
         for (n, exchange) in world.network.enumerated() {
-            for (k, reply) in model.replies.replies(to: exchange, highest: snapshot.highest).enumerated() {
+            for (k, reply) in model.replies.replies(to: exchange, symbols: snapshot.symbols).enumerated() {
                 moves.append(Move(choice: .reply(exchange: n, reply: k), event: .reply(exchange.id, reply, at: world.now)))
             }
         }
@@ -72,6 +101,11 @@ struct Environment<Model: LifecycleModel>: Sendable {
             }
         }
         return moves
+    }
+
+    /// The move with `choice` in `snapshot`, if it still applies.
+    func move(_ choice: Choice, in snapshot: Snapshot<Machine>) -> Move<Machine>? {
+        moves(snapshot).first { $0.choice == choice }
     }
 
     /// Applies `move`: the event reaches the reducer, its effects reach the environment.
@@ -116,34 +150,18 @@ struct Environment<Model: LifecycleModel>: Sendable {
         return (world, effects, answered)
     }
 
-    /// Applies `move` and surveys the result, settling its history from the same survey. A world
-    /// already surveyed (exactly equal, so the cheap synthesized `Hashable` decides) reuses its
-    /// snapshot from `cache`: most successors repeat a world, and only new ones pay for the walk.
-    func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>, cache: inout [World<Machine>: Snapshot<Machine>]) -> (after: Snapshot<Machine>, transition: Transition<Machine>) {
+    /// Applies `move` and surveys the world it leads to. A move that changes nothing (a refused
+    /// intent, a stale answer) leads back to the same snapshot without a new survey.
+    func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>) -> Transition<Machine> {
         let (world, effects, answered) = apply(move, to: snapshot)
-        let signedInBefore = snapshot.sessionCredentials != nil
-        let cacheKey = CacheKey(world: world, signedInBefore: signedInBefore)
-        let after: Snapshot<Machine>
-        if let known = cache[cacheKey.world], signedInBefore == known.settledFromSignedIn {
-            after = known
-        } else {
-            after = Snapshot(world, settledFromSignedIn: signedInBefore) { world, facts in
-                settleHistory(&world, facts, signedInBefore: signedInBefore)
-            }
-            cache[cacheKey.world] = after
+        if world == snapshot.world {
+            return Transition(before: snapshot, move: move, effects: effects, after: snapshot, answered: answered)
         }
-        return (after, Transition(before: snapshot, move: move, effects: effects, after: after, answered: answered))
-    }
-
-    /// Without a cache (the fuzzer's walks rarely repeat a world).
-    func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>) -> (after: Snapshot<Machine>, transition: Transition<Machine>) {
-        var none: [World<Machine>: Snapshot<Machine>] = [:]
-        return step(move, from: snapshot, cache: &none)
-    }
-
-    private struct CacheKey {
-        var world: World<Machine>
-        var signedInBefore: Bool
+        let signedInBefore = snapshot.sessionCredentials != nil
+        let after = Snapshot(world, horizon: model.timeHorizon) { world, facts in
+            settleHistory(&world, facts, signedInBefore: signedInBefore)
+        }
+        return Transition(before: snapshot, move: move, effects: effects, after: after, answered: answered)
     }
 
     private func record(_ reply: Reply, to exchange: Exchange, in history: inout History, at now: Instant) {
@@ -200,19 +218,19 @@ struct Environment<Model: LifecycleModel>: Sendable {
         }
     }
 
-    /// Keeps history finite: remembers what was in flight at a sign-out, forgets retired tokens
-    /// that appear nowhere any more (they can never be sent again), and turns instants older than
-    /// the model's horizon into "long ago".
+    /// Keeps history finite: remembers what was in flight at a sign-out, and forgets retired
+    /// tokens that appear nowhere any more (they can never be sent again). Old instants need no
+    /// care here: the survey writes every instant relative to now, "long ago" past the horizon.
     private func settleHistory(_ world: inout World<Machine>, _ facts: Survey, signedInBefore: Bool) {
-        let signedInAfter = facts.sessionPhases.first.flatMap(SessionLifecycle.credentials(in:)) != nil
+        let signedInAfter = facts.session.flatMap(SessionLifecycle.credentials(in:)) != nil
         if signedInBefore, !signedInAfter {
             world.history.inFlightAtSignOut = world.network.map(\.id)
         }
-        world.history.inFlightAtSignOut.removeAll { id in !world.network.contains { $0.id == id } }
-        world.history.retiredRefreshTokens.removeAll { !facts.liveRefreshTokens.contains($0.reveal()) }
-        let longAgo = world.now - model.timeHorizon - Interval(milliseconds: 1)
-        for index in world.history.codes.indices where world.history.codes[index].issuedAt < longAgo {
-            world.history.codes[index].issuedAt = longAgo
+        if !world.history.inFlightAtSignOut.isEmpty {
+            world.history.inFlightAtSignOut.removeAll { id in !world.network.contains { $0.id == id } }
+        }
+        if !world.history.retiredRefreshTokens.isEmpty {
+            world.history.retiredRefreshTokens.removeAll { !facts.liveRefreshTokens.contains($0.reveal()) }
         }
     }
 }

@@ -51,8 +51,9 @@ public protocol LifecycleModel: Sendable {
     var machine: Machine { get }
     /// The answers the backend can give.
     var replies: ReplyCatalogue { get }
-    /// Representative user intents for this world: valid, invalid and edge inputs.
-    func intents(in world: World<Machine>) -> [Machine.Intent]
+    /// Representative user intents in this world: valid, invalid and edge inputs. The snapshot
+    /// gives the world and the facts surveyed from it (the session, symbolic token counts).
+    func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent]
     /// Whether relaunching the app is a possible move (for lifecycles that read the vault).
     var relaunches: Bool { get }
     /// The world exploration starts from.

@@ -70,10 +70,10 @@ public struct ReplyCatalogue: Sendable {
         UserProfile(id: "u1", email: "student@harvard.edu", passwordSet: passwordSet)
     }
 
-    /// The answers to `exchange`, naming new tokens after `highest` symbol indices in the world.
-    func replies(to exchange: Exchange, highest: [String: Int]) -> [Reply] {
-        let access = AccessToken(Symbols.name("at", (highest["at"] ?? 0) + 1))
-        let refresh = RefreshToken(Symbols.name("rt", (highest["rt"] ?? 0) + 1))
+    /// The answers to `exchange`, naming new tokens after the highest symbolic indices in the world.
+    func replies(to exchange: Exchange, symbols: SymbolCounts) -> [Reply] {
+        let access = AccessToken(Symbols.name("at", symbols.access + 1))
+        let refresh = RefreshToken(Symbols.name("rt", symbols.refresh + 1))
         let expiry: TokenExpiry = accessLifetime.map(TokenExpiry.after) ?? .unknown
         let granted = grants.map { shape in
             Reply.granted(

@@ -108,3 +108,50 @@ public struct World<Machine: Lifecycle>: Hashable, Sendable {
         self.history = History()
     }
 }
+
+extension Exchange: Surveyable {
+    /// Id, request, whether it opened.
+    public func survey(_ s: inout Survey) {
+        s.visit(id)
+        s.visit(request)
+        s.plain(opened)
+    }
+}
+
+extension PendingTimer: Surveyable {
+    /// Which timer, when.
+    public func survey(_ s: inout Survey) {
+        s.plain(id)
+        s.visit(at)
+    }
+}
+
+extension VaultContents: Surveyable {
+    /// The case and the credentials.
+    public func survey(_ s: inout Survey) {
+        switch self {
+        case .empty: s.tag("empty")
+        case .holds(let credentials):
+            s.tag("holds")
+            s.visit(credentials)
+        case .unreadable(let credentials):
+            s.tag("unreadable")
+            s.visit(credentials)
+        }
+    }
+}
+
+extension History: Surveyable {
+    /// Every history variable.
+    public func survey(_ s: inout Survey) {
+        s.visit(retiredRefreshTokens)
+        s.number(codes.count)
+        for code in codes {
+            s.plain(code.destination)
+            s.visit(code.issuedAt)
+            s.number(code.verifications)
+        }
+        s.visit(inFlightAtSignOut)
+        s.plain(callSends)
+    }
+}

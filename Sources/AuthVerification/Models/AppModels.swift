@@ -21,13 +21,13 @@ extension Models {
                 "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
             ],
             codes: CodeRules(cooldown: .seconds(60))
-        ) { world in
+        ) { snapshot in
             typealias Intent = AnonymousWallApp.Intent
             var menu: [Intent] = Menus.codeRegistration.map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second(.first($0))) }
             menu += Menus.oneTimeCode(.email).map { .entry(.second(.second(.first($0)))) }
             menu += Menus.passwordReset(.emailCodeWithAutoLogin).map { .entry(.second(.second(.second($0)))) }
-            menu += Menus.session(in: world.state, callers: 1).map { .session($0) }
+            menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
             return menu
         }
     }
@@ -48,7 +48,7 @@ extension Models {
                 "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",
                 "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
             ]
-        ) { world in
+        ) { snapshot in
             typealias Intent = VynqTalkApp.Intent
             var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
@@ -71,12 +71,12 @@ extension Models {
                 "Registration.Phase.awaitingVerification": "approval-gated", "PasswordReset.Phase.linkSent": "Hero365's",
                 "PasswordReset.Phase.signedIn": "Everday's reset does not sign in",
             ]
-        ) { world in
+        ) { snapshot in
             typealias Intent = EverdayApp.Intent
             var menu: [Intent] = Menus.registration([.usernamePassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.username).map { .entry(.second(.first($0))) }
             menu += Menus.passwordReset(.emailedToken).map { .entry(.second(.second($0))) }
-            menu += Menus.session(in: world.state, callers: 1).map { .session($0) }
+            menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
             return menu
         }
     }
@@ -93,11 +93,11 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",
             ]
-        ) { world in
+        ) { snapshot in
             typealias Intent = SubspaceApp.Intent
             var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
-            menu += Menus.session(in: world.state, callers: 1).map { .session($0) }
+            menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
             return menu
         }
     }
@@ -120,14 +120,14 @@ extension Models {
                 "PasswordReset.Phase.completed": "idem", "PasswordReset.Phase.signedIn": "idem",
             ],
             codes: CodeRules(cooldown: otp.resendCooldown, lifetime: otp.codeLifetime, maxAttempts: otp.maxAttempts)
-        ) { world in
+        ) { snapshot in
             typealias Intent = Hero365App.Intent
             var menu: [Intent] = Menus.registration([.emailPassword, .phonePassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }
             menu += Menus.oneTimeCode(.phone).map { .entry(.second(.second(.first($0)))) }
-            menu += Menus.oauth(in: world.state).map { .entry(.second(.second(.second(.first($0))))) }
+            menu += Menus.oauth(in: snapshot).map { .entry(.second(.second(.second(.first($0))))) }
             menu += Menus.passwordReset(.emailLink).map { .entry(.second(.second(.second(.second($0))))) }
-            menu += Menus.session(in: world.state, callers: 1).map { .session($0) }
+            menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
             return menu
         }
     }

@@ -59,18 +59,16 @@ public enum Menus {
 
     /// ``OAuthSignIn``: a fresh attempt name, an unsupported provider, callbacks for the pending
     /// attempt and for another one, a cancelled callback, cancel.
-    public static func oauth(in state: Any) -> [OAuthSignIn.Intent] {
-        var phases: [OAuthSignIn.Phase] = []
-        collect(OAuthSignIn.Phase.self, in: state, into: &phases)
+    public static func oauth<Machine>(in snapshot: Snapshot<Machine>) -> [OAuthSignIn.Intent] {
         var pending = "n0"
-        if case .awaitingCallback(_, let attempt)? = phases.first { pending = attempt }
-        if case .fetchingURL(_, let attempt, _)? = phases.first { pending = attempt }
+        switch snapshot.phase(OAuthSignIn.Phase.self) {
+        case .awaitingCallback(_, let attempt)?, .fetchingURL(_, let attempt, _)?: pending = attempt
+        case .choosingProvider?, .signedIn?, nil: break
+        }
         let fresh = pending == "n1" ? "n2" : "n1"
-        var tokens: [AccessToken] = []
-        collect(AccessToken.self, in: state, into: &tokens)
-        let next = (tokens.compactMap { Symbols.parse($0.reveal())?.1 }.max() ?? 0) + 1
+        let next = snapshot.symbols.access + 1
         let grant = Grant(
-            accessToken: AccessToken(Symbols.name("at", next)), refreshToken: RefreshToken(Symbols.name("rt", next)),
+            accessToken: AccessToken(Symbols.name("at", next)), refreshToken: RefreshToken(Symbols.name("rt", max(next, snapshot.symbols.refresh + 1))),
             user: ReplyCatalogue.user(passwordSet: nil))
         return [
             .begin(provider: "google", attempt: fresh), .begin(provider: "myspace", attempt: fresh),
@@ -80,9 +78,8 @@ public enum Menus {
     }
 
     /// ``SessionLifecycle``: up to `callers` concurrent protected calls, logout, password steps.
-    public static func session(in state: Any, callers: Int = 2) -> [SessionLifecycle.Intent] {
-        var pending: [PendingCall] = []
-        collect(PendingCall.self, in: state, into: &pending)
+    public static func session<Machine>(in snapshot: Snapshot<Machine>, callers: Int = 2) -> [SessionLifecycle.Intent] {
+        let pending = snapshot.session.map(Self.calls(in:)) ?? []
         let free = (1...max(callers, 1)).map { CallID(UInt64($0)) }.first { id in !pending.contains { $0.id == id } }
         var menu: [SessionLifecycle.Intent] = free.map { [.call($0)] } ?? []
         menu += [
@@ -90,5 +87,15 @@ public enum Menus {
             .changePassword(old: Inputs.password, new: PasswordInput("pw-new-secret")), .credentialsRejected,
         ]
         return menu
+    }
+
+    /// The protected calls a session phase has not answered yet.
+    static func calls(in phase: SessionLifecycle.Phase) -> [PendingCall] {
+        switch phase {
+        case .active(let session), .refreshing(let session, _, _), .refreshBackoff(let session, _, _), .offline(let session):
+            session.calls
+        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
+            []
+        }
     }
 }

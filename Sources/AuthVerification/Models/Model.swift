@@ -10,7 +10,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     /// See ``LifecycleModel/replies``.
     public var replies: ReplyCatalogue
     /// The intents to try in a world.
-    public var menu: @Sendable (World<Machine>) -> [Machine.Intent]
+    public var menu: @Sendable (Snapshot<Machine>) -> [Machine.Intent]
     /// See ``LifecycleModel/relaunches``.
     public var relaunches: Bool
     /// See ``LifecycleModel/initialWorld``.
@@ -28,7 +28,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     public init(
         name: String, machine: Machine, replies: ReplyCatalogue, relaunches: Bool = false, finalCases: [String] = [],
         unreachableByDesign: [String: String] = [:], codes: CodeRules? = nil,
-        menu: @escaping @Sendable (World<Machine>) -> [Machine.Intent]
+        menu: @escaping @Sendable (Snapshot<Machine>) -> [Machine.Intent]
     ) {
         self.name = name
         self.machine = machine
@@ -43,7 +43,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     }
 
     /// See ``LifecycleModel/intents(in:)``.
-    public func intents(in world: World<Machine>) -> [Machine.Intent] { menu(world) }
+    public func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] { menu(snapshot) }
 }
 
 /// Representative inputs: one valid and one invalid (or edge) value of each kind. Secrets are

@@ -122,8 +122,8 @@ public enum Models {
 
     /// Hero365 OAuth.
     public static func oauth() -> Model<OAuthSignIn> {
-        Model(name: "oauthSignIn", machine: OAuthSignIn(), replies: ReplyCatalogue(), finalCases: ["signedIn"]) { world in
-            Menus.oauth(in: world.state)
+        Model(name: "oauthSignIn", machine: OAuthSignIn(), replies: ReplyCatalogue(), finalCases: ["signedIn"]) { snapshot in
+            Menus.oauth(in: snapshot)
         }
     }
 
@@ -166,11 +166,11 @@ public enum Models {
             name: "session.\(backend.rawValue)",
             machine: Handover(entry: PasswordSignIn(identifiers: identifiers), session: SessionLifecycle(policy: policy)),
             replies: replies, relaunches: true, unreachableByDesign: unreachable
-        ) { world in
+        ) { snapshot in
             let signIn: [AppIntent<PasswordSignIn.Intent, SessionLifecycle.Intent>] = [
                 .entry(.submit(identifier: identifiers == .username ? Inputs.username : Inputs.email, password: Inputs.password))
             ]
-            return signIn + Menus.session(in: world.state).map { .session($0) }
+            return signIn + Menus.session(in: snapshot).map { .session($0) }
         }
     }
 
@@ -192,7 +192,7 @@ public enum Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "sign-in is a door here",
                 "PasswordSignIn.Phase.rateLimited": "idem",
             ]
-        ) { world in
+        ) { snapshot in
             [
                 .entry(.submit(identifier: Inputs.email, password: Inputs.password)), .session(.session(.logout)),
                 .session(.session(.call(CallID(1)))), .session(.connection(.disconnect)),

@@ -1,0 +1,105 @@
+import AuthCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A thread-safe memo from a value to what was computed from it once: invariants use it for what
+/// depends on a value alone (its description, whether an intent is a logout), so the explorer's
+/// inner loop pays a dictionary lookup instead of a reflection or a string scan.
+final class Memo<Key: Hashable, Value>: @unchecked Sendable {
+    // Safe: every access to `values` holds `mutex`.
+    private var values: [Key: Value] = [:]
+    private let mutex = PosixMutex()
+
+    /// The value for `key`, computed by `compute` the first time.
+    func value(_ key: Key, _ compute: (Key) -> Value) -> Value {
+        mutex.lock()
+        if let known = values[key] {
+            mutex.unlock()
+            return known
+        }
+        mutex.unlock()
+        let computed = compute(key)
+        mutex.lock()
+        values[key] = computed
+        mutex.unlock()
+        return computed
+    }
+}
+
+/// Secrets seen so far and the descriptions already found clean of them.
+///
+/// A description can only show a secret that is in the described value or was copied out of the
+/// world around it, so each distinct value is scanned once against the secrets known at that
+/// time, and again only when new secrets appear.
+final class LeakScanner<Key: Hashable>: @unchecked Sendable {
+    // Safe: every access to the stored properties holds `mutex`.
+    private var secrets: Set<String> = []
+    private var needles: [[UInt8]] = []
+    private var lastLearned: [String] = []
+    private var verdicts: [Key: (known: Int, leak: Int?)] = [:]
+    private let mutex = PosixMutex()
+
+    /// Learns the secrets (of 4 characters or more) of the worlds around the values to check next.
+    func learn(_ world: [String], _ more: [String] = []) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        if world != lastLearned {
+            add(world)
+            lastLearned = world
+        }
+        add(more)
+    }
+
+    /// Whether `key`'s description (computed by `describe` when needed) shows any secret known or
+    /// any of its own: the length of a leaked secret, never the secret.
+    func leak(_ key: Key, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
+        mutex.lock()
+        defer { mutex.unlock() }
+        if let verdict = verdicts[key], verdict.known == needles.count { return verdict.leak }
+        let (texts, own) = describe(key)
+        add(own)
+        let haystacks = texts.map { Array($0.utf8) }
+        let leak = needles.first { needle in haystacks.contains { $0.containsBytes(needle) } }.map(\.count)
+        verdicts[key] = (needles.count, leak)
+        return leak
+    }
+
+    private func add(_ values: [String]) {
+        for value in values where value.utf8.count >= 4 && !secrets.contains(value) {
+            secrets.insert(value)
+            needles.append(Array(value.utf8))
+        }
+    }
+}
+
+/// A value whose description the leak checks scan: an event or an effect.
+enum Described<Event: Hashable>: Hashable {
+    case event(Event)
+    case effect(AuthEffect)
+}
+
+/// A PThread mutex (Foundation-free).
+final class PosixMutex: @unchecked Sendable {
+    // Safe: a pthread mutex is made for concurrent use; the pointer is allocated once.
+    private let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(handle, nil) }
+    deinit {
+        pthread_mutex_destroy(handle)
+        handle.deallocate()
+    }
+    func lock() { pthread_mutex_lock(handle) }
+    func unlock() { pthread_mutex_unlock(handle) }
+}
+
+/// Every secret value inside `value`, found through `Mirror` (for values that are not surveyed:
+/// events and effects, once per distinct value).
+func secretsInside(_ value: Any) -> [String] {
+    if let secret = value as? any AnySecret { return [secret.revealedForVerification()] }
+    var found: [String] = []
+    for child in Mirror(reflecting: value).children { found += secretsInside(child.value) }
+    return found
+}

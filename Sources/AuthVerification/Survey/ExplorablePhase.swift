@@ -1,0 +1,425 @@
+import AuthCore
+
+/// A lifecycle phase the explorer can survey, name and project without reflection.
+///
+/// AuthCore's phases conform in this module. Conform your own phase to explore it at full speed:
+/// `caseName` and `survey` are each one exhaustive `switch`. A phase that does not conform is
+/// still explored, through `Mirror`.
+public protocol ExplorablePhase: LifecyclePhase, Surveyable {
+    /// The current case's name, one of `declaredCases`. A product of phases answers `""`.
+    var caseName: StaticString { get }
+    /// The case path: the case name followed by inner phases' paths (`signedIn.active`), or for a
+    /// product of phases `(active + connected)`.
+    var casePath: String { get }
+    /// Appends this phase's case and every inner phase's case, with each phase type's declared cases.
+    func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]])
+    /// The phases directly inside this one (the active flow, the session, both halves of a product).
+    var innerPhases: [any ExplorablePhase] { get }
+}
+
+extension ExplorablePhase {
+    /// The case name: a leaf phase has no inner phases.
+    public var casePath: String { "\(caseName)" }
+
+    /// None: a leaf phase.
+    public var innerPhases: [any ExplorablePhase] { [] }
+
+    /// This phase's case.
+    public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
+        let type = typeName(Self.self)
+        cases.append(PhaseCase(type: type, name: "\(caseName)"))
+        if declared[type] == nil { declared[type] = Self.declaredCases }
+    }
+}
+
+extension LifecycleState: Surveyable where Phase: Surveyable {
+    /// The phase; the request counter is symmetric and left out.
+    public func survey(_ s: inout Survey) { s.visit(phase) }
+}
+
+// MARK: Compositions
+
+extension Either: Surveyable where First: Surveyable, Second: Surveyable {
+    /// The active side and its phase.
+    public func survey(_ s: inout Survey) {
+        switch self {
+        case .first(let inner):
+            s.tag("first")
+            s.visit(inner)
+        case .second(let inner):
+            s.tag("second")
+            s.visit(inner)
+        }
+    }
+}
+
+extension Either: ExplorablePhase where First: ExplorablePhase, Second: ExplorablePhase {
+    /// `first` or `second`.
+    public var caseName: StaticString {
+        switch self {
+        case .first: "first"
+        case .second: "second"
+        }
+    }
+
+    /// `first.<inner path>`.
+    public var casePath: String {
+        switch self {
+        case .first(let inner): "first." + inner.casePath
+        case .second(let inner): "second." + inner.casePath
+        }
+    }
+
+    /// The active side's phase.
+    public var innerPhases: [any ExplorablePhase] {
+        switch self {
+        case .first(let inner): [inner]
+        case .second(let inner): [inner]
+        }
+    }
+
+    /// This case and the active side's.
+    public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
+        let type = typeName(Self.self)
+        cases.append(PhaseCase(type: type, name: "\(caseName)"))
+        if declared[type] == nil { declared[type] = Self.declaredCases }
+        switch self {
+        case .first(let inner): inner.reachedCases(into: &cases, declared: &declared)
+        case .second(let inner): inner.reachedCases(into: &cases, declared: &declared)
+        }
+    }
+}
+
+extension AppPhase: Surveyable where EntryPhase: Surveyable, SessionPhase: Surveyable {
+    /// Signed out or in, and the inner phase.
+    public func survey(_ s: inout Survey) {
+        switch self {
+        case .signedOut(let inner):
+            s.tag("signedOut")
+            s.visit(inner)
+        case .signedIn(let inner):
+            s.tag("signedIn")
+            s.visit(inner)
+        }
+    }
+}
+
+extension AppPhase: ExplorablePhase where EntryPhase: ExplorablePhase, SessionPhase: ExplorablePhase {
+    /// `signedOut` or `signedIn`.
+    public var caseName: StaticString {
+        switch self {
+        case .signedOut: "signedOut"
+        case .signedIn: "signedIn"
+        }
+    }
+
+    /// `signedIn.<inner path>`.
+    public var casePath: String {
+        switch self {
+        case .signedOut(let inner): "signedOut." + inner.casePath
+        case .signedIn(let inner): "signedIn." + inner.casePath
+        }
+    }
+
+    /// The entry flows' or the session's phase.
+    public var innerPhases: [any ExplorablePhase] {
+        switch self {
+        case .signedOut(let inner): [inner]
+        case .signedIn(let inner): [inner]
+        }
+    }
+
+    /// This case and the inner phase's.
+    public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
+        let type = typeName(Self.self)
+        cases.append(PhaseCase(type: type, name: "\(caseName)"))
+        if declared[type] == nil { declared[type] = Self.declaredCases }
+        switch self {
+        case .signedOut(let inner): inner.reachedCases(into: &cases, declared: &declared)
+        case .signedIn(let inner): inner.reachedCases(into: &cases, declared: &declared)
+        }
+    }
+}
+
+extension SessionWithRealtime.Phase: ExplorablePhase {
+    /// A product has no case of its own.
+    public var caseName: StaticString { "" }
+    /// `(<session path> + <connection path>)`.
+    public var casePath: String { "(" + session.casePath + " + " + connection.casePath + ")" }
+    /// Both halves.
+    public var innerPhases: [any ExplorablePhase] { [session, connection] }
+    /// Both halves' cases.
+    public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
+        session.reachedCases(into: &cases, declared: &declared)
+        connection.reachedCases(into: &cases, declared: &declared)
+    }
+    /// Both halves.
+    public func survey(_ s: inout Survey) {
+        s.visit(session)
+        s.visit(connection)
+    }
+}
+
+// MARK: Lifecycles
+
+extension CodeRegistration.Phase: ExplorablePhase {
+    /// The case's name.
+    public var caseName: StaticString {
+        switch self {
+        case .enteringEmail: "enteringEmail"
+        case .sendingCode: "sendingCode"
+        case .awaitingCode: "awaitingCode"
+        case .resendingCode: "resendingCode"
+        case .registering: "registering"
+        case .registered: "registered"
+        }
+    }
+
+    /// The case and its payload.
+    public func survey(_ s: inout Survey) {
+        s.tag(caseName)
+        switch self {
+        case .enteringEmail: break
+        case .sendingCode(let email, let id), .resendingCode(let email, let id):
+            s.plain(email)
+            s.visit(id)
+        case .awaitingCode(let email, let resendAt):
+            s.plain(email)
+            s.visit(resendAt)
+        case .registering(let email, let id, let resendAt):
+            s.plain(email)
+            s.visit(id)
+            s.visit(resendAt)
+        case .registered(let grant):
+            s.visit(grant)
+        }
+    }
+}
+
+extension OneTimeCodeSignIn.Phase: ExplorablePhase {
+    /// The case's name.
+    public var caseName: StaticString {
+        switch self {
+        case .enteringDestination: "enteringDestination"
+        case .requestingCode: "requestingCode"
+        case .awaitingCode: "awaitingCode"
+        case .resendingCode: "resendingCode"
+        case .verifying: "verifying"
+        case .codeExpired: "codeExpired"
+        case .attemptsExhausted: "attemptsExhausted"
+        case .signedIn: "signedIn"
+        }
+    }
+
+    /// The case and its payload.
+    public func survey(_ s: inout Survey) {
+        s.tag(caseName)
+        switch self {
+        case .enteringDestination: break
+        case .requestingCode(let destination, let id):
+            s.plain(destination)
+            s.visit(id)
+        case .awaitingCode(let challenge), .codeExpired(let challenge), .attemptsExhausted(let challenge):
+            s.visit(challenge)
+        case .resendingCode(let challenge, let id), .verifying(let challenge, let id):
+            s.visit(challenge)
+            s.visit(id)
+        case .signedIn(let grant):
+            s.visit(grant)
+        }
+    }
+}
+
+extension PasswordSignIn.Phase: ExplorablePhase {
+    /// The case's name.
+    public var caseName: StaticString {
+        switch self {
+        case .enteringCredentials: "enteringCredentials"
+        case .signingIn: "signingIn"
+        case .pendingApproval: "pendingApproval"
+        case .rateLimited: "rateLimited"
+        case .signedIn: "signedIn"
+        }
+    }
+
+    /// The case and its payload.
+    public func survey(_ s: inout Survey) {
+        s.tag(caseName)
+        switch self {
+        case .enteringCredentials: break
+        case .signingIn(let identifier, let id):
+            s.plain(identifier)
+            s.visit(id)
+        case .pendingApproval(let identifier):
+            s.plain(identifier)
+        case .rateLimited(let until):
+            s.visit(until)
+        case .signedIn(let grant):
+            s.visit(grant)
+        }
+    }
+}
+
+extension Registration.Phase: ExplorablePhase {
+    /// The case's name.
+    public var caseName: StaticString {
+        switch self {
+        case .editing: "editing"
+        case .submitting: "submitting"
+        case .awaitingVerification: "awaitingVerification"
+        case .pendingApproval: "pendingApproval"
+        case .registered: "registered"
+        }
+    }
+
+    /// The case and its payload.
+    public func survey(_ s: inout Survey) {
+        s.tag(caseName)
+        switch self {
+        case .editing, .awaitingVerification, .pendingApproval: break
+        case .submitting(let id): s.visit(id)
+        case .registered(let grant): s.visit(grant)
+        }
+    }
+}
+
+extension PasswordReset.Phase: ExplorablePhase {
+    /// The case's name.
+    public var caseName: StaticString {
+        switch self {
+        case .enteringIdentifier: "enteringIdentifier"
+        case .requesting: "requesting"
+        case .requestingAgain: "requestingAgain"
+        case .awaitingProof: "awaitingProof"
+        case .resetting: "resetting"
+        case .linkSent: "linkSent"
+        case .completed: "completed"
+        case .signedIn: "signedIn"
+        }
+    }
+
+    /// The case and its payload.
+    public func survey(_ s: inout Survey) {
+        s.tag(caseName)
+        switch self {
+        case .enteringIdentifier, .linkSent, .completed: break
+        case .requesting(let identifier, let id), .requestingAgain(let identifier, let id):
+            s.plain(identifier)
+            s.visit(id)
+        case .awaitingProof(let identifier, let resendAt):
+            s.plain(identifier)
+            s.visit(resendAt)
+        case .resetting(let identifier, let id, let resendAt):
+            s.plain(identifier)
+            s.visit(id)
+            s.visit(resendAt)
+        case .signedIn(let grant):
+            s.visit(grant)
+        }
+    }
+}
+
+extension OAuthSignIn.Phase: ExplorablePhase {
+    /// The case's name.
+    public var caseName: StaticString {
+        switch self {
+        case .choosingProvider: "choosingProvider"
+        case .fetchingURL: "fetchingURL"
+        case .awaitingCallback: "awaitingCallback"
+        case .signedIn: "signedIn"
+        }
+    }
+
+    /// The case and its payload.
+    public func survey(_ s: inout Survey) {
+        s.tag(caseName)
+        switch self {
+        case .choosingProvider: break
+        case .fetchingURL(let provider, let attempt, let id):
+            s.plain(provider)
+            s.plain(attempt)
+            s.visit(id)
+        case .awaitingCallback(let provider, let attempt):
+            s.plain(provider)
+            s.plain(attempt)
+        case .signedIn(let grant):
+            s.visit(grant)
+        }
+    }
+}
+
+extension SessionLifecycle.Phase: ExplorablePhase {
+    /// The case's name.
+    public var caseName: StaticString {
+        switch self {
+        case .signedOut: "signedOut"
+        case .restoring: "restoring"
+        case .active: "active"
+        case .refreshing: "refreshing"
+        case .refreshBackoff: "refreshBackoff"
+        case .offline: "offline"
+        case .passwordSetupRequired: "passwordSetupRequired"
+        case .passwordChangeRequired: "passwordChangeRequired"
+        }
+    }
+
+    /// The case and its payload; remembered as the world's session.
+    public func survey(_ s: inout Survey) {
+        s.noteSession(self)
+        s.tag(caseName)
+        switch self {
+        case .signedOut: break
+        case .restoring(let credentials, let id):
+            s.visit(credentials)
+            s.visit(id)
+        case .active(let session), .offline(let session):
+            s.visit(session)
+        case .refreshing(let session, let id, let attempt):
+            s.visit(session)
+            s.visit(id)
+            s.number(attempt)
+        case .refreshBackoff(let session, let retryAt, let attempt):
+            s.visit(session)
+            s.visit(retryAt)
+            s.number(attempt)
+        case .passwordSetupRequired(let credentials, let pending), .passwordChangeRequired(let credentials, let pending):
+            s.visit(credentials)
+            s.visit(pending)
+        }
+    }
+}
+
+extension RealtimeConnection.Phase: ExplorablePhase {
+    /// The case's name.
+    public var caseName: StaticString {
+        switch self {
+        case .idle: "idle"
+        case .connecting: "connecting"
+        case .connected: "connected"
+        case .waitingToReconnect: "waitingToReconnect"
+        case .rejected: "rejected"
+        case .gaveUp: "gaveUp"
+        }
+    }
+
+    /// The case and its payload.
+    public func survey(_ s: inout Survey) {
+        s.tag(caseName)
+        switch self {
+        case .idle, .rejected: break
+        case .connecting(let token, let id, let attempt):
+            s.visit(token)
+            s.visit(id)
+            s.number(attempt)
+        case .connected(let token, let id):
+            s.visit(token)
+            s.visit(id)
+        case .waitingToReconnect(let token, let retryAt, let attempt):
+            s.visit(token)
+            s.visit(retryAt)
+            s.number(attempt)
+        case .gaveUp(let token):
+            s.visit(token)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// A 128-bit fingerprint of a canonical world, built word by word as the survey walks it.
+///
+/// The explorer stores fingerprints instead of whole keys, as TLC does: two different canonical
+/// worlds share a fingerprint with probability about n²/2¹²⁹ for n states (below 10⁻²⁵ for
+/// 10⁷ states), and a fingerprint is 16 bytes whatever the world's size.
+public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
+    private var a: UInt64 = 0x243F_6A88_85A3_08D3
+    private var b: UInt64 = 0x1319_8A2E_0370_7344
+
+    /// The fingerprint of nothing.
+    public init() {}
+
+    /// Mixes one word into both lanes (different rotations and multipliers, so the lanes are
+    /// independent hashes).
+    @inline(__always)
+    mutating func mix(_ word: UInt64) {
+        a = (a ^ word).rotatedLeft(by: 29) &* 0x9E37_79B9_7F4A_7C15
+        b = (b &+ word).rotatedLeft(by: 37) &* 0xC2B2_AE3D_27D4_EB4F
+        b ^= b >> 31
+    }
+
+    /// The finished fingerprint (each lane through the SplitMix64 finalizer).
+    func finished() -> Fingerprint {
+        var result = self
+        result.a = Self.finalize(a ^ (b >> 17))
+        result.b = Self.finalize(b ^ (a << 13))
+        return result
+    }
+
+    private static func finalize(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Hexadecimal.
+    public var description: String {
+        String(a, radix: 16).leftPadded(to: 16) + String(b, radix: 16).leftPadded(to: 16)
+    }
+}
+
+extension UInt64 {
+    @inline(__always)
+    func rotatedLeft(by bits: UInt64) -> UInt64 { (self << bits) | (self >> (64 - bits)) }
+}
+
+extension String {
+    /// Pads with leading zeros to `width`.
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

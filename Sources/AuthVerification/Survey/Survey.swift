@@ -1,0 +1,202 @@
+import AuthCore
+
+/// A value the verification kit walks without reflection: it feeds its parts to a ``Survey``, in
+/// a fixed order, with an exhaustive `switch` for enums.
+///
+/// AuthCore's types conform in this module. A type of yours that does not conform is surveyed
+/// through `Mirror` instead: correct, only slower.
+public protocol Surveyable {
+    /// Feeds every part of this value to `survey`.
+    func survey(_ survey: inout Survey)
+}
+
+/// One pass over a world: its canonical fingerprint and the facts invariants read.
+///
+/// The fingerprint is the explorer's symmetry reduction (as TLC's symmetry sets): request ids and
+/// server-issued tokens are renamed in order of first appearance, every ``Instant`` is written
+/// relative to the world's `now` (and clamped to "long ago" beyond the model's horizon), and
+/// request counters are left out. A reducer only compares ids and tokens for equality, issues ids
+/// greater than any in use, and compares instants with event times (never earlier than `now`)
+/// shifted by intervals shorter than the horizon; so two worlds with the same fingerprint behave
+/// the same up to renaming. Merging them loses no behaviour, and it keeps the space finite
+/// although rotation issues new tokens forever.
+public struct Survey {
+    /// Which part of the world is being walked.
+    public enum Region: Sendable {
+        /// The lifecycle's state.
+        case state
+        /// Network, timers and vault.
+        case environment
+        /// History variables.
+        case history
+    }
+
+    /// The part of the world being walked.
+    public internal(set) var region: Region = .state
+    /// The fingerprint so far.
+    var fingerprint = Fingerprint()
+    /// Request ids the lifecycle state refers to.
+    var referencedRequests: [RequestID] = []
+    /// Every secret value met, revealed (for leak checks only).
+    var secrets: [String] = []
+    /// Refresh tokens met in the state, network or vault (not the history), revealed.
+    var liveRefreshTokens: [String] = []
+    /// The session phase met first in the state, if any.
+    var session: SessionLifecycle.Phase?
+    /// The highest symbolic token indices met.
+    var symbols = SymbolCounts()
+
+    private let now: Int64
+    private let longAgo: Int64
+    private var requestNames: [UInt64] = []
+    private var tokenNames: [String] = []
+
+    /// A survey of a world at `now` whose model forgets exact instants older than `horizon`.
+    init(now: Instant, horizon: Interval) {
+        self.now = now.milliseconds
+        self.longAgo = -horizon.milliseconds - 1
+    }
+
+    // MARK: What conformances call
+
+    /// Surveys a part.
+    @inline(__always)
+    public mutating func visit<T: Surveyable>(_ value: T) { value.survey(&self) }
+
+    /// Marks which case of an enum follows (a literal: its address is the mark).
+    @inline(__always)
+    public mutating func tag(_ name: StaticString) {
+        fingerprint.mix(name.hasPointerRepresentation ? UInt64(UInt(bitPattern: name.utf8Start)) : UInt64(name.unicodeScalar.value))
+    }
+
+    /// Surveys plain data that holds no request id, token or instant (emails, names, counts).
+    @inline(__always)
+    public mutating func plain<T: Hashable>(_ value: T) {
+        var hasher = Hasher()
+        hasher.combine(value)
+        fingerprint.mix(UInt64(bitPattern: Int64(hasher.finalize())))
+    }
+
+    /// Surveys a small number.
+    @inline(__always)
+    public mutating func number(_ value: Int) { fingerprint.mix(UInt64(bitPattern: Int64(value))) }
+
+    /// Surveys a request id: renamed in order of first appearance.
+    public mutating func request(_ id: RequestID) {
+        if region == .state { referencedRequests.append(id) }
+        let name: Int
+        if let known = requestNames.firstIndex(of: id.rawValue) {
+            name = known
+        } else {
+            name = requestNames.count
+            requestNames.append(id.rawValue)
+        }
+        fingerprint.mix(0x5245_5100_0000_0000 | UInt64(name))
+    }
+
+    /// Surveys an instant: relative to now, and "long ago" beyond the horizon.
+    public mutating func instant(_ instant: Instant) {
+        let relative = max(instant.milliseconds &- now, longAgo)
+        fingerprint.mix(0x494E_5354_0000_0000 ^ UInt64(bitPattern: relative))
+    }
+
+    /// Surveys a secret: a server-issued token is renamed in order of first appearance; what the
+    /// user typed (password, code) is plain data.
+    public mutating func secret<Kind>(_ secret: Secret<Kind>) {
+        let value = secret.reveal()
+        secrets.append(value)
+        guard Kind.isIssuedByServer else {
+            plain(value)
+            return
+        }
+        if Kind.self == SecretKinds.RefreshToken.self {
+            if region != .history { liveRefreshTokens.append(value) }
+            symbols.note(refresh: value)
+        } else {
+            symbols.note(access: value)
+        }
+        let name: Int
+        if let known = tokenNames.firstIndex(of: value) {
+            name = known
+        } else {
+            name = tokenNames.count
+            tokenNames.append(value)
+        }
+        fingerprint.mix(0x544F_4B00_0000_0000 | UInt64(name))
+    }
+
+    /// Remembers the first session phase met in the state (what session invariants read).
+    public mutating func noteSession(_ phase: SessionLifecycle.Phase) {
+        if region == .state, session == nil { session = phase }
+    }
+
+    // MARK: Reflection, for types that do not conform
+
+    /// Surveys any value: through ``Surveyable`` when it conforms, otherwise through `Mirror`.
+    public mutating func reflect(_ value: Any) {
+        if let surveyable = value as? any Surveyable {
+            surveyable.survey(&self)
+            return
+        }
+        if value is RequestIDs { return }  // Counters are symmetric: only their relation to ids in use matters.
+        if let hashable = value as? AnyHashable, Mirror(reflecting: value).children.isEmpty {
+            plain(hashable)
+            return
+        }
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .enum {
+            plain(mirror.children.first?.label ?? String(describing: value))
+        }
+        number(mirror.children.count)
+        for child in mirror.children { reflect(child.value) }
+    }
+}
+
+/// The highest index of the symbolic tokens (`tok-at-3`, `tok-rt-2`) in a world, so that a reply
+/// can name fresh ones.
+public struct SymbolCounts: Hashable, Sendable {
+    /// The highest access-token index.
+    public var access = 0
+    /// The highest refresh-token index.
+    public var refresh = 0
+
+    mutating func note(access value: String) { access = max(access, Symbols.index(value, kind: "at") ?? 0) }
+    mutating func note(refresh value: String) { refresh = max(refresh, Symbols.index(value, kind: "rt") ?? 0) }
+}
+
+/// Symbolic token names: `tok-at-1`, `tok-rt-2`… (distinctive, so a leak check cannot mistake
+/// ordinary text for a token).
+enum Symbols {
+    static func name(_ kind: String, _ index: Int) -> String { "tok-\(kind)-\(index)" }
+
+    /// The index of a symbolic name of `kind`, without splitting strings.
+    static func index(_ name: String, kind: String) -> Int? {
+        let utf8 = name.utf8
+        guard utf8.count > 7, name.hasPrefix("tok-") else { return nil }
+        var index = 0
+        var scale = 1
+        for byte in utf8.reversed() {
+            guard byte >= 0x30, byte <= 0x39 else { break }
+            index += Int(byte - 0x30) * scale
+            scale *= 10
+        }
+        return name.hasPrefix("tok-\(kind)-") ? index : nil
+    }
+}
+
+/// A case of a phase type met during exploration.
+public struct PhaseCase: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The phase type's name.
+    public var type: String
+    /// The case.
+    public var name: String
+    /// Orders by type, then case.
+    public static func < (lhs: PhaseCase, rhs: PhaseCase) -> Bool { (lhs.type, lhs.name) < (rhs.type, rhs.name) }
+    /// `Type.case`.
+    public var description: String { "\(type).\(name)" }
+}
+
+/// A type's name without the module: `SessionLifecycle.Phase`, `Either<…>`.
+func typeName(_ type: Any.Type) -> String {
+    String(reflecting: type).split(separator: "AuthCore.", omittingEmptySubsequences: false).joined()
+}

@@ -1,0 +1,239 @@
+import AuthCore
+
+// AuthCore's values that hold request ids, server-issued tokens or instants. Values that hold
+// none (emails, names, identifiers) are surveyed as plain data; user-typed secrets (passwords,
+// codes) are surveyed with `secret` so the leak checks know them.
+
+extension RequestID: Surveyable {
+    /// Renamed by first appearance.
+    public func survey(_ s: inout Survey) { s.request(self) }
+}
+
+extension Instant: Surveyable {
+    /// Relative to now.
+    public func survey(_ s: inout Survey) { s.instant(self) }
+}
+
+extension Secret: Surveyable {
+    /// Renamed when server-issued; plain otherwise.
+    public func survey(_ s: inout Survey) { s.secret(self) }
+}
+
+extension Optional: Surveyable where Wrapped: Surveyable {
+    /// `none`, or the value.
+    public func survey(_ s: inout Survey) {
+        switch self {
+        case .none: s.tag("none")
+        case .some(let value):
+            s.tag("some")
+            s.visit(value)
+        }
+    }
+}
+
+extension Array: Surveyable where Element: Surveyable {
+    /// The count, then every element in order.
+    public func survey(_ s: inout Survey) {
+        s.number(count)
+        for element in self { s.visit(element) }
+    }
+}
+
+extension Password: Surveyable {
+    /// The secret.
+    public func survey(_ s: inout Survey) { s.visit(secret) }
+}
+
+extension VerificationCode: Surveyable {
+    /// The secret.
+    public func survey(_ s: inout Survey) { s.visit(secret) }
+}
+
+extension ResetProof: Surveyable {
+    /// The secret.
+    public func survey(_ s: inout Survey) { s.visit(secret) }
+}
+
+extension TokenExpiry: Surveyable {
+    /// The case and its instant or interval.
+    public func survey(_ s: inout Survey) {
+        switch self {
+        case .after(let interval):
+            s.tag("after")
+            s.plain(interval)
+        case .at(let instant):
+            s.tag("at")
+            s.visit(instant)
+        case .unknown:
+            s.tag("unknown")
+        }
+    }
+}
+
+extension Grant: Surveyable {
+    /// Tokens, expiry, user, password flag.
+    public func survey(_ s: inout Survey) {
+        s.visit(accessToken)
+        s.visit(refreshToken)
+        s.visit(expiry)
+        s.plain(user)
+        s.plain(requiresPasswordChange)
+    }
+}
+
+extension Credentials: Surveyable {
+    /// Tokens, expiry, user.
+    public func survey(_ s: inout Survey) {
+        s.visit(accessToken)
+        s.visit(refreshToken)
+        s.visit(expiresAt)
+        s.plain(user)
+    }
+}
+
+extension TokenRefresh: Surveyable {
+    /// Tokens and expiry.
+    public func survey(_ s: inout Survey) {
+        s.visit(accessToken)
+        s.visit(refreshToken)
+        s.visit(expiry)
+    }
+}
+
+extension Bearer: Surveyable {
+    /// Token and user id.
+    public func survey(_ s: inout Survey) {
+        s.visit(token)
+        s.plain(userID)
+    }
+}
+
+extension RegistrationDetails: Surveyable {
+    /// Every field; the password as a secret.
+    public func survey(_ s: inout Survey) {
+        s.plain(identifier)
+        s.visit(password)
+        s.plain(name)
+        s.plain(email)
+    }
+}
+
+extension ResetCompletion: Surveyable {
+    /// The proof.
+    public func survey(_ s: inout Survey) {
+        switch self {
+        case .emailCode(let email, let code):
+            s.tag("emailCode")
+            s.plain(email)
+            s.visit(code)
+        case .token(let proof):
+            s.tag("token")
+            s.visit(proof)
+        }
+    }
+}
+
+extension APIRequest: Surveyable {
+    /// The case and its payload.
+    public func survey(_ s: inout Survey) {
+        switch self {
+        case .sendEmailCode(let email, let purpose):
+            s.tag("sendEmailCode")
+            s.plain(email)
+            s.plain(purpose)
+        case .registerWithEmailCode(let email, let code):
+            s.tag("registerWithEmailCode")
+            s.plain(email)
+            s.visit(code)
+        case .signInWithEmailCode(let email, let code):
+            s.tag("signInWithEmailCode")
+            s.plain(email)
+            s.visit(code)
+        case .sendPhoneCode(let phone):
+            s.tag("sendPhoneCode")
+            s.plain(phone)
+        case .signInWithPhoneCode(let phone, let code):
+            s.tag("signInWithPhoneCode")
+            s.plain(phone)
+            s.visit(code)
+        case .signIn(let identifier, let password):
+            s.tag("signIn")
+            s.plain(identifier)
+            s.visit(password)
+        case .register(let details):
+            s.tag("register")
+            s.visit(details)
+        case .requestPasswordReset(let identifier):
+            s.tag("requestPasswordReset")
+            s.plain(identifier)
+        case .resetPassword(let completion, let password):
+            s.tag("resetPassword")
+            s.visit(completion)
+            s.visit(password)
+        case .setPassword(let password, let bearer):
+            s.tag("setPassword")
+            s.visit(password)
+            s.visit(bearer)
+        case .changePassword(let old, let new, let bearer):
+            s.tag("changePassword")
+            s.visit(old)
+            s.visit(new)
+            s.visit(bearer)
+        case .oauthURL(let provider):
+            s.tag("oauthURL")
+            s.plain(provider)
+        case .refresh(let token):
+            s.tag("refresh")
+            s.visit(token)
+        case .currentUser(let bearer):
+            s.tag("currentUser")
+            s.visit(bearer)
+        case .revoke(let token, let bearer):
+            s.tag("revoke")
+            s.visit(token)
+            s.visit(bearer)
+        case .protected(let call, let bearer):
+            s.tag("protected")
+            s.plain(call)
+            s.visit(bearer)
+        case .openRealtime(let token):
+            s.tag("openRealtime")
+            s.visit(token)
+        }
+    }
+}
+
+extension PendingCall: Surveyable {
+    /// The call, its stage and whether it was replayed.
+    public func survey(_ s: inout Survey) {
+        s.plain(id)
+        switch stage {
+        case .sent(let request, let token):
+            s.tag("sent")
+            s.visit(request)
+            s.visit(token)
+        case .waitingForToken:
+            s.tag("waitingForToken")
+        }
+        s.plain(replayed)
+    }
+}
+
+extension Session: Surveyable {
+    /// Credentials, calls, password change in flight.
+    public func survey(_ s: inout Survey) {
+        s.visit(credentials)
+        s.visit(calls)
+        s.visit(passwordChange)
+    }
+}
+
+extension CodeChallenge: Surveyable {
+    /// Destination, deadlines, attempts.
+    public func survey(_ s: inout Survey) {
+        s.plain(destination)
+        s.visit(expiresAt)
+        s.visit(resendAt)
+        s.number(attemptsLeft)
+    }
+}
