@@ -21,6 +21,17 @@ import Foundation
 ///
 /// What the reducer has no event for (a vault that cannot be written, a request the backend does
 /// not offer) is reported on ``issues()``.
+///
+/// ```swift
+/// let runner = AuthRunner(
+///     machine: Apps.everday(), contract: contract, transport: URLSessionTransport(),
+///     vault: FileVault(directory: directory))
+/// let outcomes = await runner.outcomes()            // signedIn, tokenRefreshed, signedOut…
+/// await runner.start()                               // reads the vault, restores the session
+/// await runner.send(.entry(.second(.first(.submit(identifier: "newkid", password: PasswordInput(typed))))))
+/// let answer = try await runner.authorized(HTTPRequest(method: "GET", url: itemsURL))
+/// await runner.send(.session(.logout))
+/// ```
 public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     /// A protected call waiting for the reducer to finish it.
     private struct WaitingCall {
