@@ -1,0 +1,135 @@
+import AuthCore
+@testable import AuthRuntime
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite("Token vaults", .timeLimit(.minutes(1)))
+struct VaultTests {
+    static let full = Credentials(
+        accessToken: AccessToken("access-1"), refreshToken: RefreshToken("refresh-1"), expiresAt: .seconds(1_700_003_600),
+        user: UserProfile(id: "user-1", email: "kid@example.com", phone: "+61400000000", name: "New Kid", passwordSet: false))
+    static let minimal = Credentials(accessToken: AccessToken("access-2"), user: UserProfile(id: "user-2"))
+
+    private func mode(_ path: String) -> mode_t {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return 0 }
+        return status.st_mode & 0o777
+    }
+
+    @Test("the memory vault stores, replaces and clears", arguments: [full, minimal])
+    func memory(credentials: Credentials) throws {
+        let vault = MemoryVault()
+        #expect(try vault.load() == nil)
+        try vault.save(credentials)
+        #expect(try vault.load() == credentials)
+        try vault.clear()
+        #expect(try vault.load() == nil)
+    }
+
+    @Test("the file vault round-trips every field", arguments: [full, minimal])
+    func fileRoundTrip(credentials: Credentials) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let vault = FileVault(directory: directory.url.appendingPathComponent("vault"))
+        #expect(try vault.load() == nil)
+        try vault.save(credentials)
+        #expect(try vault.load() == credentials)
+        try vault.save(Self.minimal)
+        #expect(try vault.load() == Self.minimal)
+    }
+
+    @Test("the file vault creates its directory 0700 and writes its file 0600, whatever the umask")
+    func filePermissions() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let vaultDirectory = directory.url.appendingPathComponent("nested/vault")
+        let previous = umask(0)
+        defer { umask(previous) }
+        try FileVault(directory: vaultDirectory).save(Self.full)
+        #expect(mode(vaultDirectory.path(percentEncoded: false)) == 0o700)
+        #expect(mode(vaultDirectory.appendingPathComponent("credentials.json").path(percentEncoded: false)) == 0o600)
+    }
+
+    @Test("clear deletes the file, and clearing an empty vault succeeds")
+    func fileClear() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let vault = FileVault(directory: directory.url)
+        try vault.clear()
+        try vault.save(Self.full)
+        try vault.clear()
+        #expect(try vault.load() == nil)
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("credentials.json").path(percentEncoded: false)))
+    }
+
+    @Test("a file that is not a record this runtime wrote is corrupt, and is left as it was", arguments: [
+        "", "{", "null", "[]", #"{"version":1}"#, #"{"version":2,"accessToken":"a","user":{"id":"u"}}"#,
+        #"{"version":1,"accessToken":"","user":{"id":"u"}}"#, #"{"version":1,"accessToken":"a","user":{"id":"u"},"refreshT"#,
+    ])
+    func fileCorrupt(contents: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("credentials.json")
+        try Data(contents.utf8).write(to: file)
+        #expect(throws: VaultError.corrupt) { try FileVault(directory: directory.url).load() }
+        #expect(try Data(contentsOf: file) == Data(contents.utf8))
+    }
+
+    @Test("a file that cannot be read is a typed error, not an empty vault")
+    func fileUnreadable() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // A directory where the file should be: open succeeds, read fails (works as root too).
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("credentials.json"), withIntermediateDirectories: false)
+        #expect(throws: VaultError.system(operation: "read", code: EISDIR)) { try FileVault(directory: directory.url).load() }
+    }
+
+    @Test("a file without read permission is accessDenied", .enabled(if: getuid() != 0, "root reads any file"))
+    func filePermissionDenied() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let vault = FileVault(directory: directory.url)
+        try vault.save(Self.full)
+        let file = directory.url.appendingPathComponent("credentials.json").path(percentEncoded: false)
+        chmod(file, 0)
+        #expect(throws: VaultError.accessDenied) { try vault.load() }
+    }
+
+    @Test("a crash between writing the new file and the rename leaves the old credentials intact; the next save cleans up")
+    func fileCrashMidWrite() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileVault(directory: directory.url).save(Self.full)
+        let crashing = FileVault(directory: directory.url, fileName: "credentials.json", interruptBeforeRename: true)
+        #expect(throws: VaultError.self) { try crashing.save(Self.minimal) }
+        #expect(try FileVault(directory: directory.url).load() == Self.full)
+        let leftovers = { try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".credentials.json.tmp-") } }
+        #expect(try leftovers().count == 1)
+        try FileVault(directory: directory.url).save(Self.minimal)
+        #expect(try FileVault(directory: directory.url).load() == Self.minimal)
+        #expect(try leftovers().isEmpty)
+    }
+
+    @Test("the stored record holds the tokens, and no description of the vault or record shows them")
+    func recordRedaction() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let vault = FileVault(directory: directory.url)
+        try vault.save(Self.full)
+        let text = try String(contentsOf: directory.url.appendingPathComponent("credentials.json"), encoding: .utf8)
+        #expect(text.contains("access-1"))
+        let record = CredentialsRecord(Self.full)
+        var dumped = ""
+        dump(record, to: &dumped)
+        for shown in [vault.description, String(describing: record), String(reflecting: record), dumped, MemoryVault(Self.full).description] {
+            #expect(!shown.contains("access-1"))
+            #expect(!shown.contains("refresh-1"))
+        }
+    }
+}
