@@ -29,8 +29,9 @@ public struct VynqTalkContract: BackendContract {
     /// A contract for the API at `baseURL` (`http://localhost:8080` in the seed).
     public init(baseURL: URL) { self.baseURL = baseURL }
 
-    /// The same as ``init(baseURL:)``: VynqTalk's paths have no prefix.
-    public init(server: URL) { self.init(baseURL: server) }
+    /// A contract for the server at `server`: VynqTalk's paths have no prefix, so this is
+    /// ``init(baseURL:)`` without a trailing slash.
+    public init(server: URL) { self.init(baseURL: RequestBuilder(baseURL: server).url(Self.documentedPrefix)) }
 
     /// The documented request for `request`.
     public func encode(_ request: APIRequest) throws(ContractError) -> HTTPRequest {
