@@ -22,7 +22,7 @@ struct FixtureTests {
     func sidecarMatchesFolder(_ backend: Backend) throws {
         let listed = try FixtureLibrary.sidecar(backend).fixtures.map(\.file)
         #expect(Set(listed).count == listed.count, "a file is listed twice")
-        #expect(Set(try FixtureLibrary.files(backend)).subtracting(["INDEX.md"]) == Set(listed))
+        #expect(Set(try FixtureLibrary.files(backend)) == Set(listed))
     }
 
     @Test("fixture names read <endpoint>.<request|response>[.<status>][.<variant>].json, responses with their status",
