@@ -29,7 +29,7 @@ struct VynqTalkCrossCheckTests {
         }
     }
 
-    @Test("a wrong password, a taken email and a 200 carrying success false are all failures with the server's words")
+    @Test("a wrong password and a taken email (the envelope under 401 and 409), and a 200 carrying success false, are failures with the server's words")
     func refusals() async throws {
         try await withReference(.vynqTalk) { vynq in
             _ = try await Self.signup(vynq)
