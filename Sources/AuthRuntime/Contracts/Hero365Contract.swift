@@ -136,7 +136,8 @@ public struct Hero365Contract: BackendContract {
     /// Reads the app's OAuth callback URL ("App extracts tokens from callback URL parameters"):
     /// parameters in the fragment (Supabase's implicit flow) or the query, named by their `state`.
     /// `access_token` (with `refresh_token`, `expires_in`) gives ``OAuthCallback/tokens(attempt:_:)``,
-    /// the user named by the token's `sub`, `email` and `phone` claims; `error` gives
+    /// the user named by the token's `sub`, `email` and `phone` claims (an empty id when the token
+    /// names no `sub`: `/users/me` tells who it is); `error` gives
     /// ``OAuthCallback/failure(attempt:_:)`` with `error_description`. `nil` when the URL names no
     /// `state`, or carries neither tokens nor an error.
     public func oauthCallback(_ url: URL) -> OAuthCallback? {
