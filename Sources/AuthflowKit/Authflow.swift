@@ -12,6 +12,7 @@ public enum Authflow {
           authflow fuzz <model> [--seed S] [--runs N] [--length L] [--json]
           authflow replay <model> --seed S [--length L]        replay one fuzz run from its seed
           authflow list                                        the models
+          authflow fixtures [--write] [--check] [DIR]          the fixture index: print it, write DIR/INDEX.md, or exit 1 if stale
           authflow diagrams | serve | demo | bench             (not built yet: see the open issues)
 
         Seeds are decimal or 0x-hex. --help shows this text.
@@ -40,6 +41,7 @@ public enum Authflow {
             case "explore": return try explore(arguments, out: out, err: err)
             case "fuzz": return try fuzz(arguments, out: out, err: err)
             case "replay": return try replay(arguments, out: out, err: err)
+            case "fixtures": return FixtureIndex.run(arguments, out: out, err: err)
             case "list":
                 Models.all.forEach { out($0.name) }
                 return 0

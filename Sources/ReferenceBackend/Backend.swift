@@ -2,7 +2,7 @@
 public enum Backend: String, CaseIterable, Sendable, Hashable, Codable {
     /// Anonymous Wall: email codes, passwords set after registration, `/api/v1/auth/...`, camelCase, `{"error"}`.
     case anonymousWall
-    /// VynqTalk (Vapor): `/auth/signup`, `/auth/login`, `{success,data,message}` envelope, `{"error":true,"reason"}` errors.
+    /// VynqTalk (Vapor): `/auth/signup`, `/auth/login`, `{success,data,message}` envelope (refusals too), `{"error":true,"reason"}` framework errors.
     case vynqTalk
     /// Everday: approval-gated registration, rotating refresh tokens, `/api/auth/...`, PascalCase, `{"detail"}`.
     case everday

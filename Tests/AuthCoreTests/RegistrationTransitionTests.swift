@@ -52,6 +52,20 @@ enum RegistrationTable {
                         .register(RegistrationDetails(identifier: .username(Samples.username), password: Samples.password, email: Samples.email)))
                 ]),
             row(
+                "editing + submit(username and Discord handle) on Everday → the handle, trimmed, reaches the register request",
+                in: everday, .editing,
+                .intent(
+                    .submit(RegistrationInput(username: Samples.usernameText, password: Samples.passwordInput, discordHandle: "  newkid#1234 ")),
+                    at: t0),
+                .submitting(Samples.r(1)),
+                [
+                    .send(
+                        Samples.r(1),
+                        .register(
+                            RegistrationDetails(
+                                identifier: .username(Samples.username), password: Samples.password, discordHandle: "newkid#1234")))
+                ]),
+            row(
                 "editing + submit(without the required name) → rejected nameEmpty, nothing sent", .editing,
                 .intent(.submit(RegistrationInput(email: Samples.emailText, password: Samples.passwordInput)), at: t0), .editing,
                 [.emit(.rejected(.invalid(.nameEmpty)))]),

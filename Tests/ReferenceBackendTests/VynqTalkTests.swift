@@ -26,9 +26,25 @@ struct VynqTalkTests {
         }
     }
 
-    @Test("errors use Vapor's {error: true, reason} body with the HTTP status", arguments: [
-        ("/auth/login", ["email": "alice@example.com", "password": "wrong"], 401),
-        ("/auth/signup", ["name": "Alice", "email": "alice@example.com", "password": "password123"], 409),
+    @Test("the app's own refusals answer the envelope with success false, the HTTP status and the message to show", arguments: [
+        ("/auth/login", ["email": "alice@example.com", "password": "wrong"], 401, "Invalid email or password"),
+        ("/auth/signup", ["name": "Alice", "email": "alice@example.com", "password": "password123"], 409,
+         "A user with this email already exists"),
+    ])
+    func refusals(path: String, body: [String: String], status: Int, message: String) async throws {
+        try await withServer([.vynqTalk]) { server in
+            let vynq = client(server, .vynqTalk)
+            _ = try await vynq.post("/auth/signup", Self.alice)
+            let answer = try await vynq.post(path, body)
+            #expect(answer.status == status)
+            #expect(answer.keys == ["data", "message", "success"])
+            #expect(answer.bool("success") == false)
+            #expect(answer.value("data") is NSNull)
+            #expect(answer.string("message") == message)
+        }
+    }
+
+    @Test("framework errors (input validation) use Vapor's {error: true, reason} body with the HTTP status", arguments: [
         ("/auth/signup", ["name": "Bob", "email": "bob@example.com", "password": "short"], 400),
         ("/auth/signup", ["email": "bob@example.com"], 400),
     ])

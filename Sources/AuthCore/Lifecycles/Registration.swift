@@ -10,14 +10,20 @@ public struct RegistrationInput: Hashable, Sendable, CustomStringConvertible {
     public var phone: String
     /// Password as typed.
     public var password: PasswordInput
+    /// Discord handle (Everday, optional).
+    public var discordHandle: String
 
     /// Creates form input.
-    public init(name: String = "", email: String = "", username: String = "", phone: String = "", password: PasswordInput) {
+    public init(
+        name: String = "", email: String = "", username: String = "", phone: String = "", password: PasswordInput,
+        discordHandle: String = ""
+    ) {
         self.name = name
         self.email = email
         self.username = username
         self.phone = phone
         self.password = password
+        self.discordHandle = discordHandle
     }
 
     /// Redacted summary.
@@ -38,7 +44,7 @@ public struct Registration: EntryFlow {
         case emailPassword
         /// Phone and password, optional full name (Hero365 `/auth/signup/phone`).
         case phonePassword
-        /// Username and password, optional email and name (Everday `/auth/register`).
+        /// Username and password, optional email, name and Discord handle (Everday `/auth/register`).
         case usernamePassword
     }
 
@@ -111,9 +117,10 @@ public struct Registration: EntryFlow {
                     identifier: .phone(try PhoneNumber(input.phone)), password: password, name: try optionalName.get())
             case .usernamePassword:
                 let email = input.email.trimmedForInput.isEmpty ? nil : try Email(input.email)
+                let handle = input.discordHandle.trimmedForInput
                 return RegistrationDetails(
                     identifier: .username(try Username(input.username)), password: password,
-                    name: try optionalName.get(), email: email)
+                    name: try optionalName.get(), email: email, discordHandle: handle.isEmpty ? nil : handle)
             }
         }.mapError { $0 as? ValidationError ?? .nameEmpty }
     }

@@ -37,13 +37,18 @@ public struct RegistrationDetails: Hashable, Sendable, CustomStringConvertible {
     public var name: PersonName?
     /// A contact email in addition to a username (Everday `Email`).
     public var email: Email?
+    /// A Discord handle (Everday `DiscordHandle`, optional), trimmed and non-empty.
+    public var discordHandle: String?
 
     /// Creates registration details.
-    public init(identifier: SignInIdentifier, password: Password, name: PersonName? = nil, email: Email? = nil) {
+    public init(
+        identifier: SignInIdentifier, password: Password, name: PersonName? = nil, email: Email? = nil, discordHandle: String? = nil
+    ) {
         self.identifier = identifier
         self.password = password
         self.name = name
         self.email = email
+        self.discordHandle = discordHandle
     }
 
     /// Redacted summary.

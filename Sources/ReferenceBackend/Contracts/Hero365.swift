@@ -5,8 +5,10 @@ import Foundation
 /// with reuse detection, password recovery, `/users/me`, sign-out. snake_case bodies, errors
 /// `{"detail": …}`.
 ///
-/// Choices where the seed is silent: a resend inside the cooldown is 429 with `Retry-After`;
-/// every OTP failure (wrong, expired, burned after too many attempts) is 401 `Invalid OTP`.
+/// A resend inside the cooldown is refused as the seed documents a failed send: 400
+/// `Failed to send OTP: [reason]` (Send OTP answers only 200, 400 and 503), the reason in
+/// Supabase's words. Where the seed is silent: every OTP failure (wrong, expired, burned after
+/// too many attempts) is 401 `Invalid OTP`.
 struct Hero365: Contract {
     static let providers = ["google", "apple", "github"]
 
@@ -144,9 +146,7 @@ struct Hero365: Contract {
                 let wait = previous.sentAt.addingTimeInterval(settings.otpResendCooldown).timeIntervalSince(now)
                 if wait > 0 {
                     let seconds = max(1, Int(wait.rounded(.up)))
-                    var headers = HTTPHeaders()
-                    headers.set("Retry-After", String(seconds))
-                    throw Rejection(429, "Please wait \(seconds) seconds before requesting a new OTP", headers: headers)
+                    throw Rejection(400, "Failed to send OTP: For security purposes, you can only request this after \(seconds) seconds.")
                 }
             }
             state.otps[phone] = OTP(code: code, sentAt: now, expiresAt: now.addingTimeInterval(settings.otpLifetime))

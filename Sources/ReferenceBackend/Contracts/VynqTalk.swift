@@ -1,8 +1,11 @@
 import Foundation
 
 /// VynqTalk (seed 001, a Vapor server): `POST /auth/signup`, `POST /auth/login`, protected
-/// `GET /users` and `GET /users/search?query=`; successes in `{"success","data","message"}`,
-/// errors in Vapor's default `{"error": true, "reason": …}` with the HTTP status.
+/// `GET /users` and `GET /users/search?query=`. Every API answer is the `{"success","data","message"}`
+/// envelope (Requirement 4.1), the app's own refusals included: bad credentials (401) and a taken
+/// email (409) are `success: false` with their HTTP status and the message to show (4.2). Framework
+/// errors (input validation, an undecodable body, the token middleware, unknown routes) use Vapor's
+/// default `{"error": true, "reason": …}` with the HTTP status.
 /// `Fault.successFalse` makes any endpoint answer HTTP 200 with `success: false`.
 ///
 /// `GET /ws?token=<accessToken>` upgrades to a WebSocket when the token is valid (401 in Vapor's
@@ -57,12 +60,13 @@ struct VynqTalk: Contract {
         guard Validation.isEmail(email) else { throw Rejection(400, "Invalid email address") }
         guard password.count >= 8 else { throw Rejection(400, "Password must be at least 8 characters") }
         let now = services.clock.now
-        let user = try users.withLock { users throws(Rejection) -> User in
-            guard users[email] == nil else { throw Rejection(409, "A user with this email already exists") }
+        let created = users.withLock { users -> User? in
+            guard users[email] == nil else { return nil }
             let user = User(id: Secrets.uuid(), name: name, email: email, password: password, createdAt: now)
             users[email] = user
             return user
         }
+        guard let user = created else { return refused(409, "A user with this email already exists") }
         return signedIn(user, message: "User created successfully")
     }
 
@@ -71,9 +75,14 @@ struct VynqTalk: Contract {
         let email = body.string("email")?.lowercased() ?? ""
         let password = body.fields["password"]?.string ?? ""
         guard let user = users.withLock({ $0[email] }), user.password == password else {
-            throw Rejection(401, "Invalid email or password")
+            return refused(401, "Invalid email or password")
         }
         return signedIn(user, message: "Login successful")
+    }
+
+    /// The app's own refusal: the envelope with `success: false`, under `status`.
+    private func refused(_ status: Int, _ message: String) -> HTTPResponse {
+        .json(status, ["success": false, "data": nil, "message": .string(message)])
     }
 
     private func list(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {

@@ -1,0 +1,147 @@
+import AuthCore
+import Foundation
+
+/// Everday (seed `002_84b84fbf05aff65e.txt`): every endpoint relative to `/api`; approval-gated
+/// registration (`Status: PendingApproval`), username sign-in answering access and refresh tokens
+/// with `ExpiresIn`, rotating refresh, logout revoking the refresh token (with the bearer), forgot
+/// and reset by token. PascalCase bodies; errors `{"detail": …}`; a 403 whose detail says
+/// "Account pending approval…" is ``AuthFailure/pendingApproval(_:)``, any other 403 is
+/// ``AuthFailure/forbidden(_:)``.
+///
+/// The registration form has one display name; it is sent as `FirstName` (its first word) and
+/// `LastName` (the rest), the seed's `RegisterRequest` fields. Optional fields the user left out
+/// are omitted, as Swift's `Encodable` does for `nil`.
+///
+/// The seed documents `RequirePasswordChange` but no endpoint to change a password: a
+/// ``APIRequest/changePassword(old:new:_:)`` is unsupported here.
+public struct EverdayContract: BackendContract {
+    /// The path prefix in front of every documented endpoint.
+    public static let documentedPrefix = "/api"
+    /// `https://everday-dev.batserver.au/api`.
+    public static let development = EverdayContract(baseURL: URL(string: "https://everday-dev.batserver.au/api")!)
+    /// `https://everday.batserver.au/api`.
+    public static let production = EverdayContract(baseURL: URL(string: "https://everday.batserver.au/api")!)
+
+    /// Always ``AuthCore/Backend/everday``.
+    public let backend = Backend.everday
+    /// Where the API lives, `/api` included (the seed's "Base URL").
+    public let baseURL: URL
+
+    private var build: RequestBuilder { RequestBuilder(baseURL: baseURL) }
+    private static let messageKeys = ["detail", "Detail", "Message", "message", "error"]
+
+    /// A contract for the API at `baseURL`, which already ends in `/api` as the seed writes it.
+    public init(baseURL: URL) { self.baseURL = baseURL }
+
+    /// A contract for the server at `server`, whose documented paths start with `/api`.
+    public init(server: URL) { self.init(baseURL: RequestBuilder(baseURL: server).url(Self.documentedPrefix)) }
+
+    /// The documented request for `request`.
+    public func encode(_ request: APIRequest) throws(ContractError) -> HTTPRequest {
+        switch request {
+        case .register(let details):
+            guard case .username(let username) = details.identifier else { throw .unsupported("registration without a username") }
+            var body: JSONObject = ["Username": .string(username.rawValue), "Password": .string(details.password.secret.reveal())]
+            if let name = details.name {
+                let words = name.rawValue.split(separator: " ", maxSplits: 1)
+                if let first = words.first { body["FirstName"] = .string(String(first)) }
+                if words.count > 1 { body["LastName"] = .string(String(words[1]).trimmingCharacters(in: .whitespaces)) }
+            }
+            if let email = details.email { body["Email"] = .string(email.rawValue) }
+            if let handle = details.discordHandle { body["DiscordHandle"] = .string(handle) }
+            return build.json("POST", "/auth/register", body)
+        case .signIn(.username(let username), let password):
+            return build.json("POST", "/auth/login", ["Username": .string(username.rawValue), "Password": .string(password.secret.reveal())])
+        case .refresh(let token):
+            return build.json("POST", "/auth/refresh", ["RefreshToken": .string(token.reveal())])
+        case .revoke(let token, let bearer):
+            return build.json("POST", "/auth/logout", ["RefreshToken": .string(token.reveal())], headers: [RequestBuilder.bearer(bearer.token)])
+        case .requestPasswordReset(let identifier):
+            let typed: String =
+                switch identifier {
+                case .email(let email): email.rawValue
+                case .usernameOrEmail(let text): text
+                }
+            return build.json("POST", "/auth/forgot", ["Identifier": .string(typed)])
+        case .resetPassword(.token(let proof), let newPassword):
+            return build.json(
+                "POST", "/auth/reset-password", ["Token": .string(proof.secret.reveal()), "NewPassword": .string(newPassword.secret.reveal())])
+        case .signIn(.email, _), .signIn(.phone, _): throw .unsupported("sign-in other than by username")
+        case .resetPassword(.emailCode, _): throw .unsupported("password reset by emailed code")
+        case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode: throw .unsupported("email codes")
+        case .sendPhoneCode, .signInWithPhoneCode: throw .unsupported("phone codes")
+        case .setPassword, .changePassword: throw .unsupported("a password change endpoint")
+        case .oauthURL: throw .unsupported("OAuth sign-in")
+        case .currentUser: throw .unsupported("a current-user endpoint")
+        case .protected: throw .unsupported("protected calls through encode (use authorize)")
+        case .openRealtime: throw .unsupported("a realtime connection")
+        }
+    }
+
+    /// Reads the answer to `request`.
+    public func decode(_ response: HTTPResponse, for request: APIRequest, receivedAt: Instant) -> Reply {
+        let body = ResponseBody(response)
+        guard Self.isSuccess(response.status) else {
+            return .failed(AnswerReading.failure(response, body: body, keys: Self.messageKeys, request: request, receivedAt: receivedAt))
+        }
+        switch request {
+        case .register:
+            guard let object = body.object else { return .failed(.malformed) }
+            if AnswerReading.string(object["Status"])?.lowercased() == "pendingapproval" {
+                return .pendingApproval(AnswerReading.string(object["Message"]))
+            }
+            if object["AccessToken"] != nil { return tokens(object).map(Reply.granted) ?? .failed(.malformed) }
+            return .failed(.malformed)
+        case .signIn:
+            return body.object.flatMap(tokens).map(Reply.granted) ?? .failed(.malformed)
+        case .refresh:
+            guard let object = body.object, let access = AnswerReading.string(object["AccessToken"]) else { return .failed(.malformed) }
+            return .refreshed(
+                TokenRefresh(
+                    accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["RefreshToken"]).map(RefreshToken.init),
+                    expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access)))
+        case .revoke, .requestPasswordReset, .resetPassword:
+            // The seed shows no body for these: any success is done, with its `Message` if it has one.
+            return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
+        case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode, .setPassword,
+            .changePassword, .oauthURL, .currentUser, .protected, .openRealtime:
+            return .failed(.malformed)  // Never encoded for this backend.
+        }
+    }
+
+    /// Adds `Authorization: Bearer …`.
+    public func authorize(_ request: HTTPRequest, with bearer: Bearer) -> HTTPRequest {
+        var authorized = request
+        authorized.headers["Authorization"] = "Bearer " + bearer.token.reveal()
+        return authorized
+    }
+
+    /// 2xx is `.accepted(nil)`; anything else by the status taxonomy, pending approval told apart
+    /// from forbidden by the `detail`.
+    public func classifyProtected(_ response: HTTPResponse) -> Reply {
+        guard Self.isSuccess(response.status) else {
+            return .failed(
+                AnswerReading.failure(response, body: ResponseBody(response), keys: Self.messageKeys, request: nil, receivedAt: Instant(Date())))
+        }
+        return .accepted(nil)
+    }
+
+    /// No realtime connection.
+    public func realtimeURL(token: AccessToken) -> URL? { nil }
+
+    // MARK: Reading
+
+    /// The seed's `TokenResponse`: the user is named by `Username` (the only identifier the
+    /// answer carries), shown by `FirstName LastName` when given.
+    private func tokens(_ object: JSONObject) -> Grant? {
+        guard let access = AnswerReading.string(object["AccessToken"]), let username = AnswerReading.string(object["Username"]) else {
+            return nil
+        }
+        let fullName = [object["FirstName"], object["LastName"]].compactMap(AnswerReading.string).joined(separator: " ")
+        let user = UserProfile(id: username, email: AnswerReading.string(object["Email"]), name: fullName.isEmpty ? username : fullName)
+        return Grant(
+            accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["RefreshToken"]).map(RefreshToken.init),
+            expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access), user: user,
+            requiresPasswordChange: AnswerReading.bool(object["RequirePasswordChange"]) ?? false)
+    }
+}

@@ -1,0 +1,180 @@
+import AuthCore
+import Foundation
+
+/// Hero365 (seed `004_44f85e7a4d11ec6b.txt`, FastAPI over Supabase at `http://localhost:8000`,
+/// every endpoint under `/api/v1`): email and phone sign-up and sign-in, phone OTP send/verify,
+/// OAuth URL per provider, refresh, password recovery, `GET /users/me`, sign-out. snake_case
+/// bodies; errors `{"detail": …}` (FastAPI's validation list `{"detail": [{"msg"}]}` too).
+///
+/// Every request carries `Content-Type: application/json` ("All requests should use…"), protected
+/// ones `Authorization: Bearer {access_token}`. The answers carry no lifetime, so expiry is read
+/// from the access token's `exp` claim (Supabase's `expires_in` wins when a server sends it).
+/// Sign-up answers "check your email/phone" (``Reply/verificationRequired(_:)``), or a session
+/// when the server has confirmation turned off and answers tokens.
+public struct Hero365Contract: BackendContract {
+    /// The path prefix in front of every documented endpoint.
+    public static let documentedPrefix = "/api/v1"
+    /// `http://localhost:8000/api/v1`, the seed's development server.
+    public static let development = Hero365Contract(server: URL(string: "http://localhost:8000")!)
+
+    /// Always ``AuthCore/Backend/hero365``.
+    public let backend = Backend.hero365
+    /// Where the API lives, `/api/v1` included.
+    public let baseURL: URL
+
+    private var build: RequestBuilder { RequestBuilder(baseURL: baseURL) }
+    private static let messageKeys = ["detail", "message", "error_description", "error", "msg"]
+    private static let contentType = ("Content-Type", "application/json")
+
+    /// A contract for the API at `baseURL`, which already ends in `/api/v1`.
+    public init(baseURL: URL) { self.baseURL = baseURL }
+
+    /// A contract for the server at `server` (`http://localhost:8000`), whose API is under `/api/v1`.
+    public init(server: URL) { self.init(baseURL: RequestBuilder(baseURL: server).url(Self.documentedPrefix)) }
+
+    /// The documented request for `request`.
+    public func encode(_ request: APIRequest) throws(ContractError) -> HTTPRequest {
+        switch request {
+        case .register(let details):
+            var body: JSONObject
+            let path: String
+            switch details.identifier {
+            case .email(let email):
+                body = ["email": .string(email.rawValue), "password": .string(details.password.secret.reveal())]
+                path = "/auth/signup"
+            case .phone(let phone):
+                body = ["phone": .string(phone.e164), "password": .string(details.password.secret.reveal())]
+                path = "/auth/signup/phone"
+            case .username: throw .unsupported("registration by username")
+            }
+            if let name = details.name { body["full_name"] = .string(name.rawValue) }
+            return build.json("POST", path, body)
+        case .signIn(.email(let email), let password):
+            return build.json("POST", "/auth/signin", ["email": .string(email.rawValue), "password": .string(password.secret.reveal())])
+        case .signIn(.phone(let phone), let password):
+            return build.json("POST", "/auth/signin/phone", ["phone": .string(phone.e164), "password": .string(password.secret.reveal())])
+        case .sendPhoneCode(let phone):
+            return build.json("POST", "/auth/otp/send", ["phone": .string(phone.e164)])
+        case .signInWithPhoneCode(let phone, let code):
+            return build.json("POST", "/auth/otp/verify", ["phone": .string(phone.e164), "token": .string(code.secret.reveal())])
+        case .oauthURL(let provider):
+            return build.bodiless("GET", "/auth/oauth/" + provider.rawValue, headers: [Self.contentType])
+        case .refresh(let token):
+            return build.json("POST", "/auth/refresh", ["refresh_token": .string(token.reveal())])
+        case .requestPasswordReset(.email(let email)):
+            return build.json("POST", "/auth/password-recovery", ["email": .string(email.rawValue)])
+        case .currentUser(let bearer):
+            return build.bodiless("GET", "/users/me", headers: [Self.contentType, RequestBuilder.bearer(bearer.token)])
+        case .revoke(_, let bearer):
+            // The seed documents no body; Supabase signs out the session of the bearer.
+            return build.bodiless("POST", "/auth/signout", headers: [Self.contentType, RequestBuilder.bearer(bearer.token)])
+        case .signIn(.username, _): throw .unsupported("sign-in by username")
+        case .requestPasswordReset(.usernameOrEmail): throw .unsupported("password recovery by username")
+        case .resetPassword: throw .unsupported("completing a reset in the app (the recovery email's link does it)")
+        case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode: throw .unsupported("email codes")
+        case .setPassword, .changePassword: throw .unsupported("password management")
+        case .protected: throw .unsupported("protected calls through encode (use authorize)")
+        case .openRealtime: throw .unsupported("a realtime connection")
+        }
+    }
+
+    /// Reads the answer to `request`.
+    public func decode(_ response: HTTPResponse, for request: APIRequest, receivedAt: Instant) -> Reply {
+        let body = ResponseBody(response)
+        guard Self.isSuccess(response.status) else {
+            return .failed(AnswerReading.failure(response, body: body, keys: Self.messageKeys, request: request, receivedAt: receivedAt))
+        }
+        switch request {
+        case .register:
+            guard let object = body.object else { return .failed(.malformed) }
+            if object["access_token"] != nil { return Self.session(object).map(Reply.granted) ?? .failed(.malformed) }
+            return .verificationRequired(AnswerReading.string(object["message"]))
+        case .signIn, .signInWithPhoneCode:
+            return body.object.flatMap(Self.session).map(Reply.granted) ?? .failed(.malformed)
+        case .sendPhoneCode, .requestPasswordReset, .revoke:
+            return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
+        case .oauthURL:
+            guard let url = AnswerReading.string(body.object?["url"]), URL(string: url)?.scheme != nil else { return .failed(.malformed) }
+            return .authorizationURL(url)
+        case .refresh:
+            guard let object = body.object, let access = AnswerReading.string(object["access_token"]) else { return .failed(.malformed) }
+            return .refreshed(
+                TokenRefresh(
+                    accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["refresh_token"]).map(RefreshToken.init),
+                    expiry: AnswerReading.expiry(expiresIn: object["expires_in"], accessToken: access)))
+        case .currentUser:
+            guard let object = body.object, let id = AnswerReading.identifier(object["id"]) else { return .failed(.malformed) }
+            return .user(
+                UserProfile(
+                    id: id, email: AnswerReading.string(object["email"]), phone: AnswerReading.string(object["phone"]),
+                    name: AnswerReading.string(object["full_name"])))
+        case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .resetPassword, .setPassword, .changePassword,
+            .protected, .openRealtime:
+            return .failed(.malformed)  // Never encoded for this backend.
+        }
+    }
+
+    /// Adds `Authorization: Bearer …`.
+    public func authorize(_ request: HTTPRequest, with bearer: Bearer) -> HTTPRequest {
+        var authorized = request
+        authorized.headers["Authorization"] = "Bearer " + bearer.token.reveal()
+        return authorized
+    }
+
+    /// 2xx is `.accepted(nil)`; anything else by the status taxonomy.
+    public func classifyProtected(_ response: HTTPResponse) -> Reply {
+        guard Self.isSuccess(response.status) else {
+            return .failed(
+                AnswerReading.failure(response, body: ResponseBody(response), keys: Self.messageKeys, request: nil, receivedAt: Instant(Date())))
+        }
+        return .accepted(nil)
+    }
+
+    /// No realtime connection.
+    public func realtimeURL(token: AccessToken) -> URL? { nil }
+
+    /// Reads the app's OAuth callback URL ("App extracts tokens from callback URL parameters"):
+    /// parameters in the fragment (Supabase's implicit flow) or the query, named by their `state`.
+    /// `access_token` (with `refresh_token`, `expires_in`) gives ``OAuthCallback/tokens(attempt:_:)``,
+    /// the user named by the token's `sub`, `email` and `phone` claims (an empty id when the token
+    /// names no `sub`: `/users/me` tells who it is); `error` gives
+    /// ``OAuthCallback/failure(attempt:_:)`` with `error_description`. `nil` when the URL names no
+    /// `state`, or carries neither tokens nor an error.
+    public func oauthCallback(_ url: URL) -> OAuthCallback? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        var parameters: [String: String] = [:]
+        for item in components.queryItems ?? [] { parameters[item.name] = item.value }
+        if let fragment = components.percentEncodedFragment {
+            var fragmentOnly = URLComponents()
+            fragmentOnly.percentEncodedQuery = fragment
+            for item in fragmentOnly.queryItems ?? [] { parameters[item.name] = item.value }
+        }
+        guard let attempt = parameters["state"], !attempt.isEmpty else { return nil }
+        if let error = parameters["error"] {
+            return .failure(attempt: attempt, parameters["error_description"] ?? error)
+        }
+        guard let access = parameters["access_token"], !access.isEmpty else { return nil }
+        let claims = JWTClaims.payload(of: access)
+        let user = UserProfile(
+            id: AnswerReading.identifier(claims?["sub"]) ?? "", email: AnswerReading.string(claims?["email"]),
+            phone: AnswerReading.string(claims?["phone"]))
+        let expiresIn = parameters["expires_in"].map(JSONValue.string)
+        let grant = Grant(
+            accessToken: AccessToken(access), refreshToken: parameters["refresh_token"].flatMap { $0.isEmpty ? nil : RefreshToken($0) },
+            expiry: AnswerReading.expiry(expiresIn: expiresIn, accessToken: access), user: user)
+        return .tokens(attempt: attempt, grant)
+    }
+
+    /// `{"access_token", "refresh_token", "user": {"id", "email"?, "phone"?, "user_metadata": {"full_name"?}}}`.
+    private static func session(_ object: JSONObject) -> Grant? {
+        guard let access = AnswerReading.string(object["access_token"]), let user = object["user"]?.object,
+            let id = AnswerReading.identifier(user["id"])
+        else { return nil }
+        let profile = UserProfile(
+            id: id, email: AnswerReading.string(user["email"]), phone: AnswerReading.string(user["phone"]),
+            name: AnswerReading.string(user["user_metadata"]?["full_name"]))
+        return Grant(
+            accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["refresh_token"]).map(RefreshToken.init),
+            expiry: AnswerReading.expiry(expiresIn: object["expires_in"], accessToken: access), user: profile)
+    }
+}

@@ -1,0 +1,104 @@
+import AuthCore
+import Foundation
+
+/// Subspace (seed `003_c800e2013180f35b.txt`): `http://localhost:8080`, API version v1 under
+/// `/api/v1`; register answers a token at once (201), login, `GET /auth/me` to restore a session;
+/// a 24 h JWT (claims `user_id`, `email`, `exp`, `iat`) and no refresh. camelCase bodies; errors
+/// `{"error": …}`; 429 when the rate limit (100 requests a minute) is exceeded, with `Retry-After`
+/// when the server sends one.
+///
+/// Every request carries `Content-Type: application/json`, as the seed's "Base Configuration" and
+/// its own Swift client (which sets it on `GET` too) do.
+public struct SubspaceContract: BackendContract {
+    /// The path prefix in front of every documented endpoint.
+    public static let documentedPrefix = "/api/v1"
+    /// `http://localhost:8080/api/v1`, the seed's development server.
+    public static let development = SubspaceContract(server: URL(string: "http://localhost:8080")!)
+
+    /// Always ``AuthCore/Backend/subspace``.
+    public let backend = Backend.subspace
+    /// Where the API lives, `/api/v1` included (the seed's client `baseURL`).
+    public let baseURL: URL
+
+    private var build: RequestBuilder { RequestBuilder(baseURL: baseURL) }
+    private static let messageKeys = ["error", "message", "detail"]
+    private static let contentType = ("Content-Type", "application/json")
+
+    /// A contract for the API at `baseURL`, which already ends in `/api/v1`.
+    public init(baseURL: URL) { self.baseURL = baseURL }
+
+    /// A contract for the server at `server` (`http://localhost:8080`), whose API is under `/api/v1`.
+    public init(server: URL) { self.init(baseURL: RequestBuilder(baseURL: server).url(Self.documentedPrefix)) }
+
+    /// The documented request for `request`.
+    public func encode(_ request: APIRequest) throws(ContractError) -> HTTPRequest {
+        switch request {
+        case .register(let details):
+            guard case .email(let email) = details.identifier else { throw .unsupported("registration without an email") }
+            guard let name = details.name else { throw .unsupported("registration without a name") }
+            return build.json(
+                "POST", "/auth/register",
+                ["name": .string(name.rawValue), "email": .string(email.rawValue), "password": .string(details.password.secret.reveal())])
+        case .signIn(.email(let email), let password):
+            return build.json("POST", "/auth/login", ["email": .string(email.rawValue), "password": .string(password.secret.reveal())])
+        case .currentUser(let bearer):
+            return build.bodiless("GET", "/auth/me", headers: [Self.contentType, RequestBuilder.bearer(bearer.token)])
+        case .signIn(.username, _), .signIn(.phone, _): throw .unsupported("sign-in other than by email")
+        case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode: throw .unsupported("email codes")
+        case .sendPhoneCode, .signInWithPhoneCode: throw .unsupported("phone codes")
+        case .requestPasswordReset, .resetPassword: throw .unsupported("password reset")
+        case .setPassword, .changePassword: throw .unsupported("password management")
+        case .oauthURL: throw .unsupported("OAuth sign-in")
+        case .refresh: throw .unsupported("token refresh (re-authenticate after 24 hours)")
+        case .revoke: throw .unsupported("server-side logout")
+        case .protected: throw .unsupported("protected calls through encode (use authorize)")
+        case .openRealtime: throw .unsupported("a realtime connection")
+        }
+    }
+
+    /// Reads the answer to `request`.
+    public func decode(_ response: HTTPResponse, for request: APIRequest, receivedAt: Instant) -> Reply {
+        let body = ResponseBody(response)
+        guard Self.isSuccess(response.status) else {
+            return .failed(AnswerReading.failure(response, body: body, keys: Self.messageKeys, request: request, receivedAt: receivedAt))
+        }
+        switch request {
+        case .register, .signIn:
+            guard let object = body.object, let token = AnswerReading.string(object["token"]),
+                let user = object["user"]?.object.flatMap(Self.user)
+            else { return .failed(.malformed) }
+            return .granted(Grant(accessToken: AccessToken(token), expiry: JWTClaims.expiry(of: token), user: user))
+        case .currentUser:
+            return body.object.flatMap(Self.user).map(Reply.user) ?? .failed(.malformed)
+        case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
+            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .revoke, .protected,
+            .openRealtime:
+            return .failed(.malformed)  // Never encoded for this backend.
+        }
+    }
+
+    /// Adds `Authorization: Bearer …`.
+    public func authorize(_ request: HTTPRequest, with bearer: Bearer) -> HTTPRequest {
+        var authorized = request
+        authorized.headers["Authorization"] = "Bearer " + bearer.token.reveal()
+        return authorized
+    }
+
+    /// 2xx is `.accepted(nil)`; anything else by the status taxonomy (401 "token has expired", 429…).
+    public func classifyProtected(_ response: HTTPResponse) -> Reply {
+        guard Self.isSuccess(response.status) else {
+            return .failed(
+                AnswerReading.failure(response, body: ResponseBody(response), keys: Self.messageKeys, request: nil, receivedAt: Instant(Date())))
+        }
+        return .accepted(nil)
+    }
+
+    /// No realtime connection.
+    public func realtimeURL(token: AccessToken) -> URL? { nil }
+
+    /// `{"id", "name", "email", "createdAt", "updatedAt"}`.
+    private static func user(_ object: JSONObject) -> UserProfile? {
+        guard let id = AnswerReading.identifier(object["id"]) else { return nil }
+        return UserProfile(id: id, email: AnswerReading.string(object["email"]), name: AnswerReading.string(object["name"]))
+    }
+}

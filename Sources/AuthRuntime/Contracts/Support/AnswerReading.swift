@@ -1,0 +1,244 @@
+import AuthCore
+import Foundation
+
+/// A response body as the contracts read it: JSON when it parses, plain text when it is text and
+/// not an HTML page, and what the headers claimed it was.
+struct ResponseBody: Sendable {
+    /// The parsed JSON, when the body is JSON.
+    let json: JSONValue?
+    /// The trimmed text, when the body is readable text that is neither JSON nor HTML.
+    let text: String?
+    /// True when there was no body (or only whitespace).
+    let isEmpty: Bool
+    /// True when `Content-Type` says JSON (`application/json`, `…+json`).
+    let declaredJSON: Bool
+    /// True when the body is an HTML page (a captive portal, a proxy's error page).
+    let isHTML: Bool
+
+    init(_ response: HTTPResponse) {
+        let contentType = response.headers["Content-Type"]?.lowercased() ?? ""
+        declaredJSON = contentType.contains("/json") || contentType.contains("+json")
+        let decoded = String(bytes: response.body, encoding: .utf8)
+        let trimmed = decoded?.trimmingCharacters(in: .whitespacesAndNewlines)
+        isEmpty = response.body.isEmpty || trimmed?.isEmpty == true
+        json = isEmpty ? nil : JSONValue.parse(response.body)
+        isHTML = contentType.contains("html") || (json == nil && trimmed?.hasPrefix("<") == true)
+        if json == nil, !isEmpty, !isHTML, !declaredJSON, let trimmed,
+            !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" })
+        {
+            text = trimmed
+        } else {
+            text = nil
+        }
+    }
+
+    /// The JSON object, when the body is one.
+    var object: JSONObject? { json?.object }
+}
+
+/// Reads answers: success shapes shared by several backends, and error bodies → ``AuthFailure``.
+enum AnswerReading {
+    /// Messages a server gives that only repeat the status's reason phrase (Vapor's and
+    /// FastAPI's defaults): they say nothing the status does not, so the seeds' own wording
+    /// ("Invalid email or password", "Server error, please try again") is shown instead.
+    static let reasonPhrases: Set<String> = [
+        "bad request", "unauthorized", "forbidden", "not found", "method not allowed", "request timeout", "conflict",
+        "gone", "unprocessable entity", "unprocessable content", "too many requests", "internal server error",
+        "not implemented", "bad gateway", "service unavailable", "gateway timeout",
+    ]
+
+    /// The longest server message passed on to the user.
+    static let maximumMessageLength = 500
+
+    // MARK: Failures
+
+    /// The failure an error status means, with the server's message (see ``message(in:keys:request:)``).
+    /// 2xx never reaches here; 1xx/3xx and unknown classes are `.malformed`.
+    static func failure(
+        _ response: HTTPResponse, body: ResponseBody, keys: [String], request: APIRequest?, receivedAt: Instant
+    ) -> AuthFailure {
+        failure(
+            status: response.status, message: message(in: body, keys: keys, request: request), headers: response.headers,
+            receivedAt: receivedAt)
+    }
+
+    /// The seeds' status taxonomy. A 403 whose message says the account is pending approval
+    /// (Everday: "Account pending approval. A parent must approve this account before sign in.")
+    /// is ``AuthFailure/pendingApproval(_:)``; any other 403 is ``AuthFailure/forbidden(_:)``.
+    /// 408 is a timeout (Anonymous Wall's `NetworkError.timeout`); 429 carries `Retry-After`.
+    static func failure(status: Int, message: String?, headers: HTTPHeaders, receivedAt: Instant) -> AuthFailure {
+        switch status {
+        case 400: return .badRequest(message)
+        case 401: return .unauthorized(message)
+        case 403:
+            if let message, message.lowercased().contains("pending approval") { return .pendingApproval(message) }
+            return .forbidden(message)
+        case 404: return .notFound(message)
+        case 408: return .timeout
+        case 409: return .conflict(message)
+        case 429: return .rateLimited(retryAfter: retryAfter(headers["Retry-After"], receivedAt: receivedAt))
+        case 402, 405...407, 410...428, 430...499: return .badRequest(message)
+        case 500...599: return .server(status: status, message)
+        default: return .malformed
+        }
+    }
+
+    /// `Retry-After` as delay-seconds or an HTTP-date (RFC 9110 §10.2.3), relative to `receivedAt`;
+    /// `nil` when absent or unreadable. A date in the past is a zero wait.
+    static func retryAfter(_ value: String?, receivedAt: Instant) -> Interval? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if value.allSatisfy(\.isASCIIDigit) {
+            guard let seconds = Int64(value) else { return .seconds(Int64.max / 1000) }
+            return .seconds(min(seconds, Int64.max / 1000))
+        }
+        guard let date = ServerDate.parse(value) else { return nil }
+        let wait = date - receivedAt
+        return wait < .zero ? .zero : wait
+    }
+
+    /// The server's own words in an error (or `success: false`) body, looked up under `keys` in
+    /// order: a string member, Vapor's `reason` when `error` is `true`, FastAPI's validation list
+    /// (`detail: [{msg}]`), or a plain-text body. Reason phrases are dropped, secrets the request
+    /// carried are masked, and very long text is cut.
+    static func message(in body: ResponseBody, keys: [String], request: APIRequest?) -> String? {
+        var found: String?
+        if let object = body.object {
+            for key in keys {
+                guard let value = object[key] else { continue }
+                if let text = value.string {
+                    found = text
+                } else if let first = value.array?.first {
+                    found = first["msg"]?.string ?? first.string  // FastAPI 422: [{"loc", "msg", "type"}]
+                }
+                if let candidate = found?.trimmingCharacters(in: .whitespacesAndNewlines), !candidate.isEmpty { break }
+                found = nil
+            }
+        } else if let string = body.json?.string {
+            found = string
+        } else {
+            found = body.text
+        }
+        guard var message = found?.trimmingCharacters(in: .whitespacesAndNewlines), !message.isEmpty else { return nil }
+        guard !reasonPhrases.contains(message.lowercased()) else { return nil }
+        if let request { message = mask(request.secretsOnTheWire, in: message) }
+        if message.count > maximumMessageLength { message = String(message.prefix(maximumMessageLength)) + "…" }
+        return message
+    }
+
+    /// `text` with every occurrence of each secret replaced by `‹redacted›`, so a server that
+    /// echoes a password or code cannot put it in front of the user or into a log.
+    static func mask(_ secrets: [String], in text: String) -> String {
+        var masked = text
+        for secret in secrets.sorted(by: { $0.count > $1.count }) where !secret.isEmpty {
+            masked = masked.replacingOccurrences(of: secret, with: "‹redacted›")
+        }
+        return masked
+    }
+
+    // MARK: Success shapes
+
+    /// A "String or JSON with message" answer (Anonymous Wall's send-code, reset-request, set and
+    /// change password): an empty body, a JSON string, any JSON object (its message under `keys`),
+    /// or plain text are all `.accepted`; an HTML page or a body that claims JSON and is not is
+    /// `.malformed` (a captive portal's 200 is not "code sent").
+    static func acknowledgement(_ body: ResponseBody, keys: [String], request: APIRequest?) -> Reply {
+        if body.isEmpty { return .accepted(nil) }
+        if body.json != nil || body.text != nil { return .accepted(message(in: body, keys: keys, request: request)) }
+        return .failed(.malformed)
+    }
+
+    /// A non-empty string member, trimmed.
+    static func string(_ value: JSONValue?) -> String? {
+        guard let text = value?.string?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// An identifier sent as a string (`"550e8400-…"`) or as an integer (`42`).
+    static func identifier(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string: return string(value)
+        case .number(let number) where number == number.rounded() && abs(number) < 1e15: return String(Int64(number))
+        case .number, .null, .bool, .array, .object, .none: return nil
+        }
+    }
+
+    /// A Boolean member, `nil` when absent or not a Boolean.
+    static func bool(_ value: JSONValue?) -> Bool? { value?.bool }
+
+    /// A token's expiry: `expiresIn` seconds when the server sent a positive number (Everday
+    /// `ExpiresIn`, Supabase `expires_in`), else the JWT `exp` claim, else unknown.
+    static func expiry(expiresIn: JSONValue?, accessToken: String) -> TokenExpiry {
+        let seconds: Double? =
+            switch expiresIn {
+            case .number(let value): value
+            case .string(let text): Double(text.trimmingCharacters(in: .whitespaces))
+            case .null, .bool, .array, .object, .none: nil
+            }
+        if let seconds, seconds.isFinite, seconds > 0, seconds < 9.2e15 {
+            return .after(Interval(milliseconds: Int64((seconds * 1000).rounded())))
+        }
+        return JWTClaims.expiry(of: accessToken)
+    }
+}
+
+extension APIRequest {
+    /// Every secret this request puts on the wire (passwords, codes, tokens), for masking echoes.
+    var secretsOnTheWire: [String] {
+        switch self {
+        case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .oauthURL: []
+        case .registerWithEmailCode(_, let code), .signInWithEmailCode(_, let code), .signInWithPhoneCode(_, let code):
+            [code.secret.reveal()]
+        case .signIn(_, let password): [password.secret.reveal()]
+        case .register(let details): [details.password.secret.reveal()]
+        case .resetPassword(let completion, let newPassword):
+            switch completion {
+            case .emailCode(_, let code): [code.secret.reveal(), newPassword.secret.reveal()]
+            case .token(let proof): [proof.secret.reveal(), newPassword.secret.reveal()]
+            }
+        case .setPassword(let password, let bearer): [password.secret.reveal(), bearer.token.reveal()]
+        case .changePassword(let old, let new, let bearer): [old.secret.reveal(), new.secret.reveal(), bearer.token.reveal()]
+        case .refresh(let token): [token.reveal()]
+        case .currentUser(let bearer), .protected(_, let bearer): [bearer.token.reveal()]
+        case .revoke(let token, let bearer): [token.reveal(), bearer.token.reveal()]
+        case .openRealtime(let token): [token.reveal()]
+        }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+/// Builds the HTTP requests of one contract: its base URL plus the seed's paths, JSON bodies with
+/// keys in the seed's order, `Content-Type: application/json` as every seed writes it.
+struct RequestBuilder: Sendable {
+    /// The contract's base URL, documented prefix included.
+    let baseURL: URL
+
+    /// `baseURL` followed by `path` (which starts with `/`).
+    func url(_ path: String) -> URL {
+        var base = baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return URL(string: base + path) ?? baseURL.appendingPathComponent(path)
+    }
+
+    /// A request with a JSON body.
+    func json(_ method: String, _ path: String, _ body: JSONObject, headers: [(String, String)] = []) -> HTTPRequest {
+        HTTPRequest(
+            method: method, url: url(path), headers: HTTPHeaders([("Content-Type", "application/json")] + headers),
+            body: JSONValue.object(body).encoded)
+    }
+
+    /// A request without a body.
+    func bodiless(_ method: String, _ path: String, headers: [(String, String)] = []) -> HTTPRequest {
+        HTTPRequest(method: method, url: url(path), headers: HTTPHeaders(headers))
+    }
+
+    /// `Authorization: Bearer <token>`.
+    static func bearer(_ token: AccessToken) -> (String, String) { ("Authorization", "Bearer " + token.reveal()) }
+}
+
+extension BackendContract {
+    /// Whether `status` is a success (2xx).
+    static func isSuccess(_ status: Int) -> Bool { (200..<300).contains(status) }
+}
