@@ -115,6 +115,7 @@ extension RegistrationDetails: Surveyable {
         s.visit(password)
         s.plain(name)
         s.plain(email)
+        s.plain(discordHandle)
     }
 }
 

@@ -1,0 +1,96 @@
+import AuthCore
+import Testing
+@testable import AuthVerification
+
+/// The survey walks structs field by field, by hand. A field added to one of them and not to its
+/// `Surveyable` conformance would make two different worlds look alike to the explorer, so these
+/// tests pin each struct's field count: when one fails, update the conformance, then the count.
+@Suite("Survey")
+struct SurveyTests {
+    static let credentials = Credentials(accessToken: AccessToken("tok-at-1"), refreshToken: RefreshToken("tok-rt-1"), expiresAt: .seconds(5), user: UserProfile(id: "u1"))
+    static let grant = Grant(accessToken: AccessToken("tok-at-1"), user: UserProfile(id: "u1"))
+
+    struct Shape: CustomTestStringConvertible, Sendable {
+        var name: String
+        var value: any Sendable
+        var surveyedFields: Int
+        var testDescription: String { name }
+    }
+
+    static let shapes: [Shape] = [
+        Shape(name: "Grant", value: grant, surveyedFields: 5),
+        Shape(name: "Credentials", value: credentials, surveyedFields: 4),
+        Shape(name: "TokenRefresh", value: TokenRefresh(accessToken: AccessToken("a"), refreshToken: nil), surveyedFields: 3),
+        Shape(name: "Bearer", value: Bearer(token: AccessToken("a"), userID: "u1"), surveyedFields: 2),
+        Shape(
+            name: "RegistrationDetails",
+            value: RegistrationDetails(identifier: .username(try! Username("kid")), password: try! Password(PasswordInput("pw-valid-secret"))),
+            surveyedFields: 5),
+        Shape(name: "Session", value: Session(credentials: credentials), surveyedFields: 3),
+        Shape(name: "PendingCall", value: PendingCall(id: CallID(1), stage: .waitingForToken, replayed: false), surveyedFields: 3),
+        Shape(
+            name: "CodeChallenge",
+            value: CodeChallenge(destination: .email(try! Email("a@b.edu")), expiresAt: .seconds(1), resendAt: .seconds(1), attemptsLeft: 1),
+            surveyedFields: 4),
+        Shape(name: "Exchange", value: Exchange(id: RequestID(1), request: .oauthURL(.google), opened: false), surveyedFields: 3),
+        Shape(name: "PendingTimer", value: PendingTimer(id: .codeExpiry, at: .seconds(1)), surveyedFields: 2),
+        Shape(name: "History", value: History(), surveyedFields: 4),
+        Shape(name: "CodeIssue", value: CodeIssue(destination: "d", issuedAt: .seconds(1), verifications: 0), surveyedFields: 3),
+        Shape(name: "SessionWithRealtime.Phase", value: SessionWithRealtime.Phase(session: .signedOut, connection: .idle), surveyedFields: 2),
+    ]
+
+    @Test("every surveyed struct has exactly the fields its conformance walks", arguments: shapes)
+    func fieldsAreAllSurveyed(_ shape: Shape) {
+        #expect(Mirror(reflecting: shape.value).children.count == shape.surveyedFields, "update \(shape.name)'s Surveyable conformance")
+    }
+
+    static func fingerprint(_ world: World<SessionLifecycle>) -> Fingerprint {
+        var world = world
+        return Survey.of(&world, horizon: .seconds(600), settle: { _, _ in }).fingerprint
+    }
+
+    static func world(_ phase: SessionLifecycle.Phase, next: UInt64 = 1, now: Instant = .seconds(100)) -> World<SessionLifecycle> {
+        World(state: LifecycleState(phase: phase, requests: RequestIDs(next: next)), now: now)
+    }
+
+    @Test("worlds that differ only by the names of request ids and tokens share a fingerprint")
+    func symmetry() {
+        let one = Credentials(accessToken: AccessToken("tok-at-1"), refreshToken: RefreshToken("tok-rt-1"), user: UserProfile(id: "u1"))
+        let two = Credentials(accessToken: AccessToken("tok-at-7"), refreshToken: RefreshToken("tok-rt-9"), user: UserProfile(id: "u1"))
+        let a = Self.world(.refreshing(Session(credentials: one), RequestID(3), attempt: 0), next: 4)
+        let b = Self.world(.refreshing(Session(credentials: two), RequestID(12), attempt: 0), next: 40)
+        #expect(Self.fingerprint(a) == Self.fingerprint(b))
+    }
+
+    @Test("worlds that differ in anything else do not", arguments: [
+        SessionLifecycle.Phase.refreshing(Session(credentials: credentials), RequestID(3), attempt: 1),
+        .refreshBackoff(Session(credentials: credentials), retryAt: .seconds(101), attempt: 0),
+        .active(Session(credentials: credentials)),
+        .active(Session(credentials: credentials, calls: [PendingCall(id: CallID(1), stage: .waitingForToken, replayed: false)])),
+    ])
+    func distinctWorlds(_ other: SessionLifecycle.Phase) {
+        let base = Self.world(.refreshing(Session(credentials: Self.credentials), RequestID(3), attempt: 0))
+        #expect(Self.fingerprint(base) != Self.fingerprint(Self.world(other)))
+    }
+
+    @Test("one token in two places is not the same world as two tokens")
+    func sharingIsKept() {
+        var twice = Self.credentials
+        twice.refreshToken = RefreshToken("tok-at-1")  // the same value as the access token
+        #expect(Self.fingerprint(Self.world(.active(Session(credentials: twice)))) != Self.fingerprint(Self.world(.active(Session(credentials: Self.credentials)))))
+    }
+
+    @Test("instants are relative to now, and all instants older than the horizon are alike")
+    func instants() {
+        var timeless = Self.credentials
+        timeless.expiresAt = nil
+        let session = Session(credentials: timeless)
+        let soon = Self.world(.refreshBackoff(session, retryAt: .seconds(110), attempt: 0), now: .seconds(100))
+        let later = Self.world(.refreshBackoff(session, retryAt: .seconds(1010), attempt: 0), now: .seconds(1000))
+        #expect(Self.fingerprint(soon) == Self.fingerprint(later))
+        let old = Self.world(.refreshBackoff(session, retryAt: .seconds(1), attempt: 0), now: .seconds(5000))
+        let older = Self.world(.refreshBackoff(session, retryAt: .seconds(2), attempt: 0), now: .seconds(9000))
+        #expect(Self.fingerprint(old) == Self.fingerprint(older))
+        #expect(Self.fingerprint(soon) != Self.fingerprint(old))
+    }
+}
