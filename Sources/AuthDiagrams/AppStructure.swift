@@ -103,8 +103,9 @@ public struct AppStep: Hashable, Sendable {
     /// This step as an edge of a lifecycle model's graph, if that lifecycle takes part in it.
     ///
     /// An entry model sees the steps of its flow (a switch from another flow starts from its
-    /// initial case; a handover ends in its final case). A session model sees the session's steps,
-    /// its sign-in's steps, and launches or session intents from the app's signed-out start.
+    /// initial case; a handover ends in its final case). A session model sees the steps that
+    /// start, change or end the session: the session's own, its sign-in's handover, and launches or
+    /// session intents from the app's signed-out start.
     public func projected(onto subject: DiagramCatalogue.Subject, initialCase: String, finals: [String], entries: [EntryPosition]) -> StateGraph.Edge? {
         let before = AppPlace.of(from, entries: entries)
         let after = AppPlace.of(to, entries: entries)
@@ -133,12 +134,8 @@ public struct AppStep: Hashable, Sendable {
                 return edge("signedOut." + p, "signedIn." + t)
             case (.entry, .session(let t)) where reachesSession && before.isEntryStart:
                 return edge(initialCase, "signedIn." + t)
-            case (.entry(let a, let p), .entry(let b, let q)) where a == b && a.phaseType == entryPhaseType:
-                return edge("signedOut." + p, "signedOut." + q)
-            case (.entry(let a, _), .entry(let b, let q)) where a != b && b.phaseType == entryPhaseType:
-                return edge("signedOut." + b.initialCase, "signedOut." + q)
             case (.entry, _), (.unknown, _), (.session, .unknown):
-                return nil
+                return nil  // The sign-in alone is its own diagram's subject.
             }
         }
     }

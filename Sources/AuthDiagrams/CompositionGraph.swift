@@ -43,11 +43,12 @@ public enum CompositionGraph {
 
     /// The composition edge for an app edge, or `nil` for a switch between two signed-out flows.
     public static func edge(from: String, label: String, to: String, kind: ProjectedEdge.Kind, entries: [EntryPosition]) -> StateGraph.Edge? {
-        let source = state(of: from, entries: entries)
-        let target = state(of: to, entries: entries)
-        let flows = Set(entries.map { name(of: $0, among: entries) })
-        if flows.contains(source), flows.contains(target), source != target { return nil }
-        return StateGraph.Edge(from: source, label: label, to: target, kind: kind)
+        if case .entry(let a, let inner) = AppPlace.of(from, entries: entries), inner != a.initialCase,
+            case .entry(let b, _) = AppPlace.of(to, entries: entries), a != b
+        {
+            return nil  // A switch from one signed-out flow to another.
+        }
+        return StateGraph.Edge(from: state(of: from, entries: entries), label: label, to: state(of: to, entries: entries), kind: kind)
     }
 
     /// The composition graph of `backend` from its app model's exploration.

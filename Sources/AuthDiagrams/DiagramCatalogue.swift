@@ -83,15 +83,15 @@ public struct DiagramCatalogue: Sendable {
     /// explorer is being made faster): their diagrams say "bounded" and may miss edges. Remove an
     /// entry once its model closes quickly, then regenerate.
     public static let bounds: [String: ExplorationLimits] = [
-        "session.everday": ExplorationLimits(maxStates: 6_000),
-        "session.hero365": ExplorationLimits(maxStates: 6_000),
-        "session.subspace": ExplorationLimits(maxStates: 6_000),
-        "realtimeConnection": ExplorationLimits(maxStates: 6_000),
-        "app.anonymousWall": ExplorationLimits(maxStates: 6_000),
-        "app.vynqTalk": ExplorationLimits(maxStates: 6_000),
-        "app.everday": ExplorationLimits(maxStates: 6_000),
-        "app.subspace": ExplorationLimits(maxStates: 6_000),
-        "app.hero365": ExplorationLimits(maxStates: 6_000),
+        "session.everday": ExplorationLimits(maxStates: 2_000),
+        "session.hero365": ExplorationLimits(maxStates: 2_000),
+        "session.subspace": ExplorationLimits(maxStates: 2_000),
+        "realtimeConnection": ExplorationLimits(maxStates: 2_000),
+        "app.anonymousWall": ExplorationLimits(maxStates: 3_000),
+        "app.vynqTalk": ExplorationLimits(maxStates: 3_000),
+        "app.everday": ExplorationLimits(maxStates: 3_000),
+        "app.subspace": ExplorationLimits(maxStates: 3_000),
+        "app.hero365": ExplorationLimits(maxStates: 3_000),
     ]
 
     /// Which backends use each lifecycle model, and which declared lifecycles it draws.

@@ -280,7 +280,7 @@ public enum DocumentedFlows {
                     .answer(.signIn, .granted(Grant(accessToken: AccessToken("jwt-1"), refreshToken: RefreshToken("opaque-1"), expiry: .after(lifetime), user: user, requiresPasswordChange: true))),
                     session(.call(CallID(1))),  // Refused until the password is changed.
                     session(.changePassword(old: password, new: PasswordInput("N3w-Passw0rd!"))),
-                    .answer(.changePassword, .accepted(nil)),
+                    .answer(.changePassword, .user(user)),
                 ],
                 endsIn: "signedIn.active",
                 expecting: [

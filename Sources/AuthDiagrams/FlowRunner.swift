@@ -199,15 +199,15 @@ struct FlowDriver<App: Lifecycle> {
             case .relaunch:
                 state = app.initial
                 outstanding = []
-                deliver(.launched(vault, at: now), relaunchedFrom: run.endCase)
+                deliver(.launched(vault, at: now))  // From the initial case: the app starts from scratch.
             }
         }
         run.vault = vault
         return run
     }
 
-    private mutating func deliver(_ event: App.Event, relaunchedFrom: String? = nil) {
-        let before = relaunchedFrom ?? casePath(of: state.phase)
+    private mutating func deliver(_ event: App.Event) {
+        let before = casePath(of: state.phase)
         let effects = app.reduce(&state, event)
         let after = casePath(of: state.phase)
         let (label, kind) = EventLabels.of(event)

@@ -11,6 +11,7 @@ public enum Graphviz {
         lines.append("digraph \(quoted(graph.name)) {")
         lines.append("    label=\(quoted(graph.title + (graph.complete ? "" : " (bounded exploration)")));")
         lines.append("    labelloc=t;")
+        lines.append("    fontname=\"Helvetica\";")
         lines.append("    rankdir=\(graph.states.count <= Mermaid.leftToRightUpTo ? "LR" : "TB");")
         lines.append("    node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];")
         lines.append("    edge [fontname=\"Helvetica\", fontsize=9];")
@@ -21,7 +22,7 @@ public enum Graphviz {
         }
         lines.append("    __start -> \(ids[graph.initial]);")
         for edge in graph.mergedEdges {
-            var attributes = ["label=\(quoted(edge.labels.joined(separator: "\n")))"]
+            var attributes = ["label=\(quoted(wrapped(edge.compactLabels)))"]
             switch edge.kind {
             case .failure: attributes += ["color=\"#c62828\"", "fontcolor=\"#c62828\"", "style=dashed"]
             case .timer: attributes += ["style=dotted"]
@@ -33,6 +34,23 @@ public enum Graphviz {
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Labels one per line, long ones broken after a comma near 40 characters.
+    static func wrapped(_ labels: [String]) -> String {
+        labels.map { label in
+            var lines: [String] = []
+            var line = ""
+            for part in label.split(separator: " ", omittingEmptySubsequences: false) {
+                if !line.isEmpty, line.count + part.count > 40 {
+                    lines.append(line)
+                    line = ""
+                }
+                line += line.isEmpty ? String(part) : " " + part
+            }
+            lines.append(line)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     /// A DOT string literal: quotes and backslashes escaped, line breaks as `\n`.

@@ -48,6 +48,10 @@ public struct StateGraph: Hashable, Sendable {
     public var edges: [Edge]
     /// Events that changed a state's payload but not its case, by case path (sorted labels).
     public var internalEvents: [String: [String]]
+    /// Launch edges from cases other than the initial one that land in the initial case, or where
+    /// a launch from the initial case lands: a relaunch starts the app from scratch, so such a
+    /// launch is drawn once, from the initial case (or not at all when it stays there).
+    public var foldedLaunches: Int
     /// Distinct concrete states the explorer reached.
     public var exploredStates: Int
     /// Concrete transitions the explorer took.
@@ -57,15 +61,22 @@ public struct StateGraph: Hashable, Sendable {
     /// What a diagram marks on this graph: the edges documented flows take, by edge.
     public var coverage: [Edge: [String]]
 
-    /// Creates a graph from parts; states and edges are sorted and self-loops set apart.
+    /// Creates a graph from parts; states and edges are sorted, self-loops set apart, and launches
+    /// from other cases folded onto the initial case's (see ``foldedLaunches``).
     public init(
         name: String, title: String, initial: String, finals: [String], edges: [Edge], extraStates: [String] = [],
         exploredStates: Int, exploredTransitions: Int, complete: Bool, coverage: [Edge: [String]] = [:]
     ) {
         var drawn = Set<Edge>()
         var inside: [String: Set<String>] = [:]
+        let all = Set(edges)
+        var folded = 0
         for edge in edges {
-            if edge.from == edge.to {
+            if edge.kind == .launch, edge.from != initial,
+                edge.to == initial || all.contains(Edge(from: initial, label: edge.label, to: edge.to, kind: .launch))
+            {
+                folded += 1  // A relaunch starts the app from scratch: drawn once, from the initial case.
+            } else if edge.from == edge.to {
                 inside[edge.from, default: []].insert(edge.label)
             } else {
                 drawn.insert(edge)
@@ -73,7 +84,7 @@ public struct StateGraph: Hashable, Sendable {
         }
         var states = Set(extraStates)
         states.insert(initial)
-        for edge in edges {
+        for edge in drawn {
             states.insert(edge.from)
             states.insert(edge.to)
         }
@@ -83,20 +94,20 @@ public struct StateGraph: Hashable, Sendable {
         self.finals = finals.filter(states.contains).sorted()
         self.states = states.sorted()
         self.edges = drawn.sorted()
-        self.internalEvents = inside.mapValues { $0.sorted() }
+        self.internalEvents = inside.filter { states.contains($0.key) }.mapValues { $0.sorted() }
+        self.foldedLaunches = folded
         self.exploredStates = exploredStates
         self.exploredTransitions = exploredTransitions
         self.complete = complete
         self.coverage = coverage.filter { drawn.contains($0.key) }
     }
 
-    /// The graph an exploration found.
-    public init(report: ExplorationReport, name: String? = nil, title: String? = nil) {
+    /// The graph an exploration found, with the edges documented flows take.
+    public init(report: ExplorationReport, coverage: [Edge: [String]] = [:]) {
         self.init(
-            name: name ?? report.model, title: title ?? report.model, initial: report.initialCase,
-            finals: report.finalCases,
+            name: report.model, title: report.model, initial: report.initialCase, finals: report.finalCases,
             edges: report.edges.map { Edge(from: $0.from, label: $0.label, to: $0.to, kind: $0.kind) },
-            exploredStates: report.states, exploredTransitions: report.transitions, complete: report.complete)
+            exploredStates: report.states, exploredTransitions: report.transitions, complete: report.complete, coverage: coverage)
     }
 
     /// Whether `state` is final.
@@ -159,9 +170,30 @@ public struct MergedEdge: Hashable, Sendable, Comparable {
     /// Whether a documented flow takes one of these edges.
     public var covered: Bool
 
-    /// The label a drawing writes: `submitEmail`, `✗ failed(network), failed(timeout)`.
+    /// The labels with those of one case written once: `failed(network)`, `failed(timeout)` →
+    /// `failed(network, timeout)`.
+    public var compactLabels: [String] {
+        var order: [String] = []
+        var arguments: [String: [String]] = [:]
+        for label in labels {
+            guard let open = label.firstIndex(of: "("), label.hasSuffix(")") else {
+                order.append(label)
+                continue
+            }
+            let name = String(label[..<open])
+            let argument = String(label[label.index(after: open)..<label.index(before: label.endIndex)])
+            if arguments[name] == nil { order.append(name + "(") }
+            arguments[name, default: []].append(argument)
+        }
+        return order.map { item in
+            guard item.hasSuffix("("), let list = arguments[String(item.dropLast())] else { return item }
+            return item + list.joined(separator: ", ") + ")"
+        }
+    }
+
+    /// The label a drawing writes: `submitEmail`, `✗ failed(network, timeout)`.
     public var text: String {
-        let joined = labels.joined(separator: ", ")
+        let joined = compactLabels.joined(separator: ", ")
         return kind == .failure ? "✗ " + joined : joined
     }
 
