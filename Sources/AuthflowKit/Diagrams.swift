@@ -33,7 +33,7 @@ extension Authflow {
         changed.forEach { out("\($0.reason == .unexpected ? "removed" : "wrote") \(folder.path)/\($0.path)") }
         out("\(folder.path): \(files.count) files, \(changed.count) changed")
         guard formats.contains(.dot) else { return 0 }
-        guard let dot = Graphviz.executable() else {
+        guard let dot = GraphvizTool.executable() else {
             err("Graphviz's `dot` is not on the PATH: .svg files were not rendered (existing ones may be stale)")
             return 0
         }
@@ -41,7 +41,7 @@ extension Authflow {
         for file in files where file.format == .dot {
             let source = (folder.path as NSString).appendingPathComponent(file.path)
             let target = String(source.dropLast(".dot".count)) + ".svg"
-            if let problem = Graphviz.renderSVG(dot: dot, source: source, target: target) {
+            if let problem = GraphvizTool.renderSVG(dot: dot, source: source, target: target) {
                 err("\(file.path): \(problem)")
                 failures += 1
             }
@@ -64,7 +64,9 @@ extension Authflow {
     }
 }
 
-extension Graphviz {
+/// Graphviz's `dot`, when it is installed: found on the `PATH` (no shell, no `which`), run with
+/// Foundation's `Process`.
+public enum GraphvizTool {
     /// The path of `dot` on the `PATH`, if Graphviz is installed.
     public static func executable(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
         for directory in (path ?? "").split(separator: ":") {
