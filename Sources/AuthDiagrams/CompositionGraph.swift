@@ -10,7 +10,7 @@ import AuthVerification
 /// `signedIn.passwordSetupRequired`, …; a realtime connection beside the session is folded into the
 /// session's case). Switches from one signed-out flow to another (an intent for another flow
 /// abandons the current one) are not drawn: every flow can be left for every other.
-public enum CompositionGraph {
+public enum CompositionGraph: Sendable {
     /// The state every flow's starting case maps to.
     public static let signedOut = "signedOut"
 

@@ -1,7 +1,7 @@
 /// `StateDiagrams/README.md`: the index GitHub shows for the folder, with every diagram embedded
 /// as Mermaid, its backends, its counts, links to every format, and the edges the documented
 /// flows take.
-public enum DiagramIndex {
+public enum DiagramIndex: Sendable {
     /// The index for `set`.
     public static func render(_ set: DiagramSet) -> String {
         var lines: [String] = []
@@ -73,7 +73,10 @@ public enum DiagramIndex {
     private static func section(_ diagram: Diagram, set: DiagramSet) -> [String] {
         let graph = diagram.graph
         var lines = ["## \(diagram.name)", ""]
-        let title = diagram.kind == .composition ? graph.title + ". " : ""
+        let title =
+            diagram.kind == .composition
+            ? graph.title + ": each signed-out flow is one state (its cases are in its own diagram), its starting case is `signedOut`, "
+                + "and switches from one flow to another are not drawn. " : ""
         lines.append(
             "\(title)Used by \(diagram.backends.map { "**\($0)**" }.joined(separator: ", ")) · draws \(diagram.draws.map { "`\($0.rawValue)`" }.joined(separator: ", ")) · "
                 + "\(exploration(diagram)) · \(graph.states.count) cases, \(graph.edges.count) edges drawn")

@@ -7,7 +7,7 @@ import AuthCore
 /// the seed names (an `.answer` fails the flow when the reducer never sent that request), and ends
 /// in the state and with the effects the seed documents. `AuthDiagramsTests` runs every flow; the
 /// diagram index marks the edges they take.
-public enum DocumentedFlows {
+public enum DocumentedFlows: Sendable {
     /// When every flow starts.
     public static let start = Instant.seconds(1_000_000)
 

@@ -3,7 +3,7 @@
 ///
 /// The initial state is pointed at by a dot; final states have a double border; failure edges are
 /// red and dashed, timers dotted, launches blue; edges a documented flow takes are bold.
-public enum Graphviz {
+public enum Graphviz: Sendable {
     /// The `digraph` for `graph`, with `header` lines written as `//` comments.
     public static func render(_ graph: StateGraph, header: [String] = []) -> String {
         let ids = Identifiers(graph.states)

@@ -3,7 +3,7 @@
 /// Every state is declared as `state "case.path" as id` with an id GitHub's renderer accepts;
 /// `[*]` marks the initial state and the final ones; parallel edges of one kind are merged into
 /// one arrow; failure edges are labelled `✗ failed(…)` (state diagrams cannot style an arrow).
-public enum Mermaid {
+public enum Mermaid: Sendable {
     /// Graphs with at most this many states read better left to right.
     public static let leftToRightUpTo = 14
 

@@ -6,7 +6,7 @@
 /// the event's kind is kept in an attribute of AuthCore's own namespace, which SCXML processors
 /// ignore. A final case with no way out is a `<final>`; one that can still be left stays a
 /// `<state>` (SCXML's `<final>` has no transitions). Every value is XML-escaped.
-public enum SCXML {
+public enum SCXML: Sendable {
     /// SCXML's namespace.
     public static let namespace = "http://www.w3.org/2005/07/scxml"
     /// The namespace of the `kind` attribute on transitions.

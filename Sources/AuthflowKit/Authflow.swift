@@ -13,9 +13,9 @@ public enum Authflow {
           authflow replay <model> --seed S [--length L]        replay one fuzz run from its seed
           authflow list                                        the models
           authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check]
-                                                       generate StateDiagrams/ from the reducers (.mmd, .dot, .scxml, README.md;
-                                                       .svg too where Graphviz's dot is on the PATH); --check exits 1 naming
-                                                       every file that differs from what the code generates (.svg not compared)
+                                                               generate StateDiagrams/ from the reducers (.mmd, .dot, .scxml, README.md;
+                                                               .svg too where Graphviz's dot is on the PATH); --check exits 1 naming
+                                                               every file that differs from what the code generates (.svg not compared)
           authflow serve | demo | bench                        (not built yet: see the open issues)
 
         Seeds are decimal or 0x-hex. --help shows this text.

@@ -66,7 +66,7 @@ extension Authflow {
 
 /// Graphviz's `dot`, when it is installed: found on the `PATH` (no shell, no `which`), run with
 /// Foundation's `Process`.
-public enum GraphvizTool {
+public enum GraphvizTool: Sendable {
     /// The path of `dot` on the `PATH`, if Graphviz is installed.
     public static func executable(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
         for directory in (path ?? "").split(separator: ":") {
