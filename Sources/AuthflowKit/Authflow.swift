@@ -13,7 +13,11 @@ public enum Authflow {
           authflow replay <model> --seed S [--length L]        replay one fuzz run from its seed
           authflow list                                        the models
           authflow fixtures [--write] [--check] [DIR]          the fixture index: print it, write DIR/INDEX.md, or exit 1 if stale
-          authflow diagrams | serve | demo | bench             (not built yet: see the open issues)
+          authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check]
+                                                               generate StateDiagrams/ from the reducers (.mmd, .dot, .scxml, README.md;
+                                                               .svg too where Graphviz's dot is on the PATH); --check exits 1 naming
+                                                               every file that differs from what the code generates (.svg not compared)
+          authflow serve | demo | bench                        (not built yet: see the open issues)
 
         Seeds are decimal or 0x-hex. --help shows this text.
         """
@@ -45,7 +49,8 @@ public enum Authflow {
             case "list":
                 Models.all.forEach { out($0.name) }
                 return 0
-            case "diagrams", "serve", "demo", "bench":
+            case "diagrams": return try diagrams(arguments, out: out, err: err)
+            case "serve", "demo", "bench":
                 err("authflow \(arguments.command!): not yet available — it is an open issue of this project.")
                 return 2
             default:

@@ -1,0 +1,151 @@
+import AuthCore
+import AuthVerification
+
+/// What `StateDiagrams/` holds: one diagram per lifecycle model of the verification kit
+/// (`Models.lifecycles`), one composition per backend (from `Models.apps`), and how far each is
+/// explored.
+///
+/// The catalogue says nothing about edges: every edge comes from exploration. It says which
+/// backends use a lifecycle model and which of their declared lifecycles (``Backend/lifecycles``)
+/// it draws, which a test checks against AuthCore's declarations in both directions.
+public struct DiagramCatalogue: Sendable {
+    /// One lifecycle diagram.
+    public struct LifecycleEntry: Sendable {
+        /// The model explored.
+        public var model: AnyModel
+        /// The backends whose app composes this lifecycle in this configuration.
+        public var backends: [Backend]
+        /// The backends' declared lifecycles this diagram draws.
+        public var draws: [LifecycleName]
+        /// How the model's case paths relate to an app's, for marking documented flows.
+        public var subject: Subject
+        /// Exploration limits; `ExplorationLimits()` explores to closure.
+        public var limits: ExplorationLimits
+
+        /// Creates an entry.
+        public init(model: AnyModel, backends: [Backend], draws: [LifecycleName], subject: Subject, limits: ExplorationLimits = ExplorationLimits()) {
+            self.model = model
+            self.backends = backends
+            self.draws = draws
+            self.subject = subject
+            self.limits = limits
+        }
+
+        /// The model's name, which is also the diagram's file name.
+        public var name: String { model.name }
+    }
+
+    /// How a lifecycle model's case paths relate to an app's.
+    public enum Subject: Hashable, Sendable {
+        /// The model explores one signed-out flow alone; in an app it sits in the entry position
+        /// whose phase type is this one (`String(reflecting:)`), and its final case is the handover.
+        case entry(phaseType: String)
+        /// The model explores a session behind a sign-in (`signedOut.…` / `signedIn.…`), as the apps
+        /// do; the sign-in's phase type is this one.
+        case session(entryPhaseType: String)
+    }
+
+    /// One backend's composition diagram.
+    public struct CompositionEntry: Sendable {
+        /// The backend.
+        public var backend: Backend
+        /// Its app model (`app.<backend>`).
+        public var model: AnyModel
+        /// The app's entry flows by position (`first`, `second.first`, …), from the app machine.
+        public var entries: [EntryPosition]
+        /// Exploration limits.
+        public var limits: ExplorationLimits
+
+        /// Creates an entry.
+        public init(backend: Backend, model: AnyModel, entries: [EntryPosition], limits: ExplorationLimits) {
+            self.backend = backend
+            self.model = model
+            self.entries = entries
+            self.limits = limits
+        }
+
+        /// The diagram's file name: the app model's name.
+        public var name: String { model.name }
+    }
+
+    /// The lifecycle diagrams, in `Models.lifecycles` order.
+    public var lifecycles: [LifecycleEntry]
+    /// The composition diagrams, in ``Backend`` order.
+    public var compositions: [CompositionEntry]
+
+    /// Creates a catalogue.
+    public init(lifecycles: [LifecycleEntry], compositions: [CompositionEntry]) {
+        self.lifecycles = lifecycles
+        self.compositions = compositions
+    }
+
+    /// Exploration limits for models that do not reach closure in reasonable time yet (the
+    /// explorer is being made faster): their diagrams say "bounded" and may miss edges. Remove an
+    /// entry once its model closes quickly, then regenerate.
+    public static let bounds: [String: ExplorationLimits] = [
+        "session.everday": ExplorationLimits(maxStates: 2_000),
+        "session.hero365": ExplorationLimits(maxStates: 2_000),
+        "session.subspace": ExplorationLimits(maxStates: 2_000),
+        "realtimeConnection": ExplorationLimits(maxStates: 2_000),
+        "app.anonymousWall": ExplorationLimits(maxStates: 3_000),
+        "app.vynqTalk": ExplorationLimits(maxStates: 3_000),
+        "app.everday": ExplorationLimits(maxStates: 3_000),
+        "app.subspace": ExplorationLimits(maxStates: 3_000),
+        "app.hero365": ExplorationLimits(maxStates: 3_000),
+    ]
+
+    /// Which backends use each lifecycle model, and which declared lifecycles it draws.
+    static let usage: [String: (backends: [Backend], draws: [LifecycleName], subject: Subject)] = [
+        "codeRegistration": ([.anonymousWall], [.codeRegistration], .entry(phaseType: phaseType(CodeRegistration.Phase.self))),
+        "oneTimeCodeSignIn.email": ([.anonymousWall], [.oneTimeCodeSignIn], .entry(phaseType: phaseType(OneTimeCodeSignIn.Phase.self))),
+        "oneTimeCodeSignIn.phone": ([.hero365], [.oneTimeCodeSignIn], .entry(phaseType: phaseType(OneTimeCodeSignIn.Phase.self))),
+        "passwordSignIn": (Backend.allCases, [.passwordSignIn], .entry(phaseType: phaseType(PasswordSignIn.Phase.self))),
+        "registration": ([.vynqTalk, .everday, .subspace, .hero365], [.registration], .entry(phaseType: phaseType(Registration.Phase.self))),
+        "passwordReset.autoLogin": ([.anonymousWall], [.passwordReset], .entry(phaseType: phaseType(PasswordReset.Phase.self))),
+        "passwordReset.token": ([.everday], [.passwordReset], .entry(phaseType: phaseType(PasswordReset.Phase.self))),
+        "passwordReset.link": ([.hero365], [.passwordReset], .entry(phaseType: phaseType(PasswordReset.Phase.self))),
+        "oauthSignIn": ([.hero365], [.oauthSignIn], .entry(phaseType: phaseType(OAuthSignIn.Phase.self))),
+        "session.anonymousWall": (
+            [.anonymousWall], [.session, .logout, .passwordSetup, .changePassword], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))
+        ),
+        "session.everday": (
+            [.everday], [.session, .rotatingRefresh, .logout, .passwordChangeRequired], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))
+        ),
+        "session.subspace": ([.subspace], [.session, .logout], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))),
+        "session.hero365": ([.hero365], [.session, .rotatingRefresh, .logout], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))),
+        "realtimeConnection": (
+            [.vynqTalk], [.session, .logout, .realtimeConnection], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))
+        ),
+    ]
+
+    /// A phase type's name as ``Subject`` records it.
+    public static func phaseType(_ type: Any.Type) -> String { String(reflecting: type) }
+
+    /// Every model of `Models.lifecycles` and `Models.apps`, with ``bounds`` applied.
+    public static var standard: DiagramCatalogue {
+        let lifecycles = Models.lifecycles.map { model in
+            let known = usage[model.name]
+            return LifecycleEntry(
+                model: model, backends: known?.backends ?? [], draws: known?.draws ?? [],
+                subject: known?.subject ?? .entry(phaseType: ""), limits: bounds[model.name] ?? ExplorationLimits())
+        }
+        let compositions = Backend.allCases.compactMap { backend -> CompositionEntry? in
+            guard let model = Models.apps.first(where: { $0.name == "app.\(backend.rawValue)" }) else { return nil }
+            return CompositionEntry(
+                backend: backend, model: model, entries: EntryPosition.of(appMachine(backend)),
+                limits: bounds[model.name] ?? ExplorationLimits())
+        }
+        return DiagramCatalogue(lifecycles: lifecycles, compositions: compositions)
+    }
+
+    /// The backend's app machine, as AuthCore composes it.
+    public static func appMachine(_ backend: Backend) -> any Lifecycle {
+        switch backend {
+        case .anonymousWall: Apps.anonymousWall()
+        case .vynqTalk: Apps.vynqTalk()
+        case .everday: Apps.everday()
+        case .subspace: Apps.subspace()
+        case .hero365: Apps.hero365()
+        }
+    }
+}

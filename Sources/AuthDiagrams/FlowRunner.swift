@@ -1,0 +1,283 @@
+import AuthCore
+import AuthVerification
+
+/// The request an effect asks for, by endpoint: what a documented step names ("→ API:
+/// `/api/v1/auth/login/password`") in AuthCore's backend-neutral vocabulary.
+public enum Endpoint: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// ``APIRequest/sendEmailCode(_:_:)``.
+    case sendEmailCode
+    /// ``APIRequest/registerWithEmailCode(_:_:)``.
+    case registerWithEmailCode
+    /// ``APIRequest/signInWithEmailCode(_:_:)``.
+    case signInWithEmailCode
+    /// ``APIRequest/sendPhoneCode(_:)``.
+    case sendPhoneCode
+    /// ``APIRequest/signInWithPhoneCode(_:_:)``.
+    case signInWithPhoneCode
+    /// ``APIRequest/signIn(_:_:)``.
+    case signIn
+    /// ``APIRequest/register(_:)``.
+    case register
+    /// ``APIRequest/requestPasswordReset(_:)``.
+    case requestPasswordReset
+    /// ``APIRequest/resetPassword(_:newPassword:)``.
+    case resetPassword
+    /// ``APIRequest/setPassword(_:_:)``.
+    case setPassword
+    /// ``APIRequest/changePassword(old:new:_:)``.
+    case changePassword
+    /// ``APIRequest/oauthURL(_:)``.
+    case oauthURL
+    /// ``APIRequest/refresh(_:)``.
+    case refresh
+    /// ``APIRequest/currentUser(_:)``.
+    case currentUser
+    /// ``APIRequest/revoke(_:_:)``.
+    case revoke
+    /// ``APIRequest/protected(_:_:)``.
+    case protected
+    /// ``APIRequest/openRealtime(_:)``.
+    case openRealtime
+
+    /// The endpoint of `request`.
+    public init(_ request: APIRequest) {
+        switch request {
+        case .sendEmailCode: self = .sendEmailCode
+        case .registerWithEmailCode: self = .registerWithEmailCode
+        case .signInWithEmailCode: self = .signInWithEmailCode
+        case .sendPhoneCode: self = .sendPhoneCode
+        case .signInWithPhoneCode: self = .signInWithPhoneCode
+        case .signIn: self = .signIn
+        case .register: self = .register
+        case .requestPasswordReset: self = .requestPasswordReset
+        case .resetPassword: self = .resetPassword
+        case .setPassword: self = .setPassword
+        case .changePassword: self = .changePassword
+        case .oauthURL: self = .oauthURL
+        case .refresh: self = .refresh
+        case .currentUser: self = .currentUser
+        case .revoke: self = .revoke
+        case .protected: self = .protected
+        case .openRealtime: self = .openRealtime
+        }
+    }
+
+    /// The case name.
+    public var description: String { rawValue }
+}
+
+/// One step of a documented flow, in the terms the seeds use.
+public enum FlowStep<Intent: Hashable & Sendable>: Hashable, Sendable {
+    /// The user does this ("Enters email and clicks Get Code").
+    case user(Intent)
+    /// The server answers the oldest outstanding request to this endpoint (an opened realtime
+    /// connection stays outstanding until it closes). The flow fails if the reducer never asked
+    /// for one: a documented request that was not sent.
+    case answer(Endpoint, Reply)
+    /// Time passes with the app running: the timers due fire (one `tick`).
+    case wait(Interval)
+    /// Time passes with the app suspended: no timer fires (the next event sees the later time).
+    case suspend(Interval)
+    /// The app is launched again: it starts from scratch, forgets requests and timers, and reads its vault.
+    case relaunch
+}
+
+/// What a documented flow must show beyond its end state: the effects the seed names.
+public enum FlowExpectation: Hashable, Sendable, CustomStringConvertible {
+    /// At the end the vault holds credentials with this access token, and this refresh token
+    /// (`nil`: none).
+    case vaultHolds(access: String, refresh: String?)
+    /// The reducer cleared the vault (`clearCredentials`) and it is empty at the end.
+    case vaultCleared
+    /// Nothing was ever written to or deleted from the vault.
+    case vaultUntouched
+    /// This exact request was sent.
+    case sent(APIRequest)
+    /// No request to this endpoint was sent.
+    case notSent(Endpoint)
+    /// The UI was told this.
+    case emitted(AuthOutcome)
+
+    /// A readable form, secrets redacted.
+    public var description: String {
+        switch self {
+        case .vaultHolds(_, let refresh): "the vault holds the new credentials\(refresh == nil ? "" : " with the rotated refresh token")"
+        case .vaultCleared: "the vault is cleared"
+        case .vaultUntouched: "the vault is untouched"
+        case .sent(let request): "sent \(request)"
+        case .notSent(let endpoint): "no \(endpoint) request"
+        case .emitted(let outcome): "the UI is told \(outcome)"
+        }
+    }
+}
+
+/// What driving a flow through its app machine produced.
+public struct FlowRun: Hashable, Sendable {
+    /// Every step, projected (case path, event case, case path).
+    public var steps: [AppStep]
+    /// The app's case path at the end.
+    public var endCase: String
+    /// Every request sent, in order.
+    public var sent: [APIRequest]
+    /// Every outcome the UI was told, in order.
+    public var emitted: [AuthOutcome]
+    /// What the vault holds at the end.
+    public var vault: StoredCredentials
+    /// Whether the reducer ever persisted or cleared credentials.
+    public var vaultWritten: Bool
+    /// Whether the reducer cleared the vault.
+    public var vaultClearedByReducer: Bool
+    /// Steps the runner could not perform (an answer to a request that was never sent).
+    public var problems: [String]
+    /// A readable log: each event and the case path after it.
+    public var log: [String]
+
+    /// `nil` when `expectation` holds, otherwise what went wrong.
+    public func failure(of expectation: FlowExpectation) -> String? {
+        switch expectation {
+        case .vaultHolds(let access, let refresh):
+            guard case .stored(let credentials) = vault else { return "the vault is \(vault), not holding credentials" }
+            if credentials.accessToken.reveal() != access { return "the vault holds another access token" }
+            if credentials.refreshToken?.reveal() != refresh {
+                return refresh == nil ? "the vault holds a refresh token" : "the vault holds another refresh token"
+            }
+            return nil
+        case .vaultCleared:
+            if !vaultClearedByReducer { return "the reducer never cleared the vault" }
+            return vault == .none ? nil : "the vault is \(vault) at the end"
+        case .vaultUntouched:
+            return vaultWritten ? "the vault was written" : nil
+        case .sent(let request):
+            return sent.contains(request) ? nil : "\(request) was not sent; sent: \(sent)"
+        case .notSent(let endpoint):
+            return sent.contains { Endpoint($0) == endpoint } ? "a \(endpoint) request was sent" : nil
+        case .emitted(let outcome):
+            return emitted.contains(outcome) ? nil : "\(outcome) was not emitted; emitted: \(emitted)"
+        }
+    }
+}
+
+/// Drives an app machine through a flow's steps, playing the server, the clock, the OS and the
+/// vault as the effect runner would.
+struct FlowDriver<App: Lifecycle> {
+    let app: App
+    var state: App.State
+    var now: Instant
+    var vault: StoredCredentials
+    var outstanding: [(RequestID, APIRequest)] = []
+    var run: FlowRun
+
+    init(app: App, stored: StoredCredentials, start: Instant) {
+        self.app = app
+        self.state = app.initial
+        self.now = start
+        self.vault = stored
+        self.run = FlowRun(
+            steps: [], endCase: casePath(of: app.initial.phase), sent: [], emitted: [], vault: stored, vaultWritten: false,
+            vaultClearedByReducer: false, problems: [], log: [])
+    }
+
+    mutating func play(_ steps: [FlowStep<App.Intent>]) -> FlowRun {
+        for (index, step) in steps.enumerated() {
+            switch step {
+            case .user(let intent):
+                deliver(.intent(intent, at: now))
+            case .answer(let endpoint, let reply):
+                guard let position = outstanding.firstIndex(where: { Endpoint($0.1) == endpoint }) else {
+                    run.problems.append(
+                        "step \(index + 1): no \(endpoint) request outstanding to answer (outstanding: \(outstanding.map { Endpoint($0.1).rawValue }))")
+                    continue
+                }
+                let id = outstanding[position].0
+                if reply != .realtimeOpened { outstanding.remove(at: position) }  // An open connection can still close.
+                deliver(.reply(id, reply, at: now))
+            case .wait(let interval):
+                now = now + interval
+                deliver(.tick(now))
+            case .suspend(let interval):
+                now = now + interval
+            case .relaunch:
+                state = app.initial
+                outstanding = []
+                deliver(.launched(vault, at: now))  // From the initial case: the app starts from scratch.
+            }
+        }
+        run.vault = vault
+        return run
+    }
+
+    private mutating func deliver(_ event: App.Event) {
+        let before = casePath(of: state.phase)
+        let effects = app.reduce(&state, event)
+        let after = casePath(of: state.phase)
+        let (label, kind) = EventLabels.of(event)
+        let reachesSession: Bool =
+            switch event {
+            case .launched: true
+            case .intent(let intent, _): EventLabels.isSessionIntent(intent)
+            case .reply, .tick: false
+            }
+        run.steps.append(AppStep(from: before, label: label, to: after, kind: kind, reachesSession: reachesSession))
+        run.log.append("\(event.instant) \(label) → \(after)")
+        run.endCase = after
+        for effect in effects {
+            switch effect {
+            case .send(let id, let request):
+                outstanding.append((id, request))
+                run.sent.append(request)
+            case .cancel(let id):
+                outstanding.removeAll { $0.0 == id }
+            case .persist(let credentials):
+                vault = .stored(credentials)
+                run.vaultWritten = true
+            case .clearCredentials:
+                vault = .none
+                run.vaultWritten = true
+                run.vaultClearedByReducer = true
+            case .emit(let outcome):
+                run.emitted.append(outcome)
+            case .closeRealtime(let id):
+                outstanding.removeAll { $0.0 == id }
+            case .schedule, .cancelTimer, .finishCall:
+                break  // Timers fire on `wait`; a call's result goes to its caller.
+            }
+        }
+    }
+}
+
+/// The explorer's labels for events (see `AuthVerification`'s projected graph), so that a flow's
+/// steps and the diagrams' edges name events the same way.
+enum EventLabels {
+    static func of<Intent>(_ event: AuthEvent<Intent>) -> (String, ProjectedEdge.Kind) {
+        switch event {
+        case .intent(let intent, _): (leafCase(of: intent), .intent)
+        case .reply(_, .failed(let failure), _): ("failed(\(failure.description.split(separator: "(").first ?? ""))", .failure)
+        case .reply(_, .realtimeClosed, _): ("realtimeClosed", .failure)
+        case .reply(_, let reply, _): (reply.description.split(separator: "(").first.map(String.init) ?? "reply", .success)
+        case .tick: ("tick", .timer)
+        case .launched(.none, _): ("launched(empty)", .launch)
+        case .launched(.stored, _): ("launched(stored)", .launch)
+        case .launched(.unreadable, _): ("launched(unreadable)", .launch)
+        }
+    }
+
+    /// The innermost case name of a (possibly wrapped) intent: `.entry(.first(.submitEmail(…)))` → `submitEmail`.
+    static func leafCase(of value: Any) -> String {
+        var current: Any = value
+        var name = String(describing: value)
+        while true {
+            let mirror = Mirror(reflecting: current)
+            guard mirror.displayStyle == .enum else { return name }
+            guard let child = mirror.children.first else { return String(describing: current) }
+            name = child.label ?? name
+            guard child.value is any CaseListing else { return name }
+            current = child.value
+        }
+    }
+
+    /// Whether an app intent is for the session (`AppIntent.session`), which reaches the session even while signed out.
+    static func isSessionIntent(_ intent: Any) -> Bool {
+        let mirror = Mirror(reflecting: intent)
+        return String(reflecting: type(of: intent)).hasPrefix("AuthCore.AppIntent<") && mirror.children.first?.label == "session"
+    }
+}

@@ -1,0 +1,98 @@
+import AuthDiagrams
+import Foundation
+
+extension Authflow {
+    /// `authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check]`: generates
+    /// `StateDiagrams/` from the reducers, or with `--check` says which files differ from what
+    /// the code generates (exit 1). Where Graphviz's `dot` is on the `PATH`, writing also renders
+    /// every `.dot` to `.svg`; `--check` never compares `.svg` files.
+    static func diagrams(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+        guard arguments.positional.isEmpty else {
+            throw CommandProblem(description: "diagrams takes no model name (it draws them all): \(arguments.positional.joined(separator: " "))")
+        }
+        let formats = try diagramFormats(arguments.options["format"] ?? "all")
+        let folder = DiagramFolder(path: arguments.options["output"] ?? "StateDiagrams")
+        let set = DiagramSet.standard(progress: { err($0) })
+        let files = set.files(formats: formats)
+        let bounded = set.diagrams.filter { !$0.graph.complete }.map(\.name)
+        if !bounded.isEmpty { err("bounded (exploration stopped at its limits): \(bounded.joined(separator: ", "))") }
+
+        if arguments.flags.contains("check") {
+            let stale = try folder.check(files, formats: formats)
+            guard stale.isEmpty else {
+                err("\(folder.path) differs from what the code generates:")
+                stale.forEach { err("  \($0)") }
+                err("run `swift run authflow diagrams\(arguments.options["output"].map { " --output \($0)" } ?? "")` to regenerate")
+                return 1
+            }
+            out("✓ \(folder.path) is what the code generates (\(files.count) files; .svg files are not compared)")
+            return 0
+        }
+
+        let changed = try folder.write(files, formats: formats)
+        changed.forEach { out("\($0.reason == .unexpected ? "removed" : "wrote") \(folder.path)/\($0.path)") }
+        out("\(folder.path): \(files.count) files, \(changed.count) changed")
+        guard formats.contains(.dot) else { return 0 }
+        guard let dot = GraphvizTool.executable() else {
+            err("Graphviz's `dot` is not on the PATH: .svg files were not rendered (existing ones may be stale)")
+            return 0
+        }
+        var failures = 0
+        for file in files where file.format == .dot {
+            let source = (folder.path as NSString).appendingPathComponent(file.path)
+            let target = String(source.dropLast(".dot".count)) + ".svg"
+            if let problem = GraphvizTool.renderSVG(dot: dot, source: source, target: target) {
+                err("\(file.path): \(problem)")
+                failures += 1
+            }
+        }
+        out("rendered \(files.filter { $0.format == .dot }.count - failures) .svg files with \(dot)")
+        return failures == 0 ? 0 : 1
+    }
+
+    /// The formats `--format` names.
+    static func diagramFormats(_ value: String) throws -> Set<DiagramFormat> {
+        if value == "all" { return Set(DiagramFormat.allCases) }
+        var formats: Set<DiagramFormat> = []
+        for name in value.split(separator: ",") {
+            guard let format = DiagramFormat(rawValue: String(name)) else {
+                throw CommandProblem(description: "--format takes mermaid, dot, scxml or all, not '\(name)'")
+            }
+            formats.insert(format)
+        }
+        return formats
+    }
+}
+
+/// Graphviz's `dot`, when it is installed: found on the `PATH` (no shell, no `which`), run with
+/// Foundation's `Process`.
+public enum GraphvizTool: Sendable {
+    /// The path of `dot` on the `PATH`, if Graphviz is installed.
+    public static func executable(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        for directory in (path ?? "").split(separator: ":") {
+            let candidate = (String(directory) as NSString).appendingPathComponent("dot")
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Renders `source` (DOT) to `target` (SVG) with `dot`; `nil` on success, otherwise what went wrong.
+    public static func renderSVG(dot: String, source: String, target: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: dot)
+        process.arguments = ["-Tsvg", source, "-o", target]
+        let errors = Pipe()
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            return "could not run \(dot): \(error)"
+        }
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            return "dot exited with \(process.terminationStatus): \(String(decoding: message, as: UTF8.self))"
+        }
+        return nil
+    }
+}
