@@ -122,6 +122,11 @@ public enum Authflow {
             out(VerifyRow(exploration: report, fuzzing: nil).json)
         } else {
             out("\(report.model): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), \(report.invariants) invariants, \(Int(report.statesPerSecond)) states/s\(report.complete ? "" : " (bounded: not complete)")")
+            out("states per depth: \(report.levels.map(String.init).joined(separator: " "))")
+            if !report.deepestTrace.isEmpty {
+                out("a shortest trace to a deepest state:")
+                report.deepestTrace.enumerated().forEach { out("  \($0.offset + 1). \($0.element)") }
+            }
             report.violations.forEach { out("\($0)") }
             report.findings.forEach { out("\($0)") }
             if report.passed { out("✓ every invariant holds and the structure is sound") }

@@ -38,7 +38,7 @@ struct AppScenarioTests {
         let grant = Grant(accessToken: Samples.access2, user: user)
         let credentials = Credentials(accessToken: Samples.access2, user: user)
         var phase = entry.phase
-        var ids = RequestIDs(next: 2)
+        var ids = FlowContext(next: 2)
         let effects = Apps.anonymousWall().step(&phase, .reply(Samples.r(1), .granted(grant), at: Samples.t0), &ids)
         if passwordSet == false {
             #expect(phase == .signedIn(.passwordSetupRequired(credentials, pending: nil)))
@@ -66,10 +66,11 @@ struct AppScenarioTests {
         #expect(run.effects[3] == [.persist(credentials), .emit(.signedIn(Samples.userPasswordSet))])
     }
 
-    @Test("Everday: a RequirePasswordChange grant lands in passwordChangeRequired, which refuses calls")
+    @Test("Everday: a RequirePasswordChange grant lands in passwordChangeRequired, persisted with the demand, which refuses calls")
     func requirePasswordChange() {
         let app = Apps.everday()
-        let credentials = Credentials(Samples.passwordChangeGrant, receivedAt: Samples.t0)
+        var credentials = Credentials(Samples.passwordChangeGrant, receivedAt: Samples.t0)
+        credentials.user.passwordChangeRequired = true
         let run = play(
             app, from: .signedOut(.second(.first(.signingIn(.username(Samples.username), Samples.r(1))))), requests: 2,
             [
@@ -79,9 +80,35 @@ struct AppScenarioTests {
         #expect(run.phase == .signedIn(.passwordChangeRequired(credentials, pending: nil)))
         #expect(
             run.effects[0] == [
-                .persist(credentials), .emit(.signedIn(Samples.user)), .emit(.passwordChangeRequired), .schedule(.sessionExpiry, at: Samples.at(1800)),
+                .persist(credentials), .emit(.signedIn(credentials.user)), .emit(.passwordChangeRequired),
+                .schedule(.sessionExpiry, at: Samples.at(1800)),
             ])
         #expect(run.effects[1] == [.finishCall(Samples.call1, .rejected(.passwordChangeRequired))])
+    }
+
+    @Test("Everday: relaunching with a password change due lands back in passwordChangeRequired, whichever way the session is restored")
+    func requirePasswordChangeSurvivesRelaunch() {
+        var credentials = Credentials(Samples.passwordChangeGrant, receivedAt: Samples.t0)
+        credentials.user.passwordChangeRequired = true
+        let everday = play(
+            Apps.everday(), from: .signedOut(.first(.editing)), requests: 5,
+            [
+                .launched(.stored(credentials), at: Samples.at(1)),
+                .reply(Samples.r(5), .refreshed(TokenRefresh(accessToken: Samples.access3, refreshToken: nil, expiry: .after(.seconds(1800)))), at: Samples.at(2)),
+            ])
+        guard case .signedIn(.passwordChangeRequired(let restored, pending: nil)) = everday.phase else {
+            Issue.record("restored to \(everday.phase)")
+            return
+        }
+        #expect(restored.user.passwordChangeRequired)
+        let trusting = SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored))
+        let trusted = play(trusting, from: .signedOut, [.launched(.stored(credentials), at: Samples.at(1))])
+        #expect(trusted.phase == .passwordChangeRequired(credentials, pending: nil))
+        let asking = SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .fetchCurrentUser))
+        let asked = play(asking, from: .signedOut, requests: 7, [
+            .launched(.stored(credentials), at: Samples.at(1)), .reply(Samples.r(7), .user(Samples.user), at: Samples.at(2)),
+        ])
+        #expect(asked.phase == .passwordChangeRequired(credentials, pending: nil))
     }
 
     @Test("Everday: logout while refreshing revokes best effort, and the late refresh answer changes nothing")

@@ -14,9 +14,9 @@ struct InvalidInput: Sendable, CustomTestStringConvertible {
         self.error = error
         self.step = {
             var after = phase
-            var ids = RequestIDs(next: 7)
+            var ids = FlowContext(next: 7)
             let effects = machine.step(&after, .intent(intent, at: Samples.t0), &ids)
-            return (effects, after == phase && ids == RequestIDs(next: 7))
+            return (effects, after == phase && ids == FlowContext(next: 7))
         }
     }
 

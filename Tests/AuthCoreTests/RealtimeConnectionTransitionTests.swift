@@ -122,7 +122,7 @@ struct RealtimeConnectionTransitionTests {
     func boundedBackoff() {
         let machine = RealtimeConnection(initialDelay: .seconds(1), maximumDelay: .seconds(4), maxAttempts: 4)
         var phase = RealtimeConnection.Phase.connected(Samples.access1, Samples.r(1))
-        var ids = RequestIDs(next: 2)
+        var ids = FlowContext(next: 2)
         var now = Samples.t0
         var delays: [Interval] = []
         var effects = machine.step(&phase, .reply(Samples.r(1), .realtimeClosed, at: now), &ids)

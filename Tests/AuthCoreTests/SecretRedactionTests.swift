@@ -112,7 +112,7 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
                 "SessionLifecycle.Intent.changePassword", SessionLifecycle.Intent.changePassword(old: P.passwordInput, new: P.newPasswordInput)),
             SecretCarrier("RealtimeConnection.Intent", RealtimeConnection.Intent.connect(P.access)),
             // States and composed apps
-            SecretCarrier("LifecycleState", LifecycleState(phase: P.sessionPhase, requests: RequestIDs(next: 5))),
+            SecretCarrier("LifecycleState", LifecycleState(phase: P.sessionPhase, context: FlowContext(next: 5))),
             SecretCarrier(
                 "AnonymousWallApp.Phase", AnonymousWallApp.Phase.signedIn(.passwordSetupRequired(P.credentials, pending: Samples.r(2)))),
             SecretCarrier(

@@ -307,9 +307,9 @@ extension SessionTable {
                 "passwordChangeRequired + changePassword while one is pending → rejected busy", .passwordChangeRequired(c, pending: Samples.r(4)),
                 intent(changeIntent), .passwordChangeRequired(c, pending: Samples.r(4)), [.emit(.rejected(.busy))]),
             row(
-                "passwordChangeRequired + reply(changed) → active, emits passwordChanged, schedules proactive refresh",
+                "passwordChangeRequired + reply(changed) → active, persists the lifted demand, emits passwordChanged, schedules proactive refresh",
                 .passwordChangeRequired(c, pending: Samples.r(4)), .reply(Samples.r(4), .accepted(nil), at: t0), .active(Session(credentials: c)),
-                [.emit(.passwordChanged), .schedule(.proactiveRefresh, at: Samples.at(1740))]),
+                [.persist(c), .emit(.passwordChanged), .schedule(.proactiveRefresh, at: Samples.at(1740))]),
             row(
                 "passwordChangeRequired + reply(400) → passwordChangeRequired, fails badRequest", .passwordChangeRequired(c, pending: Samples.r(4)),
                 .reply(Samples.r(4), .failed(.badRequest("Wrong password")), at: t0), .passwordChangeRequired(c, pending: nil),

@@ -144,7 +144,7 @@ struct SessionWithRealtimeTransitionTests {
     func signInConnects() {
         let app = Apps.vynqTalk()
         var phase = VynqTalkApp.Phase.signedOut(.second(.signingIn(.email(Samples.email), Samples.r(1))))
-        var ids = RequestIDs(next: 2)
+        var ids = FlowContext(next: 2)
         let effects = app.step(&phase, .reply(Samples.r(1), .granted(Samples.plainGrant), at: Samples.t0), &ids)
         #expect(phase == .signedIn(SessionWithRealtime.Phase(
             session: .active(Session(credentials: Samples.plainCredentials)), connection: .connecting(Samples.access1, Samples.r(2), attempt: 0))))

@@ -37,7 +37,7 @@ struct Row<Machine: Lifecycle>: Sendable, CustomTestStringConvertible {
     /// Runs the row's step.
     func run() -> (phase: Machine.Phase, effects: [AuthEffect]) {
         var phase = self.phase
-        var ids = RequestIDs(next: requests)
+        var ids = FlowContext(next: requests)
         let effects = machine.step(&phase, event, &ids)
         return (phase, effects)
     }
@@ -53,9 +53,9 @@ struct Row<Machine: Lifecycle>: Sendable, CustomTestStringConvertible {
 /// Runs `events` in order from `phase`, returning the last phase and every effect.
 func play<Machine: Lifecycle>(
     _ machine: Machine, from phase: Machine.Phase, requests: UInt64 = 1, _ events: [AuthEvent<Machine.Intent>]
-) -> (phase: Machine.Phase, effects: [[AuthEffect]], requests: RequestIDs) {
+) -> (phase: Machine.Phase, effects: [[AuthEffect]], requests: FlowContext) {
     var phase = phase
-    var ids = RequestIDs(next: requests)
+    var ids = FlowContext(next: requests)
     var all: [[AuthEffect]] = []
     for event in events { all.append(machine.step(&phase, event, &ids)) }
     return (phase, all, ids)

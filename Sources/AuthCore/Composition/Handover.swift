@@ -6,7 +6,7 @@ public protocol SessionRole: Lifecycle {
     /// Whether `phase` is signed out.
     func isSignedOut(_ phase: Phase) -> Bool
     /// Starts a session from a grant received at `now`.
-    func begin(_ grant: Grant, at now: Instant, _ requests: inout RequestIDs) -> (Phase, [AuthEffect])
+    func begin(_ grant: Grant, at now: Instant, _ requests: inout FlowContext) -> (Phase, [AuthEffect])
 }
 
 extension SessionLifecycle: SessionRole {
@@ -56,7 +56,7 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     public var initialPhase: Phase { .signedOut(entry.initialPhase) }
 
     /// The reducer.
-    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch (phase, event) {
         case (.signedOut(var inner), .intent(.entry(let intent), let now)):
             let effects = entry.step(&inner, .intent(intent, at: now), &requests)
@@ -98,7 +98,7 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     }
 
     /// Stores the entry phase, or hands its grant to the session.
-    private func settle(_ phase: inout Phase, entryPhase: Entry.Phase, at now: Instant, _ effects: [AuthEffect], _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func settle(_ phase: inout Phase, entryPhase: Entry.Phase, at now: Instant, _ effects: [AuthEffect], _ requests: inout FlowContext) -> [AuthEffect] {
         guard let grant = entry.handover(entryPhase) else {
             phase = .signedOut(entryPhase)
             return effects

@@ -38,7 +38,7 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
     }
 
     /// Routes intents to their flow (switching if needed) and everything else to the active flow.
-    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch (phase, event) {
         case (.first(var inner), .intent(.first(let intent), let now)):
             defer { phase = .first(inner) }

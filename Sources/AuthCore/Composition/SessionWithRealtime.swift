@@ -54,7 +54,7 @@ public struct SessionWithRealtime: SessionRole {
     public func isSignedOut(_ phase: Phase) -> Bool { phase.session == .signedOut }
 
     /// Begins the session and opens the connection.
-    public func begin(_ grant: Grant, at now: Instant, _ requests: inout RequestIDs) -> (Phase, [AuthEffect]) {
+    public func begin(_ grant: Grant, at now: Instant, _ requests: inout FlowContext) -> (Phase, [AuthEffect]) {
         let (sessionPhase, begun) = session.begin(grant, at: now, &requests)
         var phase = Phase(session: sessionPhase, connection: .idle)
         let glued = reconcile(&phase, before: initialPhase, at: now, &requests)
@@ -62,15 +62,21 @@ public struct SessionWithRealtime: SessionRole {
     }
 
     /// The reducer.
-    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         let before = phase
         var effects: [AuthEffect]
         switch event {
         case .intent(.session(let intent), let at):
             effects = session.step(&phase.session, .intent(intent, at: at), &requests)
         case .intent(.connection(let intent), let at):
-            guard Self.usableToken(phase.session) != nil else { return [.emit(.rejected(.notSignedIn))] }
-            effects = connection.step(&phase.connection, .intent(intent, at: at), &requests)
+            guard let token = Self.usableToken(phase.session) else { return [.emit(.rejected(.notSignedIn))] }
+            // The connection always opens with the session's current token, whatever the intent carried.
+            let current: RealtimeConnection.Intent =
+                switch intent {
+                case .connect: .connect(token)
+                case .disconnect: .disconnect
+                }
+            effects = connection.step(&phase.connection, .intent(current, at: at), &requests)
         case .reply(let id, let reply, let at):
             // Ids are unique across both halves: only the owner of `id` reacts.
             effects = session.step(&phase.session, .reply(id, reply, at: at), &requests)
@@ -94,7 +100,7 @@ public struct SessionWithRealtime: SessionRole {
         }
     }
 
-    private func reconcile(_ phase: inout Phase, before: Phase, at now: Instant, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func reconcile(_ phase: inout Phase, before: Phase, at now: Instant, _ requests: inout FlowContext) -> [AuthEffect] {
         var effects: [AuthEffect] = []
         if phase.connection == .rejected, before.connection != .rejected {
             effects += session.step(&phase.session, .intent(.credentialsRejected, at: now), &requests)

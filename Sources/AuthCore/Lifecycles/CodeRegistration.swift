@@ -54,15 +54,15 @@ public struct CodeRegistration: EntryFlow {
     }
 
     /// The reducer.
-    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
         case .intent(let intent, let now): return handle(intent, at: now, &phase, &requests)
-        case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase)
+        case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase, &requests)
         case .tick, .launched: return []  // No deadlines act on their own here; the vault is the session's.
         }
     }
 
-    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         var effects: [AuthEffect] = []
         switch phase {
         case .enteringEmail, .awaitingCode:
@@ -71,6 +71,9 @@ public struct CodeRegistration: EntryFlow {
                 guard let email = Email.validate(raw).valueOrReject(into: &effects) else { return effects }
                 if case .awaitingCode(email, let resendAt) = phase, now < resendAt {
                     return [.reject(.resendCooldown(until: resendAt))]  // The same address waits out the cooldown.
+                }
+                if let until = requests.cooldown(for: .destination(.email(email), .register), at: now) {
+                    return [.reject(.resendCooldown(until: until))]  // Sent before starting over or switching flows.
                 }
                 let id = requests.issue()
                 phase = .sendingCode(email, id)
@@ -105,11 +108,12 @@ public struct CodeRegistration: EntryFlow {
         }
     }
 
-    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
+    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .sendingCode(let email, let current) where current == id:
             switch reply.acceptedOrFailure {
             case .success:
+                requests.codeSent(to: .destination(.email(email), .register), resendAt: now + resendCooldown)
                 phase = .awaitingCode(email, resendAt: now + resendCooldown)
                 return [.emit(.codeSent), .schedule(.resendAvailable, at: now + resendCooldown)]
             case .failure(let failure):
@@ -119,6 +123,7 @@ public struct CodeRegistration: EntryFlow {
         case .resendingCode(let email, let current) where current == id:
             switch reply.acceptedOrFailure {
             case .success:
+                requests.codeSent(to: .destination(.email(email), .register), resendAt: now + resendCooldown)
                 phase = .awaitingCode(email, resendAt: now + resendCooldown)
                 return [.emit(.codeSent), .schedule(.resendAvailable, at: now + resendCooldown)]
             case .failure(let failure):

@@ -71,7 +71,7 @@ public struct OAuthSignIn: EntryFlow {
     }
 
     /// The reducer.
-    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
         case .intent(let intent, _): return handle(intent, &phase, &requests)
         case .reply(let id, let reply, _): return handle(reply, to: id, &phase)
@@ -79,7 +79,7 @@ public struct OAuthSignIn: EntryFlow {
         }
     }
 
-    private func handle(_ intent: Intent, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func handle(_ intent: Intent, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .choosingProvider, .awaitingCallback:
             switch intent {

@@ -120,10 +120,10 @@ public struct OneTimeCodeSignIn: EntryFlow {
     }
 
     /// The reducer.
-    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
         case .intent(let intent, let now): return handle(intent, at: now, &phase, &requests)
-        case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase)
+        case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase, &requests)
         case .tick(let now): return expireIfDue(at: now, &phase)
         case .launched: return []  // The vault is the session's.
         }
@@ -157,7 +157,7 @@ public struct OneTimeCodeSignIn: EntryFlow {
         return .awaitingCode(challenge)
     }
 
-    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         var effects: [AuthEffect] = []
         switch phase {
         case .enteringDestination, .awaitingCode, .codeExpired, .attemptsExhausted:
@@ -171,6 +171,9 @@ public struct OneTimeCodeSignIn: EntryFlow {
                 guard let destination = destination(raw).valueOrReject(into: &effects) else { return effects }
                 if let challenge, challenge.destination == destination, now < challenge.resendAt {
                     return [.reject(.resendCooldown(until: challenge.resendAt))]
+                }
+                if let until = requests.cooldown(for: .destination(destination, .login), at: now) {
+                    return [.reject(.resendCooldown(until: until))]  // Sent before starting over or switching flows.
                 }
                 let id = requests.issue()
                 phase = .requestingCode(destination, id)
@@ -211,18 +214,18 @@ public struct OneTimeCodeSignIn: EntryFlow {
         }
     }
 
-    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
+    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .requestingCode(let destination, let current) where current == id:
             switch reply.acceptedOrFailure {
-            case .success: return issueChallenge(to: destination, at: now, &phase)
+            case .success: return issueChallenge(to: destination, at: now, &phase, &requests)
             case .failure(let failure):
                 phase = .enteringDestination
                 return [.fail(failure)]
             }
         case .resendingCode(let challenge, let current) where current == id:
             switch reply.acceptedOrFailure {
-            case .success: return issueChallenge(to: challenge.destination, at: now, &phase)
+            case .success: return issueChallenge(to: challenge.destination, at: now, &phase, &requests)
             case .failure(let failure):
                 phase = resting(challenge, at: now)
                 return [.fail(failure)]
@@ -242,11 +245,12 @@ public struct OneTimeCodeSignIn: EntryFlow {
         }
     }
 
-    private func issueChallenge(to destination: CodeDestination, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
+    private func issueChallenge(to destination: CodeDestination, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         let challenge = CodeChallenge(
             destination: destination, expiresAt: now + codeLifetime, resendAt: now + resendCooldown,
             attemptsLeft: maxAttempts)
         phase = .awaitingCode(challenge)
+        requests.codeSent(to: .destination(destination, .login), resendAt: challenge.resendAt)
         return [
             .emit(.codeSent), .schedule(.codeExpiry, at: challenge.expiresAt),
             .schedule(.resendAvailable, at: challenge.resendAt),

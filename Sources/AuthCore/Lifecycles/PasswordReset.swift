@@ -87,15 +87,15 @@ public struct PasswordReset: EntryFlow {
     }
 
     /// The reducer.
-    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
         case .intent(let intent, let now): return handle(intent, at: now, &phase, &requests)
-        case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase)
+        case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase, &requests)
         case .tick, .launched: return []  // Cooldowns are checked when the user acts; the vault is the session's.
         }
     }
 
-    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         var effects: [AuthEffect] = []
         switch phase {
         case .enteringIdentifier, .awaitingProof, .linkSent, .completed:
@@ -104,6 +104,9 @@ public struct PasswordReset: EntryFlow {
                 guard let identifier = identifier(raw).valueOrReject(into: &effects) else { return effects }
                 if case .awaitingProof(let pending, let resendAt) = phase, pending == identifier, now < resendAt {
                     return [.reject(.resendCooldown(until: resendAt))]
+                }
+                if let until = requests.cooldown(for: .reset(identifier), at: now) {
+                    return [.reject(.resendCooldown(until: until))]  // Sent before starting over or switching flows.
                 }
                 let id = requests.issue()
                 phase = .requesting(identifier, id)
@@ -152,12 +155,13 @@ public struct PasswordReset: EntryFlow {
         }
     }
 
-    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
+    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .requesting(let identifier, let current) where current == id,
             .requestingAgain(let identifier, let current) where current == id:
             switch reply.acceptedOrFailure {
             case .success:
+                requests.codeSent(to: .reset(identifier), resendAt: now + resendCooldown)
                 switch style {
                 case .emailLink:
                     phase = .linkSent

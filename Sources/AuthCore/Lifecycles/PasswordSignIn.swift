@@ -74,7 +74,7 @@ public struct PasswordSignIn: EntryFlow {
     }
 
     /// The reducer.
-    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
         case .intent(let intent, let now): return handle(intent, at: now, &phase, &requests)
         case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase)
@@ -90,7 +90,7 @@ public struct PasswordSignIn: EntryFlow {
         }
     }
 
-    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .enteringCredentials, .pendingApproval, .rateLimited:
             switch intent {

@@ -56,7 +56,7 @@ public struct RealtimeConnection: Lifecycle {
     }
 
     /// The reducer.
-    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
         case .intent(.connect(let token), _):
             switch phase {

@@ -179,8 +179,18 @@ public struct SessionLifecycle: Lifecycle {
         }
     }
 
+    /// The protected calls the phase has not answered yet.
+    public static func calls(in phase: Phase) -> [PendingCall] {
+        switch phase {
+        case .active(let session), .refreshing(let session, _, _), .refreshBackoff(let session, _, _), .offline(let session):
+            session.calls
+        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
+            []
+        }
+    }
+
     /// The reducer.
-    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
         case .intent(let intent, let now): handle(intent, at: now, &phase, &requests)
         case .reply(let id, let reply, let now): handle(reply, to: id, at: now, &phase, &requests)
@@ -191,22 +201,24 @@ public struct SessionLifecycle: Lifecycle {
 
     // MARK: Starting and ending
 
-    /// Begins a session from a sign-in answer received at `now`: persist, tell the UI, and land
-    /// in the phase the answer demands (password to set or change, or active).
-    public func begin(_ grant: Grant, at now: Instant, _ requests: inout RequestIDs) -> (Phase, [AuthEffect]) {
-        let credentials = Credentials(grant, receivedAt: now)
-        var effects: [AuthEffect] = [.persist(credentials), .emit(.signedIn(credentials.user))]
-        if grant.requiresPasswordChange {
+    /// Begins a session from a sign-in answer received at `now`: persist (with the password
+    /// change the answer demands, if any), tell the UI, and land in the phase the answer demands
+    /// (password to set or change, or active).
+    public func begin(_ grant: Grant, at now: Instant, _ requests: inout FlowContext) -> (Phase, [AuthEffect]) {
+        var credentials = Credentials(grant, receivedAt: now)
+        if grant.requiresPasswordChange { credentials.user.passwordChangeRequired = true }
+        return enter(credentials, at: now, [.persist(credentials), .emit(.signedIn(credentials.user))])
+    }
+
+    /// Lands in the phase stored, restored or refreshed credentials call for: a password step the
+    /// server demanded comes first, whichever way the session began.
+    private func enter(_ credentials: Credentials, at now: Instant, _ effects: [AuthEffect]) -> (Phase, [AuthEffect]) {
+        var effects = effects
+        if credentials.user.passwordChangeRequired {
             effects.append(.emit(.passwordChangeRequired))
             effects += credentials.expiresAt.map { [.schedule(.sessionExpiry, at: $0)] } ?? []
             return (.passwordChangeRequired(credentials, pending: nil), effects)
         }
-        return enter(credentials, at: now, effects)
-    }
-
-    /// Lands in the phase stored or refreshed credentials call for.
-    private func enter(_ credentials: Credentials, at now: Instant, _ effects: [AuthEffect]) -> (Phase, [AuthEffect]) {
-        var effects = effects
         if policy.supportsPasswordSetup, credentials.user.passwordSet == false {
             effects.append(.emit(.passwordSetupRequired))
             effects += credentials.expiresAt.map { [.schedule(.sessionExpiry, at: $0)] } ?? []
@@ -272,7 +284,7 @@ public struct SessionLifecycle: Lifecycle {
 
     // MARK: Launch
 
-    private func launch(_ stored: StoredCredentials, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func launch(_ stored: StoredCredentials, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .signedOut:
             switch stored {
@@ -285,7 +297,7 @@ public struct SessionLifecycle: Lifecycle {
         }
     }
 
-    private func restore(_ credentials: Credentials, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func restore(_ credentials: Credentials, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         let expired = credentials.expiresAt.map { now >= $0 } ?? false
         let canRefresh = credentials.refreshToken != nil && policy.refresh != .none
         switch policy.restore {
@@ -308,7 +320,7 @@ public struct SessionLifecycle: Lifecycle {
 
     // MARK: Intents
 
-    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch intent {
         case .logout: return logout(&phase, &requests)
         case .call(let call): return startCall(call, at: now, &phase, &requests)
@@ -318,7 +330,7 @@ public struct SessionLifecycle: Lifecycle {
         }
     }
 
-    private func logout(_ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func logout(_ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .signedOut:
             return [.clearCredentials, .emit(.signedOut(.userRequested))]  // Idempotent, and safe if the vault held something unread.
@@ -334,7 +346,12 @@ public struct SessionLifecycle: Lifecycle {
         }
     }
 
-    private func startCall(_ call: CallID, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func startCall(_ call: CallID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        if Self.calls(in: phase).contains(where: { $0.id == call }) {
+            // A second call under a pending call's id: refused without finishing it, so the one
+            // answer still reaches the one caller waiting for it.
+            return [.reject(.busy)]
+        }
         switch phase {
         case .signedOut, .restoring:
             return [.finishCall(call, .rejected(.notSignedIn))]
@@ -376,7 +393,7 @@ public struct SessionLifecycle: Lifecycle {
         }
     }
 
-    private func startRefresh(_ session: Session, attempt: Int, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func startRefresh(_ session: Session, attempt: Int, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         guard let refreshToken = session.credentials.refreshToken else {
             phase = .active(session)
             return end(&phase, reason: .sessionExpired)
@@ -386,7 +403,7 @@ public struct SessionLifecycle: Lifecycle {
         return [.cancelTimer(.proactiveRefresh), .send(id, .refresh(refreshToken))]
     }
 
-    private func setPassword(_ raw: PasswordInput, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func setPassword(_ raw: PasswordInput, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .passwordSetupRequired(let credentials, nil):
             guard tokenUsable(credentials, at: now) else { return end(&phase, reason: .tokenExpired) }
@@ -406,7 +423,7 @@ public struct SessionLifecycle: Lifecycle {
         }
     }
 
-    private func changePassword(old rawOld: PasswordInput, new rawNew: PasswordInput, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func changePassword(old rawOld: PasswordInput, new rawNew: PasswordInput, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         guard policy.supportsPasswordChange else { return [.reject(.unsupported)] }
         var effects: [AuthEffect] = []
         func validated() -> (Password, Password)? {
@@ -437,7 +454,7 @@ public struct SessionLifecycle: Lifecycle {
         }
     }
 
-    private func credentialsRejected(at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func credentialsRejected(at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .signedOut, .restoring, .refreshing, .refreshBackoff:
             return []  // Nothing to reject, or a refresh is already on its way.
@@ -452,7 +469,7 @@ public struct SessionLifecycle: Lifecycle {
 
     // MARK: Answers
 
-    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .restoring(let credentials, let current) where current == id:
             return restored(credentials, reply, at: now, &phase)
@@ -474,7 +491,9 @@ public struct SessionLifecycle: Lifecycle {
         case .passwordChangeRequired(let credentials, let pending) where pending == id:
             switch reply.acceptedOrFailure {
             case .success:
-                let (next, effects) = enter(credentials, at: now, [.emit(.passwordChanged)])
+                var updated = credentials
+                updated.user.passwordChangeRequired = false
+                let (next, effects) = enter(updated, at: now, [.persist(updated), .emit(.passwordChanged)])
                 phase = next
                 return effects
             case .failure(let failure):
@@ -518,7 +537,9 @@ public struct SessionLifecycle: Lifecycle {
         case .user(let user):
             var confirmed = credentials
             confirmed.user = user
-            let (next, effects) = enter(confirmed, at: now, [.persist(confirmed), .emit(.signedIn(user))])
+            // What the server answers for `/me` does not lift a password change it demanded at sign-in.
+            confirmed.user.passwordChangeRequired = user.passwordChangeRequired || credentials.user.passwordChangeRequired
+            let (next, effects) = enter(confirmed, at: now, [.persist(confirmed), .emit(.signedIn(confirmed.user))])
             phase = next
             return effects
         case .failed(let failure) where !failure.isTransient:
@@ -541,7 +562,7 @@ public struct SessionLifecycle: Lifecycle {
             expiresAt: tokens.expiry.deadline(receivedAt: now), user: credentials.user)
     }
 
-    private func refreshed(_ session: Session, _ reply: Reply, attempt: Int, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func refreshed(_ session: Session, _ reply: Reply, attempt: Int, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch reply {
         case .refreshed(let tokens):
             var renewed = session
@@ -580,7 +601,7 @@ public struct SessionLifecycle: Lifecycle {
         return [.schedule(.refreshRetry, at: retryAt), .emit(.refreshRetryScheduled(at: retryAt))]
     }
 
-    private func callAnswered(_ session: Session, _ index: Int, _ reply: Reply, at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func callAnswered(_ session: Session, _ index: Int, _ reply: Reply, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         var session = session
         let call = session.calls[index]
         guard case .sent(let id, let token) = call.stage else { return [] }
@@ -623,7 +644,7 @@ public struct SessionLifecycle: Lifecycle {
 
     // MARK: Time
 
-    private func tick(at now: Instant, _ phase: inout Phase, _ requests: inout RequestIDs) -> [AuthEffect] {
+    private func tick(at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .active(let session):
             guard let expiresAt = session.credentials.expiresAt else { return [] }

@@ -16,17 +16,18 @@ public protocol AuthMachine: Sendable {
     func reduce(_ state: inout State, _ event: Event) -> [Effect]
 }
 
-/// A lifecycle's state: where the user is (`phase`), and the counter that names requests.
+/// A lifecycle's state: where the user is (`phase`), and what its flows share (`context`: the
+/// counter that names requests, the code cooldowns learned from the server).
 public struct LifecycleState<Phase: LifecyclePhase>: Hashable, Sendable, CustomStringConvertible {
     /// Where the user is.
     public var phase: Phase
-    /// Names the next request.
-    public var requests: RequestIDs
+    /// What every flow of the composition shares.
+    public var context: FlowContext
 
     /// Creates a state.
-    public init(phase: Phase, requests: RequestIDs = RequestIDs()) {
+    public init(phase: Phase, context: FlowContext = FlowContext()) {
         self.phase = phase
-        self.requests = requests
+        self.context = context
     }
 
     /// The phase.
@@ -46,7 +47,7 @@ where State == LifecycleState<Phase>, Event == AuthEvent<Intent>, Effect == Auth
     /// The phase before anything happened.
     var initialPhase: Phase { get }
     /// The reducer proper: applies `event` to `phase`, naming new requests from `requests`.
-    func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect]
+    func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect]
 }
 
 extension Lifecycle {
@@ -55,7 +56,8 @@ extension Lifecycle {
 
     /// Steps the phase with the state's own request counter.
     public func reduce(_ state: inout State, _ event: Event) -> [AuthEffect] {
-        step(&state.phase, event, &state.requests)
+        state.context.forgetCooldowns(endedBy: event.instant)
+        return step(&state.phase, event, &state.context)
     }
 }
 

@@ -11,14 +11,21 @@ public struct UserProfile: Hashable, Sendable, CustomStringConvertible {
     /// Anonymous Wall's `passwordSet`: `false` means signed in with the password not yet set;
     /// `nil` (field absent) means the server did not say, which is *not* the same as `false`.
     public var passwordSet: Bool?
+    /// Everday's `RequirePasswordChange`, kept with the profile so that it is persisted with the
+    /// credentials: relaunching the app must not skip the change the server demanded.
+    public var passwordChangeRequired: Bool
 
     /// Creates a profile.
-    public init(id: String, email: String? = nil, phone: String? = nil, name: String? = nil, passwordSet: Bool? = nil) {
+    public init(
+        id: String, email: String? = nil, phone: String? = nil, name: String? = nil, passwordSet: Bool? = nil,
+        passwordChangeRequired: Bool = false
+    ) {
         self.id = id
         self.email = email
         self.phone = phone
         self.name = name
         self.passwordSet = passwordSet
+        self.passwordChangeRequired = passwordChangeRequired
     }
 
     /// `user(<id>)`.

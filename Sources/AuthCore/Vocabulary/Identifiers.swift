@@ -1,6 +1,6 @@
 /// Names one request the reducer asked for; its answer comes back tagged with it.
 ///
-/// Ids come from a counter in state (``RequestIDs``), never from randomness, and are never reused,
+/// Ids come from a counter in state (``FlowContext``), never from randomness, and are never reused,
 /// so an answer to a request that is no longer current is recognised and changes nothing.
 public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The counter value.
@@ -13,17 +13,72 @@ public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible
     public var description: String { "r\(rawValue)" }
 }
 
-/// The counter that names requests, shared by every lifecycle of a composition so that ids never
-/// collide across flows.
-public struct RequestIDs: Hashable, Sendable {
+/// What every flow of a composition shares, threaded through all of them by the combinators: the
+/// counter that names requests (so ids never collide across flows) and the code cooldowns learned
+/// from the server (so starting over, or switching to another flow and back, never asks for a
+/// new code before the server's cooldown ends).
+public struct FlowContext: Hashable, Sendable {
     /// The id the next request gets.
     public private(set) var next: UInt64
-    /// A counter starting at 1.
-    public init(next: UInt64 = 1) { self.next = next }
+    /// Codes the server confirmed sending whose cooldown still runs, oldest first.
+    public private(set) var codeCooldowns: [CodeCooldown]
+
+    /// A context whose counter starts at `next`.
+    public init(next: UInt64 = 1, codeCooldowns: [CodeCooldown] = []) {
+        self.next = next
+        self.codeCooldowns = codeCooldowns
+    }
+
     /// Issues the next id.
     public mutating func issue() -> RequestID {
         defer { next &+= 1 }
         return RequestID(next)
+    }
+
+    /// When another code for `target` may be requested, if its cooldown still runs at `now`.
+    public func cooldown(for target: CodeTarget, at now: Instant) -> Instant? {
+        codeCooldowns.first { $0.target == target && now < $0.resendAt }?.resendAt
+    }
+
+    /// Remembers that the server sent a code for `target`; another may be requested from `resendAt`.
+    public mutating func codeSent(to target: CodeTarget, resendAt: Instant) {
+        codeCooldowns.removeAll { $0.target == target }
+        codeCooldowns.append(CodeCooldown(target: target, resendAt: resendAt))
+    }
+
+    /// Forgets the cooldowns that have ended at `now`.
+    public mutating func forgetCooldowns(endedBy now: Instant) {
+        if codeCooldowns.contains(where: { $0.resendAt <= now }) { codeCooldowns.removeAll { $0.resendAt <= now } }
+    }
+}
+
+/// What a code is sent for: a destination with a purpose, or a password reset for an identifier.
+public enum CodeTarget: Hashable, Sendable, CustomStringConvertible {
+    /// An email or SMS code (Anonymous Wall `send-code` with its purpose, Hero365 `/otp/send`).
+    case destination(CodeDestination, CodePurpose)
+    /// A reset code, token or link for this identifier.
+    case reset(ResetIdentifier)
+
+    /// The target (not a secret).
+    public var description: String {
+        switch self {
+        case .destination(let destination, let purpose): "\(destination) for \(purpose.rawValue)"
+        case .reset(let identifier): "reset for \(identifier)"
+        }
+    }
+}
+
+/// A code the server sent, and when another may be requested for the same target.
+public struct CodeCooldown: Hashable, Sendable {
+    /// What the code was for.
+    public var target: CodeTarget
+    /// From when another may be requested.
+    public var resendAt: Instant
+
+    /// Creates a cooldown.
+    public init(target: CodeTarget, resendAt: Instant) {
+        self.target = target
+        self.resendAt = resendAt
     }
 }
 

@@ -12,6 +12,8 @@ struct CredentialsRecord: Codable, Sendable, CustomStringConvertible, CustomRefl
         var phone: String?
         var name: String?
         var passwordSet: Bool?
+        /// Absent in records written before it existed: read as `false`.
+        var passwordChangeRequired: Bool?
     }
 
     /// The format version; a record of another version is unreadable, not "no session".
@@ -31,7 +33,8 @@ struct CredentialsRecord: Codable, Sendable, CustomStringConvertible, CustomRefl
         expiresAt = credentials.expiresAt?.milliseconds
         user = User(
             id: credentials.user.id, email: credentials.user.email, phone: credentials.user.phone,
-            name: credentials.user.name, passwordSet: credentials.user.passwordSet)
+            name: credentials.user.name, passwordSet: credentials.user.passwordSet,
+            passwordChangeRequired: credentials.user.passwordChangeRequired ? true : nil)
     }
 
     /// The credentials this record holds.
@@ -39,7 +42,9 @@ struct CredentialsRecord: Codable, Sendable, CustomStringConvertible, CustomRefl
         Credentials(
             accessToken: AccessToken(accessToken), refreshToken: refreshToken.map(RefreshToken.init),
             expiresAt: expiresAt.map(Instant.init(milliseconds:)),
-            user: UserProfile(id: user.id, email: user.email, phone: user.phone, name: user.name, passwordSet: user.passwordSet))
+            user: UserProfile(
+                id: user.id, email: user.email, phone: user.phone, name: user.name, passwordSet: user.passwordSet,
+                passwordChangeRequired: user.passwordChangeRequired ?? false))
     }
 
     /// The stored form of `credentials`.

@@ -45,6 +45,11 @@ public struct ExplorationReport: Sendable {
     public var bytesPerState: Int
     /// Distinct edges kept for the structural checks.
     public var storedEdges: Int
+    /// New states found at each depth (breadth-first levels): how the space grows.
+    public var levels: [Int]
+    /// When a limit stopped the exploration: a shortest trace to one of the deepest states
+    /// reached, to show what keeps growing.
+    public var deepestTrace: [TraceStep]
 
     /// True when complete and nothing was found.
     public var passed: Bool { complete && violations.isEmpty && findings.isEmpty }
@@ -100,6 +105,7 @@ private struct Run<Model: LifecycleModel> {
     var seenCases = Set<PhaseCase>()
     var declared: [String: [String]] = [:]
     var complete = true
+    var levels: [Int] = []
 
     init(model: Model, limits: ExplorationLimits) {
         self.model = model
@@ -130,6 +136,7 @@ private struct Run<Model: LifecycleModel> {
         var level: UInt16 = 0
         var targets: [UInt32] = []
         while !frontier.isEmpty {
+            levels.append(frontier.count)
             for snapshot in frontier {
                 defer { node += 1 }
                 guard Int(level) < limits.maxDepth else {
@@ -182,7 +189,8 @@ private struct Run<Model: LifecycleModel> {
             seconds: seconds, complete: complete, invariants: invariants.count,
             violations: violationOrder.compactMap { violations[$0] }, findings: findings,
             edges: projected.map { ProjectedEdge(from: paths[Int($0.from)], label: labels.names[Int($0.label)], to: paths[Int($0.to)], kind: $0.kind) }.sorted(),
-            initialCase: paths[0], finalCases: model.finalCases, bytesPerState: perState, storedEdges: edgeTargets.count)
+            initialCase: paths[0], finalCases: model.finalCases, bytesPerState: perState, storedEdges: edgeTargets.count,
+            levels: levels, deepestTrace: complete ? [] : replay(trace(to: Int32(parent.count - 1))))
     }
 
     /// Stores a new state and checks the state invariants on it.

@@ -10,7 +10,7 @@ public enum Catalogue {
             credentialsOnlyWhenSignedIn(), sessionMatchesVault(), logoutAlwaysSignsOut(), atMostOneRefreshInFlight(),
             noRefreshTokenReuse(), refreshWithoutTokenKeepsOld(), persistedBeforeUse(), onlyDefinitiveRefreshErrorsEndSession(),
             staleAnswersChangeNothing(), nothingAfterSignOutWritesCredentials(), pendingApprovalNeverSignsIn(),
-            passwordRequirementAllowsNothingElse(), codeOnlyAfterCodeSent(), setPasswordOnlyWhileUnset(),
+            passwordRequirementAllowsNothingElse(), passwordStepNeverSkipped(), codeOnlyAfterCodeSent(), setPasswordOnlyWhileUnset(),
             signInRequestsNeedTheUser(), atMostOneVerificationInFlight(), resetSignInReplacesSession(), onlyValidInputSent(),
             noSecretInDescriptions(), noSecretInEventsOrEffects(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
         ]
@@ -101,6 +101,7 @@ public enum Catalogue {
     public static func persistedBeforeUse<M>() -> Invariant<M> {
         Invariant("a new token is persisted before it is used", source: "seed 002 Refresh; RFC 9700 §4.14.2", .step { t in
             var vault = t.before.world.vault.credentials
+            if case .launched(.stored(let read), _) = t.move.event { vault = read }  // What this launch read from the vault.
             for effect in t.effects {
                 switch effect {
                 case .persist(let credentials): vault = credentials
@@ -167,9 +168,11 @@ public enum Catalogue {
     }
 
     /// While the password must be set or changed, nothing else is sent and every call is refused.
-    /// (Seed 002 `RequirePasswordChange`; seed 000 "SetPasswordView appears".)
+    /// (Seed 002 `RequirePasswordChange`; seed 000 "SetPasswordView appears".) A relaunch is a new
+    /// process restoring the session; ``passwordStepNeverSkipped()`` guards where it lands.
     public static func passwordRequirementAllowsNothingElse<M>() -> Invariant<M> {
         Invariant("a required password step allows nothing else", source: "seed 002 Login; seed 000 Registration Flow", .step { t in
+            if case .launched = t.move.event { return nil }
             let setup: Bool
             switch t.before.session {
             case .passwordSetupRequired?: setup = true
@@ -191,6 +194,21 @@ public enum Catalogue {
                 }
             }
             return nil
+        })
+    }
+
+    /// A password step the server demanded at sign-in is never skipped: no usable session exists
+    /// until the server confirmed it done, across relaunches and restores too. (Seed 002
+    /// `RequirePasswordChange`; seed 000 Registration Flow "Set password".)
+    public static func passwordStepNeverSkipped<M>() -> Invariant<M> {
+        Invariant("a demanded password step is never skipped", source: "seed 002 Login; seed 000 Registration Flow", .state { s in
+            guard let due = s.world.history.passwordStepDue, let session = s.session else { return nil }
+            switch session {
+            case .active, .refreshing, .refreshBackoff, .offline:
+                return "\(s.casePath) is usable while the password must be \(due == .set ? "set" : "changed")"
+            case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
+                return nil
+            }
         })
     }
 
@@ -235,13 +253,18 @@ public enum Catalogue {
         })
     }
 
-    /// A reset that signs in replaces the whole session with the reset's answer.
-    /// (Seed 000 Reset Password: "User is automatically logged in".)
+    /// A reset that signs in replaces the whole session with the reset's answer (or, for the reset
+    /// flow alone, hands exactly that grant over). (Seed 000 Reset Password: "User is
+    /// automatically logged in".)
     public static func resetSignInReplacesSession<M>() -> Invariant<M> {
         Invariant("a reset that signs in replaces the whole session", source: "seed 000 Reset Password", .step { t in
             guard t.answersCurrentRequest, case .resetPassword? = t.answered?.request, case .granted(let grant)? = t.reply
             else { return nil }
-            let expected = Credentials(grant, receivedAt: t.after.world.now)
+            if t.after.session == nil, case .signedIn(let handedOver)? = t.after.phase(PasswordReset.Phase.self) {
+                return handedOver == grant ? nil : "the reset hands over another grant than its answer"
+            }
+            var expected = Credentials(grant, receivedAt: t.after.world.now)
+            expected.user.passwordChangeRequired = grant.requiresPasswordChange
             return t.after.sessionCredentials == expected ? nil : "the session after reset is not the reset's grant"
         })
     }

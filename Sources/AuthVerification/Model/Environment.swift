@@ -119,6 +119,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
             world.timers = []
             world.history.inFlightAtSignOut = []
             world.history.callSends = []
+            world.history.codes = []  // The client's memory of sent codes is gone; the server's own cooldown answers now.
             switch (mode, world.vault) {
             case (0, .unreadable(let credentials)): world.vault = .holds(credentials)
             case (1, .holds(let credentials)): world.vault = .unreadable(credentials)
@@ -170,6 +171,10 @@ struct Environment<Model: LifecycleModel>: Sendable {
             if let new = tokens.refreshToken, new != old, !history.retiredRefreshTokens.contains(old) {
                 history.retiredRefreshTokens.append(old)
             }
+        case (_, .granted(let grant)):
+            history.passwordStepDue = grant.requiresPasswordChange ? .change : grant.user.passwordSet == false ? .set : nil
+        case (.setPassword, .accepted), (.setPassword, .user), (.changePassword, .accepted), (.changePassword, .user):
+            history.passwordStepDue = nil
         case (_, .accepted), (_, .user):
             if let destination = exchange.request.codeSentTo {
                 history.codes.removeAll { $0.destination == destination }

@@ -67,7 +67,10 @@ public protocol LifecycleModel: Sendable {
     /// as in TLC, that keeps abandoned requests from piling up forever; every interleaving of the
     /// answers within the bound is still explored).
     var maxInFlight: Int { get }
-    /// How far back in time history keeps exact instants; older ones are "long ago".
+    /// How far back instants stay exact; further back they are "long ago" (see ``Survey``). At
+    /// least the longest interval the lifecycle (or an invariant) adds to a *past* instant before
+    /// comparing it with the current time — a code's cooldown or lifetime counted from when it was
+    /// sent. Lifecycles that only compare deadlines with the current time need none.
     var timeHorizon: Interval { get }
     /// The invariants checked.
     var invariants: [Invariant<Machine>] { get }
@@ -85,6 +88,7 @@ extension LifecycleModel {
     /// Four: enough for a logout while a sign-in, a refresh and a protected call are all in flight.
     public var maxInFlight: Int { 4 }
     /// Ten minutes: longer than every cooldown, code lifetime, backoff and refresh margin used.
+    /// Models that know their lifecycle may choose less (see ``Model``).
     public var timeHorizon: Interval { .seconds(600) }
     /// The whole catalogue.
     public var invariants: [Invariant<Machine>] { Catalogue.all(codes: codeRules) }

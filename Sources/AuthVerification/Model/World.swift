@@ -58,9 +58,20 @@ public struct History: Hashable, Sendable {
     public var inFlightAtSignOut: [RequestID] = []
     /// Protected sends per call still pending.
     public var callSends: [CallSends] = []
+    /// The password step the server last demanded at sign-in and has not seen done: it outlives
+    /// relaunches, as the server's demand does.
+    public var passwordStepDue: PasswordStep?
 
     /// Creates an empty history.
     public init() {}
+}
+
+/// A password step a server demands before anything else.
+public enum PasswordStep: Hashable, Sendable {
+    /// Set the first password (Anonymous Wall `passwordSet: false`).
+    case set
+    /// Change the password (Everday `RequirePasswordChange`).
+    case change
 }
 
 /// A code the server confirmed sending.
@@ -153,5 +164,6 @@ extension History: Surveyable {
         }
         s.visit(inFlightAtSignOut)
         s.plain(callSends)
+        s.plain(passwordStepDue)
     }
 }

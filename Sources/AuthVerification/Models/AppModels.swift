@@ -12,6 +12,7 @@ extension Models {
     public static func anonymousWallApp() -> Model<AnonymousWallApp> {
         var replies = aw
         replies.failures = appFailures
+        let codes = CodeRules(cooldown: .seconds(60))
         return Model(
             name: "app.anonymousWall", machine: Apps.anonymousWall(), replies: replies, relaunches: true,
             unreachableByDesign: [
@@ -20,8 +21,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
             ],
-            codes: CodeRules(cooldown: .seconds(60))
-        ) { snapshot in
+            codes: codes, timeHorizon: horizon(codes)) { snapshot in
             typealias Intent = AnonymousWallApp.Intent
             var menu: [Intent] = Menus.codeRegistration.map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second(.first($0))) }
@@ -47,8 +47,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
                 "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",
                 "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
-            ]
-        ) { snapshot in
+            ], timeHorizon: .zero) { snapshot in
             typealias Intent = VynqTalkApp.Intent
             var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
@@ -61,7 +60,7 @@ extension Models {
     public static func everdayApp() -> Model<EverdayApp> {
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)],
-            registration: [.pendingApproval], accessLifetime: .seconds(1800))
+            registration: [.pendingApproval], accessLifetime: tokenLifetime)
         replies.failures = appFailures + [.pendingApproval(nil)]
         return Model(
             name: "app.everday", machine: Apps.everday(refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(2))),
@@ -70,8 +69,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "Registration.Phase.registered": "approval-gated",
                 "Registration.Phase.awaitingVerification": "approval-gated", "PasswordReset.Phase.linkSent": "Hero365's",
                 "PasswordReset.Phase.signedIn": "Everday's reset does not sign in",
-            ]
-        ) { snapshot in
+            ], timeHorizon: .zero) { snapshot in
             typealias Intent = EverdayApp.Intent
             var menu: [Intent] = Menus.registration([.usernamePassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.username).map { .entry(.second(.first($0))) }
@@ -83,7 +81,7 @@ extension Models {
 
     /// Subspace's whole app.
     public static func subspaceApp() -> Model<SubspaceApp> {
-        var replies = ReplyCatalogue(accessLifetime: .seconds(86_400))
+        var replies = ReplyCatalogue(accessLifetime: tokenLifetime)
         replies.failures = appFailures + [.server(status: 500, nil)]
         return Model(
             name: "app.subspace", machine: Apps.subspace(), replies: replies, relaunches: true,
@@ -92,8 +90,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",
-            ]
-        ) { snapshot in
+            ], timeHorizon: .zero) { snapshot in
             typealias Intent = SubspaceApp.Intent
             var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
@@ -105,9 +102,10 @@ extension Models {
     /// Hero365's whole app.
     public static func hero365App() -> Model<Hero365App> {
         var replies = ReplyCatalogue(
-            grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: .seconds(1800))
+            grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: tokenLifetime)
         replies.failures = appFailures
         let otp = OneTimeCodeSignIn(channel: .phone, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
+        let codes = CodeRules(cooldown: otp.resendCooldown, lifetime: otp.codeLifetime, maxAttempts: otp.maxAttempts)
         return Model(
             name: "app.hero365",
             machine: Apps.hero365(otp: otp, refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(2))),
@@ -118,9 +116,9 @@ extension Models {
                 "Registration.Phase.registered": "sign-up asks to verify", "Registration.Phase.pendingApproval": "idem",
                 "PasswordReset.Phase.awaitingProof": "recovery is a link", "PasswordReset.Phase.resetting": "idem",
                 "PasswordReset.Phase.completed": "idem", "PasswordReset.Phase.signedIn": "idem",
+                "PasswordReset.Phase.requestingAgain": "a link is requested afresh",
             ],
-            codes: CodeRules(cooldown: otp.resendCooldown, lifetime: otp.codeLifetime, maxAttempts: otp.maxAttempts)
-        ) { snapshot in
+            codes: codes, timeHorizon: horizon(codes)) { snapshot in
             typealias Intent = Hero365App.Intent
             var menu: [Intent] = Menus.registration([.emailPassword, .phonePassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }

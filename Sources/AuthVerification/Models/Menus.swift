@@ -79,7 +79,7 @@ public enum Menus {
 
     /// ``SessionLifecycle``: up to `callers` concurrent protected calls, logout, password steps.
     public static func session<Machine>(in snapshot: Snapshot<Machine>, callers: Int = 2) -> [SessionLifecycle.Intent] {
-        let pending = snapshot.session.map(Self.calls(in:)) ?? []
+        let pending = snapshot.session.map(SessionLifecycle.calls(in:)) ?? []
         let free = (1...max(callers, 1)).map { CallID(UInt64($0)) }.first { id in !pending.contains { $0.id == id } }
         var menu: [SessionLifecycle.Intent] = free.map { [.call($0)] } ?? []
         menu += [
@@ -87,15 +87,5 @@ public enum Menus {
             .changePassword(old: Inputs.password, new: PasswordInput("pw-new-secret")), .credentialsRejected,
         ]
         return menu
-    }
-
-    /// The protected calls a session phase has not answered yet.
-    static func calls(in phase: SessionLifecycle.Phase) -> [PendingCall] {
-        switch phase {
-        case .active(let session), .refreshing(let session, _, _), .refreshBackoff(let session, _, _), .offline(let session):
-            session.calls
-        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
-            []
-        }
     }
 }

@@ -23,11 +23,13 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     public var invariants: [Invariant<Machine>]
     /// See ``LifecycleModel/codeRules``.
     public var codeRules: CodeRules?
+    /// See ``LifecycleModel/timeHorizon``.
+    public var timeHorizon: Interval
 
     /// Creates a model.
     public init(
         name: String, machine: Machine, replies: ReplyCatalogue, relaunches: Bool = false, finalCases: [String] = [],
-        unreachableByDesign: [String: String] = [:], codes: CodeRules? = nil,
+        unreachableByDesign: [String: String] = [:], codes: CodeRules? = nil, timeHorizon: Interval = .seconds(600),
         menu: @escaping @Sendable (Snapshot<Machine>) -> [Machine.Intent]
     ) {
         self.name = name
@@ -40,6 +42,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
         self.unreachableByDesign = unreachableByDesign
         self.invariants = Catalogue.all(codes: codes)
         self.codeRules = codes
+        self.timeHorizon = timeHorizon
     }
 
     /// See ``LifecycleModel/intents(in:)``.

@@ -54,26 +54,41 @@ public enum Models {
     }
 
     static let failures = ReplyCatalogue.standardFailures
+
+    /// The access-token lifetime the models use in place of the seeds' (30 minutes, 24 hours, 8
+    /// days): twice the refresh margin, so a proactive refresh, its retries, a rate limit and the
+    /// expiry itself all fall within a few steps of each other. The reducers' behaviour depends
+    /// only on how a lifetime compares with margins, backoffs and waits, not on its size (the
+    /// small-scope hypothesis); a seed-sized lifetime would only add thousands of states that
+    /// differ in how long is left.
+    public static let tokenLifetime = Interval.seconds(120)
+
+    /// How far back AuthCore's lifecycles compare instants (see ``LifecycleModel/timeHorizon``):
+    /// a sent code's cooldown and lifetime, counted from when it was sent. Every other instant
+    /// they keep is a deadline compared with the current time.
+    static func horizon(_ codes: CodeRules?) -> Interval {
+        codes.map { max($0.cooldown, $0.lifetime ?? .zero) } ?? .zero
+    }
     static let aw = ReplyCatalogue(
         grants: [.init(passwordSet: false), .init(passwordSet: true), .init(passwordSet: nil)])
 
     /// Anonymous Wall's code registration.
     public static func codeRegistration() -> Model<CodeRegistration> {
         let machine = CodeRegistration(resendCooldown: .seconds(60))
+        let codes = CodeRules(cooldown: machine.resendCooldown)
         return Model(
             name: "codeRegistration", machine: machine, replies: aw, finalCases: ["registered"],
-            codes: CodeRules(cooldown: machine.resendCooldown)
-        ) { _ in Menus.codeRegistration }
+            codes: codes, timeHorizon: horizon(codes)) { _ in Menus.codeRegistration }
     }
 
     /// Code sign-in on one channel.
     public static func oneTimeCode(_ channel: OneTimeCodeSignIn.Channel) -> Model<OneTimeCodeSignIn> {
         let machine = OneTimeCodeSignIn(channel: channel, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
+        let codes = CodeRules(cooldown: machine.resendCooldown, lifetime: machine.codeLifetime, maxAttempts: machine.maxAttempts)
         return Model(
             name: "oneTimeCodeSignIn.\(channel == .email ? "email" : "phone")", machine: machine,
             replies: ReplyCatalogue(grants: [.init(withRefreshToken: channel == .phone)]), finalCases: ["signedIn"],
-            codes: CodeRules(cooldown: machine.resendCooldown, lifetime: machine.codeLifetime, maxAttempts: machine.maxAttempts)
-        ) { _ in Menus.oneTimeCode(channel) }
+            codes: codes, timeHorizon: horizon(codes)) { _ in Menus.oneTimeCode(channel) }
     }
 
     /// Password sign-in (Everday's shapes: pending approval, password change demanded, 429).
@@ -81,8 +96,7 @@ public enum Models {
         Model(
             name: "passwordSignIn", machine: PasswordSignIn(identifiers: .username),
             replies: ReplyCatalogue(grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]),
-            finalCases: ["signedIn"]
-        ) { _ in Menus.passwordSignIn(.username) }
+            finalCases: ["signedIn"], timeHorizon: .zero) { _ in Menus.passwordSignIn(.username) }
     }
 
     /// Registration answering every way a backend can.
@@ -90,8 +104,7 @@ public enum Models {
         let forms: [Registration.Form] = [.nameEmailPassword, .phonePassword, .usernamePassword]
         return Model(
             name: "registration", machine: Registration(forms: forms),
-            replies: ReplyCatalogue(registration: [.session, .verificationRequired, .pendingApproval]), finalCases: ["registered"]
-        ) { _ in Menus.registration(forms) }
+            replies: ReplyCatalogue(registration: [.session, .verificationRequired, .pendingApproval]), finalCases: ["registered"], timeHorizon: .zero) { _ in Menus.registration(forms) }
     }
 
     /// Password reset in one style.
@@ -105,24 +118,25 @@ public enum Models {
             }
         let unreachable: [String: String] =
             switch style {
-            case .emailCodeWithAutoLogin: ["PasswordReset.Phase.linkSent": "links are Hero365's"]
+            case .emailCodeWithAutoLogin:
+                ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.completed": "this reset signs in"]
             case .emailedToken: ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.signedIn": "Everday's reset does not sign in"]
             case .emailLink:
                 [
                     "PasswordReset.Phase.awaitingProof": "the link is completed outside the app",
                     "PasswordReset.Phase.resetting": "idem", "PasswordReset.Phase.completed": "idem",
-                    "PasswordReset.Phase.signedIn": "idem",
+                    "PasswordReset.Phase.signedIn": "idem", "PasswordReset.Phase.requestingAgain": "a link is requested afresh",
                 ]
             }
+        let codes = CodeRules(cooldown: machine.resendCooldown)
         return Model(
             name: name, machine: machine, replies: aw, finalCases: ["signedIn"], unreachableByDesign: unreachable,
-            codes: CodeRules(cooldown: machine.resendCooldown)
-        ) { _ in Menus.passwordReset(style) }
+            codes: codes, timeHorizon: horizon(codes)) { _ in Menus.passwordReset(style) }
     }
 
     /// Hero365 OAuth.
     public static func oauth() -> Model<OAuthSignIn> {
-        Model(name: "oauthSignIn", machine: OAuthSignIn(), replies: ReplyCatalogue(), finalCases: ["signedIn"]) { snapshot in
+        Model(name: "oauthSignIn", machine: OAuthSignIn(), replies: ReplyCatalogue(), finalCases: ["signedIn"], timeHorizon: .zero) { snapshot in
             Menus.oauth(in: snapshot)
         }
     }
@@ -139,11 +153,12 @@ public enum Models {
         switch backend {
         case .anonymousWall, .vynqTalk:
             policy = SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: backend == .vynqTalk, supportsPasswordSetup: backend == .anonymousWall, supportsPasswordChange: backend == .anonymousWall)
-            replies = ReplyCatalogue(grants: [.init(passwordSet: false), .init(passwordSet: nil)])
+            // `passwordSet` is Anonymous Wall's field; VynqTalk's users never carry it.
+            replies = ReplyCatalogue(grants: backend == .anonymousWall ? [.init(passwordSet: false), .init(passwordSet: nil)] : [.init()])
             unreachable = noRefresh.merging(["SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Phase.offline": "no refresh to fail"]) { $1 }
         case .subspace:
             policy = SessionPolicy(refresh: .none, restore: .fetchCurrentUser)
-            replies = ReplyCatalogue(accessLifetime: .seconds(86_400))
+            replies = ReplyCatalogue(accessLifetime: tokenLifetime)
             unreachable = noRefresh.merging(["SessionLifecycle.Phase.passwordSetupRequired": "never demanded"]) { $1 }
         case .everday, .hero365:
             policy = SessionPolicy(
@@ -154,7 +169,7 @@ public enum Models {
                 grants: backend == .everday
                     ? [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]
                     : [.init(withRefreshToken: true)],
-                accessLifetime: .seconds(1800))
+                accessLifetime: tokenLifetime)
             unreachable = ["SessionLifecycle.Phase.passwordSetupRequired": "never demanded"]
             if backend == .hero365 { unreachable["SessionLifecycle.Phase.passwordChangeRequired"] = "never demanded" }
         }
@@ -165,10 +180,10 @@ public enum Models {
         return Model(
             name: "session.\(backend.rawValue)",
             machine: Handover(entry: PasswordSignIn(identifiers: identifiers), session: SessionLifecycle(policy: policy)),
-            replies: replies, relaunches: true, unreachableByDesign: unreachable
-        ) { snapshot in
+            replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero) { snapshot in
             let signIn: [AppIntent<PasswordSignIn.Intent, SessionLifecycle.Intent>] = [
-                .entry(.submit(identifier: identifiers == .username ? Inputs.username : Inputs.email, password: Inputs.password))
+                .entry(.submit(identifier: identifiers == .username ? Inputs.username : Inputs.email, password: Inputs.password)),
+                .entry(.startOver),
             ]
             return signIn + Menus.session(in: snapshot).map { .session($0) }
         }
@@ -179,7 +194,7 @@ public enum Models {
         let session = SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: true))
         var replies = ReplyCatalogue()
         replies.failures = [.unauthorized(nil), .network]
-        replies.callFailures = [.unauthorized(nil)]
+        replies.callFailures = [.unauthorized(nil), .forbidden(nil)]
         return Model(
             name: "realtimeConnection",
             machine: Handover(
@@ -191,13 +206,14 @@ public enum Models {
                 "SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "sign-in is a door here",
                 "PasswordSignIn.Phase.rateLimited": "idem",
+                "RealtimeConnection.Phase.rejected": "without refresh a refused token ends the session in the same step",
+            ], timeHorizon: .zero) { snapshot in
+            // `connect` carries a stale token on purpose: the composition must open with the session's own.
+            let menu: [AppIntent<PasswordSignIn.Intent, SessionWithRealtime.Intent>] = [
+                .entry(.submit(identifier: Inputs.email, password: Inputs.password)), .entry(.startOver),
+                .session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1))))),
             ]
-        ) { snapshot in
-            [
-                .entry(.submit(identifier: Inputs.email, password: Inputs.password)), .session(.session(.logout)),
-                .session(.session(.call(CallID(1)))), .session(.connection(.disconnect)),
-                .session(.connection(.connect(AccessToken(Symbols.name("at", 1))))),
-            ]
+            return menu + Menus.session(in: snapshot, callers: 1).map { .session(.session($0)) }
         }
     }
 }

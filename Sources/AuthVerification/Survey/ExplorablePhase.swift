@@ -33,8 +33,15 @@ extension ExplorablePhase {
 }
 
 extension LifecycleState: Surveyable where Phase: Surveyable {
-    /// The phase; the request counter is symmetric and left out.
-    public func survey(_ s: inout Survey) { s.visit(phase) }
+    /// The phase and the code cooldowns; the request counter is symmetric and left out.
+    public func survey(_ s: inout Survey) {
+        s.visit(phase)
+        s.number(context.codeCooldowns.count)
+        for cooldown in context.codeCooldowns {
+            s.plain(cooldown.target)
+            s.visit(cooldown.resendAt)
+        }
+    }
 }
 
 // MARK: Compositions

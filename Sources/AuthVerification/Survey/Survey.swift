@@ -14,12 +14,17 @@ public protocol Surveyable {
 ///
 /// The fingerprint is the explorer's symmetry reduction (as TLC's symmetry sets): request ids and
 /// server-issued tokens are renamed in order of first appearance, every ``Instant`` is written
-/// relative to the world's `now` (and clamped to "long ago" beyond the model's horizon), and
-/// request counters are left out. A reducer only compares ids and tokens for equality, issues ids
-/// greater than any in use, and compares instants with event times (never earlier than `now`)
-/// shifted by intervals shorter than the horizon; so two worlds with the same fingerprint behave
-/// the same up to renaming. Merging them loses no behaviour, and it keeps the space finite
-/// although rotation issues new tokens forever.
+/// relative to the world's `now` — and as "long ago" when it lies further back than the model's
+/// horizon — and request counters are left out.
+///
+/// Why merging loses no behaviour: a reducer only compares ids and tokens for equality, issues ids
+/// greater than any in use, and compares a stored instant `x` only with an event's time (never
+/// earlier than `now`) through `x + Δ` for intervals `Δ` no longer than the horizon. Every such
+/// comparison gives the same answer for all instants further back than the horizon, and instants
+/// ahead of `now` are kept exact (their order decides which timer fires first), so two worlds with
+/// one fingerprint behave the same up to renaming. The space stays finite although rotation issues
+/// new tokens forever: instants ahead are bounded by the longest interval the model schedules, and
+/// those behind by the horizon.
 public struct Survey {
     /// Which part of the world is being walked.
     public enum Region: Sendable {
@@ -138,7 +143,7 @@ public struct Survey {
             surveyable.survey(&self)
             return
         }
-        if value is RequestIDs { return }  // Counters are symmetric: only their relation to ids in use matters.
+        if value is FlowContext { return }  // Counters are symmetric: only their relation to ids in use matters.
         if let hashable = value as? AnyHashable, Mirror(reflecting: value).children.isEmpty {
             plain(hashable)
             return

@@ -18,7 +18,7 @@ struct EffectScript: Lifecycle {
 
     var initialPhase: Phase { Phase() }
 
-    func step(_ phase: inout Phase, _ event: Event, _ requests: inout RequestIDs) -> [AuthEffect] {
+    func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
         case .intent(let intent, _): return intent.effects
         case .reply, .tick, .launched:

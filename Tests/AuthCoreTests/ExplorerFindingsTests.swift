@@ -1,0 +1,96 @@
+import Testing
+@testable import AuthCore
+
+/// Reducer bugs the verification kit's explorer found, each kept as a regression test named after
+/// what the search showed (the shortest trace is in the test's comment).
+@Suite("Explorer findings")
+struct ExplorerFindingsTests {
+    /// session models: call(call1), call(call1) → the same call sent twice; a 401 then replays
+    /// one of them, and the answers can reach the wrong caller.
+    @Test("a second call under a pending call's id is refused without finishing the first")
+    func duplicateCallIsRefused() {
+        let machine = Apps.everday().session
+        let session = Session(credentials: Samples.rotatingCredentials)
+        let run = play(
+            machine, from: .active(session), requests: 3,
+            [.intent(.call(Samples.call1), at: Samples.t0), .intent(.call(Samples.call1), at: Samples.t0)])
+        #expect(run.effects[1] == [.emit(.rejected(.busy))])
+        guard case .active(let after) = run.phase else {
+            Issue.record("left active: \(run.phase)")
+            return
+        }
+        #expect(after.calls.map(\.id) == [Samples.call1])
+    }
+
+    /// realtimeConnection: sign in, log out, sign in again, disconnect, connect(old token) → the
+    /// connection opened with a token the session no longer holds.
+    @Test("a connect intent opens the connection with the session's current token, not the one it carried")
+    func connectUsesTheSessionToken() {
+        let app = SessionWithRealtime(
+            session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: true)))
+        let current = Credentials(accessToken: Samples.access2, user: Samples.user)
+        let run = play(
+            app, from: SessionWithRealtime.Phase(session: .active(Session(credentials: current)), connection: .idle), requests: 4,
+            [.intent(.connection(.connect(Samples.access1)), at: Samples.t0)])
+        #expect(run.effects[0] == [.send(Samples.r(4), .openRealtime(Samples.access2))])
+        #expect(run.phase.connection == .connecting(Samples.access2, Samples.r(4), attempt: 0))
+    }
+}
+
+/// codeRegistration, oneTimeCodeSignIn, passwordReset: submit → code sent → startOver → submit the
+/// same address → a second code requested inside the cooldown. In the apps the same happened by
+/// switching to another flow and back.
+@Suite("Explorer findings: code cooldowns")
+struct CodeCooldownFindingsTests {
+    static let cooldown = Interval.seconds(60)
+
+    /// Requests a code, has it sent, starts over, and requests again for the same address.
+    static func again<Machine: Lifecycle>(
+        _ machine: Machine, request: Machine.Intent, startOver: Machine.Intent, at second: Instant
+    ) -> [AuthEffect] {
+        var state = machine.initial
+        _ = machine.reduce(&state, .intent(request, at: Samples.t0))
+        _ = machine.reduce(&state, .reply(RequestID(1), .accepted(nil), at: Samples.t0))
+        _ = machine.reduce(&state, .intent(startOver, at: Samples.at(1)))
+        return machine.reduce(&state, .intent(request, at: second))
+    }
+
+    @Test("starting over does not skip a registration code's cooldown, and it ends when it ends")
+    func codeRegistration() {
+        let machine = CodeRegistration(resendCooldown: Self.cooldown)
+        #expect(Self.again(machine, request: .submitEmail(Samples.emailText), startOver: .startOver, at: Samples.at(30)) == [
+            .emit(.rejected(.resendCooldown(until: Samples.at(60)))),
+        ])
+        #expect(Self.again(machine, request: .submitEmail(Samples.emailText), startOver: .startOver, at: Samples.at(60)) == [
+            .send(RequestID(2), .sendEmailCode(Samples.email, .register)),
+        ])
+    }
+
+    @Test("starting over does not skip a sign-in code's cooldown", arguments: [OneTimeCodeSignIn.Channel.email, .phone])
+    func oneTimeCode(_ channel: OneTimeCodeSignIn.Channel) {
+        let machine = OneTimeCodeSignIn(channel: channel, resendCooldown: Self.cooldown)
+        let destination = channel == .email ? Samples.emailText : Samples.phoneText
+        #expect(Self.again(machine, request: .submitDestination(destination), startOver: .startOver, at: Samples.at(30)) == [
+            .emit(.rejected(.resendCooldown(until: Samples.at(60)))),
+        ])
+    }
+
+    @Test("starting over does not skip a reset's cooldown", arguments: [PasswordReset.Style.emailCodeWithAutoLogin, .emailedToken, .emailLink])
+    func passwordReset(_ style: PasswordReset.Style) {
+        let machine = PasswordReset(style: style, resendCooldown: Self.cooldown)
+        let identifier = style == .emailedToken ? Samples.usernameText : Samples.emailText
+        #expect(Self.again(machine, request: .requestReset(identifier), startOver: .startOver, at: Samples.at(30)) == [
+            .emit(.rejected(.resendCooldown(until: Samples.at(60)))),
+        ])
+    }
+
+    @Test("switching to another flow and back does not skip a registration code's cooldown")
+    func switchingFlows() {
+        let app = Apps.anonymousWall(codeCooldown: Self.cooldown)
+        let register = AnonymousWallApp.Intent.entry(.first(.submitEmail(Samples.emailText)))
+        let signIn = AnonymousWallApp.Intent.entry(.second(.first(.startOver)))
+        #expect(CodeCooldownFindingsTests.again(app, request: register, startOver: signIn, at: Samples.at(30)) == [
+            .emit(.rejected(.resendCooldown(until: Samples.at(60)))),
+        ])
+    }
+}
