@@ -8,7 +8,7 @@ import Testing
 struct SubspaceEndToEndTests {
     typealias Do = SubspaceIntents
 
-    @Test("registration signs in at once; /auth/me answers with the token; logout clears the vault")
+    @Test("registration signs in at once with a 24 h token; /auth/me answers with it; logout clears the vault")
     func registration() async throws {
         try await EndToEndStack.with(.subspace) { stack in
             let vault = MemoryVault()
@@ -16,12 +16,88 @@ struct SubspaceEndToEndTests {
             await client.send(Do.register("Ada", "ada@example.com", "Passw0rd!123"))
             let credentials = try #require(await client.credentials)
             #expect(credentials.user.email == "ada@example.com")
+            #expect(credentials.refreshToken == nil)
+            #expect(credentials.expiresAt == Instant(referenceNow) + .seconds(24 * 3600))
             #expect(vault.credentials == credentials)
             let me = await client.call(HTTPRequest(method: "GET", url: try stack.url("/auth/me")))
-            #expect(try me.get().status == 200)
+            #expect(me.status == 200)
+            await client.send(Do.register("Ada again", "ada@example.com", "Passw0rd!123"))
+            #expect(await client.waitFor(.rejected(.alreadySignedIn)))
             await client.logout()
             #expect(vault.credentials == nil)
-            #expect(await client.session == nil)
+            await client.send(Do.register("Ada again", "ada@example.com", "Passw0rd!123"))
+            #expect(await client.waitFor(.failed(.conflict("email already exists"))))
+            _ = await client.stop()
+        }
+    }
+
+    @Test("429: sign-in waits out Retry-After locally, sending nothing, and works once the shared clock has passed it")
+    func rateLimited() async throws {
+        try await EndToEndStack.with(.subspace, configure: { $0.subspace.rateLimit = 3 }) { stack in
+            let client = await stack.client(Apps.subspace())
+            await Accounts.subspace(client, email: "ada@example.com")  // Request 1.
+            for _ in 0..<2 {  // Requests 2 and 3.
+                await client.send(Do.signIn("ada@example.com", Accounts.password))
+                #expect(await client.isActive)
+                await client.logout()
+            }
+            await client.send(Do.signIn("ada@example.com", Accounts.password))
+            #expect(await client.waitFor(.failed(.rateLimited(retryAfter: .seconds(60)))))
+            let until = Instant(referenceNow) + .seconds(60)
+            guard case .signedOut(.second(.rateLimited(until: until))) = await client.phase else {
+                Issue.record("sign-in is not waiting out the limit: \(await client.phase)")
+                return
+            }
+            let sent = stack.server.ledger.requests("POST", "/api/v1/auth/login")
+            await client.send(Do.signIn("ada@example.com", Accounts.password))
+            #expect(await client.waitFor(.rejected(.rateLimited(until: until))))
+            #expect(stack.server.ledger.requests("POST", "/api/v1/auth/login") == sent, "refused locally")
+
+            await client.advance(stack.clock, by: .seconds(60))
+            guard case .signedOut(.second(.enteringCredentials)) = await client.phase else {
+                Issue.record("the limit did not end on the shared clock: \(await client.phase)")
+                return
+            }
+            await client.send(Do.signIn("ada@example.com", Accounts.password))
+            #expect(await client.isActive)
+            _ = await client.stop()
+        }
+    }
+
+    @Test("a relaunch whose /auth/me is answered 429 keeps the session (offline); the next call goes through")
+    func restoreRateLimited() async throws {
+        try await EndToEndStack.with(.subspace) { stack in
+            let vault = MemoryVault()
+            let first = await stack.client(Apps.subspace(), vault: vault)
+            await Accounts.subspace(first, email: "ada@example.com")
+            await first.send(Do.signIn("ada@example.com", Accounts.password))
+            _ = await first.stop()
+            stack.server.inject(.rateLimited(retryAfter: 30), path: "/api/v1/auth/me", times: 1)
+            let second = await stack.client(Apps.subspace(), vault: vault)
+            await second.settle()
+            #expect(await second.waitFor(.failed(.rateLimited(retryAfter: .seconds(30)))))
+            #expect(await second.waitFor(.offline))
+            guard case .offline? = await second.session else {
+                Issue.record("a 429 at restore is not kept offline: \(await second.phase)")
+                return
+            }
+            #expect(vault.credentials != nil, "a rate limit says nothing about the token")
+            let request = try Accounts.protectedRequest(stack)
+            #expect(await second.call(request).status == 200)
+            _ = await second.stop()
+        }
+    }
+
+    @Test("the 24 h token runs out on the shared clock: the session ends with tokenExpired and the vault is cleared")
+    func tokenExpiry() async throws {
+        try await EndToEndStack.with(.subspace) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.subspace(), vault: vault)
+            await client.send(Do.register("Ada", "ada@example.com", Accounts.password))
+            await client.advance(stack.clock, by: .seconds(24 * 3600))
+            #expect(await client.waitFor(.signedOut(.tokenExpired)))
+            #expect(vault.credentials == nil)
+            _ = await client.stop()
         }
     }
 }
