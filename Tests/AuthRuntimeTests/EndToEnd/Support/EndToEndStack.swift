@@ -54,14 +54,17 @@ final class EndToEndStack: Sendable {
 
     /// A runner for `machine` over the real contract and `URLSessionTransport`, on this stack's
     /// clock, logging redacted to ``log`` and tapped by ``wire``; started (it has read its vault).
+    ///
+    /// `keepingStates` bounds the state journal (the last ones only), for runs with huge states.
     func client<Machine: AuthorizedCalls>(
         _ machine: Machine, vault: any TokenVault = MemoryVault(), timeout: TimeInterval = 10,
-        realtime: (any RealtimeConnector)? = nil, openConnection: @escaping @Sendable (Machine.State) -> RequestID? = { _ in nil }
+        realtime: (any RealtimeConnector)? = nil, keepingStates: Int? = nil,
+        openConnection: @escaping @Sendable (Machine.State) -> RequestID? = { _ in nil }
     ) async -> Client<Machine> {
         let runner = AuthRunner(
             machine: machine, contract: contract, transport: TappedTransport(URLSessionTransport(timeout: timeout), tap: wire),
             vault: vault, clock: clock, realtime: realtime, logger: log)
-        return await Client(runner, openConnection: openConnection)
+        return await Client(runner, keepingStates: keepingStates, openConnection: openConnection)
     }
 
     /// An absolute URL under the contract's base URL (`/users` → `http://127.0.0.1:…/users`).
@@ -81,17 +84,17 @@ final class Client<Machine: AuthorizedCalls>: Sendable {
     let states: Journal<Machine.State>
     let outcomes: Journal<AuthOutcome>
     let issues: Journal<RuntimeIssue>
-    private let changes: AsyncStream<Machine.State>
     /// The realtime connection a state holds open, which is in flight for as long as it is open.
     private let openConnection: @Sendable (Machine.State) -> RequestID?
 
-    init(_ runner: AuthRunner<Machine>, openConnection: @escaping @Sendable (Machine.State) -> RequestID?) async {
+    init(
+        _ runner: AuthRunner<Machine>, keepingStates: Int? = nil, openConnection: @escaping @Sendable (Machine.State) -> RequestID?
+    ) async {
         self.runner = runner
         self.openConnection = openConnection
-        states = Journal(await runner.states())
+        states = Journal(await runner.states(), keepingLast: keepingStates)
         outcomes = Journal(await runner.outcomes())
         issues = Journal(await runner.issues())
-        changes = await runner.states()
         await runner.start()
     }
 
@@ -108,6 +111,7 @@ final class Client<Machine: AuthorizedCalls>: Sendable {
     /// every state change. Wake-ups on the manual clock are not waited for.
     func settle() async {
         let open = openConnection
+        let changes = await runner.states()  // Subscribed before the check: no change is missed.
         if await runner.isQuiet(allowing: open) { return }
         for await _ in changes {
             if await runner.isQuiet(allowing: open) { return }
@@ -174,12 +178,14 @@ final class Journal<Element: Sendable>: Sendable {
     private let storage = Locked(Storage())
     private let reader: Task<Void, Never>
 
-    init(_ stream: AsyncStream<Element>) {
+    /// Journals `stream`, keeping every element, or the last `keepingLast` only.
+    init(_ stream: AsyncStream<Element>, keepingLast: Int? = nil) {
         let storage = storage
         reader = Task {
             for await element in stream {
                 let ready = storage.withLock { storage -> [Waiter] in
                     storage.elements.append(element)
+                    if let keepingLast, storage.elements.count > keepingLast { storage.elements.removeFirst() }
                     let elements = storage.elements
                     let ready = storage.waiters.filter { $0.condition(elements) }
                     let readyIDs = Set(ready.map(\.id))
