@@ -144,7 +144,9 @@ enum Leaks {
         for secret in secrets {
             for needle in needles(for: secret) {
                 for text in texts where contains(text, needle) {
-                    leaks.append("‹\(needle.prefix(12))…› in: \(text.prefix(300))")
+                    // Name the secret by its first characters only, and mask it in the excerpt.
+                    let excerpt = text.replacingOccurrences(of: needle, with: "‹LEAKED›").prefix(300)
+                    leaks.append("a secret starting ‹\(needle.prefix(4))…› in: \(excerpt)")
                 }
             }
         }
