@@ -51,7 +51,7 @@ struct EverdayEndToEndTests {
     @Test("logout revokes the refresh token best effort and clears local state whatever the server says",
           arguments: [nil, Fault.serverError(status: 500), .serverError(status: 503), .dropBeforeCommit, .dropAfterCommit, .malformedJSON])
     func logout(fault: Fault?) async throws {
-        try await EndToEndStack.with(.everday) { stack in
+        try await EndToEndStack.with(.everday, configure: EndToEndStack.shortReadTimeout) { stack in
             let vault = MemoryVault()
             let client = await stack.client(Apps.everday(), vault: vault)
             await client.send(Do.signIn("parent", "ParentPassw0rd!"))

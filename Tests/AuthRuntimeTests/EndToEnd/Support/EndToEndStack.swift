@@ -21,16 +21,12 @@ final class EndToEndStack: Sendable {
     let log = LogSink()
 
     /// Starts a server mounting only `backend` (the seed's paths at its root), Subspace's rate
-    /// limit out of reach and a short read timeout, unless `configure` sets them.
+    /// limit out of reach unless `configure` sets one.
     init(_ backend: AuthCore.Backend, configure: (inout Configuration) -> Void = { _ in }) throws {
         let clock = ManualClock(now: Instant(referenceNow))
         var configuration = Configuration()
         configuration.clock = { clock.now.date }
         configuration.subspace.rateLimit = .max
-        // FoundationNetworking retries a request whose reused connection was dropped, headers
-        // only (it cannot rewind the body), and the server waits for that body until its read
-        // timeout: keep the wait short, so a dropped connection costs half a second, not five.
-        configuration.readTimeout = 0.5
         configure(&configuration)
         let mounted = try #require(ServerBackend(rawValue: backend.rawValue))
         let server = ReferenceServer(backends: [mounted], configuration: configuration)
@@ -42,6 +38,14 @@ final class EndToEndStack: Sendable {
     }
 
     deinit { server.stop() }
+
+    /// For tests that drop connections: FoundationNetworking retries a request whose *reused*
+    /// connection was dropped, headers only (it cannot rewind the body), and the server waits for
+    /// that body until its read timeout. A short one makes a drop cost half a second, not five.
+    /// (Only where drops are injected: idle keep-alive connections close that early too.)
+    static func shortReadTimeout(_ configuration: inout Configuration) {
+        configuration.readTimeout = 0.5
+    }
 
     /// Runs `body` with a started stack and stops the server afterwards.
     static func with<T>(
