@@ -131,4 +131,29 @@ struct EverdayEndToEndTests {
             _ = await client.stop()
         }
     }
+
+    @Test("logout after the access token expired (refresh failing meanwhile): the revoke is refused 401, local state is cleared anyway, and the refresh token stays live on the server")
+    func logoutWithExpiredAccessToken() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.everday(), vault: vault)
+            await client.send(Do.signIn("parent", "ParentPassw0rd!"))
+            let refresh = try #require(await client.credentials?.refreshToken).reveal()
+            stack.server.inject(.serverError(status: 503), path: "/api/auth/refresh")  // The refresh keeps failing.
+            await client.advance(stack.clock, by: .seconds(1740))
+            for _ in 0..<3 { await client.advance(stack.clock, by: .seconds(60)) }
+            guard case .offline? = await client.session else {
+                Issue.record("the refresh retries did not end offline: \(await client.phase)")
+                return
+            }
+            #expect(await client.waitFor(.offline))
+            stack.server.clearFaults()
+            await client.logout()
+            #expect(vault.credentials == nil, "cleared whatever the server says")
+            let revoke = stack.wire.exchanges(to: "/auth/logout")
+            #expect(revoke.map(\.answer.status) == [401], "the seed's logout needs a live access token as bearer")
+            #expect(stack.server.refreshTokenStatus(refresh) == .live, "best effort: the refresh token outlives the logout on the server")
+            _ = await client.stop()
+        }
+    }
 }

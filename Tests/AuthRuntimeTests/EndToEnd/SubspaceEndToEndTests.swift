@@ -100,4 +100,38 @@ struct SubspaceEndToEndTests {
             _ = await client.stop()
         }
     }
+
+    @Test("a call made at launch while the stored session is being checked waits for the check (reducer gap: it is refused as not signed in)")
+    func callDuringRestore() async throws {
+        try await EndToEndStack.with(.subspace) { stack in
+            let vault = MemoryVault()
+            let first = await stack.client(Apps.subspace(), vault: vault)
+            await Accounts.subspace(first, email: "ada@example.com")
+            await first.send(Do.signIn("ada@example.com", Accounts.password))
+            _ = await first.stop()
+
+            let gate = Gate()
+            stack.wire.hold("/auth/me", until: gate)
+            let relaunched = await stack.client(Apps.subspace(), vault: vault)
+            guard case .restoring? = await relaunched.session else {
+                Issue.record("not restoring: \(await relaunched.phase)")
+                return
+            }
+            let request = try Accounts.protectedRequest(stack)
+            // Nothing else can happen while /auth/me is held: the next state is the call's.
+            var changes = await relaunched.runner.states().makeAsyncIterator()
+            _ = await changes.next()
+            let call = Task { await relaunched.call(request) }
+            _ = await changes.next()
+            gate.open()
+            let answer = await call.value
+            withKnownIssue("SessionLifecycle refuses calls in .restoring with .notSignedIn; holding them needs a new shape of .restoring, which AuthVerification surveys") {
+                #expect(answer.status == 200)
+            }
+            #expect(answer.failureValue == .rejected(.notSignedIn) || answer.status == 200)
+            await relaunched.settle()
+            #expect(await relaunched.isActive)
+            _ = await relaunched.stop()
+        }
+    }
 }
