@@ -13,8 +13,9 @@ import Testing
 /// (c) no sign-out the user did not ask for deleted a refresh token the server still accepted;
 /// (d) no secret that crossed the wire shows up in the log, a description, an outcome, an issue
 ///     or an error message;
-/// and, as each request left: no refresh token presented again after its successor arrived, none
-/// the vault never held, and no access token used before it was stored.
+/// and, at every step: once quiet, the vault holds exactly the session's credentials; as each
+/// request leaves, no refresh token is presented again after its successor arrived, none the vault
+/// never held, and no access token is used before it was stored.
 ///
 /// `AUTHCORE_E2E_RUNS` sets the runs per backend (default 25), `AUTHCORE_E2E_SEED` the base seed.
 /// A failing run prints its seed and its actions, shrunk.

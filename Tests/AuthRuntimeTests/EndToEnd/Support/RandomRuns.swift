@@ -301,6 +301,13 @@ enum RandomRuns {
             case .resetPassword, .codeSignIn:
                 password = try await moves.special(stack, client, action, password)
             }
+            // At every quiet step the vault holds exactly what the session holds (nothing when signed out).
+            if case .calls = action { continue }
+            await client.settle()
+            let held = await client.credentials
+            if vault.credentials != held {
+                violations.withLock { $0.append("after \(action) the vault held \(vault.credentials.map { "\($0)" } ?? "nothing") while the session held \(held.map { "\($0)" } ?? "nothing")") }
+            }
         }
 
         // Settle: no more faults; let every retry the client scheduled happen; every call ends.
