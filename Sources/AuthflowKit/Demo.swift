@@ -66,6 +66,7 @@ public enum Demo {
 
     // MARK: The tours
 
+    /// Code registration, the first password, password sign-in and change, reset with auto-login.
     static func anonymousWall(_ tour: Tour) async {
         let email = "kid@school.edu"
         let app = await tour.start(Apps.anonymousWall())
@@ -92,6 +93,7 @@ public enum Demo {
         await app.stop()
     }
 
+    /// Sign-up in the envelope, the realtime connection, a protected call, expiry, sign-in, logout.
     static func vynqTalk(_ tour: Tour) async {
         let app = await tour.start(Apps.vynqTalk(), realtime: URLSessionRealtimeConnector(timeout: 5)) { state in
             guard case .signedIn(let phase) = state.phase, case .connected(_, let id) = phase.connection else { return nil }
@@ -112,6 +114,7 @@ public enum Demo {
         await app.stop()
     }
 
+    /// The approval gate (the parent approves over HTTP), sign-in, rotating refresh, revoking logout.
     static func everday(_ tour: Tour) async {
         let kid = await tour.start(Apps.everday())
         await kid.step(
@@ -140,6 +143,7 @@ public enum Demo {
         await kid.stop()
     }
 
+    /// Registration with a token at once, a protected call, restore with `/auth/me` on relaunch.
     static func subspace(_ tour: Tour) async {
         let vault = MemoryVault()
         let app = await tour.start(Apps.subspace(), vault: vault)
@@ -155,6 +159,7 @@ public enum Demo {
         await relaunched.stop()
     }
 
+    /// Phone OTP from the outbox, a protected call, the refresh read from the token's `exp`.
     static func hero365(_ tour: Tour) async {
         let phone = "+15551234567"
         let app = await tour.start(Apps.hero365())
@@ -173,19 +178,29 @@ public enum Demo {
 
 /// What one backend's tour did.
 struct Summary: Sendable {
+    /// The backend toured.
     var backend: AuthCore.Backend
+    /// Steps taken.
     var steps = 0
+    /// Requests that went over HTTP (realtime handshakes included).
     var requests = 0
+    /// Transitions that changed where the user is.
     var transitions = 0
+    /// The steps that did not go as documented, with why.
     var failed: [String] = []
 }
 
 /// One backend's tour: its contract on the shared server, the shared clock, and the tally.
 final class Tour: Sendable {
+    /// The backend toured.
     let backend: AuthCore.Backend
+    /// The shared in-process server.
     let server: ReferenceServer
+    /// The simulated time both the runners and the server read.
     let clock: ManualClock
+    /// The backend's contract at its mount on the server.
     let contract: any BackendContract
+    /// Where lines go.
     let out: @Sendable (String) -> Void
     private let tally: Locked<Summary>
 
@@ -199,8 +214,10 @@ final class Tour: Sendable {
         tally = Locked(Summary(backend: backend))
     }
 
+    /// What the tour did so far.
     var summary: Summary { tally.withLock { $0 } }
 
+    /// Updates the tally.
     func record(_ change: (inout Summary) -> Void) { tally.withLock(change) }
 
     /// The latest code or token the server "sent" to `recipient`.
@@ -223,8 +240,11 @@ final class Tour: Sendable {
 /// transition and outcome prints as it happens, and the step is checked against the outcome the
 /// seed documents.
 final class Walkthrough<App: AuthorizedCalls>: Sendable {
+    /// The real runner, over the narrated lifecycle.
     let runner: AuthRunner<Narrated<App>>
+    /// The tour this walkthrough belongs to.
     let tour: Tour
+    /// Where requests, transitions and outcomes are printed.
     let narration: Narration
     private let openConnection: @Sendable (App.State) -> RequestID?
 
@@ -336,6 +356,7 @@ extension AuthRunner {
 
 /// The outcome a step is expected to emit.
 enum Expected: Sendable, CustomStringConvertible {
+    /// The outcome of the same name.
     case codeSent, passwordSetupRequired, passwordSet, passwordChanged, passwordResetRequested, tokenRefreshed
     /// Any user.
     case signedIn(UserProfile?)
@@ -343,6 +364,7 @@ enum Expected: Sendable, CustomStringConvertible {
     /// Any message.
     case pendingApproval(String?)
 
+    /// Whether `outcome` is the one expected.
     func matches(_ outcome: AuthOutcome) -> Bool {
         switch (self, outcome) {
         case (.codeSent, .codeSent), (.passwordSetupRequired, .passwordSetupRequired), (.passwordSet, .passwordSet),
@@ -372,8 +394,11 @@ enum Expected: Sendable, CustomStringConvertible {
 /// Prints what happens, as it happens: requests from the runner's logger, transitions and
 /// outcomes from the narrated machine.
 final class Narration: HTTPLogger {
+    /// Where lines go.
     let out: @Sendable (String) -> Void
+    /// In front of every line (the device's role, when there are two).
     let indent: String
+    /// The tour whose tally counts requests and transitions.
     let tour: Tour
     /// Outcomes since the step began.
     let outcomes = Locked<[AuthOutcome]>([])
@@ -411,10 +436,14 @@ final class Narration: HTTPLogger {
 /// A lifecycle that tells a ``Narration`` about every transition, synchronously, as the runner
 /// reduces it: the lifecycle itself is unchanged.
 struct Narrated<Inner: AuthorizedCalls>: AuthorizedCalls {
+    /// The inner lifecycle's phase.
     typealias Phase = Inner.Phase
+    /// The inner lifecycle's intents.
     typealias Intent = Inner.Intent
 
+    /// The lifecycle narrated.
     let inner: Inner
+    /// Who is told.
     let narration: Narration
 
     init(_ inner: Inner, narration: Narration) {
@@ -422,8 +451,10 @@ struct Narrated<Inner: AuthorizedCalls>: AuthorizedCalls {
         self.narration = narration
     }
 
+    /// The inner lifecycle's.
     var initialPhase: Inner.Phase { inner.initialPhase }
 
+    /// The inner lifecycle's step, told to the narration.
     func step(_ phase: inout Inner.Phase, _ event: AuthEvent<Inner.Intent>, _ requests: inout RequestIDs) -> [AuthEffect] {
         let before = phase
         let effects = inner.step(&phase, event, &requests)
@@ -431,6 +462,7 @@ struct Narrated<Inner: AuthorizedCalls>: AuthorizedCalls {
         return effects
     }
 
+    /// The inner lifecycle's.
     func callIntent(for call: CallID) -> Inner.Intent { inner.callIntent(for: call) }
 }
 
@@ -439,6 +471,7 @@ struct Narrated<Inner: AuthorizedCalls>: AuthorizedCalls {
 /// `first`/`second` wrappers that only say which flow is active are dropped, leaving where the
 /// user is: `signingIn(…)`.
 enum DemoText {
+    /// `description` without type paths and flow wrappers.
     static func readable(_ description: String) -> String {
         removingWrappers(removingTypePaths(description))
     }
@@ -511,8 +544,10 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
+    /// A lock around `value`.
     init(_ value: Value) { self.value = value }
 
+    /// Runs `body` with the value, under the lock.
     @discardableResult
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
@@ -534,6 +569,7 @@ extension Authflow {
 /// Runs async work from a synchronous command, handing the lines it writes to `out` on the
 /// calling thread as they come.
 enum LineBridge {
+    /// Runs `work` to its status, calling `out` with each line it writes.
     static func run(out: (String) -> Void, _ work: @escaping @Sendable (@escaping @Sendable (String) -> Void) async -> Int32) -> Int32 {
         let queue = Locked<(lines: [String], status: Int32?)>(([], nil))
         let ready = DispatchSemaphore(value: 0)

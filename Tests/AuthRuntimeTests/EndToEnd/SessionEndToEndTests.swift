@@ -47,7 +47,7 @@ struct SessionEndToEndTests {
     func roundTrip<App: EndToEndApp>(
         _ stack: EndToEndStack, _ app: App, realtime: (any RealtimeConnector)? = nil, restoreRequests: [String],
         prepare: (Client<App>) async throws -> App.Intent
-    ) async throws where App.State == LifecycleState<App.Phase> {
+    ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let open: @Sendable (App.State) -> RequestID? = { state in

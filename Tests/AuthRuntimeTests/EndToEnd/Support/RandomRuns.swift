@@ -165,7 +165,7 @@ final class RecordingVault: TokenVault {
 }
 
 /// A backend's moves for randomized runs.
-struct RandomBackend<App: EndToEndApp>: Sendable where App.State == LifecycleState<App.Phase> {
+struct RandomBackend<App: EndToEndApp>: Sendable {
     var app: App
     var lifetime: Int64
     var signIn: @Sendable (_ password: String) -> App.Intent
