@@ -329,7 +329,12 @@ enum RandomRuns {
 
         // (b) Not stuck: signed in with a working token, or signed out with an empty vault.
         if await client.session != nil {
-            let probe = await client.call(request)
+            var probe = await client.call(request)
+            if case .failure(.failed(let failure)) = probe, failure == .network || failure == .timeout {
+                // One transient failure is no proof of a stuck client (a keep-alive connection the
+                // server closed just then): try once more, as an app would.
+                probe = await client.call(request)
+            }
             switch probe {
             case .success(let response) where response.status == 200:
                 report.endedSignedIn = true
