@@ -17,7 +17,11 @@ public enum Authflow {
                                                                generate StateDiagrams/ from the reducers (.mmd, .dot, .scxml, README.md;
                                                                .svg too where Graphviz's dot is on the PATH); --check exits 1 naming
                                                                every file that differs from what the code generates (.svg not compared)
-          authflow serve | demo | bench                        (not built yet: see the open issues)
+          authflow serve [--backend NAME|all] [--port 8080]    run the reference backend for local app development: prints the base
+                                                               URLs, the outbox and the faults endpoint; Ctrl-C stops it
+          authflow demo                                        every backend's main lifecycle over HTTP through the real runner,
+                                                               printing each state transition; exit 1 if one went otherwise
+          authflow bench                                       (not built yet: see the open issues)
 
         Seeds are decimal or 0x-hex. --help shows this text.
         """
@@ -50,7 +54,9 @@ public enum Authflow {
                 Models.all.forEach { out($0.name) }
                 return 0
             case "diagrams": return try diagrams(arguments, out: out, err: err)
-            case "serve", "demo", "bench":
+            case "serve": return try serve(arguments, out: out, err: err)
+            case "demo": return try demo(arguments, out: out, err: err)
+            case "bench":
                 err("authflow \(arguments.command!): not yet available — it is an open issue of this project.")
                 return 2
             default:

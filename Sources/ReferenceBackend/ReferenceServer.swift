@@ -23,6 +23,7 @@ public final class ReferenceServer: Sendable {
     private let outboxStore = Outbox()
     private let recorder = LedgerRecorder()
     private let faults = FaultBoard()
+    private let sessions: SessionStore
     private let everday: Everday?
     private let vynqTalk: VynqTalk?
     private let http: HTTPServer
@@ -45,6 +46,7 @@ public final class ReferenceServer: Sendable {
             case .hero365: return configuration.hero365.tokens
             }
         }
+        self.sessions = sessions
         let services = Services(clock: clock, outbox: outboxStore, sessions: sessions, configuration: configuration)
         var everday: Everday?
         var vynqTalk: VynqTalk?
@@ -148,6 +150,18 @@ public final class ReferenceServer: Sendable {
     /// Moves the server's clock forward, to expire tokens, codes and OTPs without sleeping.
     public func advanceClock(by interval: TimeInterval) {
         clock.advance(by: interval)
+    }
+
+    /// Where a refresh token the server issued stands now, without presenting it (presenting one
+    /// to a refresh endpoint consumes it): tests compare what a client kept with what the server
+    /// still accepts.
+    public func refreshTokenStatus(_ token: String) -> TokenStatus {
+        sessions.refreshStatus(token)
+    }
+
+    /// Where an access token the server issued stands now.
+    public func accessTokenStatus(_ token: String) -> TokenStatus {
+        sessions.accessStatus(token)
     }
 
     /// Approves a pending Everday account as the seeded parent; returns whether the user exists.

@@ -144,6 +144,27 @@ final class SessionStore: Sendable {
         return rotation
     }
 
+    /// Where a refresh token stands, without presenting it (presenting consumes it).
+    func refreshStatus(_ token: String) -> TokenStatus {
+        let now = clock.now
+        return state.withLock { state in
+            guard let record = state.refresh[token] else { return .unknown }
+            if state.sessions[record.grant.sessionID]?.revoked ?? true { return .revoked }
+            if record.consumed { return .consumed }
+            return record.expiresAt > now ? .live : .expired
+        }
+    }
+
+    /// Where an access token stands.
+    func accessStatus(_ token: String) -> TokenStatus {
+        let now = clock.now
+        return state.withLock { state in
+            guard let record = state.access[token] else { return .unknown }
+            if state.sessions[record.grant.sessionID]?.revoked ?? true { return .revoked }
+            return record.expiresAt > now ? .live : .expired
+        }
+    }
+
     /// Issues another access token in an open session.
     func issueAccessToken(for grant: Grant, backend: Backend) -> String {
         let now = clock.now

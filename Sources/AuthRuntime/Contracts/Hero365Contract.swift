@@ -140,7 +140,33 @@ public struct Hero365Contract: BackendContract {
     /// names no `sub`: `/users/me` tells who it is); `error` gives
     /// ``OAuthCallback/failure(attempt:_:)`` with `error_description`. `nil` when the URL names no
     /// `state`, or carries neither tokens nor an error.
+    ///
+    /// The callback is named by the *server's* `state`; to hand it to ``OAuthSignIn``, which waits
+    /// for the app's own attempt, use ``oauthCallback(_:attempt:authorizationURL:)``.
     public func oauthCallback(_ url: URL) -> OAuthCallback? {
+        guard let parameters = Self.callbackParameters(url), let attempt = parameters["state"], !attempt.isEmpty else { return nil }
+        return Self.callback(parameters, attempt: attempt)
+    }
+
+    /// Reads the app's OAuth callback URL for the attempt the app has pending (the `attempt` it
+    /// began ``OAuthSignIn`` with), opened at `authorizationURL` (the URL of
+    /// ``AuthOutcome/openAuthorizationURL(_:)``).
+    ///
+    /// The app cannot choose the `state`: `GET /auth/oauth/{provider}` takes no parameter and the
+    /// server puts its own in the URL, so a callback read by its `state` alone never names the
+    /// app's attempt and the reducer refuses it. Here the callback must carry the `state` the
+    /// authorization URL carried (when it carried one: the seed's example URL has none, and then
+    /// neither has the callback), and it is named by `attempt`. `nil` when the states differ, or
+    /// the URL carries neither tokens nor an error.
+    public func oauthCallback(_ url: URL, attempt: String, authorizationURL: String) -> OAuthCallback? {
+        guard let parameters = Self.callbackParameters(url) else { return nil }
+        let opened = URLComponents(string: authorizationURL)?.queryItems?.first { $0.name == "state" }?.value
+        guard parameters["state"] == opened else { return nil }
+        return Self.callback(parameters, attempt: attempt)
+    }
+
+    /// The query and fragment parameters of a callback URL (fragment wins).
+    private static func callbackParameters(_ url: URL) -> [String: String]? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] { parameters[item.name] = item.value }
@@ -149,7 +175,11 @@ public struct Hero365Contract: BackendContract {
             fragmentOnly.percentEncodedQuery = fragment
             for item in fragmentOnly.queryItems ?? [] { parameters[item.name] = item.value }
         }
-        guard let attempt = parameters["state"], !attempt.isEmpty else { return nil }
+        return parameters
+    }
+
+    /// Tokens or an error from a callback's parameters, named by `attempt`.
+    private static func callback(_ parameters: [String: String], attempt: String) -> OAuthCallback? {
         if let error = parameters["error"] {
             return .failure(attempt: attempt, parameters["error_description"] ?? error)
         }

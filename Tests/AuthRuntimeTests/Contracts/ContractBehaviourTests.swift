@@ -286,4 +286,22 @@ struct ContractBehaviourTests {
         #expect(contract.oauthCallback(try #require(URL(string: "hero365://auth/callback#access_token=\(jwt)"))) == nil)
         #expect(contract.oauthCallback(try #require(URL(string: "hero365://auth/callback#state=s4"))) == nil)
     }
+
+    @Test("Hero365's OAuth callback for the app's attempt: named by the attempt, only with the state the opened URL carried (or none on either side)")
+    func hero365CallbackForAttempt() throws {
+        let contract = Hero365Contract.development
+        let jwt = JWTClaimsTests.jwt(#"{"sub":"u9","exp":1767229200}"#)
+        let opened = "http://127.0.0.1:8000/__dev/oauth/authorize?provider=google&state=server-state"
+        let callback = try #require(URL(string: "hero365://auth/callback#access_token=\(jwt)&refresh_token=r1&state=server-state"))
+        #expect(contract.oauthCallback(callback, attempt: "app-attempt", authorizationURL: opened)?.attempt == "app-attempt")
+        let forged = try #require(URL(string: "hero365://auth/callback#access_token=\(jwt)&state=other-state"))
+        #expect(contract.oauthCallback(forged, attempt: "app-attempt", authorizationURL: opened) == nil)
+        let stateless = try #require(URL(string: "hero365://auth/callback#access_token=\(jwt)"))
+        #expect(contract.oauthCallback(stateless, attempt: "app-attempt", authorizationURL: opened) == nil)
+        // The seed's example URL carries no state; then the callback carries none either.
+        let documented = "https://your-project.supabase.co/auth/v1/authorize?provider=google"
+        #expect(contract.oauthCallback(stateless, attempt: "app-attempt", authorizationURL: documented)?.attempt == "app-attempt")
+        let cancelled = try #require(URL(string: "hero365://auth/callback#error=access_denied&error_description=User%20cancelled&state=server-state"))
+        #expect(contract.oauthCallback(cancelled, attempt: "app-attempt", authorizationURL: opened) == .failure(attempt: "app-attempt", "User cancelled"))
+    }
 }

@@ -1,0 +1,133 @@
+import AuthCore
+import AuthRuntime
+import Foundation
+import ReferenceBackend
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The reference backend running for local app development (`authflow serve`): started, described,
+/// stopped. The command waits for an interrupt in between; tests start and stop it directly.
+public final class DevServer: Sendable {
+    /// The server.
+    public let server: ReferenceServer
+    /// The bound port.
+    public let port: UInt16
+
+    /// Starts the reference server mounting `backends` on 127.0.0.1:`port` (0 picks a free port).
+    public init(backends: [ReferenceBackend.Backend], port: UInt16) throws(ReferenceServerError) {
+        server = ReferenceServer(backends: backends)
+        self.port = try server.start(port: port)
+    }
+
+    /// Stops the server; every connection is closed and every server thread has ended on return.
+    public func stop() { server.stop() }
+
+    /// What `authflow serve` prints: each backend's URLs, the outbox, the faults and the clock.
+    public var banner: [String] {
+        let root = server.rootURL.absoluteString
+        var lines = ["Reference backend listening on \(root) — Ctrl-C to stop", ""]
+        let width = server.backends.map { Self.name($0).count }.max() ?? 0
+        for mounted in server.backends {
+            let base = server.baseURL(for: mounted)
+            let padded = Self.name(mounted).padding(toLength: width, withPad: " ", startingAt: 0)
+            var line = "  \(padded)  \(base.absoluteString)"
+            if let backend = AuthCore.Backend(rawValue: mounted.rawValue) {
+                line += "   API: \(BackendContracts.contract(for: backend, server: base).baseURL.absoluteString)"
+            }
+            if mounted == .vynqTalk {
+                line += "   WebSocket: ws://127.0.0.1:\(port)\(base.path)/ws?token=<accessToken>"
+            }
+            lines.append(line)
+        }
+        let example = server.backends.contains(.everday)
+            ? server.baseURL(for: .everday).path + "/api/auth/refresh" : (server.backends.first.map { server.baseURL(for: $0).path } ?? "") + "/…"
+        lines += [
+            "",
+            "  Outbox (codes, OTPs, reset tokens):  GET    \(root)/__dev/outbox?to=<email-or-phone>",
+            "  Faults:                              POST   \(root)/__dev/faults   {\"fault\": \"dropAfterCommit\", \"path\": \"\(example)\", \"times\": 1}",
+            "                                       DELETE \(root)/__dev/faults",
+            "  Clock:                               POST   \(root)/__dev/clock    {\"advanceBy\": <seconds>}",
+        ]
+        if server.backends.contains(.everday) {
+            let parent = server.configuration.everday.parent
+            lines.append("  Everday's parent account (approves registrations): \(parent.username) / \(parent.password)")
+        }
+        if server.backends.contains(.hero365) {
+            lines.append("  Hero365 OAuth: open the URL /auth/oauth/{provider} returns; it redirects to \(server.configuration.hero365.oauthCallbackURL)#…")
+        }
+        return lines
+    }
+
+    /// A backend's name as its document writes it.
+    static func name(_ backend: ReferenceBackend.Backend) -> String {
+        AuthCore.Backend(rawValue: backend.rawValue)?.description ?? backend.rawValue
+    }
+
+    /// The backends `--backend` names: `all`, or one name in any casing (`everday`, `anonymousWall`, `anonymous-wall`).
+    public static func backends(named name: String) -> [ReferenceBackend.Backend]? {
+        let key = name.lowercased().filter { $0.isLetter || $0.isNumber }
+        if key == "all" { return ReferenceBackend.Backend.allCases }
+        return ReferenceBackend.Backend.allCases.first { $0.rawValue.lowercased() == key }.map { [$0] }
+    }
+}
+
+extension Authflow {
+    /// `authflow serve [--backend NAME|all] [--port 8080]`: runs the reference backend until
+    /// interrupted (SIGINT or SIGTERM), after printing its URLs. A test passes `whileRunning`,
+    /// which runs in place of the wait (the server stops when it returns).
+    static func serve(
+        _ arguments: Arguments, out: (String) -> Void, err: (String) -> Void, whileRunning: ((DevServer) -> Void)? = nil
+    ) throws -> Int32 {
+        guard arguments.positional.isEmpty else {
+            throw CommandProblem(description: "serve takes no positional arguments: \(arguments.positional.joined(separator: " "))")
+        }
+        let name = arguments.options["backend"] ?? "all"
+        guard let backends = DevServer.backends(named: name) else {
+            let names = ReferenceBackend.Backend.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CommandProblem(description: "--backend takes all or one of \(names), not '\(name)'")
+        }
+        let port = try arguments.integer("port", default: 8080)
+        guard let port = UInt16(exactly: port) else { throw CommandProblem(description: "--port takes 0…65535, not \(port)") }
+        let interrupted = whileRunning == nil ? Interrupt() : nil  // Before starting: an early Ctrl-C is not lost.
+        let running: DevServer
+        do {
+            running = try DevServer(backends: backends, port: port)
+        } catch {
+            err("authflow serve: cannot listen on 127.0.0.1:\(port): \(error)")
+            return 69
+        }
+        running.banner.forEach(out)
+        fflush(nil)  // Piped to a file or another program, the banner must show before the wait.
+        if let whileRunning { whileRunning(running) } else { interrupted?.wait() }
+        running.stop()
+        out("stopped")
+        return 0
+    }
+}
+
+/// Waits for SIGINT or SIGTERM (installed when created, so a signal that arrives early is not lost).
+private final class Interrupt {
+    private let signalled = DispatchSemaphore(value: 0)
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        let signalled = signalled
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { signalled.signal() }
+            source.resume()
+            return source
+        }
+    }
+
+    func wait() {
+        signalled.wait()
+        for source in sources { source.cancel() }
+        for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
+    }
+}

@@ -1,0 +1,134 @@
+import AuthCore
+import AuthRuntime
+import Foundation
+import ReferenceBackend
+import Testing
+
+@Suite("End to end: Anonymous Wall", .timeLimit(.minutes(1)))
+struct AnonymousWallEndToEndTests {
+    typealias Do = AnonymousWallIntents
+    static let email = "kid@school.edu"
+
+    @Test("email code → register (signed in, password not set) → set password → sign in with it → change it → the old one is refused")
+    func registrationAndPasswords() async throws {
+        try await EndToEndStack.with(.anonymousWall) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.anonymousWall(), vault: vault)
+            await client.send(Do.registerEmail(Self.email))
+            #expect(await client.waitFor(.codeSent))
+            #expect(stack.server.outbox(to: Self.email).map(\.kind) == [.registrationCode])
+            await client.send(Do.registerCode(try stack.lastCode(to: Self.email)))
+            #expect(await client.session.map(Accounts.isPasswordSetup) == true)
+            #expect(await client.waitFor(.passwordSetupRequired))
+            #expect(vault.credentials?.user.passwordSet == false)
+            #expect(await client.call(try Accounts.protectedRequest(stack)).failureValue == .rejected(.passwordSetupRequired))
+
+            await client.send(Do.setPassword("Passw0rd!123"))
+            #expect(await client.waitFor(.passwordSet))
+            #expect(await client.isActive)
+            #expect(vault.credentials?.user.passwordSet == true)
+            await client.logout()
+
+            await client.send(Do.signIn(Self.email, "Passw0rd!123"))
+            #expect(await client.isActive)
+            await client.send(Do.changePassword("Passw0rd!123", "N3wPassw0rd!456"))
+            #expect(await client.waitFor(.passwordChanged))
+            await client.send(Do.changePassword("wrong-old-password", "Another0ne!"))
+            #expect(await client.waitFor(.failed(.badRequest("Current password is incorrect"))))
+            #expect(await client.isActive, "a refused change keeps the session")
+            await client.logout()
+
+            await client.send(Do.signIn(Self.email, "Passw0rd!123"))
+            #expect(await client.waitFor(.failed(.unauthorized("Invalid email or password"))))
+            #expect(await client.session == nil)
+            await client.send(Do.signIn(Self.email, "N3wPassw0rd!456"))
+            #expect(await client.isActive)
+            _ = await client.stop()
+        }
+    }
+
+    @Test("code sign-in: a wrong code is refused and the challenge stays; the code from the outbox signs in")
+    func codeSignIn() async throws {
+        try await EndToEndStack.with(.anonymousWall) { stack in
+            let client = await stack.client(Apps.anonymousWall())
+            try await Accounts.anonymousWall(stack, client, email: Self.email)
+            await client.send(Do.codeSignIn(Self.email))
+            #expect(await client.waitFor(.codeSent, count: 2))
+            let code = try stack.lastCode(to: Self.email)
+            await client.send(Do.loginCode(code == "000000" ? "111111" : "000000"))
+            #expect(await client.waitFor(.failed(.badRequest("Invalid or expired verification code"))))
+            guard case .signedOut(.second(.second(.first(.awaitingCode(let challenge))))) = await client.phase else {
+                Issue.record("the challenge was not kept after a wrong code: \(await client.phase)")
+                return
+            }
+            #expect(challenge.attemptsLeft == 2)
+            await client.send(Do.loginCode(code))
+            #expect(await client.isActive)
+            #expect(await client.credentials?.user.email == Self.email)
+            _ = await client.stop()
+        }
+    }
+
+    @Test("reset by code signs in at once with fresh credentials; the earlier session's token and the old password are dead")
+    func resetWithAutoLogin() async throws {
+        try await EndToEndStack.with(.anonymousWall) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.anonymousWall(), vault: vault)
+            try await Accounts.anonymousWall(stack, client, email: Self.email)
+            await client.send(Do.signIn(Self.email, Accounts.password))
+            let before = try #require(await client.credentials)
+            await client.logout()
+
+            await client.send(Do.requestReset(Self.email))
+            #expect(await client.waitFor(.passwordResetRequested))
+            #expect(stack.server.outbox(to: Self.email).last?.kind == .passwordResetCode)
+            await client.send(Do.reset(code: try stack.lastCode(to: Self.email), newPassword: "R3setPassw0rd!"))
+            #expect(await client.isActive, "the reset answer signs in (auto-login)")
+            let after = try #require(await client.credentials)
+            #expect(after.accessToken != before.accessToken)
+            #expect(after.user.id == before.user.id)
+            #expect(vault.credentials == after)
+            #expect(stack.server.accessTokenStatus(before.accessToken.reveal()) == .revoked)
+            #expect(await client.call(try Accounts.protectedRequest(stack, password: "R3setPassw0rd!")).status == 200)
+            await client.logout()
+
+            await client.send(Do.signIn(Self.email, Accounts.password))
+            #expect(await client.waitFor(.failed(.unauthorized("Invalid email or password"))))
+            await client.send(Do.signIn(Self.email, "R3setPassw0rd!"))
+            #expect(await client.isActive)
+            _ = await client.stop()
+        }
+    }
+
+    @Test("an address already registered is refused 409, a non-school address 403; neither signs in")
+    func registrationRefusals() async throws {
+        try await EndToEndStack.with(.anonymousWall) { stack in
+            let client = await stack.client(Apps.anonymousWall())
+            try await Accounts.anonymousWall(stack, client, email: Self.email)
+            await client.send(Do.registerEmail(Self.email))
+            #expect(await client.waitFor(.failed(.conflict("Email already registered"))))
+            await client.send(Do.registerEmail("someone@gmail.com"))
+            #expect(await client.waitFor(.failed(.forbidden("Only school email addresses are allowed"))))
+            #expect(await client.session == nil)
+            #expect(stack.server.outbox(to: "someone@gmail.com").isEmpty)
+            _ = await client.stop()
+        }
+    }
+
+    @Test("without refresh, the session ends when the token's expiry passes on the shared clock")
+    func sessionExpires() async throws {
+        try await EndToEndStack.with(.anonymousWall) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.anonymousWall(), vault: vault)
+            try await Accounts.anonymousWall(stack, client, email: Self.email)
+            await client.send(Do.signIn(Self.email, Accounts.password))
+            #expect(await client.call(try Accounts.protectedRequest(stack)).status == 200)
+            await client.advance(stack.clock, by: .seconds(3599))
+            #expect(await client.isActive)
+            await client.advance(stack.clock, by: .seconds(1))
+            #expect(await client.waitFor(.signedOut(.tokenExpired)))
+            #expect(vault.credentials == nil)
+            _ = await client.stop()
+        }
+    }
+}

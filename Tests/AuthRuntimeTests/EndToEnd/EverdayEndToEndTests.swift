@@ -1,0 +1,159 @@
+import AuthCore
+import AuthRuntime
+import Foundation
+import ReferenceBackend
+import Testing
+
+@Suite("End to end: Everday", .timeLimit(.minutes(1)))
+struct EverdayEndToEndTests {
+    typealias Do = EverdayIntents
+    static let pending = "Account pending approval. A parent must approve this account before sign in."
+
+    @Test("approval gate: registration is pending, sign-in waits in pendingApproval; the parent approves over HTTP, then sign-in works")
+    func approvalGate() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let kid = await stack.client(Apps.everday())
+            await kid.send(Do.register("newkid", Accounts.password, name: "New Kid", email: "newkid@example.com"))
+            #expect(await kid.waitFor(.pendingApproval("Account request submitted. A parent must approve this account before sign in.")))
+            guard case .signedOut(.first(.pendingApproval)) = await kid.phase else {
+                Issue.record("registration did not end pending approval: \(await kid.phase)")
+                return
+            }
+            await kid.send(Do.signIn("newkid", Accounts.password))
+            #expect(await kid.waitFor(.pendingApproval(Self.pending)))
+            guard case .signedOut(.second(.first(.pendingApproval))) = await kid.phase else {
+                Issue.record("sign-in did not wait in pendingApproval: \(await kid.phase)")
+                return
+            }
+
+            // The parent, on another device, approves through the app's own protected call.
+            let parent = await stack.client(Apps.everday())
+            await parent.send(Do.signIn("parent", "ParentPassw0rd!"))
+            let id = try #require(stack.server.everdayUserID(username: "newkid"))
+            let approval = await parent.call(HTTPRequest(method: "PUT", url: try stack.url("/settings/users/\(id)/approve")))
+            #expect(approval.status == 200)
+
+            await kid.send(Do.signIn("newkid", Accounts.password))
+            #expect(await kid.isActive)
+            let credentials = try #require(await kid.credentials)
+            #expect(credentials.user == UserProfile(id: "newkid", email: "newkid@example.com", name: "New Kid"))
+            #expect(credentials.refreshToken != nil)
+            #expect(credentials.expiresAt == Instant(referenceNow) + .seconds(1800))
+            // A kid's token is valid but not a parent's: the server says so with 403, not 401.
+            let refused = await kid.call(HTTPRequest(method: "PUT", url: try stack.url("/settings/users/\(id)/approve")))
+            #expect(refused.status == 403)
+            #expect(await kid.isActive)
+            _ = await kid.stop()
+            _ = await parent.stop()
+        }
+    }
+
+    @Test("logout revokes the refresh token best effort and clears local state whatever the server says",
+          arguments: [nil, Fault.serverError(status: 500), .serverError(status: 503), .dropBeforeCommit, .dropAfterCommit, .malformedJSON])
+    func logout(fault: Fault?) async throws {
+        try await EndToEndStack.with(.everday, configure: EndToEndStack.shortReadTimeout) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.everday(), vault: vault)
+            await client.send(Do.signIn("parent", "ParentPassw0rd!"))
+            let refresh = try #require(await client.credentials?.refreshToken).reveal()
+            if let fault { stack.server.inject(fault, path: "/api/auth/logout", times: 1) }
+            await client.logout()
+            #expect(await client.session == nil)
+            #expect(vault.credentials == nil)
+            #expect(await client.waitFor(.signedOut(.userRequested)))
+            #expect(stack.server.ledger.requests("POST", "/api/auth/logout") == 1)
+            let committed = fault == nil || fault == .dropAfterCommit
+            #expect(stack.server.refreshTokenStatus(refresh) == (committed ? .revoked : .live))
+            #expect(await client.call(try Accounts.protectedRequest(stack)).failureValue == .rejected(.notSignedIn))
+            let texts = await client.stop()
+            #expect(!texts.contains { $0.contains("failed(") }, "a failed revoke is not the user's business")
+        }
+    }
+
+    @Test("forgot → the emailed token resets the password; the old sessions are revoked, the old password refused, the token single-use")
+    func resetByToken() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let client = await stack.client(Apps.everday())
+            await Accounts.everday(stack, client, username: "newkid")
+            await client.send(Do.signIn("newkid", Accounts.password))
+            let before = try #require(await client.credentials)
+            let other = await stack.client(Apps.everday())  // Left signed in on another device.
+            await other.send(Do.signIn("newkid", Accounts.password))
+            await client.logout()
+
+            await client.send(Do.forgot("newkid"))
+            #expect(await client.waitFor(.passwordResetRequested))
+            let token = try stack.lastCode(to: "newkid@example.com")
+            await client.send(Do.reset(token: token, newPassword: "N3wPassw0rd!456"))
+            #expect(await client.waitFor(.passwordResetCompleted))
+            #expect(await client.session == nil, "Everday's reset does not sign in")
+            #expect(stack.server.refreshTokenStatus(try #require(before.refreshToken).reveal()) == .revoked)
+
+            // The other device finds out at its next refresh: the server refuses, the session ends.
+            let otherCall = await other.call(try Accounts.protectedRequest(stack))
+            #expect(otherCall.status == 401 || otherCall.failureValue == .sessionEnded)
+
+            await client.send(Do.signIn("newkid", Accounts.password))
+            #expect(await client.waitFor(.failed(.unauthorized("Invalid username or password."))))
+            await client.send(Do.forgot("newkid@example.com"))
+            await client.send(Do.reset(token: token, newPassword: "Another0ne!789"))
+            #expect(await client.waitFor(.failed(.badRequest("Invalid or expired reset token."))))
+            await client.send(Do.signIn("newkid", "N3wPassw0rd!456"))
+            #expect(await client.isActive)
+            _ = await client.stop()
+            _ = await other.stop()
+        }
+    }
+
+    @Test("RequirePasswordChange holds the session in passwordChangeRequired; the seed has no endpoint to change it, which is reported, and logout still works")
+    func passwordChangeRequired() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.everday(), vault: vault)
+            await Accounts.everday(stack, client, username: "newkid")
+            stack.server.setRequirePasswordChange(username: "newkid", true)
+            await client.send(Do.signIn("newkid", Accounts.password))
+            #expect(await client.waitFor(.passwordChangeRequired))
+            guard case .passwordChangeRequired? = await client.session else {
+                Issue.record("not held in passwordChangeRequired: \(await client.phase)")
+                return
+            }
+            let request = try Accounts.protectedRequest(stack)
+            #expect(await client.call(request).failureValue == .rejected(.passwordChangeRequired))
+            await client.send(Do.changePassword(Accounts.password, "N3wPassw0rd!456"))
+            #expect(await client.issues.waitFor { $0.contains(.unsupportedRequest(.unsupported("a password change endpoint"))) })
+            guard case .passwordChangeRequired(_, pending: nil)? = await client.session else {
+                Issue.record("the unsupported change did not leave the session waiting for another try: \(await client.phase)")
+                return
+            }
+            await client.logout()
+            #expect(vault.credentials == nil)
+            _ = await client.stop()
+        }
+    }
+
+    @Test("logout after the access token expired (refresh failing meanwhile): the revoke is refused 401, local state is cleared anyway, and the refresh token stays live on the server")
+    func logoutWithExpiredAccessToken() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.everday(), vault: vault)
+            await client.send(Do.signIn("parent", "ParentPassw0rd!"))
+            let refresh = try #require(await client.credentials?.refreshToken).reveal()
+            stack.server.inject(.serverError(status: 503), path: "/api/auth/refresh")  // The refresh keeps failing.
+            await client.advance(stack.clock, by: .seconds(1740))
+            for _ in 0..<3 { await client.advance(stack.clock, by: .seconds(60)) }
+            guard case .offline? = await client.session else {
+                Issue.record("the refresh retries did not end offline: \(await client.phase)")
+                return
+            }
+            #expect(await client.waitFor(.offline))
+            stack.server.clearFaults()
+            await client.logout()
+            #expect(vault.credentials == nil, "cleared whatever the server says")
+            let revoke = stack.wire.exchanges(to: "/auth/logout")
+            #expect(revoke.map(\.answer.status) == [401], "the seed's logout needs a live access token as bearer")
+            #expect(stack.server.refreshTokenStatus(refresh) == .live, "best effort: the refresh token outlives the logout on the server")
+            _ = await client.stop()
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import AuthCore
+import AuthRuntime
+import Foundation
+import ReferenceBackend
+import Testing
+
+@Suite("End to end: Hero365", .timeLimit(.minutes(1)))
+struct Hero365EndToEndTests {
+    typealias Do = Hero365Intents
+    static let phone = "+15551234567"
+
+    /// The OTP challenge the phase holds, if any.
+    static func challenge(_ phase: Hero365App.Phase) -> CodeChallenge? {
+        guard case .signedOut(.second(.second(.first(let otp)))) = phase else { return nil }
+        switch otp {
+        case .awaitingCode(let challenge), .codeExpired(let challenge), .attemptsExhausted(let challenge): return challenge
+        case .enteringDestination, .requestingCode, .resendingCode, .verifying, .signedIn: return nil
+        }
+    }
+
+    @Test("phone OTP: a wrong code is refused and counted, a resend inside the cooldown is refused, the texted code signs in with a refresh token")
+    func phoneOTP() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.hero365(), vault: vault)
+            await client.send(Do.sendCode(Self.phone))
+            #expect(await client.waitFor(.codeSent))
+            let code = try stack.lastCode(to: Self.phone)
+            await client.send(Do.verify(code == "000000" ? "111111" : "000000"))
+            #expect(await client.waitFor(.failed(.unauthorized("Invalid OTP"))))
+            #expect(Self.challenge(await client.phase)?.attemptsLeft == 2)
+
+            await client.send(Do.requestNewCode)
+            #expect(await client.waitFor(.rejected(.resendCooldown(until: Instant(referenceNow) + .seconds(30)))))
+            #expect(stack.server.ledger.requests("POST", "/api/v1/auth/otp/send") == 1, "refused locally, never sent")
+
+            await client.send(Do.verify(code))
+            #expect(await client.isActive)
+            let credentials = try #require(await client.credentials)
+            #expect(credentials.user.phone == Self.phone)
+            #expect(credentials.refreshToken != nil)
+            #expect(vault.credentials == credentials)
+            #expect(await client.call(try Accounts.protectedRequest(stack)).status == 200)
+            _ = await client.stop()
+        }
+    }
+
+    @Test("OTP: after the cooldown a new code replaces the old one; after its lifetime the code is refused locally")
+    func otpCooldownAndExpiry() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let client = await stack.client(Apps.hero365())
+            await client.send(Do.sendCode(Self.phone))
+            let first = try stack.lastCode(to: Self.phone)
+            await client.advance(stack.clock, by: .seconds(30))
+            await client.send(Do.requestNewCode)
+            #expect(await client.waitFor(.codeSent, count: 2))
+            let second = try stack.lastCode(to: Self.phone)
+            #expect(stack.server.outbox(to: Self.phone).count == 2)
+            if first != second {
+                await client.send(Do.verify(first))
+                #expect(await client.waitFor(.failed(.unauthorized("Invalid OTP"))), "only the latest code works")
+            }
+            await client.advance(stack.clock, by: .seconds(300))
+            guard case .signedOut(.second(.second(.first(.codeExpired)))) = await client.phase else {
+                Issue.record("the code did not expire on the shared clock: \(await client.phase)")
+                return
+            }
+            let sent = stack.server.ledger.requests("POST", "/api/v1/auth/otp/verify")
+            await client.send(Do.verify(second))
+            #expect(await client.waitFor(.rejected(.codeExpired)))
+            #expect(stack.server.ledger.requests("POST", "/api/v1/auth/otp/verify") == sent)
+            _ = await client.stop()
+        }
+    }
+
+    @Test("email sign-up asks to verify; email sign-in; phone sign-up and sign-in with a password; a wrong password is 401")
+    func signUpAndSignIn() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let client = await stack.client(Apps.hero365())
+            await Accounts.hero365(client, email: "hero@example.com")
+            #expect(stack.server.outbox(to: "hero@example.com").map(\.kind) == [.verification])
+            await client.send(Do.signIn("hero@example.com", "wrong-password"))
+            #expect(await client.waitFor(.failed(.unauthorized("Invalid credentials"))))
+            await client.send(Do.signIn("hero@example.com", Accounts.password))
+            #expect(await client.credentials?.user.email == "hero@example.com")
+            await client.logout()
+
+            await client.send(Do.signUp(phone: Self.phone, Accounts.password))
+            #expect(await client.waitFor(.verificationRequired("User created successfully. Please verify your phone number.")))
+            await client.send(Do.signIn(Self.phone, Accounts.password))
+            #expect(await client.credentials?.user.phone == Self.phone)
+            let request = try Accounts.protectedRequest(stack)
+            #expect(await client.call(request).status == 200)
+            _ = await client.stop()
+        }
+    }
+
+    @Test("password recovery mails a link and ends the flow; nothing else happens in the app")
+    func recovery() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let client = await stack.client(Apps.hero365())
+            await Accounts.hero365(client, email: "hero@example.com")
+            await client.send(Do.recover("hero@example.com"))
+            #expect(await client.waitFor(.passwordResetRequested))
+            guard case .signedOut(.second(.second(.second(.second(.linkSent))))) = await client.phase else {
+                Issue.record("recovery did not end with the link sent: \(await client.phase)")
+                return
+            }
+            #expect(stack.server.outbox(to: "hero@example.com").last?.kind == .passwordRecovery)
+            _ = await client.stop()
+        }
+    }
+
+    /// Plays the provider's page for the authorization URL the app opened: the server completes
+    /// the flow for the URL's `state` and answers the app's callback URL.
+    static func completeInBrowser(_ stack: EndToEndStack, _ authorizationURL: String, cancel: Bool = false) async throws -> URL {
+        let opened = try #require(URLComponents(string: authorizationURL))
+        let state = try #require(opened.queryItems?.first { $0.name == "state" }?.value)
+        var complete = try #require(URLComponents(url: stack.server.rootURL.appendingPathComponent("__dev/oauth/complete"), resolvingAgainstBaseURL: false))
+        complete.queryItems = [URLQueryItem(name: "state", value: state)] + (cancel ? [URLQueryItem(name: "cancel", value: "true")] : [])
+        let answer = try await LoopbackTransport().send(HTTPRequest(method: "GET", url: try #require(complete.url)))
+        let json = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+        return try #require((json["callbackURL"] as? String).flatMap(URL.init(string:)))
+    }
+
+    @Test("OAuth: the app opens the provider URL, the callback it receives signs in through the reducer; a cancelled one is a failure")
+    func oauth() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let contract = try #require(stack.contract as? Hero365Contract)
+            let client = await stack.client(Apps.hero365())
+            await client.send(Do.oauth("github", attempt: "attempt-1"))
+            #expect(await client.outcomes.waitFor { $0.contains { if case .openAuthorizationURL = $0 { true } else { false } } })
+            guard case .openAuthorizationURL(let cancelledURL)? = client.outcomes.elements.last else { return }
+            let cancelled = try await Self.completeInBrowser(stack, cancelledURL, cancel: true)
+            await client.send(Do.oauthCallback(try #require(contract.oauthCallback(cancelled, attempt: "attempt-1", authorizationURL: cancelledURL))))
+            #expect(await client.waitFor(.failed(.unauthorized("User cancelled"))))
+
+            await client.send(Do.oauth("google", attempt: "attempt-2"))
+            #expect(await client.outcomes.waitFor { $0.filter { if case .openAuthorizationURL = $0 { true } else { false } }.count == 2 })
+            guard case .openAuthorizationURL(let url)? = client.outcomes.elements.last else { return }
+            let callback = try await Self.completeInBrowser(stack, url)
+            let read = try #require(contract.oauthCallback(callback, attempt: "attempt-2", authorizationURL: url))
+            await client.send(Do.oauthCallback(read))
+            #expect(await client.isActive)
+            #expect(await client.credentials?.user.email == "google.user@example.com")
+            let request = try Accounts.protectedRequest(stack)
+            #expect(await client.call(request).status == 200)
+            _ = await client.stop()
+        }
+    }
+}

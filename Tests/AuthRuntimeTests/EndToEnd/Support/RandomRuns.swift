@@ -1,0 +1,451 @@
+import AuthCore
+import AuthRuntime
+import Foundation
+import ReferenceBackend
+import Testing
+
+/// A small, fast, seeded generator (SplitMix64): the same seed gives the same actions.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A misbehaviour a randomized run asks the server for.
+enum FaultKind: Hashable, Sendable, CustomStringConvertible {
+    case latency(milliseconds: Int)
+    case dropBeforeCommit
+    case dropAfterCommit
+    case serverError(Int)
+    case rateLimited(retryAfter: Int)
+    case malformedJSON
+    case truncatedBody
+    case wrongContentType
+    /// 8 bytes every 1.5 s: past the runs' 1 s client timeout.
+    case slowTrickle
+
+    var fault: Fault {
+        switch self {
+        case .latency(let milliseconds): .latency(Double(milliseconds) / 1000)
+        case .dropBeforeCommit: .dropBeforeCommit
+        case .dropAfterCommit: .dropAfterCommit
+        case .serverError(let status): .serverError(status: status)
+        case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
+        case .malformedJSON: .malformedJSON
+        case .truncatedBody: .truncatedBody
+        case .wrongContentType: .wrongContentType
+        case .slowTrickle: .slowTrickle(interval: 1.5)
+        }
+    }
+
+    /// The server commits the change, then the answer never reaches the client whole: for a
+    /// refresh, the rotated pair is lost and the client can only present the consumed token again.
+    var losesCommittedAnswer: Bool {
+        switch self {
+        case .dropAfterCommit, .truncatedBody, .slowTrickle: true
+        case .latency, .dropBeforeCommit, .serverError, .rateLimited, .malformedJSON, .wrongContentType: false
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .latency(let milliseconds): "latency(\(milliseconds)ms)"
+        case .dropBeforeCommit: "dropBeforeCommit"
+        case .dropAfterCommit: "dropAfterCommit"
+        case .serverError(let status): "serverError(\(status))"
+        case .rateLimited(let retryAfter): "rateLimited(retryAfter: \(retryAfter))"
+        case .malformedJSON: "malformedJSON"
+        case .truncatedBody: "truncatedBody"
+        case .wrongContentType: "wrongContentType"
+        case .slowTrickle: "slowTrickle"
+        }
+    }
+}
+
+/// Which requests a fault hits.
+enum FaultTarget: String, Hashable, Sendable, CaseIterable {
+    case refresh, signIn, protected, logout, any
+}
+
+/// One step of a randomized run.
+enum RandomAction: Hashable, Sendable, CustomStringConvertible {
+    /// Sign in with the current password.
+    case signIn
+    /// Sign in with a wrong password.
+    case wrongSignIn
+    /// Start this many protected calls at once, without waiting for them.
+    case calls(Int)
+    case logout
+    /// Kill the app once it is idle, and launch it again over the same vault.
+    case relaunch
+    /// Move both clocks forward, running the runner's wake-ups on the way.
+    case advance(seconds: Int64)
+    /// Make the server misbehave on the next `times` requests to `target`.
+    case fault(FaultKind, FaultTarget, times: Int)
+    /// Everday: forgot + reset by the emailed token (the server revokes every session).
+    case resetPassword
+    /// Hero365: sign in with a texted code.
+    case codeSignIn
+
+    var description: String {
+        switch self {
+        case .signIn: "signIn"
+        case .wrongSignIn: "wrongSignIn"
+        case .calls(let count): "calls(\(count))"
+        case .logout: "logout"
+        case .relaunch: "relaunch"
+        case .advance(let seconds): "advance(\(seconds)s)"
+        case .fault(let kind, let target, let times): "fault(\(kind) on \(target.rawValue) ×\(times))"
+        case .resetPassword: "resetPassword"
+        case .codeSignIn: "codeSignIn"
+        }
+    }
+}
+
+/// What one run found.
+struct RunReport: Sendable {
+    /// Broken properties, each a sentence.
+    var failures: [String] = []
+    /// Reuse detections the server made, tolerated because an answer was lost after commit.
+    var toleratedReuse = 0
+    /// Runs that ended signed in holding a refresh token consumed by a rotation whose answer was
+    /// lost (the reuse that follows is unavoidable, and tolerated).
+    var toleratedStale = 0
+    /// Faults injected that lose a committed answer where a refresh could meet them.
+    var lostAnswerFaults = 0
+    /// How the run ended: signed in with a working token, or signed out.
+    var endedSignedIn = false
+    /// Refreshes the server saw.
+    var refreshes = 0
+}
+
+/// A vault that remembers every token it held and, at each clear, whether the server still
+/// accepted the refresh token being deleted.
+final class RecordingVault: TokenVault {
+    struct Clear: Sendable {
+        var refreshToken: String?
+        var statusAtClear: TokenStatus?
+    }
+
+    private let base = MemoryVault()
+    private let status: @Sendable (String) -> TokenStatus
+    private let storage = Locked((accessTokens: Set<String>(), refreshTokens: Set<String>(), clears: [Clear]()))
+
+    init(status: @escaping @Sendable (String) -> TokenStatus) { self.status = status }
+
+    var credentials: Credentials? { base.credentials }
+    var clears: [Clear] { storage.withLock { $0.clears } }
+    func everHeld(access token: String) -> Bool { storage.withLock { $0.accessTokens.contains(token) } }
+    func everHeld(refresh token: String) -> Bool { storage.withLock { $0.refreshTokens.contains(token) } }
+
+    func load() throws(VaultError) -> Credentials? { try base.load() }
+
+    func save(_ credentials: Credentials) throws(VaultError) {
+        try base.save(credentials)
+        storage.withLock {
+            $0.accessTokens.insert(credentials.accessToken.reveal())
+            if let refresh = credentials.refreshToken { $0.refreshTokens.insert(refresh.reveal()) }
+        }
+    }
+
+    func clear() throws(VaultError) {
+        let refresh = base.credentials?.refreshToken?.reveal()
+        let clear = Clear(refreshToken: refresh, statusAtClear: refresh.map(status))
+        try base.clear()
+        storage.withLock { $0.clears.append(clear) }
+    }
+}
+
+/// A backend's moves for randomized runs.
+struct RandomBackend<App: EndToEndApp>: Sendable {
+    var app: App
+    var lifetime: Int64
+    var signIn: @Sendable (_ password: String) -> App.Intent
+    var paths: [FaultTarget: String]
+    var protectedRequest: @Sendable (EndToEndStack) throws -> HTTPRequest
+    /// Prepares the account; returns its first password.
+    var prepare: @Sendable (EndToEndStack, Client<App>) async throws -> String
+    /// Everday's reset, Hero365's code sign-in; returns the password now in force.
+    var special: @Sendable (EndToEndStack, Client<App>, RandomAction, _ password: String) async throws -> String
+}
+
+/// Generates, runs, checks and shrinks randomized end-to-end runs.
+enum RandomRuns {
+    /// Runs per backend: `AUTHCORE_E2E_RUNS`, or a count that keeps the suite short.
+    static var runs: Int { ProcessInfo.processInfo.environment["AUTHCORE_E2E_RUNS"].flatMap(Int.init) ?? 25 }
+    /// The fixed base seed (`AUTHCORE_E2E_SEED` overrides it, to replay a printed failure).
+    static var baseSeed: UInt64 {
+        ProcessInfo.processInfo.environment["AUTHCORE_E2E_SEED"].flatMap { UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: $0.hasPrefix("0x") ? 16 : 10) }
+            ?? 0xE2E0_0006
+    }
+
+    /// The actions of run `seed` for a backend whose tokens live `lifetime` seconds.
+    static func actions(seed: UInt64, lifetime: Int64, backend: AuthCore.Backend) -> [RandomAction] {
+        var random = SplitMix64(seed: seed)
+        let length = Int.random(in: 12...24, using: &random)
+        var actions: [RandomAction] = [.signIn]
+        while actions.count < length {
+            let roll = Int.random(in: 0..<100, using: &random)
+            switch roll {
+            case 0..<12: actions.append(.signIn)
+            case 12..<15: actions.append(.wrongSignIn)
+            case 15..<38: actions.append(.calls(Int.random(in: 1...4, using: &random)))
+            case 38..<44: actions.append(.logout)
+            case 44..<50: actions.append(.relaunch)
+            case 50..<70:
+                let seconds: Int64 =
+                    switch Int.random(in: 0..<10, using: &random) {
+                    case 0..<3: Int64.random(in: 1...59, using: &random)
+                    case 3..<6: lifetime - Int64.random(in: 30...70, using: &random)  // Around the refresh margin.
+                    case 6..<8: lifetime + Int64.random(in: 1...600, using: &random)  // Past expiry.
+                    case 8: 24 * 3600
+                    default: 15 * 24 * 3600  // Past Everday's refresh-token lifetime too.
+                    }
+                actions.append(.advance(seconds: seconds))
+            case 70..<95:
+                let kinds: [FaultKind] = [
+                    .latency(milliseconds: Int.random(in: 50...300, using: &random)), .dropBeforeCommit, .dropAfterCommit,
+                    .serverError(500), .serverError(503), .rateLimited(retryAfter: Int.random(in: 1...5, using: &random)),
+                    .malformedJSON, .truncatedBody, .wrongContentType, .latency(milliseconds: 100), .dropAfterCommit,
+                ]
+                var kind = kinds[Int.random(in: 0..<kinds.count, using: &random)]
+                if Int.random(in: 0..<12, using: &random) == 0 { kind = .slowTrickle }  // Costs a second: rare.
+                let targets: [FaultTarget] = [.refresh, .refresh, .refresh, .protected, .protected, .signIn, .any]
+                    + (backend == .everday ? [.logout] : [])
+                let target = targets[Int.random(in: 0..<targets.count, using: &random)]
+                actions.append(.fault(kind, target, times: Int.random(in: 1...2, using: &random)))
+            default:
+                actions.append(backend == .everday ? .resetPassword : .codeSignIn)
+            }
+        }
+        return actions
+    }
+
+    /// Runs `actions` against a fresh server and checks the run's properties.
+    static func run<App: EndToEndApp>(
+        _ backend: AuthCore.Backend, _ moves: RandomBackend<App>, _ actions: [RandomAction]
+    ) async -> RunReport {
+        do {
+            return try await EndToEndStack.with(backend, configure: EndToEndStack.shortReadTimeout) { stack in
+                try await execute(stack, moves, actions)
+            }
+        } catch {
+            return RunReport(failures: ["the run could not be set up: \(error)"])
+        }
+    }
+
+    private static func execute<App: EndToEndApp>(
+        _ stack: EndToEndStack, _ moves: RandomBackend<App>, _ actions: [RandomAction]
+    ) async throws -> RunReport {
+        var report = RunReport()
+        let violations = Locked<[String]>([])
+        let server = stack.server
+        let vault = RecordingVault { server.refreshTokenStatus($0) }
+        let refreshPath = moves.paths[.refresh] ?? "/refresh"
+
+        // Step invariants, checked as each request leaves.
+        stack.wire.onSend { request in
+            if request.url.path.hasSuffix(refreshPath), let token = Self.presentedRefreshToken(request) {
+                if !vault.everHeld(refresh: token) {
+                    violations.withLock { $0.append("a refresh token was presented that the vault never held") }
+                }
+                if Self.successorReceived(for: token, in: stack.wire) {
+                    violations.withLock { $0.append("a refresh token was presented again after its successor had arrived") }
+                }
+            }
+            if let bearer = request.headers["Authorization"], bearer.hasPrefix("Bearer "), !vault.everHeld(access: String(bearer.dropFirst(7))) {
+                violations.withLock { $0.append("an access token was used before it was stored (\(request.url.path))") }
+            }
+        }
+
+        let makeClient = { await stack.client(moves.app, vault: vault, timeout: 1) }
+        var client = await makeClient()
+        var password = try await moves.prepare(stack, client)
+        var clients: [Client<App>] = []
+        var texts: [String] = []
+        var calls: [Task<Result<HTTPResponse, AuthorizedCallError>, Never>] = []
+        let request = try moves.protectedRequest(stack)
+
+        for action in actions {
+            switch action {
+            case .signIn:
+                await client.send(moves.signIn(password))
+            case .wrongSignIn:
+                await client.send(moves.signIn("Wrong-\(password)"))
+            case .calls(let count):
+                for _ in 0..<count {
+                    let current = client
+                    calls.append(Task { await current.call(request) })
+                }
+            case .logout:
+                await client.logout()
+            case .relaunch:
+                await client.settle()
+                texts += await client.stop()
+                clients.append(client)
+                client = await makeClient()
+                await client.settle()
+            case .advance(let seconds):
+                await client.advance(stack.clock, by: .seconds(seconds))
+            case .fault(let kind, let target, let times):
+                server.inject(kind.fault, path: target == .any ? nil : moves.paths[target], times: times)
+                if kind.losesCommittedAnswer && (target == .refresh || target == .any) { report.lostAnswerFaults += 1 }
+            case .resetPassword, .codeSignIn:
+                password = try await moves.special(stack, client, action, password)
+            }
+            // At every quiet step the vault holds exactly what the session holds (nothing when signed out).
+            if case .calls = action { continue }
+            await client.settle()
+            let held = await client.credentials
+            if vault.credentials != held {
+                violations.withLock { $0.append("after \(action) the vault held \(vault.credentials.map { "\($0)" } ?? "nothing") while the session held \(held.map { "\($0)" } ?? "nothing")") }
+            }
+        }
+
+        // Settle: no more faults; let every retry the client scheduled happen; every call ends.
+        server.clearFaults()
+        for _ in 0..<40 {
+            await client.settle()
+            switch await client.session {
+            case .refreshBackoff(_, let retryAt, _)?:
+                await client.advance(stack.clock, by: Interval(milliseconds: max(0, (retryAt - stack.clock.now).milliseconds)))
+                continue
+            case .refreshing?, .restoring?:
+                continue
+            case .active?, .offline?, .passwordSetupRequired?, .passwordChangeRequired?, .signedOut?, nil:
+                break
+            }
+            break
+        }
+        for call in calls { _ = await call.value }
+
+        // (b) Not stuck: signed in with a working token, or signed out with an empty vault.
+        if await client.session != nil {
+            var probe = await client.call(request)
+            if case .failure(.failed(let failure)) = probe, failure == .network || failure == .timeout {
+                // One transient failure is no proof of a stuck client (a keep-alive connection the
+                // server closed just then): try once more, as an app would.
+                probe = await client.call(request)
+            }
+            switch probe {
+            case .success(let response) where response.status == 200:
+                report.endedSignedIn = true
+            case .failure(.sessionEnded):
+                break  // The server had ended the session (reuse, reset, expiry): checked below.
+            case .success(let response):
+                report.failures.append("stuck: signed in, but a call with faults cleared was answered \(response.status)")
+            case .failure(let error):
+                report.failures.append("stuck: signed in, but a call with faults cleared failed: \(error)")
+            }
+        }
+        let final = await client.credentials
+        if report.endedSignedIn {
+            if vault.credentials != final { report.failures.append("signed in, but the vault does not hold the session's credentials") }
+            if let refresh = final?.refreshToken?.reveal(), case let status = server.refreshTokenStatus(refresh), status != .live {
+                if report.lostAnswerFaults > 0 && status == .consumed {
+                    // The rotation's answer was lost: the client still holds the consumed token and
+                    // cannot know; its next refresh is the tolerated reuse.
+                    report.toleratedStale += 1
+                } else {
+                    report.failures.append("signed in with a refresh token the server no longer accepts (\(status))")
+                }
+            }
+        } else {
+            if await client.session != nil { report.failures.append("stuck: neither working nor signed out: \(await client.phase)") }
+            if vault.credentials != nil { report.failures.append("signed out, but the vault still holds credentials") }
+        }
+
+        texts += await client.stop()
+        clients.append(client)
+
+        // (c) No credential lost while the server still accepted it: every sign-out the user did
+        // not ask for deleted a refresh token the server had already stopped accepting.
+        var signOuts: [SignOutReason] = []
+        for each in clients {
+            for outcome in each.outcomes.elements { if case .signedOut(let reason) = outcome { signOuts.append(reason) } }
+        }
+        let clears = vault.clears
+        if clears.count != signOuts.count {
+            report.failures.append("\(clears.count) vault clears but \(signOuts.count) sign-outs")
+        }
+        for (clear, reason) in zip(clears, signOuts) where reason != .userRequested && clear.statusAtClear == .live {
+            report.failures.append("signed out (\(reason)) and deleted a refresh token the server still accepted")
+        }
+
+        // (a) No reuse, no family revoked because of the client, unless an answer was lost after commit.
+        let ledger = server.ledger
+        report.refreshes = ledger.refreshTokensPresented.count
+        if ledger.familiesRevoked != ledger.reuseDetections {
+            report.failures.append("families revoked \(ledger.familiesRevoked.count) ≠ reuse detections \(ledger.reuseDetections.count)")
+        }
+        if !ledger.reuseDetections.isEmpty {
+            if report.lostAnswerFaults == 0 {
+                report.failures.append("the server detected refresh-token reuse \(ledger.reuseDetections.count)× without any lost answer")
+            } else if ledger.reuseDetections.count > report.lostAnswerFaults {
+                report.failures.append("\(ledger.reuseDetections.count) reuse detections for \(report.lostAnswerFaults) lost answers")
+            } else {
+                report.toleratedReuse = ledger.reuseDetections.count
+            }
+        }
+
+        // (d) No secret in the log, descriptions, outcomes, issues or errors.
+        for call in calls {
+            if case .failure(let error) = await call.value { texts += [error.description, error.userMessage] }
+        }
+        let leaks = Leaks.find(stack.wire.secrets().union([password]), in: texts + stack.log.lines)
+        if !leaks.isEmpty { report.failures.append("\(leaks.count) secrets leaked, e.g. \(leaks[0])") }
+
+        report.failures += Array(Set(violations.withLock { $0 })).sorted()
+        return report
+    }
+
+    /// The refresh token a refresh request presents (any casing).
+    static func presentedRefreshToken(_ request: HTTPRequest) -> String? {
+        guard let body = request.body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+        return (object["RefreshToken"] ?? object["refresh_token"] ?? object["refreshToken"]) as? String
+    }
+
+    /// Whether a refresh presenting `token` was answered 200 with a readable successor.
+    static func successorReceived(for token: String, in wire: WireTap) -> Bool {
+        wire.exchanges.contains { exchange in
+            guard presentedRefreshToken(exchange.request) == token, case .success(let response) = exchange.answer,
+                response.status == 200, let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            else { return false }
+            return (object["RefreshToken"] ?? object["refresh_token"]) is String
+        }
+    }
+
+    /// Removes chunks of `actions` while the run still fails (simple delta shrinking; a run is
+    /// not perfectly repeatable, so the result is the smallest list seen failing).
+    static func shrink<App: EndToEndApp>(
+        _ backend: AuthCore.Backend, _ moves: RandomBackend<App>, _ actions: [RandomAction], budget: Int = 40
+    ) async -> [RandomAction] {
+        var current = actions
+        var budget = budget
+        var chunk = max(1, current.count / 2)
+        while chunk >= 1 && budget > 0 {
+            var index = 1  // The first sign-in stays.
+            var removedAny = false
+            while index < current.count && budget > 0 {
+                let candidate = Array(current[..<index]) + Array(current[min(current.count, index + chunk)...])
+                budget -= 1
+                if !(await run(backend, moves, candidate).failures.isEmpty) {
+                    current = candidate
+                    removedAny = true
+                } else {
+                    index += chunk
+                }
+            }
+            if !removedAny { chunk /= 2 }
+        }
+        return current
+    }
+}
