@@ -455,7 +455,7 @@ struct Narrated<Inner: AuthorizedCalls>: AuthorizedCalls {
     var initialPhase: Inner.Phase { inner.initialPhase }
 
     /// The inner lifecycle's step, told to the narration.
-    func step(_ phase: inout Inner.Phase, _ event: AuthEvent<Inner.Intent>, _ requests: inout RequestIDs) -> [AuthEffect] {
+    func step(_ phase: inout Inner.Phase, _ event: AuthEvent<Inner.Intent>, _ requests: inout FlowContext) -> [AuthEffect] {
         let before = phase
         let effects = inner.step(&phase, event, &requests)
         narration.transition("\(phase)", changed: phase != before, effects)
