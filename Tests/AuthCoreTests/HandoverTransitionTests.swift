@@ -38,7 +38,7 @@ enum HandoverTable {
             .signedOut(.second(.enteringCredentials)), []),
         row(
             "signedOut + launched(stored) → signedIn, restoring with /auth/me", start, .launched(.stored(credentials), at: t0),
-            .signedIn(.restoring(credentials, Samples.r(10))), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
+            .signedIn(.restoring(Session(credentials: credentials), Samples.r(10))), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
         row("signedOut + launched(none) → unchanged", signingIn, .launched(.none, at: t0), signingIn, []),
         row(
             "signedOut + launched(unreadable) → unchanged, emits vaultUnreadable", signingIn, .launched(.unreadable, at: t0), signingIn,

@@ -96,7 +96,7 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("PasswordReset.Phase", PasswordReset.Phase.signedIn(P.grant)),
             SecretCarrier("OAuthSignIn.Phase", OAuthSignIn.Phase.signedIn(P.grant)),
             SecretCarrier("SessionLifecycle.Phase.refreshing", P.sessionPhase),
-            SecretCarrier("SessionLifecycle.Phase.restoring", SessionLifecycle.Phase.restoring(P.credentials, Samples.r(1))),
+            SecretCarrier("SessionLifecycle.Phase.restoring", SessionLifecycle.Phase.restoring(Session(credentials: P.credentials), Samples.r(1))),
             SecretCarrier("SessionLifecycle.Phase.passwordSetupRequired", SessionLifecycle.Phase.passwordSetupRequired(P.credentials, pending: nil)),
             SecretCarrier("RealtimeConnection.Phase", RealtimeConnection.Phase.waitingToReconnect(P.access, retryAt: Samples.at(1), attempt: 2)),
             // Intents

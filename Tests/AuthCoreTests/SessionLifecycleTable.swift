@@ -41,7 +41,7 @@ enum SessionTable {
         let c = credentials(machine)
         return [
             ("signedOut", .signedOut),
-            ("restoring", .restoring(c, Samples.r(1))),
+            ("restoring", .restoring(Session(credentials: c), Samples.r(1))),
             ("active", .active(Session(credentials: c, calls: [sent(Samples.call1, 2)]))),
             ("refreshing", .refreshing(Session(credentials: c, calls: [waiting(Samples.call1, replayed: true)]), Samples.r(3), attempt: 0)),
             ("refreshBackoff", .refreshBackoff(Session(credentials: c, calls: [waiting(Samples.call1)]), retryAt: Samples.at(2), attempt: 1)),

@@ -32,11 +32,14 @@ extension SessionTable {
                 label, machine, "\(name) + reply(stale id) → unchanged, no effects", phase,
                 .reply(Samples.staleID, .refreshed(Samples.rotated), at: t0), phase, [])
         }
-        rows += [ph[0], ph[1]].map { name, phase in
+        rows += [
             row(
-                label, machine, "\(name) + call → finishCall rejected notSignedIn", phase, intent(.call(Samples.call2)), phase,
-                [.finishCall(Samples.call2, .rejected(.notSignedIn))])
-        }
+                label, machine, "signedOut + call → finishCall rejected notSignedIn", ph[0].1, intent(.call(Samples.call2)), ph[0].1,
+                [.finishCall(Samples.call2, .rejected(.notSignedIn))]),
+            row(
+                label, machine, "restoring + call → the call waits for the restore's answer", ph[1].1, intent(.call(Samples.call2)),
+                .restoring(Session(credentials: credentials(machine), calls: [waiting(Samples.call2)]), Samples.r(1)), []),
+        ]
         rows += [
             row(
                 label, machine, "passwordSetupRequired + call → finishCall rejected passwordSetupRequired", ph[6].1, intent(.call(Samples.call2)),
@@ -285,7 +288,7 @@ extension SessionTable {
         return [
             row(
                 "signedOut + launched(stored with refresh token) → restoring by refresh", .signedOut,
-                .launched(.stored(c), at: Samples.t0), .restoring(c, Samples.r(10)), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
+                .launched(.stored(c), at: Samples.t0), .restoring(Session(credentials: c), Samples.r(10)), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
                 "signedOut + launched(stored without refresh token) → signedOut, vault cleared", .signedOut,
                 .launched(.stored(Samples.plainCredentials), at: Samples.t0), .signedOut, [.clearCredentials, .emit(.signedOut(.tokenExpired))]),
@@ -332,12 +335,12 @@ extension SessionTable {
         return [
             row(
                 "Hero365", hero365, "signedOut + launched(stored, unexpired) → restoring by fetching the current user", .signedOut,
-                .launched(.stored(c), at: t0), .restoring(c, Samples.r(10)), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
+                .launched(.stored(c), at: t0), .restoring(Session(credentials: c), Samples.r(10)), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
             row(
                 "Hero365", hero365, "signedOut + launched(stored, expired) → restoring by refresh", .signedOut,
-                .launched(.stored(c), at: Samples.at(1800)), .restoring(c, Samples.r(10)), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
+                .launched(.stored(c), at: Samples.at(1800)), .restoring(Session(credentials: c), Samples.r(10)), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
-                "Hero365", hero365, "restoring + reply(user) → active, persists the confirmed user", .restoring(c, Samples.r(1)),
+                "Hero365", hero365, "restoring + reply(user) → active, persists the confirmed user", .restoring(Session(credentials: c), Samples.r(1)),
                 .reply(Samples.r(1), .user(Samples.userPasswordSet), at: t0),
                 .active(Session(credentials: Credentials(accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), user: Samples.userPasswordSet))),
                 [
@@ -413,7 +416,7 @@ extension SessionTable {
                 "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(c, pending: nil), .tick(Samples.at(1800)),
                 .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
             row(
-                "restoring + reply(user) → active, persists, schedules sessionExpiry", .restoring(c, Samples.r(1)),
+                "restoring + reply(user) → active, persists, schedules sessionExpiry", .restoring(Session(credentials: c), Samples.r(1)),
                 .reply(Samples.r(1), .user(Samples.user), at: t0), .active(Session(credentials: c)),
                 [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
             row(
@@ -484,18 +487,34 @@ extension SessionTable {
         return [
             row(
                 "Subspace", subspace, "signedOut + launched(stored, unexpired) → restoring with /auth/me", .signedOut, .launched(.stored(c), at: t0),
-                .restoring(c, Samples.r(10)), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
+                .restoring(Session(credentials: c), Samples.r(10)), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
             row(
                 "Subspace", subspace, "signedOut + launched(stored, expired) → signedOut, vault cleared", .signedOut,
                 .launched(.stored(c), at: Samples.at(1800)), .signedOut, [.clearCredentials, .emit(.signedOut(.tokenExpired))]),
             row(
-                "Subspace", subspace, "restoring + reply(user) → active, schedules sessionExpiry", .restoring(c, Samples.r(1)),
+                "Subspace", subspace, "restoring + reply(user) → active, schedules sessionExpiry", .restoring(Session(credentials: c), Samples.r(1)),
                 .reply(Samples.r(1), .user(Samples.user), at: t0), .active(Session(credentials: c)),
                 [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
             row(
-                "Subspace", subspace, "restoring + reply(401) → signedOut(sessionExpired)", .restoring(c, Samples.r(1)),
+                "Subspace", subspace, "restoring + reply(401) → signedOut(sessionExpired)", .restoring(Session(credentials: c), Samples.r(1)),
                 .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0), .signedOut,
                 [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
+            row(
+                "Subspace", subspace, "restoring with a waiting call + reply(user) → active, the call is sent with the confirmed token",
+                .restoring(Session(credentials: c, calls: [waiting(Samples.call2)]), Samples.r(1)), .reply(Samples.r(1), .user(Samples.user), at: t0),
+                .active(Session(credentials: c, calls: [PendingCall(id: Samples.call2, stage: .sent(Samples.r(10), with: Samples.access1), replayed: false)])),
+                [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800)), .send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
+            row(
+                "Subspace", subspace, "restoring with a waiting call + reply(401) → signedOut, the call ends with the session",
+                .restoring(Session(credentials: c, calls: [waiting(Samples.call2)]), Samples.r(1)), .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
+                .signedOut,
+                [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled
+                    + [.finishCall(Samples.call2, .sessionEnded), .emit(.signedOut(.sessionExpired))]),
+            row(
+                "Subspace", subspace, "restoring with a waiting call + reply(network) → offline, the call fails with the reason",
+                .restoring(Session(credentials: c, calls: [waiting(Samples.call2)]), Samples.r(1)), .reply(Samples.r(1), .failed(.network), at: t0),
+                .offline(Session(credentials: c)),
+                [.emit(.signedIn(Samples.user)), .emit(.failed(.network)), .emit(.offline), .finishCall(Samples.call2, .failed(.network))]),
         ]
     }()
 

@@ -130,8 +130,9 @@ public struct SessionLifecycle: Lifecycle {
 
         /// Nobody is signed in; nothing is stored.
         case signedOut
-        /// The app launched with stored credentials and asked the server whether they still hold.
-        case restoring(Credentials, RequestID)
+        /// The app launched with stored credentials and asked the server whether they still hold;
+        /// protected calls made meanwhile wait in the session for the answer.
+        case restoring(Session, RequestID)
         /// Signed in and usable; protected calls may be in flight.
         case active(Session)
         /// Signed in; exactly one refresh is in flight, carrying the session's refresh token; calls that need a token wait.
@@ -170,10 +171,9 @@ public struct SessionLifecycle: Lifecycle {
     public static func credentials(in phase: Phase) -> Credentials? {
         switch phase {
         case .signedOut: nil
-        case .restoring(let credentials, _), .passwordSetupRequired(let credentials, _),
-            .passwordChangeRequired(let credentials, _):
+        case .passwordSetupRequired(let credentials, _), .passwordChangeRequired(let credentials, _):
             credentials
-        case .active(let session), .refreshing(let session, _, _), .refreshBackoff(let session, _, _),
+        case .restoring(let session, _), .active(let session), .refreshing(let session, _, _), .refreshBackoff(let session, _, _),
             .offline(let session):
             session.credentials
         }
@@ -182,9 +182,10 @@ public struct SessionLifecycle: Lifecycle {
     /// The protected calls the phase has not answered yet.
     public static func calls(in phase: Phase) -> [PendingCall] {
         switch phase {
-        case .active(let session), .refreshing(let session, _, _), .refreshBackoff(let session, _, _), .offline(let session):
+        case .restoring(let session, _), .active(let session), .refreshing(let session, _, _), .refreshBackoff(let session, _, _),
+            .offline(let session):
             session.calls
-        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
+        case .signedOut, .passwordSetupRequired, .passwordChangeRequired:
             []
         }
     }
@@ -262,7 +263,9 @@ public struct SessionLifecycle: Lifecycle {
         var calls: [PendingCall] = []
         switch phase {
         case .signedOut: break
-        case .restoring(_, let id): inFlight.append(id)
+        case .restoring(let session, let id):
+            calls = session.calls
+            inFlight.append(id)
         case .passwordSetupRequired(_, let pending), .passwordChangeRequired(_, let pending):
             inFlight += pending.map { [$0] } ?? []
         case .active(let session), .refreshBackoff(let session, _, _), .offline(let session):
@@ -303,11 +306,11 @@ public struct SessionLifecycle: Lifecycle {
         switch policy.restore {
         case .refresh where canRefresh, .fetchCurrentUser where expired && canRefresh:
             let id = requests.issue()
-            phase = .restoring(credentials, id)
+            phase = .restoring(Session(credentials: credentials), id)
             return [.send(id, .refresh(credentials.refreshToken!))]
         case .fetchCurrentUser where !expired:
             let id = requests.issue()
-            phase = .restoring(credentials, id)
+            phase = .restoring(Session(credentials: credentials), id)
             return [.send(id, .currentUser(Bearer(token: credentials.accessToken, userID: credentials.user.id)))]
         case .trustStored where !expired:
             let (next, effects) = enter(credentials, at: now, [.emit(.signedIn(credentials.user))])
@@ -353,8 +356,12 @@ public struct SessionLifecycle: Lifecycle {
             return [.reject(.busy)]
         }
         switch phase {
-        case .signedOut, .restoring:
+        case .signedOut:
             return [.finishCall(call, .rejected(.notSignedIn))]
+        case .restoring(var session, let id):
+            session.calls.append(PendingCall(id: call, stage: .waitingForToken, replayed: false))
+            phase = .restoring(session, id)
+            return []  // Answered once the server has said whether the stored session holds.
         case .passwordSetupRequired:
             return [.finishCall(call, .rejected(.passwordSetupRequired))]
         case .passwordChangeRequired:
@@ -389,7 +396,8 @@ public struct SessionLifecycle: Lifecycle {
         case .offline: .offline(session)
         case .refreshing(_, let id, let attempt): .refreshing(session, id, attempt: attempt)
         case .refreshBackoff(_, let retryAt, let attempt): .refreshBackoff(session, retryAt: retryAt, attempt: attempt)
-        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired: phase
+        case .restoring(_, let id): .restoring(session, id)
+        case .signedOut, .passwordSetupRequired, .passwordChangeRequired: phase
         }
     }
 
@@ -471,8 +479,8 @@ public struct SessionLifecycle: Lifecycle {
 
     private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
-        case .restoring(let credentials, let current) where current == id:
-            return restored(credentials, reply, at: now, &phase)
+        case .restoring(let session, let current) where current == id:
+            return restored(session, reply, at: now, &phase, &requests)
         case .refreshing(let session, let current, let attempt) where current == id:
             return refreshed(session, reply, attempt: attempt, at: now, &phase, &requests)
         case .passwordSetupRequired(let credentials, let pending) where pending == id:
@@ -527,13 +535,14 @@ public struct SessionLifecycle: Lifecycle {
         }
     }
 
-    private func restored(_ credentials: Credentials, _ reply: Reply, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
+    private func restored(_ session: Session, _ reply: Reply, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        let credentials = session.credentials
         switch reply {
         case .refreshed(let tokens):
             let renewed = renew(credentials, with: tokens, at: now)
             let (next, effects) = enter(renewed, at: now, [.persist(renewed), .emit(.signedIn(renewed.user)), .emit(.tokenRefreshed)])
             phase = next
-            return effects
+            return effects + release(session.calls, &phase, &requests)
         case .user(let user):
             var confirmed = credentials
             confirmed.user = user
@@ -541,16 +550,41 @@ public struct SessionLifecycle: Lifecycle {
             confirmed.user.passwordChangeRequired = user.passwordChangeRequired || credentials.user.passwordChangeRequired
             let (next, effects) = enter(confirmed, at: now, [.persist(confirmed), .emit(.signedIn(confirmed.user))])
             phase = next
-            return effects
+            return effects + release(session.calls, &phase, &requests)
         case .failed(let failure) where !failure.isTransient:
             return end(&phase, reason: .sessionExpired)
         case .failed(let failure):
             // Kept: the server could not be asked. A later call or the next launch tries again.
             phase = .offline(Session(credentials: credentials))
             return [.emit(.signedIn(credentials.user)), .fail(failure), .emit(.offline)]
+                + session.calls.map { .finishCall($0.id, .failed(failure)) }
         case .granted, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
             phase = .offline(Session(credentials: credentials))
             return [.emit(.signedIn(credentials.user)), .fail(.malformed), .emit(.offline)]
+                + session.calls.map { .finishCall($0.id, .failed(.malformed)) }
+        }
+    }
+
+    /// Sends the calls that waited for a restore with the session's token, or refuses them when
+    /// the restored session must first set or change its password.
+    private func release(_ waiting: [PendingCall], _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        guard !waiting.isEmpty else { return [] }
+        switch phase {
+        case .active(var session):
+            var effects: [AuthEffect] = []
+            for call in waiting {
+                let id = requests.issue()
+                session.calls.append(PendingCall(id: call.id, stage: .sent(id, with: session.credentials.accessToken), replayed: false))
+                effects.append(.send(id, .protected(call.id, session.bearer)))
+            }
+            phase = .active(session)
+            return effects
+        case .passwordSetupRequired:
+            return waiting.map { .finishCall($0.id, .rejected(.passwordSetupRequired)) }
+        case .passwordChangeRequired:
+            return waiting.map { .finishCall($0.id, .rejected(.passwordChangeRequired)) }
+        case .signedOut, .restoring, .refreshing, .refreshBackoff, .offline:
+            return waiting.map { .finishCall($0.id, .sessionEnded) }  // `enter` lands in none of these.
         }
     }
 

@@ -376,8 +376,8 @@ extension SessionLifecycle.Phase: ExplorablePhase {
         s.tag(caseName)
         switch self {
         case .signedOut: break
-        case .restoring(let credentials, let id):
-            s.visit(credentials)
+        case .restoring(let session, let id):
+            s.visit(session)
             s.visit(id)
         case .active(let session), .offline(let session):
             s.visit(session)

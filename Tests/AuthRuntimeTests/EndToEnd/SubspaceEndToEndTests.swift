@@ -101,7 +101,7 @@ struct SubspaceEndToEndTests {
         }
     }
 
-    @Test("a call made at launch while the stored session is being checked waits for the check (reducer gap: it is refused as not signed in)")
+    @Test("a call made at launch while the stored session is being checked waits for the check, then is answered")
     func callDuringRestore() async throws {
         try await EndToEndStack.with(.subspace) { stack in
             let vault = MemoryVault()
@@ -125,10 +125,7 @@ struct SubspaceEndToEndTests {
             _ = await changes.next()
             gate.open()
             let answer = await call.value
-            withKnownIssue("SessionLifecycle refuses calls in .restoring with .notSignedIn; holding them needs a new shape of .restoring, which AuthVerification surveys") {
-                #expect(answer.status == 200)
-            }
-            #expect(answer.failureValue == .rejected(.notSignedIn) || answer.status == 200)
+            #expect(answer.status == 200)
             await relaunched.settle()
             #expect(await relaunched.isActive)
             _ = await relaunched.stop()
