@@ -273,20 +273,20 @@ public enum DocumentedFlows: Sendable {
                     .sent(.protected(CallID(1), Bearer(token: AccessToken("jwt-1"), userID: "kid-1"))),
                 ]),
             DocumentedFlow(
-                "everday.requirePasswordChange", backend: .everday, seed: everdaySeed, section: "Login › RequirePasswordChange",
+                "everday.requirePasswordChange", backend: .everday, seed: everdaySeed,
+                section: "Login › RequirePasswordChange (the seed documents no change endpoint: log out, then Password Reset)",
                 app: Apps.everday(),
                 steps: [
                     logIn(.submit(identifier: "newkid", password: password)),
                     .answer(.signIn, .granted(Grant(accessToken: AccessToken("jwt-1"), refreshToken: RefreshToken("opaque-1"), expiry: .after(lifetime), user: user, requiresPasswordChange: true))),
                     session(.call(CallID(1))),  // Refused until the password is changed.
-                    session(.changePassword(old: password, new: PasswordInput("N3w-Passw0rd!"))),
-                    .answer(.changePassword, .user(user)),
+                    session(.changePassword(old: password, new: PasswordInput("N3w-Passw0rd!"))),  // No endpoint: refused locally.
+                    session(.logout),  // The way out: log out and reset the password.
                 ],
-                endsIn: "signedIn.active",
+                endsIn: "signedOut.first.editing",
                 expecting: [
-                    .emitted(.passwordChangeRequired), .notSent(.protected),
-                    .sent(.changePassword(old: valid(Password.validate(password)), new: valid(Password.validate(PasswordInput("N3w-Passw0rd!"))), Bearer(token: AccessToken("jwt-1"), userID: "kid-1"))),
-                    .emitted(.passwordChanged), .vaultHolds(access: "jwt-1", refresh: "opaque-1"),
+                    .emitted(.passwordChangeRequired), .notSent(.protected), .notSent(.changePassword),
+                    .emitted(.rejected(.unsupported)), .vaultCleared,
                 ]),
             DocumentedFlow(
                 "everday.rotatingRefresh", backend: .everday, seed: everdaySeed, section: "Auth Lifecycle › 5 Refresh token rotation; Refresh (Rotating)",

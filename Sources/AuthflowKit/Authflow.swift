@@ -94,14 +94,19 @@ public enum Authflow {
         let configuration = FuzzConfiguration(
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 30),
             length: try arguments.integer("length", default: 300))
-        var rows: [VerifyRow] = []
         let clock = ContinuousClock()
         let started = clock.now
-        for model in Models.all {
-            err("verifying \(model.name)…")
-            let exploration = model.explore()
-            let fuzzing = model.fuzz(configuration)
-            rows.append(VerifyRow(exploration: exploration, fuzzing: fuzzing))
+        let models = Models.all
+        // The apps are the largest models and come last: start from the end so the cores stay busy.
+        let rows: [VerifyRow] = withoutActuallyEscaping(err) { err in
+            let progress = SharedLines(err)
+            return Parallel.map(models, schedule: Array(models.indices.reversed())) { model in
+                progress("verifying \(model.name)…")
+                let exploration = model.explore()
+                let fuzzing = model.fuzz(configuration)
+                progress("  \(model.name): \(exploration.states) states, \(exploration.passed && fuzzing.failure == nil ? "✓" : "✗")")
+                return VerifyRow(exploration: exploration, fuzzing: fuzzing)
+            }
         }
         let total = clock.now - started
         if arguments.flags.contains("json") {

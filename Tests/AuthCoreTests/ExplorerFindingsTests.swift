@@ -94,3 +94,20 @@ struct CodeCooldownFindingsTests {
         ])
     }
 }
+
+/// session.everday: sign in with RequirePasswordChange, relaunch, the restore's refresh answered
+/// 429 → offline, a usable session while the password must still be changed.
+@Suite("Explorer findings: password steps")
+struct PasswordStepFindingsTests {
+    @Test("a restore the server could not confirm still lands in the password change it owes", arguments: [
+        Reply.failed(.rateLimited(retryAfter: .seconds(30))), .failed(.network), .accepted(nil),
+    ])
+    func unconfirmedRestoreKeepsTheStep(_ answer: Reply) {
+        var credentials = Credentials(Samples.passwordChangeGrant, receivedAt: Samples.t0)
+        credentials.user.passwordChangeRequired = true
+        let run = play(
+            Apps.everday().session, from: .signedOut, requests: 5,
+            [.launched(.stored(credentials), at: Samples.at(1)), .reply(Samples.r(5), answer, at: Samples.at(2))])
+        #expect(run.phase == .passwordChangeRequired(credentials, pending: nil))
+    }
+}

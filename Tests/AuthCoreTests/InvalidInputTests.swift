@@ -80,7 +80,7 @@ struct InvalidInput: Sendable, CustomTestStringConvertible {
             "SessionLifecycle: 7-character old password", SessionTable.anonymousWall, .active(Session(credentials: Samples.plainCredentials)),
             .changePassword(old: Samples.shortPasswordInput, new: Samples.newPasswordInput), .passwordTooShort(minimum: 8)),
         InvalidInput(
-            "SessionLifecycle: 7-character required new password", SessionTable.everday,
+            "SessionLifecycle: 7-character required new password", SessionTable.rotatingWithChange,
             .passwordChangeRequired(Samples.rotatingCredentials, pending: nil),
             .changePassword(old: Samples.passwordInput, new: Samples.shortPasswordInput), .passwordTooShort(minimum: 8)),
     ]

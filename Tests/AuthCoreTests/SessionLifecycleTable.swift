@@ -12,6 +12,10 @@ enum SessionTable {
     static let subspace = Apps.subspace().session
     static let hero365 = Apps.hero365().session
     static let vynqTalk = Apps.vynqTalk().session.session
+    /// A rotating-refresh backend that documents a change-password endpoint (none of the five
+    /// does with refresh: Everday demands a change but offers no endpoint for it).
+    static let rotatingWithChange = SessionLifecycle(
+        policy: SessionPolicy(refresh: everday.policy.refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: true))
 
     static let policies: [(String, SessionLifecycle)] = [
         ("Anonymous Wall", anonymousWall), ("Everday", everday), ("Subspace", subspace), ("Hero365", hero365), ("VynqTalk", vynqTalk),

@@ -284,6 +284,11 @@ extension SessionTable {
         func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle> {
             SessionTable.row(label, m, name, from, event, to, effects, requests: requests)
         }
+        // Everday documents no change-password endpoint; these rows keep the reducer's change path
+        // tested under a rotating-refresh backend that has one.
+        func withChange(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle> {
+            SessionTable.row("Rotating refresh with a change endpoint", rotatingWithChange, name, from, event, to, effects, requests: requests)
+        }
         let change = APIRequest.changePassword(old: Samples.password, new: Samples.newPassword, Samples.bearer)
         return [
             row(
@@ -292,28 +297,28 @@ extension SessionTable {
             row(
                 "signedOut + launched(stored without refresh token) → signedOut, vault cleared", .signedOut,
                 .launched(.stored(Samples.plainCredentials), at: Samples.t0), .signedOut, [.clearCredentials, .emit(.signedOut(.tokenExpired))]),
-            row(
+            withChange(
                 "active + changePassword(valid) → sends changePassword with the bearer", .active(Session(credentials: c)), intent(changeIntent),
                 .active(Session(credentials: c, passwordChange: Samples.r(10))), [.send(Samples.r(10), change)]),
-            row(
+            withChange(
                 "active + changePassword(7-character new password) → rejected invalid, nothing sent", .active(Session(credentials: c)),
                 intent(.changePassword(old: Samples.passwordInput, new: Samples.shortPasswordInput)), .active(Session(credentials: c)),
                 [.emit(.rejected(.invalid(.passwordTooShort(minimum: 8))))]),
-            row(
+            withChange(
                 "active + reply(password change accepted) → active, emits passwordChanged",
                 .active(Session(credentials: c, passwordChange: Samples.r(6))), .reply(Samples.r(6), .accepted(nil), at: t0),
                 .active(Session(credentials: c)), [.emit(.passwordChanged)]),
-            row(
+            withChange(
                 "passwordChangeRequired + changePassword(valid) → pending, sends changePassword", .passwordChangeRequired(c, pending: nil),
                 intent(changeIntent), .passwordChangeRequired(c, pending: Samples.r(10)), [.send(Samples.r(10), change)]),
-            row(
+            withChange(
                 "passwordChangeRequired + changePassword while one is pending → rejected busy", .passwordChangeRequired(c, pending: Samples.r(4)),
                 intent(changeIntent), .passwordChangeRequired(c, pending: Samples.r(4)), [.emit(.rejected(.busy))]),
-            row(
+            withChange(
                 "passwordChangeRequired + reply(changed) → active, persists the lifted demand, emits passwordChanged, schedules proactive refresh",
                 .passwordChangeRequired(c, pending: Samples.r(4)), .reply(Samples.r(4), .accepted(nil), at: t0), .active(Session(credentials: c)),
                 [.persist(c), .emit(.passwordChanged), .schedule(.proactiveRefresh, at: Samples.at(1740))]),
-            row(
+            withChange(
                 "passwordChangeRequired + reply(400) → passwordChangeRequired, fails badRequest", .passwordChangeRequired(c, pending: Samples.r(4)),
                 .reply(Samples.r(4), .failed(.badRequest("Wrong password")), at: t0), .passwordChangeRequired(c, pending: nil),
                 [.emit(.failed(.badRequest("Wrong password")))]),
@@ -327,6 +332,12 @@ extension SessionTable {
             row(
                 "passwordSetupRequired + credentialsRejected → unchanged (rotating policy)", .passwordSetupRequired(c, pending: nil),
                 intent(.credentialsRejected), .passwordSetupRequired(c, pending: nil), []),
+            row(
+                "active + changePassword → rejected unsupported (seed 002 documents no change endpoint)", .active(Session(credentials: c)),
+                intent(changeIntent), .active(Session(credentials: c)), [.emit(.rejected(.unsupported))]),
+            row(
+                "passwordChangeRequired + changePassword → rejected unsupported: log out and reset the password instead",
+                .passwordChangeRequired(c, pending: nil), intent(changeIntent), .passwordChangeRequired(c, pending: nil), [.emit(.rejected(.unsupported))]),
         ]
     }()
 

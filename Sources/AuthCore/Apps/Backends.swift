@@ -115,7 +115,9 @@ public enum Apps {
                 Registration(forms: [.usernamePassword]),
                 OneOf(PasswordSignIn(identifiers: .username), PasswordReset(style: .emailedToken))),
             session: SessionLifecycle(
-                policy: SessionPolicy(refresh: refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: true)))
+                // Seed 002 documents `RequirePasswordChange` but no change-password endpoint: a user told
+                // to change it can only log out and reset it (`/auth/forgot`, `/auth/reset-password`).
+                policy: SessionPolicy(refresh: refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: false)))
     }
 
     /// Subspace (seed 003).

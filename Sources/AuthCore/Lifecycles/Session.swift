@@ -90,8 +90,9 @@ public struct SessionPolicy: Hashable, Sendable {
     public var forbiddenEndsSession: Bool
     /// The backend can set a first password (Anonymous Wall `/password/set`).
     public var supportsPasswordSetup: Bool
-    /// The backend can change a password (Anonymous Wall `/password/change`; Everday's
-    /// `RequirePasswordChange` needs it too).
+    /// The backend can change a password (Anonymous Wall `/password/change`). Without it a
+    /// demanded change (Everday's `RequirePasswordChange`) is refused as unsupported and the user
+    /// logs out to reset the password instead.
     public var supportsPasswordChange: Bool
 
     /// Creates a policy.
@@ -554,15 +555,28 @@ public struct SessionLifecycle: Lifecycle {
         case .failed(let failure) where !failure.isTransient:
             return end(&phase, reason: .sessionExpired)
         case .failed(let failure):
-            // Kept: the server could not be asked. A later call or the next launch tries again.
-            phase = .offline(Session(credentials: credentials))
-            return [.emit(.signedIn(credentials.user)), .fail(failure), .emit(.offline)]
-                + session.calls.map { .finishCall($0.id, .failed(failure)) }
+            return keep(session, unconfirmed: failure, at: now, &phase, &requests)
         case .granted, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
-            phase = .offline(Session(credentials: credentials))
-            return [.emit(.signedIn(credentials.user)), .fail(.malformed), .emit(.offline)]
-                + session.calls.map { .finishCall($0.id, .failed(.malformed)) }
+            return keep(session, unconfirmed: .malformed, at: now, &phase, &requests)
         }
+    }
+
+    /// Keeps a stored session the server could not confirm (no network, 5xx, 429, an unreadable
+    /// answer): offline, so a later call or the next launch tries again — unless it owes a password
+    /// step, which still comes first. Calls that waited fail with the reason.
+    private func keep(
+        _ session: Session, unconfirmed failure: AuthFailure, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
+        let credentials = session.credentials
+        let stepDue = credentials.user.passwordChangeRequired || (policy.supportsPasswordSetup && credentials.user.passwordSet == false)
+        if stepDue {
+            let (next, effects) = enter(credentials, at: now, [.emit(.signedIn(credentials.user)), .fail(failure)])
+            phase = next
+            return effects + release(session.calls, &phase, &requests)
+        }
+        phase = .offline(Session(credentials: credentials))
+        return [.emit(.signedIn(credentials.user)), .fail(failure), .emit(.offline)]
+            + session.calls.map { .finishCall($0.id, .failed(failure)) }
     }
 
     /// Sends the calls that waited for a restore with the session's token, or refuses them when

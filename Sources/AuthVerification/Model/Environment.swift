@@ -76,7 +76,9 @@ struct Environment<Model: LifecycleModel>: Sendable {
     func moves(_ snapshot: Snapshot<Machine>) -> [Move<Machine>] {
         let world = snapshot.world
         var moves: [Move<Machine>] = []
-        if world.network.count < model.maxInFlight {
+        if world.network.count < model.maxInFlight,
+            world.network.count - world.network.count(where: { snapshot.refers(to: $0.id) }) < model.maxStale
+        {
             for (index, intent) in model.intents(in: snapshot).enumerated() {
                 moves.append(Move(choice: .intent(index), event: .intent(intent, at: world.now)))
             }

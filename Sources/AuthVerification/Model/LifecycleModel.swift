@@ -67,6 +67,13 @@ public protocol LifecycleModel: Sendable {
     /// as in TLC, that keeps abandoned requests from piling up forever; every interleaving of the
     /// answers within the bound is still explored).
     var maxInFlight: Int { get }
+    /// The user acts only while fewer than this many *stale* requests are in flight — requests
+    /// the lifecycle no longer waits for (after a logout, a start-over, a newer attempt). A state
+    /// constraint too: without it a user who starts over again and again leaves abandoned
+    /// requests that multiply the space, while one or two already show every stale-answer race
+    /// (logout during a refresh, then signing in again before its answer lands). Answers are still
+    /// delivered in every order, so the user acts again as soon as one arrives.
+    var maxStale: Int { get }
     /// How far back instants stay exact; further back they are "long ago" (see ``Survey``). At
     /// least the longest interval the lifecycle (or an invariant) adds to a *past* instant before
     /// comparing it with the current time — a code's cooldown or lifetime counted from when it was
@@ -87,6 +94,8 @@ extension LifecycleModel {
     public var unreachableByDesign: [String: String] { [:] }
     /// Four: enough for a logout while a sign-in, a refresh and a protected call are all in flight.
     public var maxInFlight: Int { 4 }
+    /// Two: a logout during a refresh leaves the refresh and the revoke unawaited.
+    public var maxStale: Int { 2 }
     /// Ten minutes: longer than every cooldown, code lifetime, backoff and refresh margin used.
     /// Models that know their lifecycle may choose less (see ``Model``).
     public var timeHorizon: Interval { .seconds(600) }

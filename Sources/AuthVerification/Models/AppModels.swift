@@ -63,7 +63,7 @@ extension Models {
             registration: [.pendingApproval], accessLifetime: tokenLifetime)
         replies.failures = appFailures + [.pendingApproval(nil)]
         return Model(
-            name: "app.everday", machine: Apps.everday(refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(2))),
+            name: "app.everday", machine: Apps.everday(refresh: modelRefresh(retryLimit: 2)),
             replies: replies, relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "Registration.Phase.registered": "approval-gated",
@@ -108,7 +108,7 @@ extension Models {
         let codes = CodeRules(cooldown: otp.resendCooldown, lifetime: otp.codeLifetime, maxAttempts: otp.maxAttempts)
         return Model(
             name: "app.hero365",
-            machine: Apps.hero365(otp: otp, refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(2))),
+            machine: Apps.hero365(otp: otp, refresh: modelRefresh(retryLimit: 2)),
             replies: replies, relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",

@@ -63,6 +63,16 @@ public enum Models {
     /// differ in how long is left.
     public static let tokenLifetime = Interval.seconds(120)
 
+    /// The rotating-refresh policy the models explore: the apps' margin (60 s), with the backoff
+    /// on the same 15-second grid as the models' other intervals (429 retry-after 30 s, token
+    /// lifetime 120 s). Every ordering between them still occurs (backoff < retry-after < margin
+    /// < lifetime, and a doubled backoff that ties the retry-after), while time adds only a few
+    /// distinct states: with the apps' 2-second backoff each of dozens of "seconds left before
+    /// expiry" would be a state of its own.
+    public static func modelRefresh(retryLimit: Int) -> RefreshPolicy {
+        .rotating(margin: .seconds(60), retryLimit: retryLimit, backoff: .seconds(15))
+    }
+
     /// How far back AuthCore's lifecycles compare instants (see ``LifecycleModel/timeHorizon``):
     /// a sent code's cooldown and lifetime, counted from when it was sent. Every other instant
     /// they keep is a deadline compared with the current time.
@@ -162,9 +172,9 @@ public enum Models {
             unreachable = noRefresh.merging(["SessionLifecycle.Phase.passwordSetupRequired": "never demanded"]) { $1 }
         case .everday, .hero365:
             policy = SessionPolicy(
-                refresh: .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2)),
+                refresh: modelRefresh(retryLimit: 3),
                 restore: backend == .everday ? .refresh : .fetchCurrentUser, revokesOnLogout: backend == .everday,
-                supportsPasswordChange: backend == .everday)
+                supportsPasswordChange: false)
             replies = ReplyCatalogue(
                 grants: backend == .everday
                     ? [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]
