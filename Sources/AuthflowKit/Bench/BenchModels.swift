@@ -1,0 +1,175 @@
+import AuthCore
+import AuthVerification
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The models the bench builds itself, from the verification kit's public API only: the session
+/// with more concurrent callers (a large state space), a model that records the events its random
+/// walks feed the reducer, and a session with a planted bug.
+enum BenchModels {
+    /// The session machine the shipped `session.everday` model explores: a password sign-in door
+    /// handing over to the rotating-refresh session.
+    typealias SessionApp = Handover<PasswordSignIn, SessionLifecycle>
+
+    /// `session.everday` with `callers` concurrent protected callers (the shipped model has two)
+    /// and room in flight for all of them plus a refresh and a revoke.
+    static func callers(_ callers: Int) -> CallersModel {
+        CallersModel(base: Models.session(.everday), callers: callers)
+    }
+
+    /// The shipped session model with a session that forgets to persist a rotated pair.
+    static func plantedBug() -> Model<Handover<PasswordSignIn, PersistDroppingSession>> {
+        let shipped = Models.session(.everday)
+        let machine = Handover(entry: shipped.machine.entry, session: PersistDroppingSession(inner: shipped.machine.session))
+        return Model(
+            name: "session.everday+dropped-persist", machine: machine, replies: shipped.replies, relaunches: shipped.relaunches,
+            finalCases: shipped.finalCases, unreachableByDesign: shipped.unreachableByDesign, codes: shipped.codeRules,
+            timeHorizon: shipped.timeHorizon
+        ) { snapshot in
+            [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
+                + Menus.session(in: snapshot, callers: 2).map { .session($0) }
+        }
+    }
+}
+
+/// `session.everday` with a chosen number of concurrent protected callers: the explorer's cost
+/// grows with them (every order of every caller's answers is a path), which is how the bench gets
+/// a space of a million states and more from a shipped lifecycle.
+struct CallersModel: LifecycleModel {
+    typealias Machine = BenchModels.SessionApp
+
+    let base: Model<Machine>
+    let callers: Int
+
+    var name: String { "session.everday×\(callers) callers" }
+    var machine: Machine { base.machine }
+    var replies: ReplyCatalogue { base.replies }
+    var relaunches: Bool { base.relaunches }
+    var initialWorld: World<Machine> { base.initialWorld }
+    var finalCases: [String] { base.finalCases }
+    var unreachableByDesign: [String: String] { base.unreachableByDesign }
+    var invariants: [Invariant<Machine>] { base.invariants }
+    var codeRules: CodeRules? { base.codeRules }
+    var timeHorizon: Interval { base.timeHorizon }
+    /// Every caller, a refresh and a revoke (the shipped default, four, is kept for two callers).
+    var maxInFlight: Int { max(4, callers + 2) }
+
+    func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] {
+        [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
+            + Menus.session(in: snapshot, callers: callers).map { .session($0) }
+    }
+}
+
+/// A model whose only invariant records what its random walks feed the reducer, so the fuzzer's
+/// environment (answers to requests in flight, timers, relaunches) produces a realistic event
+/// stream that the bench then replays through `reduce` alone.
+struct RecordingModel<Base: LifecycleModel>: LifecycleModel {
+    typealias Machine = Base.Machine
+
+    let base: Base
+    let recorder: EventRecorder<Machine>
+
+    var name: String { base.name }
+    var machine: Machine { base.machine }
+    var replies: ReplyCatalogue { base.replies }
+    var relaunches: Bool { base.relaunches }
+    var initialWorld: World<Machine> { base.initialWorld }
+    var finalCases: [String] { base.finalCases }
+    var unreachableByDesign: [String: String] { base.unreachableByDesign }
+    var maxInFlight: Int { base.maxInFlight }
+    var maxStale: Int { base.maxStale }
+    var timeHorizon: Interval { base.timeHorizon }
+    var codeRules: CodeRules? { base.codeRules }
+    var invariants: [Invariant<Machine>] {
+        let recorder = recorder
+        return [Invariant("records the event stream", source: "authflow bench", .step { transition in
+            recorder.record(transition)
+            return nil
+        })]
+    }
+
+    func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] { base.intents(in: snapshot) }
+}
+
+/// A run of events that `reduce` applies one after the other from `start`.
+struct EventSegment<Machine: Lifecycle>: Sendable {
+    var start: Machine.State
+    var events: [Machine.Event]
+}
+
+/// Collects the transitions of random walks into segments of consecutive events: a new segment
+/// starts where a walk starts, and at a relaunch (the environment restarts the app from the
+/// lifecycle's initial state).
+final class EventRecorder<Machine: Lifecycle>: @unchecked Sendable {
+    // Safe: the fuzzer walks on one thread; `lock` guards every access anyway.
+    private let lock = Mutex()
+    private let initial: Machine.State
+    private var current: Machine.State?
+    private(set) var segments: [EventSegment<Machine>] = []
+
+    init(initial: Machine.State) { self.initial = initial }
+
+    func record(_ transition: Transition<Machine>) {
+        lock.withLock {
+            let start: Machine.State
+            if case .relaunch = transition.move.choice { start = initial } else { start = transition.before.world.state }
+            if current != start || segments.isEmpty {
+                segments.append(EventSegment(start: start, events: []))
+            }
+            segments[segments.count - 1].events.append(transition.move.event)
+            current = transition.after.world.state
+        }
+    }
+
+    /// Events recorded so far.
+    var events: Int { lock.withLock { segments.reduce(0) { $0 + $1.events.count } } }
+}
+
+/// The planted bug: a rotating-refresh session that drops the `persist` of a refreshed pair, so
+/// the new access token is used while the vault still holds the old one (or none). The catalogue's
+/// "a new token is persisted before it is used" and "the session and the vault agree" must catch it.
+struct PersistDroppingSession: SessionRole, SignedOutCases {
+    typealias Phase = SessionLifecycle.Phase
+    typealias Intent = SessionLifecycle.Intent
+
+    let inner: SessionLifecycle
+
+    var initialPhase: Phase { inner.initialPhase }
+    var signedOutPhase: Phase { inner.signedOutPhase }
+    var signedOutCases: [String] { inner.signedOutCases }
+
+    func isSignedOut(_ phase: Phase) -> Bool { inner.isSignedOut(phase) }
+
+    func begin(_ grant: Grant, at now: Instant, _ requests: inout FlowContext) -> (Phase, [AuthEffect]) {
+        inner.begin(grant, at: now, &requests)
+    }
+
+    func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
+        let effects = inner.step(&phase, event, &requests)
+        guard case .reply(_, .refreshed, _) = event else { return effects }
+        return effects.filter { effect in
+            if case .persist = effect { return false }
+            return true
+        }
+    }
+}
+
+/// A pthread mutex (this file needs no Foundation).
+final class Mutex: @unchecked Sendable {
+    // Safe: a pthread mutex is made for concurrent use; the pointer is allocated once.
+    private let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(handle, nil) }
+    deinit {
+        pthread_mutex_destroy(handle)
+        handle.deallocate()
+    }
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(handle)
+        defer { pthread_mutex_unlock(handle) }
+        return try body()
+    }
+}

@@ -1,0 +1,149 @@
+import AuthCore
+import AuthVerification
+
+/// Reducer speed: every lifecycle (and app) reduces a long, seeded, realistic event stream.
+///
+/// The stream is recorded first, from the model's own random walks (answers to the requests in
+/// flight, timers, relaunches, user intents from the model's menu), as segments of consecutive
+/// events with the state each starts from. Only the replay is timed: `reduce` on each event in
+/// turn, nothing else in the loop (no allocation of the bench's own; what `reduce` allocates is
+/// its cost).
+enum ReducerBench {
+    /// One reducer to time: its name and how to record its stream.
+    struct Subject: Sendable {
+        /// The model's name.
+        let name: String
+        /// Records about `events` events from `seed`.
+        let prepare: @Sendable (_ events: Int, _ seed: UInt64) -> Prepared
+    }
+
+    /// A recorded stream, ready to replay.
+    struct Prepared {
+        /// Events in the stream.
+        let events: Int
+        /// Segments (walks and relaunches cut the stream).
+        let segments: Int
+        /// Replays the stream `passes` times; returns the seconds it took.
+        let replay: (_ passes: Int) -> Double
+    }
+
+    /// The lifecycle models `Models.lifecycles` lists, then the apps, typed (the erased models
+    /// cannot give their machines back). A model the registry gains later is reported as not
+    /// timed until it is added here.
+    static var subjects: [Subject] {
+        [
+            subject(Models.codeRegistration()), subject(Models.oneTimeCode(.email)), subject(Models.oneTimeCode(.phone)),
+            subject(Models.passwordSignIn()), subject(Models.registration()), subject(Models.passwordReset(.emailCodeWithAutoLogin)),
+            subject(Models.passwordReset(.emailedToken)), subject(Models.passwordReset(.emailLink)), subject(Models.oauth()),
+            subject(Models.session(.anonymousWall)), subject(Models.session(.everday)), subject(Models.session(.subspace)),
+            subject(Models.session(.hero365)), subject(Models.realtime()),
+            subject(Models.anonymousWallApp()), subject(Models.vynqTalkApp()), subject(Models.everdayApp()),
+            subject(Models.subspaceApp()), subject(Models.hero365App()),
+        ]
+    }
+
+    /// The bare rotating-refresh session (`SessionLifecycle` under Everday's model policy): the
+    /// events of `session.everday`'s walks that reach the session, replayed on it alone.
+    static var session: Subject {
+        Subject(name: "SessionLifecycle (rotating refresh)") { events, seed in
+            let model = Models.session(.everday)
+            let app = model.machine
+            let segments = sessionSegments(record(model, events: events, seed: seed), app: app)
+            return prepared(app.session, segments)
+        }
+    }
+
+    static func subject<M: LifecycleModel>(_ model: M) -> Subject {
+        Subject(name: model.name) { events, seed in prepared(model.machine, record(model, events: events, seed: seed)) }
+    }
+
+    static func prepared<Machine: Lifecycle>(_ machine: Machine, _ segments: [EventSegment<Machine>]) -> Prepared {
+        Prepared(events: segments.reduce(0) { $0 + $1.events.count }, segments: segments.count) { passes in
+            replay(machine, segments, passes: passes)
+        }
+    }
+
+    /// Records the events of random walks (400 events each, seeds from `seed`) until about `events`.
+    static func record<M: LifecycleModel>(_ model: M, events: Int, seed: UInt64) -> [EventSegment<M.Machine>] {
+        let recorder = EventRecorder<M.Machine>(initial: model.machine.initial)
+        let recording = RecordingModel(base: model, recorder: recorder)
+        let length = 400
+        var round: UInt64 = 0
+        while recorder.events < events, round < 64 {
+            let missing = events - recorder.events
+            _ = Fuzzer.fuzz(recording, FuzzConfiguration(seed: seed &+ round &* 0x9E37_79B9, runs: max(1, (missing + length - 1) / length), length: length))
+            round += 1
+        }
+        return recorder.segments
+    }
+
+    /// `passes` replays of every segment through `reduce`; the seconds it took.
+    @inline(never)
+    static func replay<Machine: Lifecycle>(_ machine: Machine, _ segments: [EventSegment<Machine>], passes: Int) -> Double {
+        let clock = ContinuousClock()
+        var effects = 0
+        let started = clock.now
+        for _ in 0..<passes {
+            for segment in segments {
+                var state = segment.start
+                for event in segment.events {
+                    effects &+= machine.reduce(&state, event).count
+                }
+            }
+        }
+        let elapsed = clock.now - started
+        keep(effects)
+        return elapsed.seconds
+    }
+
+    /// The part of `session.everday`'s stream that reaches the session, with the session state
+    /// before each event, cut into segments wherever the bare session's own replay would not
+    /// arrive at the state the app's session was in (a sign-in hands a fresh session over).
+    static func sessionSegments(
+        _ segments: [EventSegment<BenchModels.SessionApp>], app: BenchModels.SessionApp
+    ) -> [EventSegment<SessionLifecycle>] {
+        let session = app.session
+        var out: [EventSegment<SessionLifecycle>] = []
+        var expected: SessionLifecycle.State?
+        for segment in segments {
+            var state = segment.start
+            for event in segment.events {
+                let before = state
+                _ = app.reduce(&state, event)
+                let routed: (SessionLifecycle.Phase, SessionLifecycle.Event)?
+                switch (before.phase, event) {
+                case (.signedIn, .intent(.entry, _)), (.signedOut, .intent(.entry, _)), (.signedOut, .reply), (.signedOut, .tick):
+                    routed = nil  // The sign-in door's, or refused without reaching the session.
+                case (.signedIn(let inner), .intent(.session(let intent), let at)): routed = (inner, .intent(intent, at: at))
+                case (.signedIn(let inner), .reply(let id, let reply, let at)): routed = (inner, .reply(id, reply, at: at))
+                case (.signedIn(let inner), .tick(let now)): routed = (inner, .tick(now))
+                case (.signedIn(let inner), .launched(let stored, let at)): routed = (inner, .launched(stored, at: at))
+                case (.signedOut, .intent(.session(let intent), let at)): routed = (session.signedOutPhase, .intent(intent, at: at))
+                case (.signedOut, .launched(let stored, let at)): routed = (session.signedOutPhase, .launched(stored, at: at))
+                }
+                guard let (phase, sessionEvent) = routed else { continue }
+                let start = LifecycleState(phase: phase, context: before.context)
+                if expected != start || out.isEmpty { out.append(EventSegment(start: start, events: [])) }
+                out[out.count - 1].events.append(sessionEvent)
+                var next = start
+                _ = session.reduce(&next, sessionEvent)
+                expected = next
+            }
+        }
+        return out
+    }
+}
+
+/// Keeps a value alive past the optimizer, so the timed loop cannot be removed.
+@inline(never)
+func keep(_ value: Int) {
+    if value == Int.min { print("", terminator: "") }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
