@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -43,7 +45,33 @@ public struct MachineDescription: Hashable, Sendable {
         }
         let cpu = readText("/proc/cpuinfo")?.split(separator: "\n").first { $0.hasPrefix("model name") }
             .flatMap { line in line.split(separator: ":", maxSplits: 1).last.map { String($0.drop { $0 == " " }) } }
-        return MachineDescription(architecture: field(&names.machine), cores: Parallel.cores, cpu: cpu, os: os, swift: compilerVersion)
+        return MachineDescription(architecture: field(&names.machine), cores: Parallel.cores, cpu: cpu, os: os, swift: swiftVersion)
+    }
+
+    /// The toolchain's full version when `swift --version` on the PATH is the one that built
+    /// this binary (`Swift 6.3.1`), else what `#if compiler` tells (`Swift 6.3`).
+    static var swiftVersion: String {
+        guard let reported = toolchainVersion, reported.hasPrefix(compilerVersion.dropFirst("Swift ".count) + ".") || "Swift " + reported == compilerVersion
+        else { return compilerVersion }
+        return "Swift " + reported
+    }
+
+    /// The version `swift --version` reports (`6.3.1`), or `nil` when there is no `swift` to ask.
+    static var toolchainVersion: String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "--version"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let text = String(data: data, encoding: .utf8),
+            let range = text.range(of: "Swift version ")
+        else { return nil }
+        let version = text[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+        return version.isEmpty ? nil : String(version)
     }
 
     /// The compiler version, as far as `#if compiler` tells.
@@ -121,7 +149,11 @@ public enum ResidentMemory {
     public static var peak: Int {
         if let hwm = statusField("VmHWM:") { return hwm }
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        #if os(Linux)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
         #if canImport(Darwin)
             return Int(usage.ru_maxrss)  // bytes on Darwin
         #else
@@ -141,9 +173,9 @@ public enum ResidentMemory {
     /// How memory is measured here, for the report's notes.
     public static var method: String {
         #if os(Linux)
-            "memory: peak resident set size (VmHWM from /proc/self/status), reset before each exploration through /proc/self/clear_refs; "
-                + "\"peak\" is the whole process's peak during that exploration and \"added\" is that peak minus the resident size just before it "
-                + "(memory freed by an earlier exploration and kept by malloc is reused, so \"added\" can under-count)"
+            "memory: before each exploration freed memory goes back to the OS (malloc_trim) and the peak is reset (writing 5 to /proc/self/clear_refs); "
+                + "\"peak RSS\" is then the whole process's peak resident size during that exploration (VmHWM in /proc/self/status: the bench's own "
+                + "code and data included, about 35 MiB) and \"+… resident\" is that peak minus the resident size just before it (VmRSS), what the exploration itself added"
         #else
             "memory: getrusage max RSS — the process's peak so far, which cannot be reset, so later rows never show less than earlier ones"
         #endif

@@ -25,69 +25,54 @@ public struct BenchReport: Sendable {
         self.seconds = seconds
     }
 
-    /// The rows that carry a target.
-    public var targetRows: [BenchRow] { rows.filter { $0.target != nil } }
+    /// The command that produces this report (`authflow bench --quick`).
+    public var command: String { "authflow bench" + (configuration == "full" ? "" : " --\(configuration)") }
 
-    /// One line per target: the figure, the target and whether it was met.
-    public var targetSummary: [String] {
-        targetRows.map { row in
-            let verdict = row.met == true ? "met" : "NOT met"
-            return "\(verdict): \(row.section.title) \(row.figure) — \(row.formattedMedian) (target \(row.target!))"
-        }
-    }
+    // MARK: The table
 
-    // MARK: Rendering
+    /// The table's columns.
+    public static let header = ["figure", "median", "spread (min – max)", "n", "target", "result", "detail"]
 
-    static let header = ["figure", "median", "spread (min–max)", "n", "target", "result", "detail"]
-
-    /// The cells of one row, in ``header`` order.
-    static func cells(_ row: BenchRow) -> [String] {
-        [
-            row.figure, row.formattedMedian, row.formattedSpread, "\(row.spread.count)", row.target ?? "—",
-            row.met.map { $0 ? "met" : "not met" } ?? "—", row.details.map(\.text).joined(separator: ", "),
-        ]
-    }
-
-    /// The sections in order, each with its rows.
-    var sections: [(BenchSection, [BenchRow])] {
+    /// The sections in print order, each with its rows.
+    var sections: [(section: BenchSection, rows: [BenchRow])] {
         BenchSection.allCases.compactMap { section in
             let rows = rows.filter { $0.section == section }
             return rows.isEmpty ? nil : (section, rows)
         }
     }
 
-    /// The terminal table: one table, the sections as headed blocks, then the targets and notes.
+    /// The table as blocks of cells: each section's heading, then its rows' cells in ``header`` order.
+    public var blocks: [BenchTable.Block] {
+        sections.map { BenchTable.Block(heading: $0.section.heading, rows: $0.rows.map(\.cells)) }
+    }
+
+    /// The targets as summary lines: one per target, rows that share a target (every fuzzed
+    /// model, every N of the single-flight) summed up in one line.
+    public var targetSummary: [String] { BenchTable.targetSummary(blocks) }
+
+    /// What `authflow bench` prints: a title with the machine, the one table, the targets and the notes.
     public var text: String {
-        let all = [Self.header] + rows.map(Self.cells)
-        let widths = Self.header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            var text = zip(cells, widths).map { $0.leftAligned(to: $1) }.joined(separator: "  ")
-            while text.hasSuffix(" ") { text.removeLast() }
-            return text
-        }
         var lines = [
-            "authflow bench (\(configuration)) — \(machine.summary)", "\(date), \(BenchFormat.fixed(seconds, 1)) s in all", "",
-            line(Self.header), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  "),
+            "\(command) — \(machine.summary)",
+            "\(date), \(BenchFormat.fixed(seconds, 1)) s in all; each figure is the median of n repetitions, with the smallest and largest",
+            "",
         ]
-        for (section, rows) in sections {
-            lines.append("▸ \(section.title): \(section.explanation)")
-            lines += rows.map { line(Self.cells($0)) }
-        }
+        lines += BenchTable.render(blocks)
         lines += ["", "Targets:"] + targetSummary.map { "  " + $0 }
         if !notes.isEmpty { lines += ["", "Notes:"] + notes.map { "  - " + $0 } }
         return lines.joined(separator: "\n")
     }
 
-    /// The same figures as JSON.
+    /// The same figures as JSON: the machine, every row with its samples, the targets and notes.
     public var json: String {
         JSON.object([
-            ("configuration", JSON.string(configuration)), ("date", JSON.string(date)), ("machine", machine.json),
-            ("seconds", BenchValue.double(seconds).json),
+            ("command", JSON.string(command)), ("configuration", JSON.string(configuration)), ("date", JSON.string(date)),
+            ("machine", machine.json), ("seconds", BenchValue.double(seconds).json),
             ("rows", JSON.array(rows.map(\.json))),
-            ("targets", JSON.array(targetRows.map { row in
+            ("targets", JSON.array(rows.filter { $0.target != nil }.map { row in
                 JSON.object([
                     ("section", JSON.string(row.section.rawValue)), ("figure", JSON.string(row.figure)),
-                    ("target", JSON.string(row.target!)), ("median", BenchValue.double(row.spread.median).json),
+                    ("target", JSON.string(row.target!.text)), ("median", BenchValue.double(row.spread.median).json),
                     ("met", "\(row.met == true)"),
                 ])
             })),
@@ -95,29 +80,24 @@ public struct BenchReport: Sendable {
         ])
     }
 
-    /// `BENCHMARKS.md`: the machine, the date, the table and the targets, as Markdown.
+    /// `BENCHMARKS.md`: where and when, then the text the run printed, verbatim.
     public var markdown: String {
-        func escape(_ cell: String) -> String { cell.replacingAll("|", with: "\\|") }
-        var lines = [
-            "# Benchmarks", "",
-            "Written by `authflow bench\(configuration == "quick" ? " --quick" : "") --write` (\(configuration) configuration); "
-                + "do not edit by hand — run the command again. Every figure is the median of `n` repetitions, "
-                + "with the smallest and largest; speed is never asserted by a test, only printed here.", "",
-            "- Date: \(date)", "- Machine: \(machine.markdown)", "- Run time: \(BenchFormat.fixed(seconds, 1)) s", "",
-            "## Targets", "",
+        BenchmarksFile.render(preamble: markdownPreamble, printed: text)
+    }
+
+    /// The lines above the printed text in `BENCHMARKS.md`.
+    var markdownPreamble: [String] {
+        [
+            "Written by `swift run -c release \(command) --write`; do not edit by hand, run the command again "
+                + "(a test re-renders the table below and fails on a hand edit). Performance is never asserted by a test: "
+                + "these figures are measured and printed, once, on the machine below.",
+            "",
+            "- Machine: `\(machine.architecture)` (`uname -m`), \(machine.cores) cores online\(machine.cpu.map { " (\($0))" } ?? "")",
+            "- OS: \(machine.os)",
+            "- Swift: \(machine.swift), release build",
+            "- Date: \(date)",
+            "- Configuration: \(configuration), \(BenchFormat.fixed(seconds, 1)) s in all",
         ]
-        lines += targetSummary.map { "- " + $0 }
-        lines += ["", "## Figures", ""]
-        for (section, rows) in sections {
-            lines += ["### \(section.title)", "", section.explanation, ""]
-            lines.append("| " + Self.header.joined(separator: " | ") + " |")
-            lines.append("|" + Self.header.map { _ in "---" }.joined(separator: "|") + "|")
-            lines += rows.map { "| " + Self.cells($0).map(escape).joined(separator: " | ") + " |" }
-            lines.append("")
-        }
-        if !notes.isEmpty { lines += ["## Notes", ""] + notes.map { "- " + $0 } + [""] }
-        lines += ["## The run as printed", "", "```text", text, "```", ""]
-        return lines.joined(separator: "\n")
     }
 }
 
@@ -125,7 +105,7 @@ public struct BenchReport: Sendable {
 public enum BenchSection: String, CaseIterable, Hashable, Sendable {
     /// Reducer steps per second.
     case reducer
-    /// Exhaustive exploration of the shipped models.
+    /// Exploration of each shipped model.
     case explorer
     /// Exploration of the large composed model.
     case largeModel
@@ -133,7 +113,7 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
     case growth
     /// Seeded random walks with every invariant.
     case fuzzer
-    /// The planted bug: fuzzer shrinking vs explorer's shortest trace.
+    /// The planted bug: shrinking vs the explorer's shortest trace.
     case plantedBug
     /// The runner's overhead over a bare URLSession request.
     case runnerOverhead
@@ -158,23 +138,26 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
     public var explanation: String {
         switch self {
         case .reducer:
-            "reduce() steps per second on a precomputed seeded random event stream (recorded from the model's own random walks; only reduce is timed)"
+            "reduce() steps/s on a long seeded random event stream, recorded first from the model's own walks; only reduce is timed"
         case .explorer:
-            "distinct states per second of each shipped model's exploration (to closure unless the state cap shows)"
+            "distinct states/s of each shipped model's breadth-first exploration (to closure unless capped)"
         case .largeModel:
-            "the session (rotating refresh) composed with several concurrent protected callers: distinct states per second on a large space"
+            "the rotating-refresh session with more concurrent protected callers: the explorer on a large space"
         case .growth:
-            "exploration time and peak memory as the number of concurrent protected callers grows"
+            "explorer time (and states, memory) as concurrent protected callers grow"
         case .fuzzer:
-            "checked events per second, every invariant checked at every step"
+            "checked events/s of seeded random walks, every invariant checked at every step"
         case .plantedBug:
-            "a session that drops the persist of a rotated pair: time to replay and shrink the failing walk, and the trace lengths"
+            "a session that drops the persist of a rotated pair: found, shrunk, and the explorer's shortest trace"
         case .runnerOverhead:
-            "one protected request through AuthRunner.authorized vs the same request over the bare URLSessionTransport, interleaved A/B on the same loopback server"
+            "a protected request through AuthRunner.authorized (A) vs the same request over the bare URLSessionTransport (B), interleaved, one loopback reference server"
         case .singleFlight:
-            "N concurrent protected calls meeting an expired access token: refreshes the server saw and wall time until all are answered"
+            "N concurrent protected calls meeting an expired access token: refreshes the server saw, and wall time"
         }
     }
+
+    /// The heading line of the section in the table.
+    public var heading: String { "▸ \(title): \(explanation)" }
 }
 
 /// A value in a row's details, kept typed for JSON.
@@ -199,17 +182,17 @@ public enum BenchValue: Hashable, Sendable {
     }
 }
 
-/// One detail of a row: a key and typed value for JSON, and the text the table shows.
+/// One detail of a row: a key and typed value for JSON, and the text the table shows (empty: JSON only).
 public struct BenchDetail: Hashable, Sendable {
     /// The JSON key.
     public var key: String
     /// The JSON value.
     public var value: BenchValue
-    /// What the table shows.
+    /// What the table shows; empty when the detail is for JSON only.
     public var text: String
 
     /// Creates a detail.
-    public init(_ key: String, _ value: BenchValue, _ text: String) {
+    public init(_ key: String, _ value: BenchValue, _ text: String = "") {
         self.key = key
         self.value = value
         self.text = text
@@ -241,42 +224,102 @@ public enum BenchUnit: String, Hashable, Sendable {
     }
 }
 
+/// A target the issues set for a figure, and how a figure is judged against it.
+public struct BenchTarget: Hashable, Sendable {
+    /// How the figure must compare with the bound.
+    public enum Rule: String, Hashable, Sendable {
+        /// The median at least the bound (`≥`).
+        case atLeast
+        /// The median at most the bound (`≤`).
+        case atMost
+        /// Every sample equal to the bound (`=`): a count that must hold in every run.
+        case exactly
+
+        /// `≥`, `≤` or `=`.
+        public var symbol: String {
+            switch self {
+            case .atLeast: "≥"
+            case .atMost: "≤"
+            case .exactly: "="
+            }
+        }
+    }
+
+    /// The comparison.
+    public var rule: Rule
+    /// The bound, in the row's unit (steps per second, a ratio, a count).
+    public var bound: Double
+    /// How the table writes the bound (`20 M steps/s`), after the rule's symbol.
+    public var boundText: String
+
+    /// Creates a target: `BenchTarget(.atLeast, 20e6, "20 M steps/s")`.
+    public init(_ rule: Rule, _ bound: Double, _ boundText: String) {
+        self.rule = rule
+        self.bound = bound
+        self.boundText = boundText
+    }
+
+    /// `≥ 20 M steps/s`.
+    public var text: String { "\(rule.symbol) \(boundText)" }
+
+    /// Whether figures with `median`, smallest `min` and largest `max` meet the target: the
+    /// median for `≥` and `≤`, every sample for `=`.
+    public func isMet(median: Double, min: Double, max: Double) -> Bool {
+        switch rule {
+        case .atLeast: median >= bound
+        case .atMost: median <= bound
+        case .exactly: min == bound && max == bound
+        }
+    }
+}
+
 /// One figure: what was measured, its samples, its target if it has one, and details.
 public struct BenchRow: Sendable {
     /// The part of the report.
     public var section: BenchSection
-    /// What was measured, e.g. `session (rotating refresh) steps/s`.
+    /// What was measured, e.g. `SessionLifecycle (rotating refresh)`.
     public var figure: String
     /// How the numbers read.
     public var unit: BenchUnit
     /// The samples.
     public var spread: Spread
-    /// The target, as text (`≥ 20 M steps/s`), if the issues set one.
-    public var target: String?
-    /// Whether the target was met (`nil` without a target).
-    public var met: Bool?
+    /// The target, if the issues set one.
+    public var target: BenchTarget?
     /// Further figures of the same measurement.
     public var details: [BenchDetail]
 
     /// Creates a row.
     public init(
-        _ section: BenchSection, _ figure: String, unit: BenchUnit, spread: Spread, target: String? = nil, met: Bool? = nil,
-        details: [BenchDetail] = []
+        _ section: BenchSection, _ figure: String, unit: BenchUnit, spread: Spread, target: BenchTarget? = nil, details: [BenchDetail] = []
     ) {
         self.section = section
         self.figure = figure
         self.unit = unit
         self.spread = spread
         self.target = target
-        self.met = met
         self.details = details
+    }
+
+    /// Whether the target is met (`nil` without a target), judged from the figures as printed
+    /// (rounded as the table shows them), so a reader checking the table by eye always agrees.
+    public var met: Bool? {
+        func shown(_ value: Double) -> Double { BenchFormat.number(in: Substring(unit.format(value))) ?? value }
+        return target?.isMet(median: shown(spread.median), min: shown(spread.min), max: shown(spread.max))
     }
 
     /// The median in the row's unit.
     public var formattedMedian: String { unit.format(spread.median) }
-    /// `min–max` in the row's unit.
+    /// `min – max` in the row's unit, or `(one run)`.
     public var formattedSpread: String {
-        spread.count == 1 ? "(one run)" : unit.format(spread.min) + " – " + unit.format(spread.max)
+        spread.count == 1 ? BenchTable.oneRun : unit.format(spread.min) + BenchTable.rangeSeparator + unit.format(spread.max)
+    }
+
+    /// The row's cells in ``BenchReport/header`` order.
+    public var cells: [String] {
+        [
+            figure, formattedMedian, formattedSpread, "\(spread.count)", target?.text ?? BenchTable.none,
+            met.map(BenchTable.verdict) ?? BenchTable.none, details.map(\.text).filter { !$0.isEmpty }.joined(separator: "; "),
+        ]
     }
 
     /// The row as JSON: the unit, median, quartiles, extremes and samples, target and details.
@@ -285,21 +328,183 @@ public struct BenchRow: Sendable {
             ("section", JSON.string(section.rawValue)), ("figure", JSON.string(figure)), ("unit", JSON.string(unit.rawValue)),
             ("median", BenchValue.double(spread.median).json), ("min", BenchValue.double(spread.min).json),
             ("max", BenchValue.double(spread.max).json), ("q1", BenchValue.double(spread.lowerQuartile).json),
-            ("q3", BenchValue.double(spread.upperQuartile).json),
+            ("q3", BenchValue.double(spread.upperQuartile).json), ("n", "\(spread.count)"),
             ("samples", JSON.array(spread.sorted.map { BenchValue.double($0).json })),
-            ("target", target.map(JSON.string) ?? "null"), ("met", met.map { "\($0)" } ?? "null"),
+            ("target", target.map { JSON.object([("rule", JSON.string($0.rule.rawValue)), ("bound", BenchValue.double($0.bound).json), ("text", JSON.string($0.text))]) } ?? "null"),
+            ("met", met.map { "\($0)" } ?? "null"),
             ("details", JSON.object(details.map { ($0.key, $0.value.json) })),
         ])
     }
 }
 
-extension String {
-    /// Every occurrence of `target` replaced by `replacement` (no Foundation).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for character in self {
-            if character == target { out += replacement } else { out.append(character) }
+/// The table as text, from cells alone, and read back: `BENCHMARKS.md` is checked by parsing its
+/// table and rendering it again.
+public enum BenchTable {
+    /// A section: its heading line and its rows' cells.
+    public struct Block: Hashable, Sendable {
+        /// `▸ reducer: …`.
+        public var heading: String
+        /// Each row's cells, in ``BenchReport/header`` order.
+        public var rows: [[String]]
+
+        /// Creates a block.
+        public init(heading: String, rows: [[String]]) {
+            self.heading = heading
+            self.rows = rows
         }
-        return out
+    }
+
+    /// The cell of a figure without a target or verdict.
+    public static let none = "—"
+    /// The spread cell of a figure measured once.
+    public static let oneRun = "(one run)"
+    /// Between the smallest and largest sample.
+    static let rangeSeparator = " – "
+    /// Between columns.
+    static let gap = "  "
+
+    /// `met` or `NOT met`.
+    public static func verdict(_ met: Bool) -> String { met ? "met" : "NOT met" }
+
+    /// The header, a rule, then each block's heading and rows, columns aligned.
+    public static func render(_ blocks: [Block]) -> [String] {
+        let all = [BenchReport.header] + blocks.flatMap(\.rows)
+        let widths = BenchReport.header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            var text = zip(cells, widths).map { $0.leftAligned(to: $1) }.joined(separator: gap)
+            while text.hasSuffix(" ") { text.removeLast() }
+            return text
+        }
+        var lines = [line(BenchReport.header), widths.map { String(repeating: "─", count: $0) }.joined(separator: gap)]
+        for block in blocks {
+            lines.append(block.heading)
+            lines += block.rows.map(line)
+        }
+        return lines
+    }
+
+    /// Reads back the table ``render(_:)`` wrote: `lines` start at its header and end before the
+    /// first empty line. `nil` when they are not such a table.
+    public static func parse(_ lines: [String]) -> [Block]? {
+        guard lines.count >= 2, lines[0].hasPrefix(BenchReport.header[0]) else { return nil }
+        // The rule under the header gives each column's width.
+        let widths = lines[1].split(separator: " ", omittingEmptySubsequences: true).map(\.count)
+        guard widths.count == BenchReport.header.count, lines[1].allSatisfy({ $0 == "─" || $0 == " " }) else { return nil }
+        var blocks: [Block] = []
+        for line in lines.dropFirst(2) {
+            if line.hasPrefix("▸ ") {
+                blocks.append(Block(heading: line, rows: []))
+                continue
+            }
+            guard !blocks.isEmpty else { return nil }
+            var cells: [String] = []
+            var rest = Substring(line)
+            for (column, width) in widths.enumerated() {
+                let isLast = column == widths.count - 1
+                let cell = isLast ? rest : rest.prefix(width)
+                var text = String(cell)
+                while text.hasSuffix(" ") { text.removeLast() }
+                cells.append(text)
+                rest = rest.dropFirst(isLast ? rest.count : min(rest.count, width + gap.count))
+            }
+            blocks[blocks.count - 1].rows.append(cells)
+        }
+        return blocks
+    }
+
+    /// The verdict a row's cells must show, judged from its median and spread cells against its
+    /// target cell; `nil` when the row has no target or a cell cannot be read.
+    public static func judge(_ cells: [String]) -> Bool? {
+        guard cells.count == BenchReport.header.count, cells[4] != none,
+            let symbol = cells[4].first, let bound = BenchFormat.number(in: cells[4].dropFirst().drop { $0 == " " }),
+            let median = BenchFormat.number(in: Substring(cells[1]))
+        else { return nil }
+        var low = median
+        var high = median
+        if cells[2] != oneRun {
+            let ends = cells[2].split(separator: rangeSeparator)
+            guard ends.count == 2, let min = BenchFormat.number(in: ends[0]), let max = BenchFormat.number(in: ends[1])
+            else { return nil }
+            (low, high) = (min, max)
+        }
+        switch symbol {
+        case "≥": return median >= bound
+        case "≤": return median <= bound
+        case "=": return low == bound && high == bound
+        default: return nil
+        }
+    }
+
+    /// One line per target: rows of one section that share a target are summed up together.
+    public static func targetSummary(_ blocks: [Block]) -> [String] {
+        var lines: [String] = []
+        for block in blocks {
+            let title = block.heading.dropFirst(2).prefix { $0 != ":" }
+            var targets: [String] = []
+            for row in block.rows where row[4] != none && !targets.contains(row[4]) { targets.append(row[4]) }
+            for target in targets {
+                let rows = block.rows.filter { $0[4] == target }
+                let met = rows.filter { $0[5] == verdict(true) }
+                if rows.count == 1 {
+                    lines.append("\(rows[0][5]): \(title), \(rows[0][0]) — \(rows[0][1]) (target \(target))")
+                } else {
+                    let medians = rows.compactMap { row in BenchFormat.number(in: Substring(row[1])).map { (value: $0, row: row) } }
+                    var range = ""
+                    if let low = medians.min(by: { $0.value < $1.value }), let high = medians.max(by: { $0.value < $1.value }) {
+                        range = low.row[1] == high.row[1]
+                            ? "; every median \(low.row[1])" : "; medians from \(low.row[1]) (\(low.row[0])) to \(high.row[1]) (\(high.row[0]))"
+                    }
+                    lines.append("\(verdict(met.count == rows.count)): \(title), \(target) — met by \(met.count) of \(rows.count)\(range)")
+                }
+            }
+        }
+        return lines
+    }
+}
+
+/// `BENCHMARKS.md`: a title, where and when, then the printed run in a text block.
+public enum BenchmarksFile {
+    /// The file's first line.
+    public static let title = "# Benchmarks"
+    static let open = "```text"
+    static let close = "```"
+
+    /// The file for `printed`, the run's text, under `preamble`.
+    public static func render(preamble: [String], printed: String) -> String {
+        ([title, ""] + preamble + ["", open, printed, close, ""]).joined(separator: "\n")
+    }
+
+    /// The file's parts: the preamble lines, the printed text, and the table read from it.
+    public struct Parts: Sendable {
+        /// The lines between the title and the text block.
+        public var preamble: [String]
+        /// The printed run.
+        public var printed: String
+        /// The printed run's table.
+        public var blocks: [BenchTable.Block]
+        /// The printed run's target lines (without their indent).
+        public var targets: [String]
+    }
+
+    /// Reads a `BENCHMARKS.md` written by ``render(preamble:printed:)``; `nil` when it is not one.
+    public static func parse(_ file: String) -> Parts? {
+        let lines = file.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.first == title, let start = lines.firstIndex(of: open), let end = lines.lastIndex(of: close), start < end
+        else { return nil }
+        var preamble = Array(lines[1..<start])
+        while preamble.first == "" { preamble.removeFirst() }
+        while preamble.last == "" { preamble.removeLast() }
+        let printed = Array(lines[(start + 1)..<end])
+        guard let tableStart = printed.firstIndex(where: { $0.hasPrefix(BenchReport.header[0] + " ") }) else { return nil }
+        let tableEnd = printed[tableStart...].firstIndex(of: "") ?? printed.count
+        guard let blocks = BenchTable.parse(Array(printed[tableStart..<tableEnd])) else { return nil }
+        var targets: [String] = []
+        if let heading = printed.firstIndex(of: "Targets:") {
+            for line in printed[(heading + 1)...] {
+                guard line.hasPrefix("  ") else { break }
+                targets.append(String(line.dropFirst(2)))
+            }
+        }
+        return Parts(preamble: preamble, printed: printed.joined(separator: "\n"), blocks: blocks, targets: targets)
     }
 }

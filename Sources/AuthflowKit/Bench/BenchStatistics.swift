@@ -111,9 +111,33 @@ public enum BenchFormat {
 
     /// A byte count: `1_500_000` → `1.43 MiB`.
     public static func bytes(_ count: Double) -> String {
-        if count >= 1 << 30 { return significant(count / Double(1 << 30)) + " GiB" }
-        if count >= 1 << 20 { return significant(count / Double(1 << 20)) + " MiB" }
-        if count >= 1 << 10 { return significant(count / Double(1 << 10)) + " KiB" }
+        if count >= Double(1 << 30) { return significant(count / Double(1 << 30)) + " GiB" }
+        if count >= Double(1 << 20) { return significant(count / Double(1 << 20)) + " MiB" }
+        if count >= Double(1 << 10) { return significant(count / Double(1 << 10)) + " KiB" }
         return fixed(count, 0) + " B"
+    }
+
+    /// Reads back a number this type wrote, with its unit: `9.27 M/s` → 9,270,000, `498 µs` →
+    /// 0.000498, `1,000` → 1000, `40.7 MiB` → bytes. Words after the number and its unit are
+    /// ignored (`20 M steps/s`, `1 refresh`); `nil` when `text` does not start with a number.
+    public static func number(in text: Substring) -> Double? {
+        let digits = text.prefix { $0.isNumber || $0 == "." || $0 == "," || $0 == "-" }
+        guard let value = Double(String(digits.filter { $0 != "," })) else { return nil }
+        let rest = text.dropFirst(digits.count)
+        let unit = rest.first == " " ? rest.dropFirst().prefix { $0 != " " && $0 != "/" } : ""
+        let scale: Double =
+            switch unit {
+            case "k": 1e3
+            case "M": 1e6
+            case "G": 1e9
+            case "ns": 1e-9
+            case "µs": 1e-6
+            case "ms": 1e-3
+            case "KiB": 1024
+            case "MiB": 1024 * 1024
+            case "GiB": 1024 * 1024 * 1024
+            default: 1
+            }
+        return value * scale
     }
 }

@@ -1,9 +1,13 @@
 import AuthCore
 import AuthVerification
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The verification kit's figures: exploration of every shipped model, of a large composed model
 /// and of a growing number of callers; fuzzing of every shipped model; the planted bug.
-enum VerificationBench {
+struct VerificationBench {
     /// One exploration with the memory it took.
     struct Exploration {
         let report: ExplorationReport
@@ -13,13 +17,32 @@ enum VerificationBench {
         let added: Int?
     }
 
-    /// Explores with the peak memory measured around it.
+    let configuration: BenchConfiguration
+    /// Explorations of the callers model already measured, by callers and limits: the full run's
+    /// growth table reuses the large model's.
+    private var measured: [String: [Exploration]] = [:]
+
+    init(configuration: BenchConfiguration) { self.configuration = configuration }
+
+    /// Explores with the peak memory measured around it. Freed memory is first handed back to
+    /// the OS (`malloc_trim`), so what an earlier exploration left in the allocator does not
+    /// hide this one's growth.
     static func measure(_ explore: () -> ExplorationReport) -> Exploration {
+        trimAllocator()
         let reset = ResidentMemory.resetPeak()
         let before = ResidentMemory.current
         let report = explore()
         let peak = ResidentMemory.peak
         return Exploration(report: report, peak: peak, added: reset ? before.map { max(0, peak - $0) } : nil)
+    }
+
+    /// glibc's `malloc_trim(0)`, found at run time (its header is not in Swift's Glibc module);
+    /// nothing elsewhere.
+    static func trimAllocator() {
+        #if canImport(Glibc)
+            typealias Trim = @convention(c) (Int) -> Int32
+            if let symbol = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
+        #endif
     }
 
     /// `body` run up to `count` times, and at least once, stopping early once the samples so far
@@ -36,180 +59,218 @@ enum VerificationBench {
 
     // MARK: Exploration
 
+    /// `12,345 states (closure)`, `(capped)` or `(depth ≤ 10)`.
+    static func extent(_ report: ExplorationReport, limits: ExplorationLimits) -> String {
+        let why = report.complete ? "closure" : report.states >= limits.maxStates ? "capped" : "depth ≤ \(limits.maxDepth)"
+        return "\(BenchFormat.grouped(report.states)) states (\(why))"
+    }
+
     /// Details shared by every exploration row.
-    static func explorationDetails(_ samples: [Exploration]) -> [BenchDetail] {
+    static func explorationDetails(_ samples: [Exploration], limits: ExplorationLimits) -> [BenchDetail] {
         let last = samples[samples.count - 1].report
         let seconds = Spread(samples.map(\.report.seconds)).median
         let transitionsPerSecond = Spread(samples.map(\.report.transitionsPerSecond)).median
         let peak = Spread(samples.map { Double($0.peak) }).median
         var details = [
-            BenchDetail(
-                "states", .int(last.states),
-                "\(BenchFormat.grouped(last.states)) states\(last.complete ? "" : " (capped: not complete)")"),
-            BenchDetail("complete", .bool(last.complete), ""),
-            BenchDetail("transitions", .int(last.transitions), ""),
+            BenchDetail("states", .int(last.states), extent(last, limits: limits)),
+            BenchDetail("complete", .bool(last.complete)),
+            BenchDetail("transitions", .int(last.transitions)),
             BenchDetail("transitionsPerSecond", .double(transitionsPerSecond), "\(BenchFormat.si(transitionsPerSecond)) transitions/s"),
             BenchDetail("seconds", .double(seconds), "\(BenchFormat.duration(seconds)) each"),
-            BenchDetail("depth", .int(last.depth), "depth \(last.depth)"),
-            BenchDetail("bytesPerState", .int(last.bytesPerState), "\(last.bytesPerState) B/state"),
-            BenchDetail("peakBytes", .double(peak), "peak RSS \(BenchFormat.bytes(peak))"),
+            BenchDetail("depth", .int(last.depth)),
+            BenchDetail("bytesPerState", .int(last.bytesPerState), "\(last.bytesPerState) B/state stored"),
         ]
         let added = samples.compactMap(\.added).map(Double.init)
         if !added.isEmpty {
             let median = Spread(added).median
-            details.append(BenchDetail("addedBytes", .double(median), "+\(BenchFormat.bytes(median)) during it"))
+            details.append(BenchDetail("addedBytes", .double(median), "+\(BenchFormat.bytes(median)) resident"))
+            if last.states > 0, median >= 1_048_576 {
+                let perState = median / Double(last.states)
+                details.append(BenchDetail("residentBytesPerState", .double(perState), "\(BenchFormat.fixed(perState, 0)) resident B/state"))
+            }
         }
+        details.append(BenchDetail("peakBytes", .double(peak), "peak RSS \(BenchFormat.bytes(peak))"))
         if last.complete && !last.passed {
             details.append(
                 BenchDetail("problems", .int(last.violations.count + last.findings.count), "\(last.violations.count + last.findings.count) violations/findings"))
         }
-        details.append(BenchDetail("levels", .text(last.levels.map(String.init).joined(separator: " ")), ""))
+        details.append(BenchDetail("levels", .text(last.levels.map(String.init).joined(separator: " "))))
         return details
     }
 
-    /// Every shipped model, explored (to closure unless `cap` stops it).
-    static func shippedModels(_ configuration: BenchConfiguration, progress: (String) -> Void) -> [BenchRow] {
-        Models.all.map { model in
+    /// Every shipped model, explored (to closure unless the configuration caps it).
+    func shippedModels(progress: (String) -> Void) -> [BenchRow] {
+        let limits = ExplorationLimits(maxStates: configuration.explorerStateCap ?? Int(Int32.max - 1))
+        return Models.all.map { model in
             progress("explorer: \(model.name)")
-            let limits = ExplorationLimits(maxStates: configuration.explorerStateCap ?? ExplorationLimits().maxStates)
-            let samples = repeated(configuration.explorerRepetitions, budget: configuration.figureBudget) {
-                measure { model.explore(limits: limits) }
+            let samples = Self.repeated(configuration.explorerRepetitions, budget: configuration.figureBudget) {
+                Self.measure { model.explore(limits: limits) }
             }
             return BenchRow(
                 .explorer, model.name, unit: .perSecond, spread: Spread(samples.map(\.report.statesPerSecond)),
-                details: explorationDetails(samples))
+                details: Self.explorationDetails(samples, limits: limits))
         }
     }
 
-    /// The large composed model: the session with `configuration.largeCallers` callers.
-    static func largeModel(_ configuration: BenchConfiguration, progress: (String) -> Void) -> [BenchRow] {
+    /// The callers model explored within `limits`, measured once per configuration.
+    private mutating func callers(_ callers: Int, limits: ExplorationLimits, repetitions: Int? = nil) -> [Exploration] {
+        let key = "\(callers) \(limits.maxStates) \(limits.maxDepth)"
+        if let known = measured[key] { return known }
+        let model = BenchModels.callers(callers)
+        let samples = Self.repeated(repetitions ?? configuration.explorerRepetitions, budget: repetitions == nil ? configuration.figureBudget : .infinity) {
+            Self.measure { Explorer.explore(model, limits: limits) }
+        }
+        measured[key] = samples
+        return samples
+    }
+
+    /// The large composed model: the session with `configuration.largeCallers` callers. Its
+    /// distinct states per second carry the explorer's target; transitions per second and memory
+    /// are rows of their own.
+    mutating func largeModel(progress: (String) -> Void) -> [BenchRow] {
         let model = BenchModels.callers(configuration.largeCallers)
-        progress("large model: \(model.name)\(configuration.largeStateCap.map { " (capped at \(BenchFormat.grouped($0)) states)" } ?? "")")
         let limits = ExplorationLimits(maxStates: configuration.largeStateCap ?? Int(Int32.max - 1))
-        let samples = repeated(configuration.explorerRepetitions, budget: configuration.figureBudget) {
-            measure { Explorer.explore(model, limits: limits) }
-        }
-        let spread = Spread(samples.map(\.report.statesPerSecond))
-        var details = explorationDetails(samples)
-        let states = samples[samples.count - 1].report.states
-        if configuration.largeStateCap == nil && states < 1_000_000 {
-            details.insert(BenchDetail("belowMillion", .bool(true), "fewer than 10⁶ states: raise the callers"), at: 0)
-        }
-        return [
+        progress("large model: \(model.name)\(configuration.largeStateCap.map { " (capped at \(BenchFormat.grouped($0)) states)" } ?? ", to closure")")
+        let samples = callers(configuration.largeCallers, limits: limits, repetitions: configuration.largeRepetitions)
+        let last = samples[samples.count - 1].report
+        var details = Self.explorationDetails(samples, limits: limits)
+        details.insert(
+            BenchDetail("atLeastMillion", .bool(last.states >= 1_000_000), last.states >= 1_000_000 ? "≥ 10⁶ states" : "< 10⁶ states"), at: 1)
+        var rows = [
             BenchRow(
-                .largeModel, model.name, unit: .perSecond, spread: spread, target: "≥ 1 M states/s", met: spread.median >= 1_000_000,
-                details: details)
+                .largeModel, "\(model.name): distinct states/s", unit: .perSecond, spread: Spread(samples.map(\.report.statesPerSecond)),
+                target: BenchTarget(.atLeast, 1_000_000, "1 M states/s"), details: details),
+            BenchRow(
+                .largeModel, "\(model.name): transitions/s", unit: .perSecond, spread: Spread(samples.map(\.report.transitionsPerSecond)),
+                details: [BenchDetail("transitions", .int(last.transitions), "\(BenchFormat.grouped(last.transitions)) transitions")]),
+            BenchRow(
+                .largeModel, "\(model.name): peak RSS", unit: .bytes, spread: Spread(samples.map { Double($0.peak) }),
+                details: [BenchDetail("bytesPerState", .int(last.bytesPerState), "\(last.bytesPerState) B/state stored by the explorer")]),
         ]
+        let added = samples.compactMap(\.added)
+        if !added.isEmpty, last.states > 0 {
+            rows.append(
+                BenchRow(
+                    .largeModel, "\(model.name): resident B/state", unit: .count,
+                    spread: Spread(added.map { Double($0) / Double(last.states) }),
+                    details: [
+                        BenchDetail(
+                            "addedBytes", .double(Spread(added.map(Double.init)).median),
+                            "+\(BenchFormat.bytes(Spread(added.map(Double.init)).median)) resident over \(BenchFormat.grouped(last.states)) states")
+                    ]))
+        }
+        return rows
     }
 
-    /// Exploration cost for 1…n concurrent callers.
-    static func growth(_ configuration: BenchConfiguration, progress: (String) -> Void) -> [BenchRow] {
-        var previous: Int?
-        return configuration.growthCallers.map { callers in
-            let model = BenchModels.callers(callers)
-            progress("growth: \(model.name)")
-            let limits = ExplorationLimits(maxStates: configuration.growthStateCap ?? Int(Int32.max - 1))
-            let samples = repeated(configuration.explorerRepetitions, budget: configuration.figureBudget) {
-                measure { Explorer.explore(model, limits: limits) }
-            }
-            var details = explorationDetails(samples)
-            let states = samples[samples.count - 1].report.states
+    /// Exploration cost for 1…n concurrent callers, every one within the same bounds.
+    mutating func growth(progress: (String) -> Void) -> [BenchRow] {
+        var previous: (states: Int, seconds: Double)?
+        var rows: [BenchRow] = []
+        for count in configuration.growthCallers {
+            progress("growth: \(count) caller\(count == 1 ? "" : "s")")
+            let limits = ExplorationLimits(maxStates: Int(Int32.max - 1), maxDepth: configuration.growthDepth ?? ExplorationLimits().maxDepth)
+            let samples = callers(count, limits: limits)
+            let last = samples[samples.count - 1].report
+            let seconds = Spread(samples.map(\.report.seconds))
             let statesPerSecond = Spread(samples.map(\.report.statesPerSecond)).median
-            details.insert(BenchDetail("statesPerSecond", .double(statesPerSecond), "\(BenchFormat.si(statesPerSecond)) states/s"), at: 1)
-            if let previous, previous > 0 {
-                let factor = Double(states) / Double(previous)
-                details.insert(BenchDetail("statesFactor", .double(factor), "×\(BenchFormat.significant(factor)) states"), at: 1)
+            var details = [BenchDetail("states", .int(last.states), Self.extent(last, limits: limits))]
+            if let previous, previous.states > 0, previous.seconds > 0 {
+                let states = Double(last.states) / Double(previous.states)
+                let time = seconds.median / previous.seconds
+                details.append(BenchDetail("statesFactor", .double(states), "×\(BenchFormat.significant(states)) states"))
+                details.append(BenchDetail("timeFactor", .double(time), "×\(BenchFormat.significant(time)) time"))
             }
-            previous = states
-            return BenchRow(
-                .growth, "\(callers) caller\(callers == 1 ? "" : "s")", unit: .seconds, spread: Spread(samples.map(\.report.seconds)),
-                details: details)
+            details.append(BenchDetail("statesPerSecond", .double(statesPerSecond), "\(BenchFormat.si(statesPerSecond)) states/s"))
+            let added = samples.compactMap(\.added).map(Double.init)
+            if !added.isEmpty { details.append(BenchDetail("addedBytes", .double(Spread(added).median), "+\(BenchFormat.bytes(Spread(added).median)) resident")) }
+            details.append(BenchDetail("peakBytes", .double(Spread(samples.map { Double($0.peak) }).median), "peak RSS \(BenchFormat.bytes(Spread(samples.map { Double($0.peak) }).median))"))
+            previous = (last.states, seconds.median)
+            rows.append(BenchRow(.growth, "\(count) caller\(count == 1 ? "" : "s"): exploration time", unit: .seconds, spread: seconds, details: details))
         }
+        return rows
     }
 
     // MARK: Fuzzing
 
     /// Every shipped model fuzzed with every invariant on.
-    static func fuzzer(_ configuration: BenchConfiguration, progress: (String) -> Void) -> [BenchRow] {
+    func fuzzer(progress: (String) -> Void) -> [BenchRow] {
         let fuzz = FuzzConfiguration(seed: configuration.seed, runs: configuration.fuzzRuns, length: configuration.fuzzLength)
         return Models.all.map { model in
             progress("fuzzer: \(model.name)")
-            let samples = repeated(configuration.fuzzRepetitions, budget: configuration.figureBudget) { model.fuzz(fuzz) }
-            let spread = Spread(samples.map(\.eventsPerSecond))
+            let samples = Self.repeated(configuration.fuzzRepetitions, budget: configuration.figureBudget) { model.fuzz(fuzz) }
             let last = samples[samples.count - 1]
             var details = [
-                BenchDetail("events", .int(last.events), "\(BenchFormat.grouped(last.events)) events per run"),
+                BenchDetail("events", .int(last.events), "\(BenchFormat.grouped(last.events)) events a sample"),
                 BenchDetail("invariants", .int(model.invariantNames.count), "\(model.invariantNames.count) invariants"),
             ]
             if let failure = last.failure {
                 details.append(BenchDetail("violation", .text(failure.violation.invariant), "stopped at a violation: \(failure.violation.invariant)"))
             }
             return BenchRow(
-                .fuzzer, model.name, unit: .perSecond, spread: spread, target: "≥ 2 M events/s", met: spread.median >= 2_000_000,
-                details: details)
+                .fuzzer, model.name, unit: .perSecond, spread: Spread(samples.map(\.eventsPerSecond)),
+                target: BenchTarget(.atLeast, 2_000_000, "2 M events/s"), details: details)
         }
     }
 
-    /// The planted bug: found by the fuzzer, shrunk, and found by the explorer with its shortest trace.
-    static func plantedBug(_ configuration: BenchConfiguration, progress: (String) -> Void) -> [BenchRow] {
+    /// The planted bug: found by the fuzzer, replayed and shrunk, and found by the explorer with its
+    /// shortest trace; the shrunk trace must be no longer than the explorer's.
+    func plantedBug(progress: (String) -> Void) -> [BenchRow] {
         let model = BenchModels.plantedBug()
         progress("planted bug: fuzzing \(model.name)")
         let fuzz = FuzzConfiguration(seed: configuration.seed, runs: 1_000, length: configuration.fuzzLength)
-        let finds = repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) { Fuzzer.fuzz(model, fuzz) }
+        let finds = Self.repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) { Fuzzer.fuzz(model, fuzz) }
         guard let found = finds.last?.failure else {
             return [
                 BenchRow(
-                    .plantedBug, "fuzzer finds it", unit: .seconds, spread: Spread(finds.map(\.seconds)), target: "found", met: false,
-                    details: [BenchDetail("found", .bool(false), "no violation in \(fuzz.runs) walks")])
+                    .plantedBug, "fuzzer: walks until found", unit: .seconds, spread: Spread(finds.map(\.seconds)),
+                    details: [BenchDetail("found", .bool(false), "NOT found in \(fuzz.runs) walks")])
             ]
         }
-        progress("planted bug: replaying and shrinking seed \(found.seed)")
+        progress("planted bug: replaying and shrinking seed 0x\(String(found.seed, radix: 16))")
         let clock = ContinuousClock()
         var shrunk: FuzzFailure?
-        let shrinkSeconds = repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) { () -> Double in
+        let shrinkSeconds = Self.repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) { () -> Double in
             let started = clock.now
             shrunk = Fuzzer.replay(model, seed: found.seed, length: fuzz.length)
             return (clock.now - started).seconds
         }
         let failure = shrunk ?? found
-        progress("planted bug: exploring for the shortest trace")
-        let explorations = repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) {
-            Explorer.explore(model, limits: ExplorationLimits(maxStates: configuration.plantedStateCap))
-        }
-        let exploration = explorations[explorations.count - 1]
-        let shortest = exploration.violations.first { $0.invariant == failure.violation.invariant }
         let shrunkLength = failure.violation.trace.count
+        progress("planted bug: exploring for the shortest trace")
+        let limits = ExplorationLimits(maxStates: configuration.plantedStateCap)
+        let explorations = Self.repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) {
+            Explorer.explore(model, limits: limits)
+        }
+        let shortest = explorations.compactMap { $0.violations.first { $0.invariant == failure.violation.invariant }?.trace.count }
+        let invariant = BenchDetail("invariant", .text(failure.violation.invariant), "“\(failure.violation.invariant)”")
         var rows = [
             BenchRow(
-                .plantedBug, "fuzzer finds it (walks + shrink)", unit: .seconds, spread: Spread(finds.map(\.seconds)),
-                details: [
-                    BenchDetail("runs", .int(finds[finds.count - 1].runs), "\(finds[finds.count - 1].runs) walks"),
-                    BenchDetail("invariant", .text(failure.violation.invariant), "“\(failure.violation.invariant)”"),
-                ]),
+                .plantedBug, "fuzzer: walks until found (with shrink)", unit: .seconds, spread: Spread(finds.map(\.seconds)),
+                details: [BenchDetail("runs", .int(finds[finds.count - 1].runs), "\(finds[finds.count - 1].runs) walks"), invariant]),
             BenchRow(
-                .plantedBug, "replay + shrink of the failing walk", unit: .seconds, spread: Spread(shrinkSeconds),
+                .plantedBug, "fuzzer: replay + shrink of the failing walk", unit: .seconds, spread: Spread(shrinkSeconds),
                 details: [
                     BenchDetail("seed", .text("0x" + String(failure.seed, radix: 16)), "seed 0x\(String(failure.seed, radix: 16))"),
-                    BenchDetail("originalLength", .int(failure.originalLength), "\(failure.originalLength) events"),
-                    BenchDetail("shrunkLength", .int(shrunkLength), "shrunk to \(shrunkLength)"),
+                    BenchDetail("originalLength", .int(failure.originalLength), "\(failure.originalLength) events shrunk to \(shrunkLength)"),
                 ]),
         ]
-        if let shortest {
+        let explored = BenchDetail(
+            "exploreSeconds", .double(Spread(explorations.map(\.seconds)).median),
+            "explorer: \(BenchFormat.grouped(explorations[explorations.count - 1].states)) states in \(BenchFormat.duration(Spread(explorations.map(\.seconds)).median))")
+        if let explorer = shortest.first {
             rows.append(
                 BenchRow(
-                    .plantedBug, "explorer's shortest trace (events)", unit: .count,
-                    spread: Spread(explorations.map { Double($0.violations.first { $0.invariant == failure.violation.invariant }?.trace.count ?? 0) }),
-                    target: "shrunk ≤ shortest", met: shrunkLength <= shortest.trace.count,
-                    details: [
-                        BenchDetail("shrunkLength", .int(shrunkLength), "fuzzer's shrunk trace \(shrunkLength)"),
-                        BenchDetail("exploreSeconds", .double(Spread(explorations.map(\.seconds)).median), "found in \(BenchFormat.duration(Spread(explorations.map(\.seconds)).median))"),
-                        BenchDetail("states", .int(exploration.states), "\(BenchFormat.grouped(exploration.states)) states explored"),
-                    ]))
+                    .plantedBug, "explorer: shortest trace (events)", unit: .count, spread: Spread(shortest.map(Double.init)), details: [explored]))
+            rows.append(
+                BenchRow(
+                    .plantedBug, "fuzzer: shrunk trace (events)", unit: .count, spread: Spread(Array(repeating: Double(shrunkLength), count: shrinkSeconds.count)),
+                    target: BenchTarget(.atMost, Double(explorer), "\(explorer), the explorer's shortest"),
+                    details: [BenchDetail("shrunkLength", .int(shrunkLength)), invariant]))
         } else {
             rows.append(
                 BenchRow(
-                    .plantedBug, "explorer's shortest trace (events)", unit: .count, spread: Spread([0]), target: "found", met: false,
-                    details: [BenchDetail("found", .bool(false), "not found within \(BenchFormat.grouped(exploration.states)) states")]))
+                    .plantedBug, "explorer: shortest trace (events)", unit: .count, spread: Spread([0]),
+                    target: BenchTarget(.atLeast, 1, "1 (found)"), details: [explored]))
         }
         return rows
     }
