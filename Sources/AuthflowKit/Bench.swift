@@ -78,12 +78,12 @@ public struct BenchConfiguration: Hashable, Sendable {
     public static let smallest = BenchConfiguration(
         name: "smallest", figureBudget: 0, reducerEvents: 400, reducerRepetitions: 1, reducerSampleSeconds: 0,
         explorerRepetitions: 1, explorerStateCap: 200, largeCallers: 3, largeStateCap: 200, largeRepetitions: 1, growthCallers: [1, 2, 3, 4],
-        growthDepth: 3, fuzzRuns: 1, fuzzLength: 100, fuzzRepetitions: 1, plantedRepetitions: 1, plantedStateCap: 5_000,
+        growthDepth: 3, fuzzRuns: 1, fuzzLength: 100, fuzzRepetitions: 1, plantedRepetitions: 1, plantedStateCap: 500,
         overheadWarmup: 2, overheadPairs: 4, overheadBlocks: 2, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 1)
 }
 
 /// `authflow bench`: every performance figure the issues name, measured side by side in one run.
-public enum Bench {
+public enum Bench: Sendable {
     /// Runs every section with `configuration`; `progress` hears what is being measured.
     public static func run(_ configuration: BenchConfiguration, progress: (String) -> Void) -> BenchReport {
         let clock = ContinuousClock()
@@ -191,13 +191,27 @@ public enum Bench {
     }
 }
 
+extension BenchConfiguration {
+    /// The flags `authflow bench` takes.
+    public static let flags: Set<String> = ["quick", "json", "write", "help"]
+
+    /// The configuration a command line asks for: `--quick`, or the full run.
+    public static func chosen(by arguments: Arguments) -> BenchConfiguration {
+        arguments.flags.contains("quick") ? .quick : .full
+    }
+}
+
 extension Authflow {
-    /// `authflow bench [--json] [--quick] [--write]`.
+    /// `authflow bench [--quick] [--json] [--write]`.
     static func bench(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         guard arguments.positional.isEmpty else {
             throw CommandProblem(description: "bench takes no arguments: \(arguments.positional.joined(separator: " "))")
         }
-        let configuration: BenchConfiguration = arguments.flags.contains("quick") ? .quick : .full
+        let refused = arguments.options.keys.sorted().map { "--\($0)" } + arguments.flags.subtracting(BenchConfiguration.flags).sorted().map { "--\($0)" }
+        guard refused.isEmpty else {
+            throw CommandProblem(description: "bench takes only --quick, --json and --write, not \(refused.joined(separator: " "))")
+        }
+        let configuration = BenchConfiguration.chosen(by: arguments)
         err("authflow bench (\(configuration.name)): measuring; progress on standard error…")
         let report = Bench.run(configuration) { err("  \($0)") }
         out(arguments.flags.contains("json") ? report.json : report.text)

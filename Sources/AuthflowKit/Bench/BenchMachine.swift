@@ -129,7 +129,7 @@ func readText(_ path: String) -> String? {
 /// On Linux the peak is `VmHWM` in `/proc/self/status`, and writing `5` to
 /// `/proc/self/clear_refs` resets it, so each exploration's own peak is measured. Elsewhere the
 /// peak is `getrusage`'s `ru_maxrss`, which cannot be reset: it is the process's peak so far.
-public enum ResidentMemory {
+public enum ResidentMemory: Sendable {
     /// Resets the peak to the current size; false where the OS cannot.
     @discardableResult
     public static func resetPeak() -> Bool {

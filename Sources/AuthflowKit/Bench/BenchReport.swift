@@ -339,7 +339,7 @@ public struct BenchRow: Sendable {
 
 /// The table as text, from cells alone, and read back: `BENCHMARKS.md` is checked by parsing its
 /// table and rendering it again.
-public enum BenchTable {
+public enum BenchTable: Sendable {
     /// A section: its heading line and its rows' cells.
     public struct Block: Hashable, Sendable {
         /// `▸ reducer: …`.
@@ -463,7 +463,7 @@ public enum BenchTable {
 }
 
 /// `BENCHMARKS.md`: a title, where and when, then the printed run in a text block.
-public enum BenchmarksFile {
+public enum BenchmarksFile: Sendable {
     /// The file's first line.
     public static let title = "# Benchmarks"
     static let open = "```text"

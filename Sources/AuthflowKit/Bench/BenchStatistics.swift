@@ -49,7 +49,7 @@ public struct Spread: Hashable, Sendable {
 
 /// How `authflow bench` writes numbers: grouped thousands, a few significant digits, SI suffixes
 /// for rates.
-public enum BenchFormat {
+public enum BenchFormat: Sendable {
     /// `1234567` → `1,234,567`.
     public static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
@@ -97,7 +97,7 @@ public enum BenchFormat {
             probe *= 10
             decimals += 1
         }
-        return fixed(value, decimals - 1)
+        return fixed(value, decimals)
     }
 
     /// A duration in seconds, in the unit that reads best: `0.000_081` → `81.0 µs`.

@@ -1,0 +1,355 @@
+@testable import AuthflowKit
+import Foundation
+import Testing
+
+// `authflow bench` prints figures; no test here times anything or asserts a speed. They check
+// the command line, the statistics, the renderers and that BENCHMARKS.md is what the renderer writes.
+
+@Suite("authflow bench: command line")
+struct BenchArgumentTests {
+    @Test("--quick, --json and --write parse as flags of the bench command")
+    func flagsParse() throws {
+        let arguments = try Arguments.parse(["bench", "--quick", "--json", "--write"], valued: Authflow.valued, flags: Authflow.flags)
+        #expect(arguments.command == "bench")
+        #expect(arguments.flags == ["quick", "json", "write"])
+        #expect(arguments.positional.isEmpty)
+        #expect(BenchConfiguration.chosen(by: arguments) == .quick)
+    }
+
+    @Test("without --quick the full configuration is chosen")
+    func fullByDefault() throws {
+        let arguments = try Arguments.parse(["bench", "--json"], valued: Authflow.valued, flags: Authflow.flags)
+        #expect(BenchConfiguration.chosen(by: arguments) == .full)
+        #expect(BenchConfiguration.full.explorerStateCap == nil, "the full run explores every shipped model to closure")
+        #expect((BenchConfiguration.full.largeStateCap ?? .max) >= 1_000_000, "the full run's large model reaches 10⁶ states")
+        #expect(BenchConfiguration.full.growthCallers == [1, 2, 3, 4])
+        #expect(BenchConfiguration.quick.singleFlightCalls == [1, 10, 100, 1_000])
+    }
+
+    @Test("an unknown flag is refused before anything is measured")
+    func unknownFlag() {
+        #expect(throws: Arguments.Problem.unknown("fast")) {
+            try Arguments.parse(["bench", "--fast"], valued: Authflow.valued, flags: Authflow.flags)
+        }
+        let run = CommandRun(["bench", "--fast"])
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+    }
+
+    @Test("bench refuses positional arguments and options of other commands with status 64", arguments: [
+        ["bench", "now"], ["bench", "--seed", "7"], ["bench", "--quick", "--check"],
+    ])
+    func refusals(words: [String]) {
+        let run = CommandRun(words)
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.joined().contains("bench takes"), "\(run.err)")
+    }
+
+    @Test("--help names the bench command and its flags")
+    func help() {
+        let run = CommandRun(["--help"])
+        #expect(run.status == 0)
+        #expect(run.out.joined().contains("authflow bench [--quick] [--json] [--write]"))
+        #expect(!run.out.joined().contains("not built yet"))
+    }
+}
+
+@Suite("authflow bench: statistics and number formats")
+struct BenchStatisticsTests {
+    @Test("median of an odd and an even number of samples, in any order")
+    func median() {
+        #expect(Spread([3, 1, 2]).median == 2)
+        #expect(Spread([4, 1, 3, 2]).median == 2.5)
+        #expect(Spread([7]).median == 7)
+        #expect(Spread.median([10, 30, 20, 1_000]) == 25)
+    }
+
+    @Test("spread: smallest, largest, quartiles (R-7) and interquartile range")
+    func spread() {
+        let spread = Spread([4, 2, 1, 3])
+        #expect(spread.sorted == [1, 2, 3, 4])
+        #expect(spread.count == 4)
+        #expect(spread.min == 1)
+        #expect(spread.max == 4)
+        #expect(spread.lowerQuartile == 1.75)
+        #expect(spread.upperQuartile == 3.25)
+        #expect(spread.interquartileRange == 1.5)
+        #expect(Spread.quantile([1, 2, 3, 4, 5], 0) == 1)
+        #expect(Spread.quantile([1, 2, 3, 4, 5], 1) == 5)
+        #expect(Spread.quantile([1, 2, 3, 4, 5], 0.9) == 4.6)
+        #expect(Spread.quantile([1, 2, 3, 4, 5], 2) == 5, "q is clamped to 0…1")
+    }
+
+    @Test("mapping through a decreasing function keeps the spread sorted (steps/s → ns/step)")
+    func mapping() {
+        let perSecond = Spread([1e8, 2e7, 5e7])
+        let nanoseconds = perSecond.map { 1e9 / $0 }
+        #expect(nanoseconds.sorted == [10, 20, 50])
+        #expect(nanoseconds.median == 20)
+    }
+
+    @Test("numbers are written with grouped thousands, three significant digits and SI suffixes", arguments: [
+        (BenchFormat.grouped(1_234_567), "1,234,567"), (BenchFormat.grouped(-1_000), "-1,000"), (BenchFormat.grouped(999), "999"),
+        (BenchFormat.fixed(1.0504, 3), "1.050"), (BenchFormat.fixed(-0.25, 1), "-0.3"), (BenchFormat.fixed(12_345.678, 2), "12,345.68"),
+        (BenchFormat.significant(123.4), "123"), (BenchFormat.significant(12.34), "12.3"), (BenchFormat.significant(1.234), "1.23"),
+        (BenchFormat.significant(0.01234), "0.0123"), (BenchFormat.si(20_000_000), "20.0 M"), (BenchFormat.si(1_234), "1.23 k"),
+        (BenchFormat.si(512), "512"), (BenchFormat.duration(0.000_081), "81.0 µs"), (BenchFormat.duration(2.5), "2.50 s"),
+        (BenchFormat.duration(0.0123), "12.3 ms"), (BenchFormat.duration(4e-8), "40.0 ns"), (BenchFormat.bytes(1_500_000), "1.43 MiB"),
+        (BenchFormat.bytes(512), "512 B"), (BenchFormat.bytes(3 * 1_073_741_824), "3.00 GiB"),
+    ])
+    func formats(written: String, expected: String) {
+        #expect(written == expected)
+    }
+
+    @Test("numbers read back with their units", arguments: [
+        ("9.27 M/s", 9_270_000.0), ("498 µs", 0.000_498), ("1,000", 1_000), ("40.0 MiB", 41_943_040), ("1.077", 1.077),
+        ("20 M steps/s", 20_000_000), ("1 refresh in every run", 1), ("4, the explorer's shortest", 4), ("2.50 s", 2.5), ("81.0 ns", 8.1e-8),
+    ])
+    func reading(text: String, value: Double) throws {
+        let read = try #require(BenchFormat.number(in: Substring(text)))
+        #expect(abs(read - value) <= abs(value) * 1e-12)
+    }
+
+    @Test("text that does not start with a number reads as nothing")
+    func notANumber() {
+        #expect(BenchFormat.number(in: "—") == nil)
+        #expect(BenchFormat.number(in: "(one run)") == nil)
+    }
+}
+
+/// A report with a row in every section, targets met and not met, for the renderer tests.
+enum SampleReport {
+    static let machine = MachineDescription(architecture: "x86_64", cores: 2, cpu: "Test CPU", os: "Test OS 1 (Linux 6.0)", swift: "Swift 6.3.1")
+
+    static var rows: [BenchRow] {
+        [
+            BenchRow(
+                .reducer, "SessionLifecycle (rotating refresh)", unit: .perSecond, spread: Spread([8.1e6, 9.3e6, 9.0e6]),
+                target: BenchTarget(.atLeast, 20e6, "20 M steps/s"),
+                details: [BenchDetail("nanosecondsPerStep", .double(111), "111 ns/step"), BenchDetail("events", .int(10_000), "10,000 events")]),
+            BenchRow(.reducer, "passwordSignIn", unit: .perSecond, spread: Spread([25e6, 24e6, 26e6])),
+            BenchRow(
+                .explorer, "session.everday", unit: .perSecond, spread: Spread([6_000, 6_500, 7_000]),
+                details: [BenchDetail("states", .int(29_846), "29,846 states (closure)"), BenchDetail("levels", .text("1 1 4"))]),
+            BenchRow(
+                .largeModel, "session.everday×4 callers: distinct states/s", unit: .perSecond, spread: Spread([1.2e6, 1.1e6]),
+                target: BenchTarget(.atLeast, 1e6, "1 M states/s")),
+            BenchRow(.largeModel, "session.everday×4 callers: peak RSS", unit: .bytes, spread: Spread([300 * 1_048_576])),
+            BenchRow(.growth, "1 caller: exploration time", unit: .seconds, spread: Spread([0.06, 0.07, 0.065])),
+            BenchRow(.growth, "2 callers: exploration time", unit: .seconds, spread: Spread([0.2, 0.21, 0.19])),
+            BenchRow(.fuzzer, "codeRegistration", unit: .perSecond, spread: Spread([2.5e6, 2.4e6, 2.6e6]), target: BenchTarget(.atLeast, 2e6, "2 M events/s")),
+            BenchRow(.fuzzer, "app.hero365", unit: .perSecond, spread: Spread([17e3, 16e3, 18e3]), target: BenchTarget(.atLeast, 2e6, "2 M events/s")),
+            BenchRow(.plantedBug, "explorer: shortest trace (events)", unit: .count, spread: Spread([4, 4, 4])),
+            BenchRow(
+                .plantedBug, "fuzzer: shrunk trace (events)", unit: .count, spread: Spread([4, 4, 4]),
+                target: BenchTarget(.atMost, 4, "4, the explorer's shortest")),
+            BenchRow(.runnerOverhead, "A: AuthRunner.authorized latency", unit: .seconds, spread: Spread([0.000_49, 0.000_50])),
+            BenchRow(.runnerOverhead, "B: bare URLSessionTransport latency", unit: .seconds, spread: Spread([0.000_46, 0.000_45])),
+            BenchRow(.runnerOverhead, "ratio A/B", unit: .ratio, spread: Spread([1.07, 1.09, 1.08]), target: BenchTarget(.atMost, 1.05, "1.05")),
+            BenchRow(
+                .singleFlight, "N = 1,000: refreshes the server saw", unit: .count, spread: Spread([1, 1, 2]),
+                target: BenchTarget(.exactly, 1, "1 refresh in every run")),
+            BenchRow(
+                .singleFlight, "N = 10: refreshes the server saw", unit: .count, spread: Spread([1, 1, 1]),
+                target: BenchTarget(.exactly, 1, "1 refresh in every run")),
+            BenchRow(.singleFlight, "N = 10: wall time", unit: .seconds, spread: Spread([0.006])),
+        ]
+    }
+
+    static var report: BenchReport {
+        BenchReport(
+            machine: machine, configuration: "quick", date: "2026-01-02T03:04:05Z", rows: rows,
+            notes: ["memory: how it is read", "a note with \"quotes\" and a | bar"], seconds: 42.5)
+    }
+}
+
+@Suite("authflow bench: report renderers")
+struct BenchReportTests {
+    @Test("met and not met are judged from the figure against the target")
+    func verdicts() {
+        let verdicts = Dictionary(uniqueKeysWithValues: SampleReport.rows.map { ($0.figure, $0.met) })
+        #expect(verdicts["SessionLifecycle (rotating refresh)"] == false, "median 9.0 M < 20 M")
+        #expect(verdicts["passwordSignIn"] == .some(nil), "no target, no verdict")
+        #expect(verdicts["session.everday×4 callers: distinct states/s"] == true, "median 1.15 M ≥ 1 M")
+        #expect(verdicts["codeRegistration"] == true)
+        #expect(verdicts["app.hero365"] == false)
+        #expect(verdicts["fuzzer: shrunk trace (events)"] == true, "4 ≤ 4")
+        #expect(verdicts["ratio A/B"] == false, "1.08 > 1.05")
+        #expect(verdicts["N = 1,000: refreshes the server saw"] == false, "median 1, but one run saw 2: every run must see 1")
+        #expect(verdicts["N = 10: refreshes the server saw"] == true)
+    }
+
+    @Test("a figure is judged as printed: a ratio of 1.0504 prints 1.050 and meets ≤ 1.05")
+    func judgedAsPrinted() {
+        let row = BenchRow(.runnerOverhead, "ratio A/B", unit: .ratio, spread: Spread([1.0504]), target: BenchTarget(.atMost, 1.05, "1.05"))
+        #expect(row.formattedMedian == "1.050")
+        #expect(row.met == true)
+        #expect(BenchTable.judge(row.cells) == true)
+    }
+
+    @Test("the printed table shows every figure, with its median, spread, n, target and verdict")
+    func textTable() throws {
+        let report = SampleReport.report
+        let text = report.text
+        #expect(text.hasPrefix("authflow bench --quick — x86_64, 2 cores (Test CPU), Test OS 1 (Linux 6.0), Swift 6.3.1"))
+        for row in report.rows {
+            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(row.figure + " ") }, "\(row.figure) missing")
+            #expect(line.contains(row.formattedMedian))
+            #expect(line.contains(row.formattedSpread))
+            #expect(line.contains(row.target?.text ?? "—"))
+            if let met = row.met { #expect(line.contains(met ? "  met" : "NOT met")) }
+        }
+        for section in BenchSection.allCases { #expect(text.contains(section.heading)) }
+        #expect(text.contains("9.00 M/s"), "the reducer's median")
+        #expect(text.contains("8.10 M/s – 9.30 M/s"), "its spread")
+        #expect(text.contains("(one run)"))
+        #expect(!text.contains("1 1 4"), "JSON-only details stay out of the table")
+    }
+
+    @Test("the table reads back into the cells it was rendered from, and every verdict agrees with its figure")
+    func tableReadsBack() throws {
+        let report = SampleReport.report
+        let lines = report.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("figure ") })
+        let end = try #require(lines[start...].firstIndex(of: ""))
+        let blocks = try #require(BenchTable.parse(Array(lines[start..<end])))
+        #expect(blocks == report.blocks)
+        #expect(BenchTable.render(blocks) == Array(lines[start..<end]))
+        for row in blocks.flatMap(\.rows) where row[4] != BenchTable.none {
+            #expect(BenchTable.judge(row) == (row[5] == "met"), "\(row)")
+        }
+    }
+
+    @Test("targets shared by several rows are summed up in one line, each verdict from the rows")
+    func targetSummary() {
+        let summary = SampleReport.report.targetSummary
+        #expect(summary.contains("NOT met: reducer, SessionLifecycle (rotating refresh) — 9.00 M/s (target ≥ 20 M steps/s)"))
+        #expect(summary.contains("met: large model, session.everday×4 callers: distinct states/s — 1.15 M/s (target ≥ 1 M states/s)"))
+        #expect(summary.contains("NOT met: fuzzer, ≥ 2 M events/s — met by 1 of 2; medians from 17.0 k/s (app.hero365) to 2.50 M/s (codeRegistration)"))
+        #expect(summary.contains("NOT met: single-flight, = 1 refresh in every run — met by 1 of 2; every median 1"))
+        #expect(summary.count == 6)
+    }
+
+    @Test("the JSON parses, with every figure, its samples, target and verdict")
+    func json() throws {
+        let report = SampleReport.report
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        #expect(object["command"] as? String == "authflow bench --quick")
+        #expect(object["date"] as? String == "2026-01-02T03:04:05Z")
+        let machine = try #require(object["machine"] as? [String: Any])
+        #expect(machine["architecture"] as? String == "x86_64")
+        #expect(machine["cores"] as? Int == 2)
+        #expect((object["notes"] as? [String])?.last == "a note with \"quotes\" and a | bar")
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        #expect(rows.count == report.rows.count)
+        for (json, row) in zip(rows, report.rows) {
+            #expect(json["figure"] as? String == row.figure)
+            #expect(json["section"] as? String == row.section.rawValue)
+            #expect(json["median"] as? Double == row.spread.median)
+            #expect(json["min"] as? Double == row.spread.min)
+            #expect(json["max"] as? Double == row.spread.max)
+            #expect(json["n"] as? Int == row.spread.count)
+            #expect((json["samples"] as? [Double]) == row.spread.sorted)
+            if let target = row.target {
+                let judged = try #require(json["target"] as? [String: Any])
+                #expect(judged["text"] as? String == target.text)
+                #expect(judged["bound"] as? Double == target.bound)
+                #expect(json["met"] as? Bool == row.met)
+            } else {
+                #expect(json["target"] is NSNull)
+                #expect(json["met"] is NSNull)
+            }
+            #expect((json["details"] as? [String: Any])?.count == row.details.count)
+        }
+        let targets = try #require(object["targets"] as? [[String: Any]])
+        #expect(targets.count == report.rows.filter { $0.target != nil }.count)
+        #expect(targets.first?["met"] as? Bool == false)
+    }
+
+    @Test("BENCHMARKS.md is the printed run under a preamble naming the machine, OS, Swift and date")
+    func markdown() throws {
+        let report = SampleReport.report
+        let parts = try #require(BenchmarksFile.parse(report.markdown))
+        #expect(parts.printed == report.text)
+        #expect(parts.blocks == report.blocks)
+        #expect(parts.targets == report.targetSummary)
+        #expect(parts.preamble.contains("- Machine: `x86_64` (`uname -m`), 2 cores online (Test CPU)"))
+        #expect(parts.preamble.contains("- OS: Test OS 1 (Linux 6.0)"))
+        #expect(parts.preamble.contains("- Swift: Swift 6.3.1, release build"))
+        #expect(parts.preamble.contains("- Date: 2026-01-02T03:04:05Z"))
+        #expect(report.markdown.hasPrefix("# Benchmarks\n"))
+    }
+
+    @Test("a hand edit of a figure, a verdict or a column is caught when the file is read back")
+    func handEditsCaught() throws {
+        let file = SampleReport.report.markdown
+        let edits = [
+            file.replacingOccurrences(of: "NOT met  111 ns/step", with: "met      111 ns/step"),
+            file.replacingOccurrences(of: "9.00 M/s  8.10 M/s", with: "21.0 M/s  8.10 M/s"),
+            file.replacingOccurrences(of: "session.everday  ", with: "session.everyday"),
+        ]
+        for edited in edits {
+            #expect(edited != file)
+            #expect(BenchmarksCheck.problems(edited).isEmpty == false)
+        }
+        #expect(BenchmarksCheck.problems(file).isEmpty)
+    }
+}
+
+/// What is wrong with a `BENCHMARKS.md`, judged only from its text.
+enum BenchmarksCheck {
+    static func problems(_ file: String) -> [String] {
+        guard let parts = BenchmarksFile.parse(file) else { return ["not a file authflow bench --write writes"] }
+        var problems: [String] = []
+        let printed = parts.printed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let rendered = BenchTable.render(parts.blocks)
+        if let start = printed.firstIndex(where: { $0.hasPrefix("figure ") }), Array(printed[start..<min(printed.count, start + rendered.count)]) != rendered {
+            problems.append("the table differs from what the renderer makes of its own cells")
+        }
+        for row in parts.blocks.flatMap(\.rows) where row.count == BenchReport.header.count && row[4] != BenchTable.none {
+            if BenchTable.judge(row) != (row[5] == BenchTable.verdict(true)) { problems.append("\(row[0]): the verdict does not follow from the figure") }
+        }
+        if BenchTable.targetSummary(parts.blocks) != parts.targets { problems.append("the targets do not follow from the table") }
+        for prefix in ["- Machine: `", "- OS: ", "- Swift: ", "- Date: "] where !parts.preamble.contains(where: { $0.hasPrefix(prefix) }) {
+            problems.append("the preamble lacks \(prefix)")
+        }
+        return problems
+    }
+}
+
+@Suite("BENCHMARKS.md")
+struct BenchmarksFileTests {
+    static let file = Folders.root.appendingPathComponent("BENCHMARKS.md")
+
+    @Test(
+        "the committed BENCHMARKS.md has the structure authflow bench --write renders, every section, and verdicts that follow from its figures",
+        .enabled(if: FileManager.default.fileExists(atPath: file.path), "no BENCHMARKS.md in this checkout"))
+    func committedFile() throws {
+        let text = try String(contentsOf: Self.file, encoding: .utf8)
+        #expect(BenchmarksCheck.problems(text) == [])
+        let parts = try #require(BenchmarksFile.parse(text))
+        #expect(parts.blocks.map(\.heading) == BenchSection.allCases.map(\.heading), "every section, in order")
+        #expect(parts.blocks.allSatisfy { !$0.rows.isEmpty })
+        #expect(parts.printed.hasPrefix("authflow bench"))
+    }
+}
+
+@Suite("authflow bench: a whole run, smallest configuration")
+struct BenchRunTests {
+    @Test("the smallest configuration produces a row in every section and the JSON parses (no figure is judged for speed)")
+    func smallestRun() throws {
+        let progress = Locked<[String]>([])
+        let report = Bench.run(.smallest) { line in progress.withLock { $0.append(line) } }
+        let sections = Set(report.rows.map(\.section))
+        #expect(sections == Set(BenchSection.allCases), "\(report.notes)")
+        #expect(report.rows.contains { $0.section == .singleFlight && $0.figure == "N = 1,000: refreshes the server saw" })
+        for row in report.rows where row.section == .singleFlight && row.unit == .count {
+            #expect(row.met == true, "single flight: \(row.figure) saw \(row.spread.sorted)")
+        }
+        #expect(report.rows.contains { $0.section == .plantedBug && $0.target != nil && $0.met == true }, "the planted bug is found and shrunk")
+        #expect(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) is [String: Any])
+        #expect(BenchmarksCheck.problems(report.markdown) == [])
+        #expect(!progress.withLock { $0 }.isEmpty)
+    }
+}
