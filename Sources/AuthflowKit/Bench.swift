@@ -149,6 +149,9 @@ public enum Bench: Sendable {
                 + "that reach its SessionLifecycle, on SessionLifecycle alone")
         notes.append(
             "runner overhead: each block of pairs gives a median of A, of B and their ratio; the rows show the median and range of the blocks' figures")
+        notes.append(
+            "single-flight: Everday's app signed in against the in-process reference server, then the clock they share moves 30 minutes on, so the access token "
+                + "has expired; the one refresh is held at the transport until all N calls wait on it (30 s at most), and the wall time runs from the first call to the last answer")
         return notes
     }
 

@@ -145,7 +145,7 @@ enum SampleReport {
                 .plantedBug, "fuzzer: shrunk trace (events)", unit: .count, spread: Spread([4, 4, 4]),
                 target: BenchTarget(.atMost, 4, "4, the explorer's shortest")),
             BenchRow(.runnerOverhead, "A: AuthRunner.authorized latency", unit: .seconds, spread: Spread([0.000_49, 0.000_50])),
-            BenchRow(.runnerOverhead, "B: bare URLSessionTransport latency", unit: .seconds, spread: Spread([0.000_46, 0.000_45])),
+            BenchRow(.runnerOverhead, "B: bare URLSession latency", unit: .seconds, spread: Spread([0.000_46, 0.000_45])),
             BenchRow(.runnerOverhead, "ratio A/B", unit: .ratio, spread: Spread([1.07, 1.09, 1.08]), target: BenchTarget(.atMost, 1.05, "1.05")),
             BenchRow(
                 .singleFlight, "N = 1,000: refreshes the server saw", unit: .count, spread: Spread([1, 1, 2]),

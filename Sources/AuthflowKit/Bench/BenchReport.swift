@@ -150,7 +150,7 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
         case .plantedBug:
             "a session that drops the persist of a rotated pair: found, shrunk, and the explorer's shortest trace"
         case .runnerOverhead:
-            "a protected request through AuthRunner.authorized (A) vs the same request over the bare URLSessionTransport (B), interleaved, one loopback reference server"
+            "a protected request through AuthRunner.authorized (A) vs the same request as a bare URLSession data task (B), interleaved A/B, one in-process loopback reference server"
         case .singleFlight:
             "N concurrent protected calls meeting an expired access token: refreshes the server saw, and wall time"
         }

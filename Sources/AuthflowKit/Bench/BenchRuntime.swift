@@ -4,6 +4,10 @@ import Dispatch
 import Foundation
 import ReferenceBackend
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The runtime's figures, against the reference backend on loopback: the runner's overhead over
 /// a bare request, and single-flight refresh under load. Everday's app (rotating refresh) signs in
 /// as the server's seeded parent; its protected request is the parent's own approval
@@ -60,11 +64,12 @@ enum RuntimeBench {
 
     // MARK: Overhead
 
-    /// Median latency of a protected request through `AuthRunner.authorized` (A) and of the same
-    /// request, with the same bearer, over the same `URLSessionTransport` without the runner (B),
-    /// interleaved: A then B, then B then A, and so on, after a warm-up. The pairs are cut into
-    /// blocks; each block gives a median of A, a median of B and their ratio, and each row shows
-    /// the median of the blocks and their spread.
+    /// Median latency of a protected request through `AuthRunner.authorized` (A, over a
+    /// `URLSessionTransport`) and of the same request, with the same bearer, as a bare
+    /// `URLSession` data task of a session of its own, configured as the transport configures its
+    /// session: no cache, no cookies (B). Interleaved: A then B, then B then A, and so on, after a
+    /// warm-up. The pairs are cut into blocks; each block gives a median of A, a median of B and
+    /// their ratio, and each row shows the median of the blocks and their spread.
     static func overhead(_ configuration: BenchConfiguration, progress: @Sendable (String) -> Void) async throws -> [BenchRow] {
         let stack = try Stack(clock: nil)
         defer { stack.server.stop() }
@@ -72,7 +77,20 @@ enum RuntimeBench {
         let runner = try await stack.signedInRunner(transport: transport, clock: SystemClock())
         guard case .signedIn(.active(let session)) = await runner.phase else { throw Problem(description: "not signed in") }
         let request = stack.protectedRequest
-        let bare = stack.contract.authorize(request, with: session.bearer)
+        let authorized = stack.contract.authorize(request, with: session.bearer)
+        var bare = URLRequest(url: authorized.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 30)
+        bare.httpMethod = authorized.method
+        for field in authorized.headers { bare.addValue(field.value, forHTTPHeaderField: field.name) }
+        bare.httpBody = authorized.body
+        // Configured as URLSessionTransport configures its own, so B differs from A by the runner alone.
+        let settings = URLSessionConfiguration.ephemeral
+        settings.timeoutIntervalForRequest = 30
+        settings.httpCookieStorage = nil
+        settings.httpShouldSetCookies = false
+        settings.urlCache = nil
+        settings.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let bareSession = URLSession(configuration: settings)
+        defer { bareSession.invalidateAndCancel() }
         let clock = ContinuousClock()
         var failures = 0
 
@@ -83,9 +101,11 @@ enum RuntimeBench {
             if status != 200 { failures += 1 }
             return seconds
         }
-        func overBareTransport() async -> Double {
+        func overBareURLSession() async -> Double {
             let started = clock.now
-            let status = try? await transport.send(bare).status
+            let status = await withCheckedContinuation { (answered: CheckedContinuation<Int?, Never>) in
+                bareSession.dataTask(with: bare) { _, response, _ in answered.resume(returning: (response as? HTTPURLResponse)?.statusCode) }.resume()
+            }
             let seconds = (clock.now - started).seconds
             if status != 200 { failures += 1 }
             return seconds
@@ -94,7 +114,7 @@ enum RuntimeBench {
         progress("runner overhead: warming up (\(configuration.overheadWarmup) pairs)")
         for _ in 0..<configuration.overheadWarmup {
             _ = await throughRunner()
-            _ = await overBareTransport()
+            _ = await overBareURLSession()
         }
         failures = 0
         progress("runner overhead: \(configuration.overheadPairs) interleaved pairs")
@@ -103,9 +123,9 @@ enum RuntimeBench {
         for pair in 0..<configuration.overheadPairs {
             if pair % 2 == 0 {
                 runnerTimes.append(await throughRunner())
-                bareTimes.append(await overBareTransport())
+                bareTimes.append(await overBareURLSession())
             } else {
-                bareTimes.append(await overBareTransport())
+                bareTimes.append(await overBareURLSession())
                 runnerTimes.append(await throughRunner())
             }
         }
@@ -139,7 +159,7 @@ enum RuntimeBench {
         }
         return [
             BenchRow(.runnerOverhead, "A: AuthRunner.authorized latency", unit: .seconds, spread: Spread(runnerMedians), details: latency(all.runner)),
-            BenchRow(.runnerOverhead, "B: bare URLSessionTransport latency", unit: .seconds, spread: Spread(bareMedians), details: latency(all.bare)),
+            BenchRow(.runnerOverhead, "B: bare URLSession latency", unit: .seconds, spread: Spread(bareMedians), details: latency(all.bare)),
             BenchRow(
                 .runnerOverhead, "ratio A/B", unit: .ratio, spread: Spread(ratios), target: BenchTarget(.atMost, 1.05, "1.05"),
                 details: [
