@@ -134,6 +134,8 @@ public enum Authflow {
         } else {
             out("\(report.model): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), \(report.invariants) invariants, \(Int(report.statesPerSecond)) states/s\(report.complete ? "" : " (bounded: not complete)")")
             out("states per depth: \(report.levels.map(String.init).joined(separator: " "))")
+            let busiest = report.statesPerCase.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(8)
+            out("busiest cases: " + busiest.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             if !report.deepestTrace.isEmpty {
                 out("a shortest trace to a deepest state:")
                 report.deepestTrace.enumerated().forEach { out("  \($0.offset + 1). \($0.element)") }
