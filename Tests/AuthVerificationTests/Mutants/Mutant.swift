@@ -1,4 +1,5 @@
 import AuthCore
+import AuthVerification
 
 /// A real lifecycle with one rule broken: every event goes to `breaking`, which calls the real
 /// reducer (`base`) and changes what goes in or what comes out. The phase type is the real one,
@@ -43,6 +44,11 @@ extension Mutant: EntryFlow where Base: EntryFlow {
     func handover(_ phase: Phase) -> Grant? { base.handover(phase) }
 }
 
+extension Mutant: TransientCaseListing {
+    /// The real lifecycle's: a mutant stores the same phases.
+    var transientCases: [String] { (base as? any TransientCaseListing)?.transientCases ?? [] }
+}
+
 /// A real lifecycle with a little memory of its own, for the broken rules the real phase has no
 /// room for (a second request kept current, a typed password kept in plain text). The explorer
 /// surveys the wrapper through `Mirror`: its case path is the real one in parentheses.
@@ -80,4 +86,9 @@ struct Remembering<Base: Lifecycle, Memory: Hashable & Sendable>: Lifecycle {
 
 extension Remembering: EntryFlow where Base: EntryFlow {
     func handover(_ phase: Phase) -> Grant? { base.handover(phase.base) }
+}
+
+extension Remembering: TransientCaseListing {
+    /// The real lifecycle's.
+    var transientCases: [String] { (base as? any TransientCaseListing)?.transientCases ?? [] }
 }

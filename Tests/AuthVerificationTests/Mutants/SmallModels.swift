@@ -60,6 +60,18 @@ enum SmallModels {
         "PasswordSignIn.Phase.rateLimited": "no 429 in the small models", "SessionLifecycle.Phase.restoring": "no relaunch",
     ]
 
+    /// Cases ``rotating``'s model leaves out.
+    static let rotatingUnreachable = sessionUnreachable.merging([
+        "PasswordSignIn.Phase.pendingApproval": "no pending approval in this model",
+        "SessionLifecycle.Phase.passwordSetupRequired": "Everday never asks to set a password",
+    ]) { $1 }
+
+    /// Cases ``plain``'s model leaves out.
+    static let plainUnreachable = sessionUnreachable.merging([
+        "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
+        "SessionLifecycle.Phase.offline": "idem", "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
+    ]) { $1 }
+
     /// ``rotating``'s model: grants with a refresh token, with or without a demanded password
     /// change; one definitive and one transient failure; one caller.
     struct RotatingSession: SmallModel {
@@ -71,7 +83,7 @@ enum SmallModels {
                 accessLifetime: Models.tokenLifetime)
             replies.failures = [.unauthorized(nil), .network]
             replies.callFailures = [.unauthorized(nil)]
-            return Model(name: name, machine: machine, replies: replies, unreachableByDesign: sessionUnreachable, timeHorizon: .zero) { snapshot in
+            return Model(name: name, machine: machine, replies: replies, unreachableByDesign: rotatingUnreachable, timeHorizon: .zero) { snapshot in
                 [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
                     + Menus.session(in: snapshot, callers: 1).map { .session($0) }
             }
@@ -87,7 +99,7 @@ enum SmallModels {
             var replies = ReplyCatalogue(grants: [.init(passwordSet: false), .init(passwordSet: nil)], accessLifetime: Models.tokenLifetime)
             replies.failures = [.unauthorized(nil), .pendingApproval(nil), .network]
             replies.callFailures = [.unauthorized(nil)]
-            return Model(name: name, machine: machine, replies: replies, unreachableByDesign: sessionUnreachable, timeHorizon: .zero) { snapshot in
+            return Model(name: name, machine: machine, replies: replies, unreachableByDesign: plainUnreachable, timeHorizon: .zero) { snapshot in
                 [.entry(.submit(identifier: Inputs.email, password: Inputs.password)), .entry(.startOver)]
                     + Menus.session(in: snapshot, callers: 1).map { .session($0) }
             }
@@ -99,7 +111,11 @@ enum SmallModels {
         typealias Intent = SessionLifecycle.Intent
         var name: String { "session.bare" }
         func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == SessionLifecycle.Intent {
-            Model(name: name, machine: machine, replies: ReplyCatalogue(), timeHorizon: .zero) { Menus.session(in: $0, callers: 1) }
+            let signedInCases = SessionLifecycle.Phase.declaredCases.filter { $0 != "signedOut" }
+            return Model(
+                name: name, machine: machine, replies: ReplyCatalogue(), finalCases: ["signedOut"],
+                unreachableByDesign: Dictionary(uniqueKeysWithValues: signedInCases.map { ("SessionLifecycle.Phase.\($0)", "nothing signs in") }),
+                timeHorizon: .zero) { Menus.session(in: $0, callers: 1) }
         }
     }
 
@@ -148,10 +164,19 @@ enum SmallModels {
         var style: PasswordReset.Style
         var extra: [PasswordReset.Intent] = []
         var name: String { "passwordReset.\(style)\(extra.isEmpty ? "" : " + \(extra.count) edge inputs")" }
+        /// The cases `style` cannot reach, as in the shipped models.
+        var unreachable: [String: String] {
+            switch style {
+            case .emailCodeWithAutoLogin: ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.completed": "this reset signs in"]
+            case .emailedToken: ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.signedIn": "Everday's reset does not sign in"]
+            case .emailLink: [:]
+            }
+        }
         func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == PasswordReset.Intent {
             Model(
                 name: name, machine: machine, replies: ReplyCatalogue(grants: [.init(passwordSet: true), .init(passwordSet: nil)]),
-                finalCases: ["signedIn"], codes: CodeRules(cooldown: .seconds(60)), timeHorizon: .seconds(60)) { [style, extra] _ in
+                finalCases: ["signedIn"], unreachableByDesign: unreachable, codes: CodeRules(cooldown: .seconds(60)),
+                timeHorizon: .seconds(60)) { [style, extra] _ in
                 Menus.passwordReset(style) + extra
             }
         }
