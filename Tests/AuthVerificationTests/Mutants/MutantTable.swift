@@ -15,6 +15,8 @@ struct MutantCase: Sendable, CustomTestStringConvertible {
     var shortest: Int
     /// Other invariants the broken rule cannot help breaking too (within two more events).
     var alsoBreaks: Set<String>
+    /// Replays explicit choices on the mutant (`Fuzzer.run`): the violation they lead to, if any.
+    var run: @Sendable ([Choice]) -> Violation?
 
     var testDescription: String { "\(invariant) ← \(mutant.name)" }
 
@@ -22,11 +24,13 @@ struct MutantCase: Sendable, CustomTestStringConvertible {
     init<Base: Lifecycle, Family: SmallModel>(
         _ invariant: String, shortest: Int, alsoBreaks: Set<String> = [], _ name: String, _ broken: Mutant<Base>, under model: Family
     ) where Family.Intent == Base.Intent {
+        let mutant = model(name, broken)
         self.invariant = invariant
-        self.mutant = AnyModel(model(name, broken))
+        self.mutant = AnyModel(mutant)
         self.original = AnyModel(model(model.name, broken.base))
         self.shortest = shortest
         self.alsoBreaks = alsoBreaks
+        self.run = { Fuzzer.run(mutant, choices: $0).violation }
     }
 
     /// A ``Remembering`` mutant and the lifecycle it breaks, both under `model`.
@@ -34,11 +38,13 @@ struct MutantCase: Sendable, CustomTestStringConvertible {
         _ invariant: String, shortest: Int, alsoBreaks: Set<String> = [], _ name: String, _ broken: Remembering<Base, Memory>,
         under model: Family
     ) where Family.Intent == Base.Intent {
+        let mutant = model(name, broken)
         self.invariant = invariant
-        self.mutant = AnyModel(model(name, broken))
+        self.mutant = AnyModel(mutant)
         self.original = AnyModel(model(model.name, broken.base))
         self.shortest = shortest
         self.alsoBreaks = alsoBreaks
+        self.run = { Fuzzer.run(mutant, choices: $0).violation }
     }
 }
 
