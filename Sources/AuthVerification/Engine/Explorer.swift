@@ -102,6 +102,7 @@ private struct Run<Model: LifecycleModel> {
     var projected = Set<ProjectedEdgeKey>()
     var labels = EventLabels<Machine.Intent>()
     var offered = Set<Machine.Intent>()
+    var menuSampled = Set<Int32>()
     var seenCases = Set<PhaseCase>()
     var declared: [String: [String]] = [:]
     var complete = true
@@ -146,9 +147,12 @@ private struct Run<Model: LifecycleModel> {
                 }
                 targets.removeAll(keepingCapacity: true)
                 let fromPath = pathOf[Int(node)]
+                // Which intents a model offers depends on where the user is: sampling the menu of
+                // the first state of each case path is enough to tell an intent case never offered.
+                let sampleMenu = menuSampled.insert(fromPath).inserted
                 for move in environment.moves(snapshot) {
                     transitions += 1
-                    if case .intent(let intent, _) = move.event { offered.insert(intent) }
+                    if sampleMenu, case .intent(let intent, _) = move.event { offered.insert(intent) }
                     let transition = environment.step(move, from: snapshot)
                     let after = transition.after
                     for (position, check) in stepChecks where violations[position] == nil {
@@ -166,7 +170,7 @@ private struct Run<Model: LifecycleModel> {
                     guard let target, target != node else { continue }
                     let edge = UInt32(target) | (Self.isEnvironmentFailure(move) ? 0x8000_0000 : 0)
                     if !targets.contains(edge) { targets.append(edge) }
-                    if after.world.state.phase != snapshot.world.state.phase {
+                    if after.stateFingerprint != snapshot.stateFingerprint {
                         let (label, kind) = labels.label(move.event)
                         projected.insert(ProjectedEdgeKey(from: fromPath, to: pathOf[Int(target)], label: label, kind: kind))
                     }

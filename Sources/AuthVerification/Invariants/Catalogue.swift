@@ -302,20 +302,24 @@ public enum Catalogue {
     /// The event and effect half of ``noSecretInDescriptions()``: each distinct event and effect is
     /// scanned once against every secret known, and again when new secrets appear.
     public static func noSecretInEventsOrEffects<M>() -> Invariant<M> {
-        let scanner = LeakScanner<Described<M.Event>>()
-        @Sendable func describe(_ value: Described<M.Event>) -> (texts: [String], own: [String]) {
-            switch value {
-            case .event(let event): ([String(describing: event), String(reflecting: event)], secretsInside(event))
-            case .effect(let effect): ([String(describing: effect), String(reflecting: effect)], secretsInside(effect))
-            }
+        let scanner = LeakScanner<Described<M.Intent>>()
+        @Sendable func describe(_ value: Described<M.Intent>) -> (texts: [String], own: [String]) {
+            let shown: Any =
+                switch value {
+                case .intent(let intent): intent
+                case .reply(let reply): reply
+                case .launched(let stored): stored
+                case .effect(let effect): effect
+                }
+            return ([String(describing: shown), String(reflecting: shown)], secretsInside(shown))
         }
         return Invariant("no secret in any event or effect description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .step { t in
             scanner.learn(t.before.secrets, t.after.secrets)
-            if let length = scanner.leak(.event(t.move.event), describe: describe) {
+            if let event = Described(t.move.event), let length = scanner.leak(event, describe: describe) {
                 return "a \(length)-character secret appears in the description of an event"
             }
             for effect in t.effects {
-                if let length = scanner.leak(.effect(effect), describe: describe) {
+                if let described = Described<M.Intent>(effect), let length = scanner.leak(described, describe: describe) {
                     return "a \(length)-character secret appears in the description of an effect"
                 }
             }

@@ -76,10 +76,31 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     }
 }
 
-/// A value whose description the leak checks scan: an event or an effect.
-enum Described<Event: Hashable>: Hashable {
-    case event(Event)
+/// A value whose description the leak checks scan: what an event carries (its time left out, so
+/// one intent or answer is scanned once whenever it happens), or an effect that can carry text.
+enum Described<Intent: Hashable>: Hashable {
+    case intent(Intent)
+    case reply(Reply)
+    case launched(StoredCredentials)
     case effect(AuthEffect)
+
+    /// The event's payload, or `nil` for a tick (a time, nothing else).
+    init?(_ event: AuthEvent<Intent>) {
+        switch event {
+        case .intent(let intent, _): self = .intent(intent)
+        case .reply(_, let reply, _): self = .reply(reply)
+        case .launched(let stored, _): self = .launched(stored)
+        case .tick: return nil
+        }
+    }
+
+    /// The effect, or `nil` for those that carry no text at all: ids, timers and instants.
+    init?(_ effect: AuthEffect) {
+        switch effect {
+        case .send, .persist, .emit, .finishCall: self = .effect(effect)
+        case .cancel, .clearCredentials, .schedule, .cancelTimer, .closeRealtime: return nil
+        }
+    }
 }
 
 /// A PThread mutex (Foundation-free).

@@ -14,6 +14,8 @@ public struct Snapshot<Machine: Lifecycle>: Sendable {
     public let symbols: SymbolCounts
     /// The canonical fingerprint (symmetry-reduced).
     let fingerprint: Fingerprint
+    /// The fingerprint of the lifecycle state alone (its phases), to tell whether a move changed it.
+    let stateFingerprint: Fingerprint
 
     /// The credentials the session holds, if signed in.
     public var sessionCredentials: Credentials? { session.flatMap(SessionLifecycle.credentials(in:)) }
@@ -31,6 +33,7 @@ public struct Snapshot<Machine: Lifecycle>: Sendable {
         self.session = survey.session
         self.symbols = survey.symbols
         self.fingerprint = survey.fingerprint
+        self.stateFingerprint = survey.stateFingerprint
     }
 
     /// Whether the state refers to request `id`.
@@ -50,6 +53,7 @@ extension Survey {
         } else {
             survey.reflect(world.state.phase)
         }
+        survey.stateFingerprint = survey.fingerprint.finished()
         survey.region = .environment
         survey.number(-1)
         survey.visit(world.network)

@@ -1,6 +1,15 @@
 import AuthCore
 
 extension Models {
+    /// The app models explore what composing the lifecycles adds (handing over to the session,
+    /// signing out back to the entry flows, switching flows with a request in flight, cooldowns
+    /// across flows, relaunch); each lifecycle's own races are explored by its own model. Two
+    /// requests in flight and one stale answer on its way are enough for those, and keep a whole
+    /// app within a few hundred thousand states.
+    static let appInFlight = 2
+    /// See ``appInFlight``.
+    static let appStale = 1
+
     /// Failures offered to every request in the app models: one of each class the session treats
     /// differently (definitive, transient, rate-limited, unreadable), to keep whole apps explorable.
     static let appFailures: [AuthFailure] = [
@@ -21,7 +30,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
             ],
-            codes: codes, timeHorizon: horizon(codes)) { snapshot in
+            codes: codes, timeHorizon: horizon(codes), maxInFlight: appInFlight, maxStale: appStale) { snapshot in
             typealias Intent = AnonymousWallApp.Intent
             var menu: [Intent] = Menus.codeRegistration.map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second(.first($0))) }
@@ -47,7 +56,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
                 "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",
                 "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
-            ], timeHorizon: .zero) { snapshot in
+            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
             typealias Intent = VynqTalkApp.Intent
             var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
@@ -69,7 +78,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "Registration.Phase.registered": "approval-gated",
                 "Registration.Phase.awaitingVerification": "approval-gated", "PasswordReset.Phase.linkSent": "Hero365's",
                 "PasswordReset.Phase.signedIn": "Everday's reset does not sign in",
-            ], timeHorizon: .zero) { snapshot in
+            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
             typealias Intent = EverdayApp.Intent
             var menu: [Intent] = Menus.registration([.usernamePassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.username).map { .entry(.second(.first($0))) }
@@ -90,7 +99,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",
-            ], timeHorizon: .zero) { snapshot in
+            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
             typealias Intent = SubspaceApp.Intent
             var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
@@ -118,7 +127,7 @@ extension Models {
                 "PasswordReset.Phase.completed": "idem", "PasswordReset.Phase.signedIn": "idem",
                 "PasswordReset.Phase.requestingAgain": "a link is requested afresh",
             ],
-            codes: codes, timeHorizon: horizon(codes)) { snapshot in
+            codes: codes, timeHorizon: horizon(codes), maxInFlight: appInFlight, maxStale: appStale) { snapshot in
             typealias Intent = Hero365App.Intent
             var menu: [Intent] = Menus.registration([.emailPassword, .phonePassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }

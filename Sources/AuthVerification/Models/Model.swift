@@ -25,11 +25,16 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     public var codeRules: CodeRules?
     /// See ``LifecycleModel/timeHorizon``.
     public var timeHorizon: Interval
+    /// See ``LifecycleModel/maxInFlight``.
+    public var maxInFlight: Int
+    /// See ``LifecycleModel/maxStale``.
+    public var maxStale: Int
 
     /// Creates a model.
     public init(
         name: String, machine: Machine, replies: ReplyCatalogue, relaunches: Bool = false, finalCases: [String] = [],
         unreachableByDesign: [String: String] = [:], codes: CodeRules? = nil, timeHorizon: Interval = .seconds(600),
+        maxInFlight: Int = 4, maxStale: Int = 2,
         menu: @escaping @Sendable (Snapshot<Machine>) -> [Machine.Intent]
     ) {
         self.name = name
@@ -43,6 +48,8 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
         self.invariants = Catalogue.all(codes: codes)
         self.codeRules = codes
         self.timeHorizon = timeHorizon
+        self.maxInFlight = maxInFlight
+        self.maxStale = maxStale
     }
 
     /// See ``LifecycleModel/intents(in:)``.

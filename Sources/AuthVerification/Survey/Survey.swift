@@ -40,6 +40,8 @@ public struct Survey {
     public internal(set) var region: Region = .state
     /// The fingerprint so far.
     var fingerprint = Fingerprint()
+    /// The fingerprint of the lifecycle state alone, taken before the environment is surveyed.
+    var stateFingerprint = Fingerprint()
     /// Request ids the lifecycle state refers to.
     var referencedRequests: [RequestID] = []
     /// Every secret value met, revealed (for leak checks only).
