@@ -56,6 +56,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
                 "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",
                 "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
+                "RealtimeConnection.Phase.rejected": "a rejected connection signs out at once (no refresh token), within the same step",
             ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
             typealias Intent = VynqTalkApp.Intent
             var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
