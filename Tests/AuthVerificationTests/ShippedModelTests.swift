@@ -64,40 +64,18 @@ enum Shipped {
         try #require(reports[model.model.name])
     }
 
-    /// Structural findings of shipped models, by model, reported to the lead (the reducers and
-    /// models are theirs to change). Start over cancels the resend timer, while the cooldown kept
-    /// in the flow context still refuses the same destination: the model's time moves only with
-    /// timers, so at the form nothing can change the state again.
-    static let knownFindings: [String: String] = [
-        "oneTimeCodeSignIn.email": "deadlock at enteringDestination: submit, code sent, start over (the cooldown has no timer left)",
-        "oneTimeCodeSignIn.phone": "deadlock at enteringDestination: submit, code sent, start over (the cooldown has no timer left)",
-        "passwordReset.link": "deadlock at enteringIdentifier: request, link sent, start over (the cooldown has no timer left)",
-        // The realtime model declares this case unreachable by design; the app model does not.
-        "app.vynqTalk": "unreachedCase RealtimeConnection.Phase.rejected: without refresh a refused token ends the session in the same step",
-    ]
+    /// Models whose unused-intent findings come and go between processes. The explorer takes the
+    /// declared intent cases from one offered intent, the first in a `Set`'s order (which Swift
+    /// seeds per process), and lists only the intent types nested in that one: VynqTalk's app
+    /// offers no `setPassword`, `changePassword`, `credentialsRejected` or realtime `connect`, and
+    /// that is reported only when the intent drawn is a session or connection one (reported to the
+    /// lead: Explorer.coverageFindings).
+    static let intermittentUnusedIntents: Set<String> = ["app.vynqTalk"]
 
-    /// Invariant violations in shipped models, by model and invariant: the lead decides whether
-    /// the reducer or the invariant is wrong. In Everday's app a session stored before an
-    /// unreadable launch comes back at the next launch while the screen shows a registration
-    /// pending approval: sign in, granted, launched (vault unreadable), register, pending
-    /// approval, launched (vault readable again) → signedIn.restoring. The invariant is a step
-    /// check that does not exempt launches; the reducer keeps an unreadable vault's session.
-    static let knownViolations: [String: [String: String]] = [
-        "app.everday": [
-            "pending approval never reaches signed-in":
-                "a launch restores the session an unreadable launch left in the vault while pending approval is shown"
-        ]
-    ]
-
-    /// Checks that `pair`'s invariant holds in `report`, as a known issue where it is one.
+    /// Checks that `pair`'s invariant holds in `report`, showing the trace to a violation.
     static func expectHolds(_ pair: ShippedInvariant, in report: ExplorationReport) {
         let violation = report.violations.first { $0.invariant == pair.invariant }
-        let holds = { #expect(violation == nil, "\(pair.model.model.name): \(violation.map(\.description) ?? "")") }
-        if let known = knownViolations[pair.model.model.name]?[pair.invariant] {
-            withKnownIssue(Comment(rawValue: "\(known) (reported to the lead)")) { holds() }
-        } else {
-            holds()
-        }
+        #expect(violation == nil, "\(pair.model.model.name): \(violation.map(\.description) ?? "")")
     }
 }
 
@@ -163,11 +141,14 @@ struct ShippedModelTests {
         arguments: Shipped.toClosure)
     func structure(_ model: ShippedModel) throws {
         let report = try Shipped.report(model)
-        let findings = report.findings.map(\.description).joined(separator: "\n")
-        if let known = Shipped.knownFindings[model.model.name] {
-            withKnownIssue(Comment(rawValue: "\(known) (reported to the lead)")) { #expect(report.findings.isEmpty, "\(findings)") }
-        } else {
-            #expect(report.findings.isEmpty, "\(findings)")
+        let intermittent = Shipped.intermittentUnusedIntents.contains(model.model.name)
+        let unusedIntents = report.findings.filter { intermittent && $0.kind == .unusedIntent }
+        let firm = report.findings.filter { !unusedIntents.contains($0) }
+        #expect(firm.isEmpty, "\(model.model.name):\n\(firm.map(\.description).joined(separator: "\n"))")
+        if intermittent {
+            withKnownIssue("unused intents found or not depending on the process's hash seed (reported to the lead)", isIntermittent: true) {
+                #expect(unusedIntents.isEmpty, "\(model.model.name):\n\(unusedIntents.map(\.description).joined(separator: "\n"))")
+            }
         }
     }
 
