@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(name: "AuthDiagramsTests", dependencies: ["AuthCore", "AuthVerification", "AuthDiagrams"]),
         .testTarget(name: "AuthRuntimeTests", dependencies: ["AuthCore", "AuthRuntime", "ReferenceBackend"]),
         .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend"]),
-        .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit"]),
+        .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit", "AuthCore", "AuthVerification"]),
     ],
     swiftLanguageModes: [.v6]
 )

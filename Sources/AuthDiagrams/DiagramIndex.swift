@@ -27,7 +27,7 @@ public enum DiagramIndex: Sendable {
             "- Edges taken by the documented flows of the seeds (`Sources/AuthDiagrams/DocumentedFlows.swift`) are bold in DOT and",
             "  listed under each diagram.",
             "- A *bounded* diagram was explored only up to the limits in `DiagramCatalogue.bounds` because its model does not reach",
-            "  closure quickly yet: edges beyond the bound are missing.",
+            "  closure quickly enough to draw (the app models; `authflow verify` explores them to closure): edges beyond the bound are missing.",
             "- Files: `.mmd` (Mermaid), `.dot` (Graphviz), `.scxml` (W3C SCXML, importable by statechart tools) and `.svg`",
             "  (rendered from the `.dot` by Graphviz when `dot` is on the `PATH`). The `.svg` files depend on the Graphviz version,",
             "  so `--check` does not compare them; they are re-rendered whenever the diagrams are regenerated where Graphviz is installed.",

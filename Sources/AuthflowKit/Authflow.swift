@@ -35,8 +35,14 @@ public enum Authflow {
     static let flags: Set<String> = ["json", "help", "check", "quick", "write"]
 
     /// Runs the command line `words` (without the program name), writing to `out` and `err`.
-    /// Returns the exit status.
-    public static func run(_ words: [String], out: (String) -> Void, err: (String) -> Void) -> Int32 {
+    /// Returns the exit status: 0 when clean, 1 when a check found a violation, 64 for a command
+    /// line it refuses.
+    ///
+    /// `models` are the models `verify`, `explore`, `fuzz`, `replay` and `list` work on: every
+    /// shipped model unless a caller (a test, an app checking its own compositions) names others.
+    public static func run(
+        _ words: [String], models: [AnyModel] = Models.all, out: (String) -> Void, err: (String) -> Void
+    ) -> Int32 {
         let arguments: Arguments
         do {
             arguments = try Arguments.parse(words, valued: valued, flags: flags)
@@ -50,13 +56,13 @@ public enum Authflow {
         }
         do {
             switch arguments.command! {
-            case "verify": return try verify(arguments, out: out, err: err)
-            case "explore": return try explore(arguments, out: out, err: err)
-            case "fuzz": return try fuzz(arguments, out: out, err: err)
-            case "replay": return try replay(arguments, out: out, err: err)
+            case "verify": return try verify(arguments, models: models, out: out, err: err)
+            case "explore": return try explore(arguments, models: models, out: out, err: err)
+            case "fuzz": return try fuzz(arguments, models: models, out: out, err: err)
+            case "replay": return try replay(arguments, models: models, out: out, err: err)
             case "fixtures": return FixtureIndex.run(arguments, out: out, err: err)
             case "list":
-                Models.all.forEach { out($0.name) }
+                models.forEach { out($0.name) }
                 return 0
             case "diagrams": return try diagrams(arguments, out: out, err: err)
             case "serve": return try serve(arguments, out: out, err: err)
@@ -84,23 +90,22 @@ public enum Authflow {
         var description: String
     }
 
-    static func model(_ arguments: Arguments) throws -> AnyModel {
+    static func model(_ arguments: Arguments, in models: [AnyModel]) throws -> AnyModel {
         guard let name = arguments.positional.first else {
-            throw CommandProblem(description: "name a model: \(Models.all.map(\.name).joined(separator: ", "))")
+            throw CommandProblem(description: "name a model: \(models.map(\.name).joined(separator: ", "))")
         }
-        guard let model = Models.named(name) else {
-            throw CommandProblem(description: "no model '\(name)'; models: \(Models.all.map(\.name).joined(separator: ", "))")
+        guard let model = models.first(where: { $0.name == name }) else {
+            throw CommandProblem(description: "no model '\(name)'; models: \(models.map(\.name).joined(separator: ", "))")
         }
         return model
     }
 
-    static func verify(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+    static func verify(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         let configuration = FuzzConfiguration(
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 30),
             length: try arguments.integer("length", default: 300))
         let clock = ContinuousClock()
         let started = clock.now
-        let models = Models.all
         // The apps are the largest models and come last: start from the end so the cores stay busy.
         let rows: [VerifyRow] = withoutActuallyEscaping(err) { err in
             let progress = SharedLines(err)
@@ -129,8 +134,8 @@ public enum Authflow {
         return rows.allSatisfy(\.passed) ? 0 : 1
     }
 
-    static func explore(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
-        let model = try model(arguments)
+    static func explore(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+        let model = try model(arguments, in: models)
         let limits = ExplorationLimits(maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth))
         let report = model.explore(limits: limits)
         if arguments.flags.contains("json") {
@@ -138,6 +143,8 @@ public enum Authflow {
         } else {
             out("\(report.model): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), \(report.invariants) invariants, \(Int(report.statesPerSecond)) states/s\(report.complete ? "" : " (bounded: not complete)")")
             out("states per depth: \(report.levels.map(String.init).joined(separator: " "))")
+            let busiest = report.statesPerCase.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(8)
+            out("busiest cases: " + busiest.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             if !report.deepestTrace.isEmpty {
                 out("a shortest trace to a deepest state:")
                 report.deepestTrace.enumerated().forEach { out("  \($0.offset + 1). \($0.element)") }
@@ -149,8 +156,8 @@ public enum Authflow {
         return report.passed || (!report.complete && report.violations.isEmpty) ? 0 : 1
     }
 
-    static func fuzz(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
-        let model = try model(arguments)
+    static func fuzz(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+        let model = try model(arguments, in: models)
         let configuration = FuzzConfiguration(
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 200),
             length: try arguments.integer("length", default: 400))
@@ -173,8 +180,8 @@ public enum Authflow {
         return report.failure == nil ? 0 : 1
     }
 
-    static func replay(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
-        let model = try model(arguments)
+    static func replay(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+        let model = try model(arguments, in: models)
         guard arguments.options["seed"] != nil else { throw CommandProblem(description: "replay needs --seed") }
         let seed = try arguments.seed("seed", default: 0)
         let length = try arguments.integer("length", default: FuzzConfiguration().length)

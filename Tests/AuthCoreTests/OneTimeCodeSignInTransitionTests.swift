@@ -65,6 +65,9 @@ enum OneTimeCodeSignInTable {
 
     static let cancelTimers: [AuthEffect] = [.cancelTimer(.codeExpiry), .cancelTimer(.resendAvailable)]
 
+    /// Starting over ends the challenge; the resend cooldown lives in the context, so its timer runs on.
+    static let startOverTimers: [AuthEffect] = [.cancelTimer(.codeExpiry)]
+
     static func rows(_ c: ChannelSamples) -> [Row<OneTimeCodeSignIn>] {
         let m = c.machine
         let ph = phases(c)
@@ -94,8 +97,8 @@ enum OneTimeCodeSignInTable {
                 "enteringDestination + submitCode → rejected notAvailableNow (no code outstanding)", .enteringDestination,
                 intent(.submitCode(Samples.codeInput)), .enteringDestination, [.emit(.rejected(.notAvailableNow))]),
             row(
-                "enteringDestination + startOver → enteringDestination, cancels code timers", .enteringDestination, intent(.startOver),
-                .enteringDestination, cancelTimers),
+                "enteringDestination + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", .enteringDestination, intent(.startOver),
+                .enteringDestination, startOverTimers),
 
             // requestingCode
             row(
@@ -135,8 +138,8 @@ enum OneTimeCodeSignInTable {
                 intent(.submitDestination(c.otherDestinationText), at: Samples.at(5)), .requestingCode(c.otherDestination, Samples.r(2)),
                 [.send(Samples.r(2), c.sendCode(c.otherDestination))], requests: 2),
             row(
-                "awaitingCode + startOver → enteringDestination, cancels code timers", ph[2].1, intent(.startOver), .enteringDestination,
-                cancelTimers),
+                "awaitingCode + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[2].1, intent(.startOver), .enteringDestination,
+                startOverTimers),
             row(
                 "awaitingCode + tick before expiry → unchanged", ph[2].1, .tick(Samples.at(299)), ph[2].1, []),
             row(
@@ -202,8 +205,8 @@ enum OneTimeCodeSignInTable {
                 intent(.submitDestination(c.destinationText), at: Samples.at(301)), .requestingCode(c.destination, Samples.r(4)),
                 [.send(Samples.r(4), c.sendCode(c.destination))], requests: 4),
             row(
-                "codeExpired + startOver → enteringDestination, cancels code timers", ph[5].1, intent(.startOver), .enteringDestination,
-                cancelTimers),
+                "codeExpired + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[5].1, intent(.startOver), .enteringDestination,
+                startOverTimers),
             row("codeExpired + reply(stale id) → unchanged", ph[5].1, .reply(Samples.r(3), .failed(.network), at: t0), ph[5].1, []),
 
             // attemptsExhausted
@@ -221,8 +224,8 @@ enum OneTimeCodeSignInTable {
                 intent(.submitDestination(c.otherDestinationText), at: Samples.at(5)), .requestingCode(c.otherDestination, Samples.r(4)),
                 [.send(Samples.r(4), c.sendCode(c.otherDestination))], requests: 4),
             row(
-                "attemptsExhausted + startOver → enteringDestination, cancels code timers", ph[6].1, intent(.startOver), .enteringDestination,
-                cancelTimers),
+                "attemptsExhausted + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[6].1, intent(.startOver), .enteringDestination,
+                startOverTimers),
             row(
                 "attemptsExhausted + reply(stale id) → unchanged", ph[6].1, .reply(Samples.r(3), .granted(Samples.rotatingGrant), at: t0),
                 ph[6].1, []),
@@ -242,7 +245,7 @@ enum OneTimeCodeSignInTable {
                 ("submitCode", .submitCode(Samples.codeInput)),
             ], .busy)
         rows += busy.map { name, phase in
-            row("\(name) + startOver → enteringDestination, cancels code timers, the request becomes stale", phase, intent(.startOver), .enteringDestination, cancelTimers)
+            row("\(name) + startOver → enteringDestination, cancels the code expiry, the request becomes stale", phase, intent(.startOver), .enteringDestination, startOverTimers)
         }
         rows += rejectedRows(
             m, "\(c.label): signed in", phases: [ph[7]],

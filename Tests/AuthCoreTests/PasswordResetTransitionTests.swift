@@ -155,8 +155,9 @@ enum PasswordResetTable {
         case .emailLink:
             rows += [
                 row(
-                    "requesting + reply(accepted) → linkSent, emits passwordResetRequested", ph[1].1,
-                    .reply(Samples.r(1), .accepted("Password recovery email sent"), at: t0), .linkSent, [.emit(.passwordResetRequested)]),
+                    "requesting + reply(accepted) → linkSent, emits passwordResetRequested, schedules resendAvailable", ph[1].1,
+                    .reply(Samples.r(1), .accepted("Password recovery email sent"), at: t0), .linkSent,
+                    [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: t0 + machine.resendCooldown)]),
                 row(
                     "awaitingProof + submitCode → rejected unsupported", ph[2].1, intent(submitCode), ph[2].1,
                     [.emit(.rejected(.unsupported))]),

@@ -48,7 +48,7 @@ struct SurveyTests {
 
     static func fingerprint(_ world: World<SessionLifecycle>) -> Fingerprint {
         var world = world
-        return Survey.of(&world, horizon: .seconds(600), settle: { _, _ in }).fingerprint
+        return Survey.of(&world, horizon: .seconds(600), historyHorizon: .seconds(600), settle: { _, _ in }).fingerprint
     }
 
     static func world(_ phase: SessionLifecycle.Phase, next: UInt64 = 1, now: Instant = .seconds(100)) -> World<SessionLifecycle> {
@@ -97,5 +97,30 @@ struct SurveyTests {
         let ahead = Self.world(.refreshBackoff(session, retryAt: .seconds(86_400), attempt: 0), now: .seconds(100))
         let furtherAhead = Self.world(.refreshBackoff(session, retryAt: .seconds(86_370), attempt: 0), now: .seconds(100))
         #expect(Self.fingerprint(ahead) != Self.fingerprint(furtherAhead), "instants ahead stay exact: their order decides which timer fires first")
+    }
+
+    @Test("the code cooldowns the context keeps are part of the fingerprint (they outlive the flow that set them)")
+    func cooldownsAreSurveyed() throws {
+        let quiet = Self.world(.signedOut)
+        var cooling = quiet
+        cooling.state.context.codeSent(to: .reset(.email(try Email("a@b.edu"))), resendAt: .seconds(130))
+        var otherTarget = quiet
+        otherTarget.state.context.codeSent(to: .reset(.email(try Email("c@d.edu"))), resendAt: .seconds(130))
+        #expect(Self.fingerprint(quiet) != Self.fingerprint(cooling))
+        #expect(Self.fingerprint(cooling) != Self.fingerprint(otherTarget))
+    }
+
+    @Test("the history keeps past instants exact up to its own horizon while the state forgets them at its own")
+    func historyHasItsOwnHorizon() {
+        func fingerprint(issuedAt: Instant, sessionExpiry: Instant) -> Fingerprint {
+            var credentials = Self.credentials
+            credentials.expiresAt = sessionExpiry
+            var world = Self.world(.active(Session(credentials: credentials)), now: .seconds(1000))
+            world.history.codes = [CodeIssue(destination: "phone:+12345678900 login", issuedAt: issuedAt, verifications: 0)]
+            return Survey.of(&world, horizon: .zero, historyHorizon: .seconds(300), settle: { _, _ in }).fingerprint
+        }
+        #expect(fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(10)) == fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(500)))
+        #expect(fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(10)) != fingerprint(issuedAt: .seconds(800), sessionExpiry: .seconds(10)))
+        #expect(fingerprint(issuedAt: .seconds(100), sessionExpiry: .seconds(10)) == fingerprint(issuedAt: .seconds(200), sessionExpiry: .seconds(10)))
     }
 }

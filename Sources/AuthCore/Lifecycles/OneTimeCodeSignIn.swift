@@ -197,15 +197,16 @@ public struct OneTimeCodeSignIn: EntryFlow {
                 phase = .verifying(challenge, id)
                 return [.send(id, verify(code, for: challenge.destination))]
             case .startOver:
+                // The resend cooldown outlives the challenge (it is kept in the context), so its timer runs on.
                 phase = .enteringDestination
-                return [.cancelTimer(.codeExpiry), .cancelTimer(.resendAvailable)]
+                return [.cancelTimer(.codeExpiry)]
             }
         case .requestingCode, .resendingCode, .verifying:
             switch intent {
             case .submitDestination, .requestNewCode, .submitCode: return [.reject(.busy)]
             case .startOver:
-                phase = .enteringDestination  // The request in flight becomes stale.
-                return [.cancelTimer(.codeExpiry), .cancelTimer(.resendAvailable)]
+                phase = .enteringDestination  // The request in flight becomes stale; the resend cooldown runs on.
+                return [.cancelTimer(.codeExpiry)]
             }
         case .signedIn:
             switch intent {

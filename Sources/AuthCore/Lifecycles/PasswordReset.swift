@@ -164,8 +164,8 @@ public struct PasswordReset: EntryFlow {
                 requests.codeSent(to: .reset(identifier), resendAt: now + resendCooldown)
                 switch style {
                 case .emailLink:
-                    phase = .linkSent
-                    return [.emit(.passwordResetRequested)]
+                    phase = .linkSent  // Another link may be asked for once the cooldown ends.
+                    return [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: now + resendCooldown)]
                 case .emailCodeWithAutoLogin, .emailedToken:
                     phase = .awaitingProof(identifier, resendAt: now + resendCooldown)
                     return [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: now + resendCooldown)]

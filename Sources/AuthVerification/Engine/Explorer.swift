@@ -50,6 +50,8 @@ public struct ExplorationReport: Sendable {
     /// When a limit stopped the exploration: a shortest trace to one of the deepest states
     /// reached, to show what keeps growing.
     public var deepestTrace: [TraceStep]
+    /// How many states each case path holds: where the space is.
+    public var statesPerCase: [String: Int] = [:]
 
     /// True when complete and nothing was found.
     public var passed: Bool { complete && violations.isEmpty && findings.isEmpty }
@@ -194,7 +196,14 @@ private struct Run<Model: LifecycleModel> {
             violations: violationOrder.compactMap { violations[$0] }, findings: findings,
             edges: projected.map { ProjectedEdge(from: paths[Int($0.from)], label: labels.names[Int($0.label)], to: paths[Int($0.to)], kind: $0.kind) }.sorted(),
             initialCase: paths[0], finalCases: model.finalCases, bytesPerState: perState, storedEdges: edgeTargets.count,
-            levels: levels, deepestTrace: complete ? [] : replay(trace(to: Int32(parent.count - 1))))
+            levels: levels, deepestTrace: complete ? [] : replay(trace(to: Int32(parent.count - 1))),
+            statesPerCase: statesPerCase())
+    }
+
+    private func statesPerCase() -> [String: Int] {
+        var counts = Array(repeating: 0, count: paths.count)
+        for path in pathOf { counts[Int(path)] += 1 }
+        return Dictionary(uniqueKeysWithValues: zip(paths, counts))
     }
 
     /// Stores a new state and checks the state invariants on it.

@@ -156,12 +156,18 @@ public enum Catalogue {
     // MARK: Gates
 
     /// A pending-approval account never reaches signed-in except through a sign-in answer that
-    /// grants a session. (Seed 002 Approval-Gated Registration.)
+    /// grants a session. (Seed 002 Approval-Gated Registration.) A relaunch that restores what the
+    /// vault already held is not a way in for the pending account: those credentials were granted
+    /// to an earlier sign-in (found by the explorer: a vault unreadable at one launch and readable
+    /// at the next, with a registration pending in between).
     public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
         Invariant("pending approval never reaches signed-in", source: "seed 002 Approval-Gated Registration", .step { t in
             guard t.before.sessionCredentials == nil, t.after.sessionCredentials != nil,
                 t.before.casePath.split(separator: ".").contains("pendingApproval")
             else { return nil }
+            if case .launched(.stored(let stored), _) = t.move.event, t.before.world.vault == .holds(stored) || t.before.world.vault == .unreadable(stored) {
+                return nil
+            }
             if t.answersCurrentRequest, case .granted? = t.reply { return nil }
             return "\(t.before.casePath) reached \(t.after.casePath) without a granted sign-in"
         })

@@ -24,9 +24,12 @@ public struct Snapshot<Machine: Lifecycle>: Sendable {
 
     /// Surveys `world`; `settle` may update its history from the survey's facts before the
     /// history is surveyed.
-    init(_ world: World<Machine>, horizon: Interval, settle: (inout World<Machine>, Survey) -> Void = { _, _ in }) {
+    init(
+        _ world: World<Machine>, horizon: Interval, historyHorizon: Interval,
+        settle: (inout World<Machine>, Survey) -> Void = { _, _ in }
+    ) {
         var world = world
-        let survey = Survey.of(&world, horizon: horizon, settle: settle)
+        let survey = Survey.of(&world, horizon: horizon, historyHorizon: historyHorizon, settle: settle)
         self.world = world
         self.referencedRequests = survey.referencedRequests
         self.secrets = survey.secrets
@@ -44,15 +47,19 @@ public struct Snapshot<Machine: Lifecycle>: Sendable {
 }
 
 extension Survey {
-    /// Surveys a world: the lifecycle state first, then network, timers and vault; `settle` may
-    /// update the history from those facts before the history is surveyed.
-    static func of<M: Lifecycle>(_ world: inout World<M>, horizon: Interval, settle: (inout World<M>, Survey) -> Void) -> Survey {
-        var survey = Survey(now: world.now, horizon: horizon)
+    /// Surveys a world: the lifecycle state first (its phase, then the code cooldowns its context
+    /// keeps), then network, timers and vault; `settle` may update the history from those facts
+    /// before the history is surveyed.
+    static func of<M: Lifecycle>(
+        _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, settle: (inout World<M>, Survey) -> Void
+    ) -> Survey {
+        var survey = Survey(now: world.now, horizon: horizon, historyHorizon: historyHorizon)
         if let phase = world.state.phase as? any Surveyable {
             phase.survey(&survey)
         } else {
             survey.reflect(world.state.phase)
         }
+        survey.cooldowns(of: world.state.context)
         survey.stateFingerprint = survey.fingerprint.finished()
         survey.region = .environment
         survey.number(-1)
@@ -74,7 +81,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
     let model: Model
 
     /// The initial world's snapshot.
-    var initial: Snapshot<Machine> { Snapshot(model.initialWorld, horizon: model.timeHorizon) }
+    var initial: Snapshot<Machine> { Snapshot(model.initialWorld, horizon: model.timeHorizon, historyHorizon: model.historyHorizon) }
 
     /// Every possible next move, in a fixed order (determinism).
     func moves(_ snapshot: Snapshot<Machine>) -> [Move<Machine>] {
@@ -165,7 +172,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
             return Transition(before: snapshot, move: move, effects: effects, after: snapshot, answered: answered)
         }
         let signedInBefore = snapshot.sessionCredentials != nil
-        let after = Snapshot(world, horizon: model.timeHorizon) { world, facts in
+        let after = Snapshot(world, horizon: model.timeHorizon, historyHorizon: model.historyHorizon) { world, facts in
             settleHistory(&world, facts, signedInBefore: signedInBefore)
         }
         return Transition(before: snapshot, move: move, effects: effects, after: after, answered: answered)

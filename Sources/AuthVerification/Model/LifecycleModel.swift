@@ -74,11 +74,15 @@ public protocol LifecycleModel: Sendable {
     /// (logout during a refresh, then signing in again before its answer lands). Answers are still
     /// delivered in every order, so the user acts again as soon as one arrives.
     var maxStale: Int { get }
-    /// How far back instants stay exact; further back they are "long ago" (see ``Survey``). At
-    /// least the longest interval the lifecycle (or an invariant) adds to a *past* instant before
-    /// comparing it with the current time — a code's cooldown or lifetime counted from when it was
-    /// sent. Lifecycles that only compare deadlines with the current time need none.
+    /// How far back instants in the lifecycle's state stay exact; further back they are "long
+    /// ago" (see ``Survey``). At least the longest interval the lifecycle adds to a *past* instant
+    /// before comparing it with the current time. Lifecycles that keep only deadlines and compare
+    /// them with the current time — all of AuthCore's — need none.
     var timeHorizon: Interval { get }
+    /// How far back instants in the history variables stay exact: at least the longest interval
+    /// an invariant adds to a past instant — the code invariants count a code's cooldown and
+    /// lifetime from when it was issued.
+    var historyHorizon: Interval { get }
     /// The invariants checked.
     var invariants: [Invariant<Machine>] { get }
     /// The one-time-code rules the lifecycle follows, if it sends codes.
@@ -99,6 +103,9 @@ extension LifecycleModel {
     /// Ten minutes: longer than every cooldown, code lifetime, backoff and refresh margin used.
     /// Models that know their lifecycle may choose less (see ``Model``).
     public var timeHorizon: Interval { .seconds(600) }
+    /// The longest of the code rules' cooldown and lifetime, which the code invariants count from
+    /// when a code was issued; none without codes.
+    public var historyHorizon: Interval { codeRules.map { max($0.cooldown, $0.lifetime ?? .zero) } ?? .zero }
     /// The whole catalogue.
     public var invariants: [Invariant<Machine>] { Catalogue.all(codes: codeRules) }
     /// No codes.

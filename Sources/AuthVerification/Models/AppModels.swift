@@ -30,7 +30,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
             ],
-            codes: codes, timeHorizon: horizon(codes), maxInFlight: appInFlight, maxStale: appStale) { snapshot in
+            codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
             typealias Intent = AnonymousWallApp.Intent
             var menu: [Intent] = Menus.codeRegistration.map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second(.first($0))) }
@@ -56,6 +56,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
                 "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",
                 "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
+                "RealtimeConnection.Phase.rejected": "a rejected connection signs out at once (no refresh token), within the same step",
             ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
             typealias Intent = VynqTalkApp.Intent
             var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
@@ -112,7 +113,12 @@ extension Models {
     public static func hero365App() -> Model<Hero365App> {
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: tokenLifetime)
-        replies.failures = appFailures
+        // Five entry flows and a rotating session: one request in flight at a time and one
+        // definitive and one transient failure keep the whole app at about 450,000 states. The
+        // session's races (four in flight, every failure class) are explored by session.hero365,
+        // each entry flow's by its own model; what this model adds — handing over from every
+        // flow, stale answers across flows and sessions, relaunch — needs no more.
+        replies.failures = [.unauthorized(nil), .network]
         let otp = OneTimeCodeSignIn(channel: .phone, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
         let codes = CodeRules(cooldown: otp.resendCooldown, lifetime: otp.codeLifetime, maxAttempts: otp.maxAttempts)
         return Model(
@@ -126,8 +132,9 @@ extension Models {
                 "PasswordReset.Phase.awaitingProof": "recovery is a link", "PasswordReset.Phase.resetting": "idem",
                 "PasswordReset.Phase.completed": "idem", "PasswordReset.Phase.signedIn": "idem",
                 "PasswordReset.Phase.requestingAgain": "a link is requested afresh",
+                "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
             ],
-            codes: codes, timeHorizon: horizon(codes), maxInFlight: appInFlight, maxStale: appStale) { snapshot in
+            codes: codes, timeHorizon: .zero, maxInFlight: 1, maxStale: appStale) { snapshot in
             typealias Intent = Hero365App.Intent
             var menu: [Intent] = Menus.registration([.emailPassword, .phonePassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }

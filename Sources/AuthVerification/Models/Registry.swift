@@ -73,12 +73,6 @@ public enum Models {
         .rotating(margin: .seconds(60), retryLimit: retryLimit, backoff: .seconds(15))
     }
 
-    /// How far back AuthCore's lifecycles compare instants (see ``LifecycleModel/timeHorizon``):
-    /// a sent code's cooldown and lifetime, counted from when it was sent. Every other instant
-    /// they keep is a deadline compared with the current time.
-    static func horizon(_ codes: CodeRules?) -> Interval {
-        codes.map { max($0.cooldown, $0.lifetime ?? .zero) } ?? .zero
-    }
     static let aw = ReplyCatalogue(
         grants: [.init(passwordSet: false), .init(passwordSet: true), .init(passwordSet: nil)])
 
@@ -88,7 +82,7 @@ public enum Models {
         let codes = CodeRules(cooldown: machine.resendCooldown)
         return Model(
             name: "codeRegistration", machine: machine, replies: aw, finalCases: ["registered"],
-            codes: codes, timeHorizon: horizon(codes)) { _ in Menus.codeRegistration }
+            codes: codes, timeHorizon: .zero) { _ in Menus.codeRegistration }
     }
 
     /// Code sign-in on one channel.
@@ -98,7 +92,7 @@ public enum Models {
         return Model(
             name: "oneTimeCodeSignIn.\(channel == .email ? "email" : "phone")", machine: machine,
             replies: ReplyCatalogue(grants: [.init(withRefreshToken: channel == .phone)]), finalCases: ["signedIn"],
-            codes: codes, timeHorizon: horizon(codes)) { _ in Menus.oneTimeCode(channel) }
+            codes: codes, timeHorizon: .zero) { _ in Menus.oneTimeCode(channel) }
     }
 
     /// Password sign-in (Everday's shapes: pending approval, password change demanded, 429).
@@ -141,7 +135,7 @@ public enum Models {
         let codes = CodeRules(cooldown: machine.resendCooldown)
         return Model(
             name: name, machine: machine, replies: aw, finalCases: ["signedIn"], unreachableByDesign: unreachable,
-            codes: codes, timeHorizon: horizon(codes)) { _ in Menus.passwordReset(style) }
+            codes: codes, timeHorizon: .zero) { _ in Menus.passwordReset(style) }
     }
 
     /// Hero365 OAuth.

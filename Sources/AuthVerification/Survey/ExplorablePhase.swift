@@ -36,10 +36,18 @@ extension LifecycleState: Surveyable where Phase: Surveyable {
     /// The phase and the code cooldowns; the request counter is symmetric and left out.
     public func survey(_ s: inout Survey) {
         s.visit(phase)
-        s.number(context.codeCooldowns.count)
+        s.cooldowns(of: context)
+    }
+}
+
+extension Survey {
+    /// The code cooldowns a lifecycle's context keeps (they outlive the flow that set them); the
+    /// request counter is symmetric and left out.
+    mutating func cooldowns(of context: FlowContext) {
+        number(context.codeCooldowns.count)
         for cooldown in context.codeCooldowns {
-            s.plain(cooldown.target)
-            s.visit(cooldown.resendAt)
+            plain(cooldown.target)
+            visit(cooldown.resendAt)
         }
     }
 }

@@ -55,13 +55,16 @@ public struct Survey {
 
     private let now: Int64
     private let longAgo: Int64
+    private let historyLongAgo: Int64
     private var requestNames: [UInt64] = []
     private var tokenNames: [String] = []
 
-    /// A survey of a world at `now` whose model forgets exact instants older than `horizon`.
-    init(now: Instant, horizon: Interval) {
+    /// A survey of a world at `now` whose model forgets exact instants older than `horizon` in
+    /// the state and environment, and older than `historyHorizon` in the history variables.
+    init(now: Instant, horizon: Interval, historyHorizon: Interval) {
         self.now = now.milliseconds
         self.longAgo = -horizon.milliseconds - 1
+        self.historyLongAgo = -historyHorizon.milliseconds - 1
     }
 
     // MARK: What conformances call
@@ -103,7 +106,7 @@ public struct Survey {
 
     /// Surveys an instant: relative to now, and "long ago" beyond the horizon.
     public mutating func instant(_ instant: Instant) {
-        let relative = max(instant.milliseconds &- now, longAgo)
+        let relative = max(instant.milliseconds &- now, region == .history ? historyLongAgo : longAgo)
         fingerprint.mix(0x494E_5354_0000_0000 ^ UInt64(bitPattern: relative))
     }
 

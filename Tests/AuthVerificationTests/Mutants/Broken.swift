@@ -1,0 +1,324 @@
+import AuthCore
+import AuthVerification
+
+/// Deliberately broken reducers: each wraps a real lifecycle and breaks exactly one of its rules,
+/// the way the anchors' issue trackers saw it broken (supabase-swift, AppAuth-iOS, Auth0.swift,
+/// Amplify). Named after what the broken reducer does.
+enum Broken {
+    typealias SignInSession = SmallModels.SignInSession
+
+    // MARK: Credentials and sign-out
+
+    /// The session-expiry timer signs out but leaves the credentials in the vault.
+    static let expiryKeepsTheVault = Mutant<SignInSession>.editing(SmallModels.plain) { _, event, _, effects in
+        if case .tick = event { effects.removeAll { $0 == .clearCredentials } }
+    }
+
+    /// A refreshed pair is adopted in memory without being persisted.
+    static let refreshedPairNotPersisted = Mutant<SignInSession>.editing(SmallModels.rotating) { _, event, _, effects in
+        if case .reply(_, .refreshed, _) = event { effects.removeAll(where: \.isPersist) }
+    }
+
+    /// Logout forgets to ask for the vault to be cleared.
+    static let logoutKeepsTheVault = Mutant<SessionLifecycle>.editing(SmallModels.bareSession) { _, event, _, effects in
+        if case .intent(.logout, _) = event { effects.removeAll { $0 == .clearCredentials } }
+    }
+
+    /// ``logoutKeepsTheVault`` inside a sign-in-and-session app.
+    static let logoutKeepsTheVaultInAnApp = Mutant<SignInSession>.editing(SmallModels.plain) { _, event, _, effects in
+        if case .intent(.session(.logout), _) = event { effects.removeAll { $0 == .clearCredentials } }
+    }
+
+    // MARK: Refresh
+
+    /// A token rejected while a refresh is under way starts a second refresh instead of joining it.
+    static let secondRefreshInFlight = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .intent(.session(.credentialsRejected), _) = event, case .signedIn(.refreshing(let session, _, _)) = phase,
+            let token = session.credentials.refreshToken
+        {
+            let id = requests.issue()
+            phase = .signedIn(.refreshing(session, id, attempt: 0))
+            return [.send(id, .refresh(token))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// The rotated refresh token in a refresh answer is lost: the old one is kept and sent again.
+    static let rotatedTokenLost = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .reply(let id, .refreshed(var tokens), let at) = event, tokens.refreshToken != nil {
+            tokens.refreshToken = nil
+            return base.step(&phase, .reply(id, .refreshed(tokens), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A refresh answer without a refresh token drops the one the session held.
+    static let omittedRefreshTokenDropsTheOld = Mutant<SignInSession>.editing(SmallModels.rotating) { before, event, phase, effects in
+        guard case .reply(let id, .refreshed(let tokens), _) = event, tokens.refreshToken == nil,
+            case .signedIn(.refreshing(_, let current, _)) = before, current == id, case .signedIn(.active(var session)) = phase
+        else { return }
+        session.credentials.refreshToken = nil
+        phase = .signedIn(.active(session))
+        effects = effects.map { $0.isPersist ? .persist(session.credentials) : $0 }
+    }
+
+    /// The calls waiting for a refresh are sent with the new token before the pair is persisted.
+    static let sendsBeforePersisting = Mutant<SignInSession>.editing(SmallModels.rotating) { _, event, _, effects in
+        guard case .reply(_, .refreshed, _) = event else { return }
+        effects = effects.filter(\.isSend) + effects.filter { !$0.isSend }
+    }
+
+    /// A transient refresh failure (no network) is taken for a refusal and ends the session.
+    static let transientFailureEndsTheSession = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .reply(let id, .failed(let failure), let at) = event, failure.isTransient,
+            case .signedIn(.refreshing(_, let current, _)) = phase, current == id
+        {
+            return base.step(&phase, .reply(id, .failed(.unauthorized(nil)), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    // MARK: Stale answers and logout races
+
+    /// A sign-in answer is taken whatever request it answers, even one the user abandoned.
+    static let staleGrantAccepted = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        if case .reply(_, .granted(let grant), _) = event, case .enteringCredentials = phase {
+            phase = .signedIn(grant)
+            return []
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A refresh that finishes after logout still writes its tokens to the vault.
+    static let lateRefreshPersisted = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        let effects = base.step(&phase, event, &requests)
+        guard case .signedOut = phase, case .reply(_, .refreshed(let tokens), let at) = event else { return effects }
+        let written = Credentials(
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiry.deadline(receivedAt: at),
+            user: UserProfile(id: "u1"))
+        return effects + [.persist(written)]
+    }
+
+    // MARK: Gates
+
+    /// While pending approval, a sign-in answer to an abandoned attempt is taken for the current one.
+    static let pendingApprovalTakesAnyGrant = Mutant<SignInSession>(SmallModels.plain) { base, phase, event, requests in
+        if case .reply(let id, .granted, _) = event, case .signedOut(.pendingApproval(let identifier)) = phase {
+            phase = .signedOut(.signingIn(identifier, id))
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A protected call made while the password must be changed is sent anyway.
+    static let callDuringPasswordChange = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .intent(.session(.call(let call)), _) = event, case .signedIn(.passwordChangeRequired(let credentials, _)) = phase {
+            return [.send(requests.issue(), .protected(call, Bearer(token: credentials.accessToken, userID: credentials.user.id)))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A sign-in answer's `RequirePasswordChange` is ignored: the session starts usable.
+    static let demandedChangeIgnored = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .reply(let id, .granted(var grant), let at) = event, grant.requiresPasswordChange {
+            grant.requiresPasswordChange = false
+            return base.step(&phase, .reply(id, .granted(grant), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A code typed while the code is still being sent is submitted at once.
+    static let codeSubmittedBeforeSent = Mutant<CodeRegistration>(CodeRegistration(resendCooldown: .seconds(60))) { base, phase, event, requests in
+        if case .intent(.submitCode(let raw), let now) = event, case .sendingCode(let email, _) = phase,
+            case .success(let code) = VerificationCode.validate(raw)
+        {
+            let id = requests.issue()
+            phase = .registering(email, id, resendAt: now)
+            return [.send(id, .registerWithEmailCode(email, code))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// Set-password is offered again once the password is set.
+    static let passwordSetTwice = Mutant<SignInSession>(SmallModels.plain) { base, phase, event, requests in
+        if case .intent(.session(.setPassword(let raw)), _) = event, case .signedIn(.active(let session)) = phase,
+            case .success(let password) = Password.validate(raw)
+        {
+            return [.send(requests.issue(), .setPassword(password, session.bearer))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// When the resend cooldown ends, a new code is requested without the user asking.
+    static let codeResentByItself = Mutant<OneTimeCodeSignIn>(SmallModels.oneTimeCode) { base, phase, event, requests in
+        if case .tick(let now) = event, case .awaitingCode(let challenge) = phase, now >= challenge.resendAt {
+            let id = requests.issue()
+            phase = .resendingCode(challenge, id)
+            return [.send(id, sendCode(to: challenge.destination))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A code typed while one is being verified is verified too; both answers stay awaited.
+    static let secondVerificationInFlight = Remembering<OneTimeCodeSignIn, RequestID>(SmallModels.oneTimeCode) {
+        base, phase, earlier, event, requests in
+        switch (phase, event) {
+        case (.verifying(var challenge, let first), .intent(.submitCode(let raw), let now)):
+            guard case .success(let code) = VerificationCode.validate(raw), challenge.attemptsLeft > 0, now < challenge.expiresAt
+            else { break }
+            challenge.attemptsLeft -= 1
+            let id = requests.issue()
+            earlier = first
+            phase = .verifying(challenge, id)
+            return [.send(id, verify(code, for: challenge.destination))]
+        case (_, .reply(let id, _, _)) where id == earlier:
+            earlier = nil
+            return []
+        default:
+            break
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A reset that signs in hands over a user made up from the typed email, not the answer's.
+    static let resetGrantRewritten = Mutant<PasswordReset>.editing(PasswordReset(style: .emailCodeWithAutoLogin, resendCooldown: .seconds(60))) {
+        before, _, phase, _ in
+        guard case .resetting(.email(let email), _, _) = before, case .signedIn(var grant) = phase else { return }
+        grant.user = UserProfile(id: email.rawValue, email: email.rawValue)
+        phase = .signedIn(grant)
+    }
+
+    /// Everday's reset request trims what was typed but skips the username-or-email validation.
+    static let resetIdentifierUnchecked = Mutant<PasswordReset>(PasswordReset(style: .emailedToken, resendCooldown: .seconds(60))) {
+        base, phase, event, requests in
+        if case .intent(.requestReset(let raw), _) = event, case .enteringIdentifier = phase {
+            let identifier = ResetIdentifier.usernameOrEmail(trimmed(raw))
+            let id = requests.issue()
+            phase = .requesting(identifier, id)
+            return [.send(id, .requestPasswordReset(identifier))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A sign-in keeps the password it sent, in plain text, to retry with it.
+    static let passwordKeptInTheState = Remembering<PasswordSignIn, String>(PasswordSignIn(identifiers: .username)) {
+        base, phase, typed, event, requests in
+        if case .intent(.submit(_, let password), _) = event { typed = password.reveal() }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A sign-in puts the password into the username field of the request.
+    static let passwordSentAsUsername = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        if case .intent(.submit(_, let raw), _) = event, case .enteringCredentials = phase,
+            case .success(let password) = Password.validate(raw), case .success(let name) = Username.validate(raw.reveal())
+        {
+            let id = requests.issue()
+            phase = .signingIn(.username(name), id)
+            return [.send(id, .signIn(.username(name), password))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A call replayed after a 401 forgets that it was replayed: the next 401 refreshes and replays again.
+    static let replayForgotten = Mutant<SignInSession>.editing(SmallModels.rotating) { _, _, phase, _ in
+        if case .signedIn(let session) = phase { phase = .signedIn(session.forgettingReplays) }
+    }
+
+    /// A call attaches the session's token without checking whether it expired.
+    static let expiredTokenAttached = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .intent(.session(.call(let call)), _) = event, case .signedIn(let inner) = phase {
+            switch inner {
+            case .active(var session), .offline(var session):
+                guard !session.calls.contains(where: { $0.id == call }) else { break }
+                let id = requests.issue()
+                session.calls.append(PendingCall(id: call, stage: .sent(id, with: session.credentials.accessToken), replayed: false))
+                if case .active = inner { phase = .signedIn(.active(session)) } else { phase = .signedIn(.offline(session)) }
+                return [.send(id, .protected(call, session.bearer))]
+            case .signedOut, .restoring, .refreshing, .refreshBackoff, .passwordSetupRequired, .passwordChangeRequired:
+                break
+            }
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    // MARK: One-time codes
+
+    /// A new code is requested whenever the user asks, cooldown or not.
+    static let codeWithinTheCooldown = Mutant<OneTimeCodeSignIn>(SmallModels.oneTimeCode) { base, phase, event, requests in
+        if case .intent(.requestNewCode, _) = event, case .awaitingCode(let challenge) = phase {
+            let id = requests.issue()
+            phase = .resendingCode(challenge, id)
+            return [.send(id, sendCode(to: challenge.destination))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A code is submitted whatever its age: the lifetime is never checked.
+    static let expiredCodeSubmitted = Mutant<OneTimeCodeSignIn>(SmallModels.oneTimeCode) { base, phase, event, requests in
+        if case .intent(.submitCode, let now) = event {
+            switch phase {
+            case .awaitingCode(var challenge), .codeExpired(var challenge):
+                challenge.expiresAt = max(challenge.expiresAt, now + .seconds(1))
+                phase = .awaitingCode(challenge)
+            case .enteringDestination, .requestingCode, .resendingCode, .verifying, .attemptsExhausted, .signedIn:
+                break
+            }
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// Wrong codes are never counted: every submission finds all its attempts left.
+    static let attemptsNeverCounted = Mutant<OneTimeCodeSignIn>(SmallModels.oneTimeCode) { base, phase, event, requests in
+        if case .intent(.submitCode, _) = event, case .awaitingCode(var challenge) = phase {
+            challenge.attemptsLeft = base.maxAttempts
+            phase = .awaitingCode(challenge)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    // MARK: Helpers
+
+    static func sendCode(to destination: CodeDestination) -> APIRequest {
+        switch destination {
+        case .email(let email): .sendEmailCode(email, .login)
+        case .phone(let phone): .sendPhoneCode(phone)
+        }
+    }
+
+    static func verify(_ code: VerificationCode, for destination: CodeDestination) -> APIRequest {
+        switch destination {
+        case .email(let email): .signInWithEmailCode(email, code)
+        case .phone(let phone): .signInWithPhoneCode(phone, code)
+        }
+    }
+
+    static func trimmed(_ text: String) -> String {
+        var characters = Substring(text)
+        while characters.first?.isWhitespace == true { characters.removeFirst() }
+        while characters.last?.isWhitespace == true { characters.removeLast() }
+        return String(characters)
+    }
+}
+
+extension AuthEffect {
+    var isPersist: Bool { if case .persist = self { true } else { false } }
+    var isSend: Bool { if case .send = self { true } else { false } }
+}
+
+extension SessionLifecycle.Phase {
+    /// The same phase with every pending call's `replayed` flag cleared.
+    var forgettingReplays: Self {
+        func forgetting(_ session: Session) -> Session {
+            var session = session
+            for index in session.calls.indices { session.calls[index].replayed = false }
+            return session
+        }
+        return switch self {
+        case .active(let session): .active(forgetting(session))
+        case .refreshing(let session, let id, let attempt): .refreshing(forgetting(session), id, attempt: attempt)
+        case .refreshBackoff(let session, let retryAt, let attempt): .refreshBackoff(forgetting(session), retryAt: retryAt, attempt: attempt)
+        case .offline(let session): .offline(forgetting(session))
+        case .restoring(let session, let id): .restoring(forgetting(session), id)
+        case .signedOut, .passwordSetupRequired, .passwordChangeRequired: self
+        }
+    }
+}

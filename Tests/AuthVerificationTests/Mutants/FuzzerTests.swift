@@ -1,0 +1,180 @@
+import AuthCore
+import AuthVerification
+import Testing
+
+/// A planted bug (a row of the mutant table), the seed the fuzzer starts from, and what it finds.
+struct PlantedBug: Sendable, CustomTestStringConvertible {
+    /// The mutant and what the explorer says about it.
+    var row: MutantCase
+    /// The first run's seed (fixed for CI).
+    var seed: UInt64
+    /// What every process, on every platform, finds from `seed`: the failing run's seed, how long
+    /// its walk was, and the shrunk choices.
+    var pinned: (run: UInt64, walk: Int, choices: String)
+    /// Why the shrunk trace is longer than the explorer's shortest one, where it is.
+    var shrinkerFallsShort: String?
+
+    var testDescription: String { "\(row.mutant.name) from seed \(seed)" }
+
+    /// The fuzzing: runs enough that every bug is met (the first failure ends it); every run is
+    /// `length` events at most.
+    var configuration: FuzzConfiguration { FuzzConfiguration(seed: seed, runs: 400, length: PlantedBug.length) }
+    /// Events per walk.
+    static let length = 200
+
+    init(_ mutant: String, seed: UInt64 = FuzzConfiguration().seed, finds pinned: (run: UInt64, walk: Int, choices: String), shrinkerFallsShort: String? = nil) {
+        self.row = MutantTable.rows.first { $0.mutant.name == mutant }!
+        self.seed = seed
+        self.pinned = pinned
+        self.shrinkerFallsShort = shrinkerFallsShort
+    }
+}
+
+/// The fuzzer on planted bugs: it finds each from a fixed seed, shrinks it to no more events than
+/// the explorer's shortest trace, replays it from the seed alone, and is deterministic.
+@Suite("Fuzzer on planted bugs")
+struct FuzzerTests {
+    /// The shrinker keeps a 1-minimal trace (no single choice can go), not a shortest one. Choices
+    /// are positions: intents in the menu, answers among the requests in flight. The session menu
+    /// offers `call` only while no call is pending, and dropping a request renumbers the ones after
+    /// it, so dropping one choice changes what the later ones mean and the shorter trace the
+    /// explorer finds is never tried; the simplification pass only tries smaller positions.
+    static let oneMinimal = "Fuzzer.shrink keeps a 1-minimal, not a shortest, trace (reported to the lead)"
+
+    /// Every mutant of the table, fuzzed from the default seed: no seed chosen for a good shrink.
+    /// The pending-approval gate needs five events in one order (submit, start over, submit,
+    /// pending approval, the first grant) that the default seed does not meet in 400 runs.
+    static let planted: [PlantedBug] = [
+        PlantedBug("expiryKeepsTheVault", finds: (9_787_556_957_362_567_149, 17, "[i0, a0.0, t0]")),
+        PlantedBug("refreshedPairNotPersisted", finds: (9_787_556_957_362_567_149, 47, "[i0, a0.0, t0, a0.0]")),
+        PlantedBug("logoutKeepsTheVault", finds: (9_787_556_957_362_567_149, 7, "[i1]")),
+        PlantedBug(
+            "secondRefreshInFlight", finds: (9_787_556_957_362_567_149, 58, "[i0, a0.0, i2, a0.1, i6]"), shrinkerFallsShort: oneMinimal),
+        PlantedBug("rotatedTokenLost", finds: (9_787_556_957_362_567_149, 52, "[i0, a0.0, t0, a0.0, t0]")),
+        PlantedBug(
+            "omittedRefreshTokenDropsTheOld", finds: (9_787_556_957_362_567_149, 59, "[i0, a0.0, i2, a0.1, a0.1]"),
+            shrinkerFallsShort: oneMinimal),
+        PlantedBug("sendsBeforePersisting", finds: (9_787_556_957_362_567_149, 59, "[i0, a0.0, i2, a0.1, a0.0]")),
+        PlantedBug(
+            "transientFailureEndsTheSession", finds: (9_787_556_957_362_567_149, 82, "[i0, a0.0, t0, i2, a0.0, i6, a1.3]"),
+            shrinkerFallsShort: oneMinimal),
+        PlantedBug("staleGrantAccepted", finds: (3_952_809_250_397_624_626, 14, "[i0, i2, a0.0]")),
+        PlantedBug(
+            "lateRefreshPersisted", finds: (17_189_205_451_696_147_468, 36, "[i0, a0.0, i7, i2, i2, a0.0]"), shrinkerFallsShort: oneMinimal),
+        PlantedBug("pendingApprovalTakesAnyGrant", seed: 1, finds: (1_265_094_156_158_224_713, 122, "[i0, i1, i0, a1.3, a0.0]")),
+        PlantedBug("callDuringPasswordChange", finds: (9_787_556_957_362_567_149, 7, "[i0, a0.1, i2]")),
+        PlantedBug("demandedChangeIgnored", finds: (9_787_556_957_362_567_149, 5, "[i0, a0.1]")),
+        PlantedBug("codeSubmittedBeforeSent", finds: (9_787_556_957_362_567_149, 55, "[i0, i3]")),
+        PlantedBug("passwordSetTwice", finds: (2_557_600_408_037_553_141, 6, "[i0, a0.1, i4]")),
+        PlantedBug("codeResentByItself", finds: (9_787_556_957_362_567_149, 57, "[i0, a0.0, t0]")),
+        PlantedBug("secondVerificationInFlight", finds: (15_491_826_301_029_100_891, 8, "[i0, a0.0, i3, i3]")),
+        PlantedBug("resetGrantRewritten", finds: (9_787_556_957_362_567_149, 132, "[i0, a0.0, i3, a0.0]")),
+        PlantedBug("resetIdentifierUnchecked", finds: (9_787_556_957_362_567_149, 9, "[i7]")),
+        PlantedBug("passwordKeptInTheState", finds: (9_787_556_957_362_567_149, 3, "[i0]")),
+        PlantedBug("passwordSentAsUsername", finds: (9_787_556_957_362_567_149, 3, "[i0]")),
+        PlantedBug("replayForgotten", finds: (10_174_068_841_559_936_849, 59, "[i0, a0.0, i2, a0.1, a0.0, a0.1, a0.0]")),
+        PlantedBug("expiredTokenAttached", finds: (13_118_136_202_235_242_217, 118, "[i0, a0.0, t0, a0.3, t0, a0.3, i2]")),
+        PlantedBug("codeWithinTheCooldown", finds: (9_787_556_957_362_567_149, 150, "[i0, a0.0, i2]")),
+        PlantedBug("expiredCodeSubmitted", finds: (9_787_556_957_362_567_149, 58, "[i0, a0.0, t1, i3]")),
+        PlantedBug(
+            "attemptsNeverCounted", finds: (11_190_193_972_763_297_995, 164, "[i0, a0.0, i3, a0.1, i3, a0.1, i3, a0.1, i3]")),
+    ]
+
+    /// Each planted bug fuzzed once from its seed, by mutant name (the tests share it; the
+    /// determinism test fuzzes again).
+    static let fuzzed: [String: FuzzReport] = Dictionary(
+        uniqueKeysWithValues: planted.map { ($0.row.mutant.name, $0.row.mutant.fuzz($0.configuration)) })
+
+    /// The failure fuzzing `bug` found.
+    static func failure(_ bug: PlantedBug) throws -> FuzzFailure {
+        try #require(fuzzed[bug.row.mutant.name]?.failure, "seed \(bug.seed): no violation in \(bug.configuration.runs) runs")
+    }
+
+    /// The explorer's shortest trace to a violation of `invariant` by the planted bug.
+    static func shortest(_ bug: PlantedBug, _ invariant: String) throws -> Violation {
+        let report = bug.row.mutant.explore(limits: ExplorationLimits(maxStates: 200_000, maxDepth: bug.row.shortest + 2))
+        return try #require(report.violations.first { $0.invariant == invariant }, "the explorer finds no '\(invariant)'")
+    }
+
+    @Test("the planted bugs are every mutant of the table, once")
+    func plantedCoversTheTable() {
+        #expect(Self.planted.map(\.row.mutant.name) == MutantTable.rows.map(\.mutant.name))
+    }
+
+    @Test("the fuzzer finds each planted bug from its fixed seed, shrunk to no more events than the explorer's shortest trace", arguments: planted)
+    func findsAndShrinks(_ bug: PlantedBug) throws {
+        let failure = try Self.failure(bug)
+        // The first invariant broken on the walk: the mutant's own, or one it cannot help breaking too.
+        #expect(bug.row.alsoBreaks.union([bug.row.invariant]).contains(failure.violation.invariant), "\(failure)")
+        #expect(failure.originalLength >= failure.violation.trace.count)
+        let explorer = try Self.shortest(bug, failure.violation.invariant)
+        let noLonger = { #expect(failure.violation.trace.count <= explorer.trace.count, "shrunk: \(failure)\nexplorer: \(explorer)") }
+        if let reason = bug.shrinkerFallsShort {
+            withKnownIssue(Comment(rawValue: reason)) { noLonger() }
+        } else {
+            noLonger()
+        }
+    }
+
+    @Test("replaying a fuzz failure from its seed reproduces it exactly", arguments: planted)
+    func replayReproduces(_ bug: PlantedBug) throws {
+        let failure = try Self.failure(bug)
+        // `AnyModel.replay(seed:length:)` is what `authflow replay` runs.
+        let replayed = try #require(bug.row.mutant.replay(seed: failure.seed, length: PlantedBug.length), "seed \(failure.seed) replays clean")
+        #expect(replayed == failure)
+        #expect(replayed.description == failure.description)
+        // The shrunk choices alone lead to the same violation, step for step.
+        #expect(bug.row.run(failure.choices) == failure.violation)
+    }
+
+    @Test("the same seed gives the same trace, byte for byte", arguments: planted)
+    func deterministic(_ bug: PlantedBug) throws {
+        let first = try Self.failure(bug)
+        let second = try #require(bug.row.mutant.fuzz(bug.configuration).failure)
+        #expect(Array(first.description.utf8) == Array(second.description.utf8))
+        #expect(first.choices == second.choices)
+        #expect(first.originalLength == second.originalLength)
+    }
+
+    /// Swift's hashing is seeded per process: a walk that depended on a `Set` or `Dictionary`
+    /// order would differ between runs of the suite, which comparing two fuzzings in one process
+    /// cannot see. These were recorded once and must come out the same everywhere.
+    @Test("each planted bug's failure is the same in every process", arguments: planted)
+    func sameInEveryProcess(_ bug: PlantedBug) throws {
+        let failure = try Self.failure(bug)
+        #expect(failure.seed == bug.pinned.run)
+        #expect(failure.originalLength == bug.pinned.walk)
+        #expect("\(failure.choices)" == bug.pinned.choices, "\(failure)")
+    }
+
+    @Test("different seeds walk differently")
+    func seedsMatter() throws {
+        let bug = try #require(Self.planted.first { $0.row.mutant.name == "transientFailureEndsTheSession" })
+        let walks = Set((1...6).map { n -> [Int] in
+            let failure = bug.row.mutant.replay(seed: FuzzConfiguration(seed: UInt64(n)).seed(ofRun: 0), length: PlantedBug.length)
+            return [failure?.originalLength ?? -1, failure?.violation.trace.count ?? -1]
+        })
+        #expect(walks.count > 1, "six seeds, one walk: \(walks)")
+    }
+
+    @Test("SplitMix64 gives the published sequence for seed 0")
+    func splitMix64() {
+        var random = SplitMix64(seed: 0)
+        // The first outputs of the reference implementation (Vigna, splitmix64.c) from state 0.
+        #expect([random.next(), random.next(), random.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+        var bounded = SplitMix64(seed: 42)
+        #expect((0..<1_000).allSatisfy { _ in (0..<7).contains(bounded.below(7)) })
+    }
+
+    /// `Fuzzer.shrink` simplifies choices over `bestChoices.indices` taken before the loop, while
+    /// accepting candidates that apply fewer choices: the array shrinks under the loop and the
+    /// next position is out of range (Fuzzer.swift, the simplification loop). Reproduced from
+    /// the first run of seed 71 on this mutant.
+    @Test("shrinking a failure whose simplification skips a choice does not crash",
+          .disabled("crashes the test process today: index out of range in Fuzzer.shrink (reported to the lead)"))
+    func shrinkingSurvivesSkippedChoices() {
+        let bug = MutantTable.rows.first { $0.mutant.name == "rotatedTokenLost" }!
+        let failure = bug.mutant.replay(seed: FuzzConfiguration(seed: 71).seed(ofRun: 0), length: PlantedBug.length)
+        #expect(failure?.violation.invariant == bug.invariant)
+    }
+}

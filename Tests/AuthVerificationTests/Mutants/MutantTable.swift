@@ -1,0 +1,153 @@
+import AuthCore
+import AuthVerification
+import Testing
+
+/// One invariant, the broken reducer that must violate it, the model both it and the real reducer
+/// are explored under, and the length of the shortest trace to the violation.
+struct MutantCase: Sendable, CustomTestStringConvertible {
+    /// The invariant's name, as in the catalogue.
+    var invariant: String
+    /// The broken reducer under the model.
+    var mutant: AnyModel
+    /// The real reducer under the same model (named after the model, shared by its mutants).
+    var original: AnyModel
+    /// Events from the initial state to the first violation, at the fewest.
+    var shortest: Int
+    /// Other invariants the broken rule cannot help breaking too (within two more events).
+    var alsoBreaks: Set<String>
+    /// Replays explicit choices on the mutant (`Fuzzer.run`): the violation they lead to, if any.
+    var run: @Sendable ([Choice]) -> Violation?
+
+    var testDescription: String { "\(invariant) ← \(mutant.name)" }
+
+    /// A ``Mutant`` and the lifecycle it breaks, both under `model`.
+    init<Base: Lifecycle, Family: SmallModel>(
+        _ invariant: String, shortest: Int, alsoBreaks: Set<String> = [], _ name: String, _ broken: Mutant<Base>, under model: Family
+    ) where Family.Intent == Base.Intent {
+        let mutant = model(name, broken)
+        self.invariant = invariant
+        self.mutant = AnyModel(mutant)
+        self.original = AnyModel(model(model.name, broken.base))
+        self.shortest = shortest
+        self.alsoBreaks = alsoBreaks
+        self.run = { Fuzzer.run(mutant, choices: $0).violation }
+    }
+
+    /// A ``Remembering`` mutant and the lifecycle it breaks, both under `model`.
+    init<Base: Lifecycle, Memory, Family: SmallModel>(
+        _ invariant: String, shortest: Int, alsoBreaks: Set<String> = [], _ name: String, _ broken: Remembering<Base, Memory>,
+        under model: Family
+    ) where Family.Intent == Base.Intent {
+        let mutant = model(name, broken)
+        self.invariant = invariant
+        self.mutant = AnyModel(mutant)
+        self.original = AnyModel(model(model.name, broken.base))
+        self.shortest = shortest
+        self.alsoBreaks = alsoBreaks
+        self.run = { Fuzzer.run(mutant, choices: $0).violation }
+    }
+}
+
+/// The mutant table: every invariant of the catalogue, its broken reducer, and the length of the
+/// shortest trace to the violation, justified by the events it needs.
+enum MutantTable {
+    static let rows: [MutantCase] = [
+        // Sign in (2), the session-expiry timer fires (1).
+        MutantCase(
+            "no credentials outside signed-in states", shortest: 3, "expiryKeepsTheVault", Broken.expiryKeepsTheVault,
+            under: .plainSession),
+        // Sign in (2), credentials rejected starts a refresh (1), refreshed (1).
+        MutantCase(
+            "the session's credentials are persisted", shortest: 4, alsoBreaks: ["a new token is persisted before it is used"],
+            "refreshedPairNotPersisted", Broken.refreshedPairNotPersisted, under: .rotatingSession),
+        // Logout while signed out must already ask to clear the vault (1). A bare session: inside an
+        // app the catalogue does not recognise the logout intent (see `MutantTests.logoutInAnApp`).
+        MutantCase(
+            "logout always signs out and clears the vault", shortest: 1, "logoutKeepsTheVault", Broken.logoutKeepsTheVault,
+            under: .bareSession),
+        // Sign in (2), credentials rejected starts a refresh (1), rejected again starts a second (1).
+        MutantCase(
+            "at most one refresh in flight", shortest: 4, "secondRefreshInFlight", Broken.secondRefreshInFlight, under: .rotatingSession),
+        // Sign in (2), refresh (1), rotated answer (1), a refresh or revoke with the old token (1).
+        MutantCase(
+            "an old refresh token is never sent after its successor arrived", shortest: 5, "rotatedTokenLost", Broken.rotatedTokenLost,
+            under: .rotatingSession),
+        // Sign in (2), refresh (1), an answer without a refresh token (1).
+        MutantCase(
+            "a refresh answer without a refresh token keeps the old one", shortest: 4, "omittedRefreshTokenDropsTheOld",
+            Broken.omittedRefreshTokenDropsTheOld, under: .rotatingSession),
+        // Sign in (2), refresh (1), a call waits for it (1), refreshed: the call goes out first (1).
+        MutantCase(
+            "a new token is persisted before it is used", shortest: 5, "sendsBeforePersisting", Broken.sendsBeforePersisting,
+            under: .rotatingSession),
+        // Sign in (2), refresh (1), no network (1).
+        MutantCase(
+            "only definitive refresh errors end the session", shortest: 4, "transientFailureEndsTheSession",
+            Broken.transientFailureEndsTheSession, under: .rotatingSession),
+        // Submit (1), start over (1), the abandoned attempt's grant (1).
+        MutantCase("stale answers change nothing", shortest: 3, "staleGrantAccepted", Broken.staleGrantAccepted, under: .passwordSignIn),
+        // Sign in (2), refresh (1), logout (1), the refresh answer lands (1).
+        MutantCase(
+            "nothing after logout writes credentials", shortest: 5,
+            alsoBreaks: ["stale answers change nothing", "no credentials outside signed-in states"], "lateRefreshPersisted",
+            Broken.lateRefreshPersisted, under: .rotatingSession),
+        // Submit (1), start over (1), submit (1), pending approval (1), the first attempt's grant (1).
+        MutantCase(
+            "pending approval never reaches signed-in", shortest: 5, alsoBreaks: ["stale answers change nothing"],
+            "pendingApprovalTakesAnyGrant", Broken.pendingApprovalTakesAnyGrant, under: .plainSession),
+        // Sign in with a password change demanded (2), a call (1).
+        MutantCase(
+            "a required password step allows nothing else", shortest: 3, "callDuringPasswordChange", Broken.callDuringPasswordChange,
+            under: .rotatingSession),
+        // Submit (1), a grant demanding a password change (1).
+        MutantCase(
+            "a demanded password step is never skipped", shortest: 2, "demandedChangeIgnored", Broken.demandedChangeIgnored,
+            under: .rotatingSession),
+        // Submit the email (1), a code typed before the send is confirmed (1).
+        MutantCase(
+            "a code is submitted only after one was sent there", shortest: 2, "codeSubmittedBeforeSent", Broken.codeSubmittedBeforeSent,
+            under: .codeRegistration),
+        // Sign in with the password set (2), set password (1).
+        MutantCase(
+            "set-password only while the password is unset", shortest: 3, "passwordSetTwice", Broken.passwordSetTwice, under: .plainSession),
+        // Submit the phone (1), code sent (1), the resend timer fires (1).
+        MutantCase(
+            "codes and sign-ins are never retried by themselves", shortest: 3, "codeResentByItself", Broken.codeResentByItself,
+            under: .oneTimeCode),
+        // Submit the phone (1), code sent (1), a code (1), another code while it is verified (1).
+        MutantCase(
+            "at most one verification in flight", shortest: 4, "secondVerificationInFlight", Broken.secondVerificationInFlight,
+            under: .oneTimeCode),
+        // Request (1), code sent (1), code and new password (1), the granted answer (1).
+        MutantCase(
+            "a reset that signs in replaces the whole session", shortest: 4, "resetGrantRewritten", Broken.resetGrantRewritten,
+            under: .passwordReset(.emailCodeWithAutoLogin)),
+        // A blank identifier (an edge input added to Everday's menu) is sent at once (1).
+        MutantCase(
+            "no request carries input the validation rejects", shortest: 1, "resetIdentifierUnchecked", Broken.resetIdentifierUnchecked,
+            under: .passwordReset(.emailedToken, extra: [.requestReset("   ")])),
+        // Submit (1): the password is in the state while its request is in flight.
+        MutantCase(
+            "no secret in any description", shortest: 1, "passwordKeptInTheState", Broken.passwordKeptInTheState, under: .passwordSignIn),
+        // Submit (1): the request's description shows the password as the username.
+        MutantCase(
+            "no secret in any event or effect description", shortest: 1, alsoBreaks: ["no secret in any description"],
+            "passwordSentAsUsername", Broken.passwordSentAsUsername, under: .passwordSignIn),
+        // Sign in (2), a call (1), 401 (1), refreshed: replay (1), 401 (1), refreshed: a third send (1).
+        MutantCase(
+            "a 401 causes at most one replay per call", shortest: 7, "replayForgotten", Broken.replayForgotten, under: .rotatingSession),
+        // Sign in (2), refresh at the margin (1), no network (1), the retry past the expiry (1), no network: offline (1), a call (1).
+        MutantCase(
+            "an expired access token is never attached", shortest: 7, "expiredTokenAttached", Broken.expiredTokenAttached,
+            under: .rotatingSession),
+        // Submit the phone (1), code sent (1), a new code at once (1).
+        MutantCase(
+            "a new code only after the cooldown", shortest: 3, "codeWithinTheCooldown", Broken.codeWithinTheCooldown, under: .oneTimeCode),
+        // Submit the phone (1), code sent (1), the code-expiry timer (1), a code (1).
+        MutantCase(
+            "a code is submitted only within its lifetime", shortest: 4, "expiredCodeSubmitted", Broken.expiredCodeSubmitted,
+            under: .oneTimeCode),
+        // Submit the phone (1), code sent (1), three wrong codes (6), a fourth code (1).
+        MutantCase("code attempts are bounded", shortest: 9, "attemptsNeverCounted", Broken.attemptsNeverCounted, under: .oneTimeCode),
+    ]
+}

@@ -1,0 +1,72 @@
+import AuthCore
+import AuthVerification
+import Testing
+
+/// Every invariant can fail: a broken reducer per invariant, explored under a small model, is
+/// caught with the expected shortest trace, and the real reducer under the same model is not.
+@Suite("Mutants")
+struct MutantTests {
+    /// Breadth-first, so a bound a little deeper than the expected trace still finds the shortest
+    /// one, and shows a longer one when the expectation is wrong. It also keeps finite the mutants
+    /// whose space is not (a replay loop counts sends without end).
+    static func limits(_ row: MutantCase) -> ExplorationLimits { ExplorationLimits(maxStates: 200_000, maxDepth: row.shortest + 2) }
+
+    /// The real reducers under the models their mutants are explored under, once each.
+    static let originals: [AnyModel] = MutantTable.rows.reduce(into: []) { originals, row in
+        if !originals.contains(where: { $0.name == row.original.name }) { originals.append(row.original) }
+    }
+
+    @Test("the mutant table names every invariant of the catalogue, once")
+    func tableCoversTheCatalogue() {
+        let named = MutantTable.rows.map(\.invariant)
+        #expect(Set(named) == Set(Catalogue.names), "invariants without a mutant: \(Set(Catalogue.names).subtracting(named).sorted())")
+        #expect(named.count == Set(named).count, "an invariant has two rows")
+    }
+
+    @Test("each invariant is violated by its mutant, with the expected shortest trace", arguments: MutantTable.rows)
+    func mutantIsCaught(_ row: MutantCase) throws {
+        #expect(row.mutant.invariantNames.contains(row.invariant), "\(row.mutant.name) does not check '\(row.invariant)'")
+        let report = row.mutant.explore(limits: Self.limits(row))
+        let violation = try #require(
+            report.violations.first { $0.invariant == row.invariant },
+            "\(row.mutant.name) breaks no '\(row.invariant)' within \(row.shortest + 2) events; it breaks \(report.violations.map(\.invariant))")
+        #expect(violation.trace.count == row.shortest, "\(violation)")
+    }
+
+    @Test("each mutant breaks its own rule and no other it could avoid", arguments: MutantTable.rows)
+    func mutantIsPrecise(_ row: MutantCase) {
+        let report = row.mutant.explore(limits: Self.limits(row))
+        let broken = Set(report.violations.map(\.invariant))
+        #expect(broken == row.alsoBreaks.union([row.invariant]), "\(report.violations.map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test("each original holds every invariant under the model its mutants are explored under", arguments: originals)
+    func originalHolds(_ original: AnyModel) {
+        let report = original.explore()
+        #expect(report.complete, "\(original.name) did not explore to closure: \(report.states) states")
+        #expect(report.violations.isEmpty, "\(report.violations.map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test("every row's original is one of the originals explored")
+    func everyOriginalIsExplored() {
+        let explored = Set(Self.originals.map(\.name))
+        for row in MutantTable.rows { #expect(explored.contains(row.original.name), "\(row.original.name)") }
+        #expect(explored.count == Self.originals.count, "two originals share a name")
+    }
+
+    /// `Catalogue.logoutAlwaysSignsOut` recognises a logout by the intent's case path ending in
+    /// `logout`; for an app's intent (`AppIntent.session(.logout)`) the case path is `session`, so
+    /// the invariant holds vacuously in every composed model: every shipped session, realtime and
+    /// app model. (`EventLabel.leafCase(of:)` gives `logout` for the same intent.) The broken
+    /// logout is still caught there, later, by the vault invariant.
+    @Test("logout that forgets the vault is caught inside a sign-in-and-session app too")
+    func logoutInAnApp() {
+        let model = SmallModels.PlainSession()("logoutKeepsTheVaultInAnApp", Broken.logoutKeepsTheVaultInAnApp)
+        let report = Explorer.explore(model, limits: ExplorationLimits(maxDepth: 4))
+        // Sign in (2), logout (1): signed out with the vault full.
+        #expect(report.violations.first { $0.invariant == "no credentials outside signed-in states" }?.trace.count == 3)
+        withKnownIssue("the catalogue's logout check does not see through AppIntent (reported to the lead)") {
+            #expect(report.violations.contains { $0.invariant == "logout always signs out and clears the vault" })
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import AuthCore
+import AuthVerification
+
+/// A small model for every machine with one intent type: the real lifecycle and its mutants are
+/// explored under exactly the same model.
+protocol SmallModel: Sendable {
+    /// What the user can do in the machines this model explores.
+    associatedtype Intent: CaseListing
+    /// The model's name (the original's, in reports).
+    var name: String { get }
+    /// The model around `machine`.
+    func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == Intent
+}
+
+/// The models the mutants are explored under: the shipped lifecycles' configurations with fewer
+/// answers, so that a mutant and its original each explore in well under a second in a debug
+/// build. A ``Remembering`` mutant's signed-in case path is in parentheses, so the final cases
+/// name both forms.
+enum SmallModels {
+    /// A sign-in handing over to a session.
+    typealias SignInSession = Handover<PasswordSignIn, SessionLifecycle>
+    /// What the user can do in a ``SignInSession``.
+    typealias SessionIntent = AppIntent<PasswordSignIn.Intent, SessionLifecycle.Intent>
+
+    /// Everday's rotating session (username sign-in, refresh on launch, revoke at logout, a
+    /// password change the server may demand) with a retry backoff longer than the margin, so a
+    /// retried refresh can outlive the token (60 s margin, 90 s backoff, 120 s lifetime).
+    static let rotating = SignInSession(
+        entry: PasswordSignIn(identifiers: .username),
+        session: SessionLifecycle(
+            policy: SessionPolicy(
+                refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
+                revokesOnLogout: true)))
+
+    /// A session without refresh whose token expiry is known (Subspace's), with Anonymous Wall's
+    /// password steps (a grant may say the password is not set yet).
+    static let plain = SignInSession(
+        entry: PasswordSignIn(identifiers: .email),
+        session: SessionLifecycle(
+            policy: SessionPolicy(refresh: .none, restore: .trustStored, supportsPasswordSetup: true, supportsPasswordChange: true)))
+
+    /// The session lifecycle alone, without a sign-in in front: it can only be signed out, which
+    /// is enough for a logout to have to clear the vault.
+    static let bareSession = SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored))
+
+    /// Hero365's phone code sign-in, as shipped: 30 s cooldown, 300 s lifetime, 3 attempts.
+    static let oneTimeCode = OneTimeCodeSignIn(channel: .phone, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
+
+    /// Everday's password sign-in.
+    static let passwordSignIn = PasswordSignIn(identifiers: .username)
+
+    /// Anonymous Wall's code registration, as shipped.
+    static let codeRegistration = CodeRegistration(resendCooldown: .seconds(60))
+
+    /// A password reset in `style`, as shipped.
+    static func passwordReset(_ style: PasswordReset.Style) -> PasswordReset { PasswordReset(style: style, resendCooldown: .seconds(60)) }
+
+    /// Cases the small session models leave out on purpose.
+    static let sessionUnreachable = [
+        "PasswordSignIn.Phase.rateLimited": "no 429 in the small models", "SessionLifecycle.Phase.restoring": "no relaunch",
+    ]
+
+    /// Cases ``rotating``'s model leaves out.
+    static let rotatingUnreachable = sessionUnreachable.merging([
+        "PasswordSignIn.Phase.pendingApproval": "no pending approval in this model",
+        "SessionLifecycle.Phase.passwordSetupRequired": "Everday never asks to set a password",
+    ]) { $1 }
+
+    /// Cases ``plain``'s model leaves out.
+    static let plainUnreachable = sessionUnreachable.merging([
+        "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
+        "SessionLifecycle.Phase.offline": "idem", "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
+    ]) { $1 }
+
+    /// ``rotating``'s model: grants with a refresh token, with or without a demanded password
+    /// change; one definitive and one transient failure; one caller.
+    struct RotatingSession: SmallModel {
+        typealias Intent = SessionIntent
+        var name: String { "session.rotating" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == SessionIntent {
+            var replies = ReplyCatalogue(
+                grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)],
+                accessLifetime: Models.tokenLifetime)
+            replies.failures = [.unauthorized(nil), .network]
+            replies.callFailures = [.unauthorized(nil)]
+            return Model(name: name, machine: machine, replies: replies, unreachableByDesign: rotatingUnreachable, timeHorizon: .zero) { snapshot in
+                [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
+                    + Menus.session(in: snapshot, callers: 1).map { .session($0) }
+            }
+        }
+    }
+
+    /// ``plain``'s model: grants with the password unset or not said; a definitive failure,
+    /// Everday's pending approval, a transient failure; one caller.
+    struct PlainSession: SmallModel {
+        typealias Intent = SessionIntent
+        var name: String { "session.plain" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == SessionIntent {
+            var replies = ReplyCatalogue(grants: [.init(passwordSet: false), .init(passwordSet: nil)], accessLifetime: Models.tokenLifetime)
+            replies.failures = [.unauthorized(nil), .pendingApproval(nil), .network]
+            replies.callFailures = [.unauthorized(nil)]
+            return Model(name: name, machine: machine, replies: replies, unreachableByDesign: plainUnreachable, timeHorizon: .zero) { snapshot in
+                [.entry(.submit(identifier: Inputs.email, password: Inputs.password)), .entry(.startOver)]
+                    + Menus.session(in: snapshot, callers: 1).map { .session($0) }
+            }
+        }
+    }
+
+    /// ``bareSession``'s model.
+    struct BareSession: SmallModel {
+        typealias Intent = SessionLifecycle.Intent
+        var name: String { "session.bare" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == SessionLifecycle.Intent {
+            let signedInCases = SessionLifecycle.Phase.declaredCases.filter { $0 != "signedOut" }
+            return Model(
+                name: name, machine: machine, replies: ReplyCatalogue(), finalCases: ["signedOut"],
+                unreachableByDesign: Dictionary(uniqueKeysWithValues: signedInCases.map { ("SessionLifecycle.Phase.\($0)", "nothing signs in") }),
+                timeHorizon: .zero) { Menus.session(in: $0, callers: 1) }
+        }
+    }
+
+    /// The shipped `passwordSignIn` model, or one with another `menu`.
+    struct PasswordSignInModel: SmallModel {
+        typealias Intent = PasswordSignIn.Intent
+        var menu = Menus.passwordSignIn(.username)
+        var name: String { menu == Menus.passwordSignIn(.username) ? "passwordSignIn" : "passwordSignIn with \(menu.count) intents" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == PasswordSignIn.Intent {
+            Model(
+                name: name, machine: machine,
+                replies: ReplyCatalogue(grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]),
+                finalCases: ["signedIn", "(signedIn)"], timeHorizon: .zero) { [menu] _ in menu }
+        }
+    }
+
+    /// The shipped `oneTimeCodeSignIn.phone` model.
+    struct OneTimeCodeModel: SmallModel {
+        typealias Intent = OneTimeCodeSignIn.Intent
+        var name: String { "oneTimeCodeSignIn.phone" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == OneTimeCodeSignIn.Intent {
+            let code = SmallModels.oneTimeCode
+            let codes = CodeRules(cooldown: code.resendCooldown, lifetime: code.codeLifetime, maxAttempts: code.maxAttempts)
+            return Model(
+                name: name, machine: machine, replies: ReplyCatalogue(grants: [.init(withRefreshToken: true)]),
+                finalCases: ["signedIn", "(signedIn)"], codes: codes, timeHorizon: .seconds(300)) { _ in Menus.oneTimeCode(.phone) }
+        }
+    }
+
+    /// The shipped `codeRegistration` model.
+    struct CodeRegistrationModel: SmallModel {
+        typealias Intent = CodeRegistration.Intent
+        var name: String { "codeRegistration" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == CodeRegistration.Intent {
+            Model(
+                name: name, machine: machine, replies: ReplyCatalogue(grants: [.init(passwordSet: false)]), finalCases: ["registered"],
+                codes: CodeRules(cooldown: SmallModels.codeRegistration.resendCooldown), timeHorizon: SmallModels.codeRegistration.resendCooldown) { _ in
+                Menus.codeRegistration
+            }
+        }
+    }
+
+    /// The shipped `passwordReset.*` model for `style`, with `extra` intents.
+    struct PasswordResetModel: SmallModel {
+        typealias Intent = PasswordReset.Intent
+        var style: PasswordReset.Style
+        var extra: [PasswordReset.Intent] = []
+        var name: String { "passwordReset.\(style)\(extra.isEmpty ? "" : " + \(extra.count) edge inputs")" }
+        /// The cases `style` cannot reach, as in the shipped models.
+        var unreachable: [String: String] {
+            switch style {
+            case .emailCodeWithAutoLogin: ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.completed": "this reset signs in"]
+            case .emailedToken: ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.signedIn": "Everday's reset does not sign in"]
+            case .emailLink: [:]
+            }
+        }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == PasswordReset.Intent {
+            Model(
+                name: name, machine: machine, replies: ReplyCatalogue(grants: [.init(passwordSet: true), .init(passwordSet: nil)]),
+                finalCases: ["signedIn"], unreachableByDesign: unreachable, codes: CodeRules(cooldown: .seconds(60)),
+                timeHorizon: .seconds(60)) { [style, extra] _ in
+                Menus.passwordReset(style) + extra
+            }
+        }
+    }
+}
+
+extension SmallModel where Self == SmallModels.RotatingSession {
+    /// See ``SmallModels/RotatingSession``.
+    static var rotatingSession: Self { Self() }
+}
+
+extension SmallModel where Self == SmallModels.PlainSession {
+    /// See ``SmallModels/PlainSession``.
+    static var plainSession: Self { Self() }
+}
+
+extension SmallModel where Self == SmallModels.BareSession {
+    /// See ``SmallModels/BareSession``.
+    static var bareSession: Self { Self() }
+}
+
+extension SmallModel where Self == SmallModels.PasswordSignInModel {
+    /// See ``SmallModels/PasswordSignInModel``.
+    static var passwordSignIn: Self { Self() }
+}
+
+extension SmallModel where Self == SmallModels.OneTimeCodeModel {
+    /// See ``SmallModels/OneTimeCodeModel``.
+    static var oneTimeCode: Self { Self() }
+}
+
+extension SmallModel where Self == SmallModels.CodeRegistrationModel {
+    /// See ``SmallModels/CodeRegistrationModel``.
+    static var codeRegistration: Self { Self() }
+}
+
+extension SmallModel where Self == SmallModels.PasswordResetModel {
+    /// See ``SmallModels/PasswordResetModel``.
+    static func passwordReset(_ style: PasswordReset.Style, extra: [PasswordReset.Intent] = []) -> Self { Self(style: style, extra: extra) }
+}

@@ -1,0 +1,153 @@
+import AuthCore
+import AuthVerification
+import Testing
+
+/// Broken reducers (and one broken model) that the explorer's structural checks must catch:
+/// the invariants hold in each, only the shape of the graph is wrong.
+extension Broken {
+    /// A 429 whose end is never scheduled: the rate-limited phase waits for a tick that never comes (deadlock).
+    static let rateLimitNeverEnds = Mutant<PasswordSignIn>.editing(PasswordSignIn(identifiers: .username)) { _, event, _, effects in
+        guard case .reply(_, .failed(.rateLimited), _) = event else { return }
+        effects.removeAll { if case .schedule(.rateLimitEnds, _) = $0 { true } else { false } }
+    }
+
+    /// Once an account was pending approval the sign-in form never comes back: start over is
+    /// refused and every failed retry lands in pending approval again (no way home).
+    static let pendingApprovalForever = Remembering<PasswordSignIn, Bool>(PasswordSignIn(identifiers: .username)) {
+        base, phase, pending, event, requests in
+        if pending == true {
+            switch (phase, event) {
+            case (_, .intent(.startOver, _)):
+                return [.emit(.rejected(.notAvailableNow))]
+            case (.signingIn(let identifier, let current), .reply(let id, .failed, _)) where id == current:
+                phase = .pendingApproval(identifier)
+                return [.emit(.pendingApproval(nil))]
+            default:
+                break
+            }
+        }
+        let effects = base.step(&phase, event, &requests)
+        if case .pendingApproval = phase { pending = true }
+        return effects
+    }
+
+    /// The retry counter restarts at every transient refresh failure: timers and failures loop
+    /// forever and the user never sees the session go offline (livelock).
+    static let refreshRetriesForever = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .reply(let id, .failed(let failure), _) = event, failure.isTransient,
+            case .signedIn(.refreshing(let session, let current, _)) = phase, current == id
+        {
+            phase = .signedIn(.refreshing(session, current, attempt: 0))
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A 429 is treated as any other failure: the rate-limited phase is never entered (unreached case).
+    static let rateLimitTakenForAFailure = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        if case .reply(let id, .failed(.rateLimited), let at) = event {
+            return base.step(&phase, .reply(id, .failed(.server(status: 429, nil)), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+}
+
+/// A structural finding, the mutant that must produce it, and the original under the same model.
+struct StructuralCase: Sendable, CustomTestStringConvertible {
+    /// The kind of finding.
+    var kind: Finding.Kind
+    /// What the finding names.
+    var detail: String
+    /// The length of the shortest trace to the state concerned (`0` for coverage findings).
+    var trace: Int
+    /// The broken reducer (or model).
+    var mutant: AnyModel
+    /// The real reducer under the same model.
+    var original: AnyModel
+    /// Other findings the broken shape cannot help causing (`kind: detail`).
+    var alsoFinds: [String] = []
+
+    var testDescription: String { "\(kind.rawValue) ← \(mutant.name)" }
+
+    /// A ``Mutant`` and the lifecycle it breaks, both under `model`.
+    init<Base: Lifecycle, Family: SmallModel>(
+        _ kind: Finding.Kind, _ detail: String, trace: Int, _ name: String, _ broken: Mutant<Base>, under model: Family
+    ) where Family.Intent == Base.Intent {
+        self.init(kind, detail, trace: trace, mutant: AnyModel(model(name, broken)), original: AnyModel(model(model.name, broken.base)))
+    }
+
+    /// A ``Remembering`` mutant and the lifecycle it breaks, both under `model`.
+    init<Base: Lifecycle, Memory, Family: SmallModel>(
+        _ kind: Finding.Kind, _ detail: String, trace: Int, _ name: String, _ broken: Remembering<Base, Memory>, under model: Family
+    ) where Family.Intent == Base.Intent {
+        self.init(kind, detail, trace: trace, mutant: AnyModel(model(name, broken)), original: AnyModel(model(model.name, broken.base)))
+    }
+
+    /// The same case, expecting `finding` too.
+    func alsoFinding(_ finding: String) -> Self {
+        var copy = self
+        copy.alsoFinds.append(finding)
+        return copy
+    }
+
+    init(_ kind: Finding.Kind, _ detail: String, trace: Int, mutant: AnyModel, original: AnyModel) {
+        self.kind = kind
+        self.detail = detail
+        self.trace = trace
+        self.mutant = mutant
+        self.original = original
+    }
+}
+
+/// Every structural check can fail: a mutant per kind of finding the explorer reports, caught
+/// with the state it names and the shortest trace there; the original has no finding at all.
+@Suite("Structural mutants")
+struct StructuralMutantTests {
+    static let rows: [StructuralCase] = [
+        // Submit (1), 429 (1): rate limited, and nothing is scheduled to end it.
+        StructuralCase(.deadlock, "rateLimited", trace: 2, "rateLimitNeverEnds", Broken.rateLimitNeverEnds, under: .passwordSignIn)
+            .alsoFinding("noWayHome: no way back to enteringCredentials from rateLimited"),
+        // Submit (1), pending approval (1): from there only retries, which come back to it or sign in.
+        StructuralCase(
+            .noWayHome, "no way back to (enteringCredentials) from (pendingApproval)", trace: 2, "pendingApprovalForever",
+            Broken.pendingApprovalForever, under: .passwordSignIn),
+        // Sign in (2), refresh at the margin (1), no network (1), the retry once the token expired (1):
+        // from there timers and failures repeat the same two worlds.
+        StructuralCase(
+            .livelock, "timers and failed answers alone loop through signedIn.refreshing", trace: 5, "refreshRetriesForever",
+            Broken.refreshRetriesForever, under: .rotatingSession)
+            .alsoFinding("unreachedCase: SessionLifecycle.Phase.offline"),
+        StructuralCase(
+            .unreachedCase, "PasswordSignIn.Phase.rateLimited", trace: 0, "rateLimitTakenForAFailure", Broken.rateLimitTakenForAFailure,
+            under: .passwordSignIn),
+        // The model, not the reducer, is broken: its menu forgot an intent.
+        StructuralCase(
+            .unusedIntent, "PasswordSignIn.Intent.startOver", trace: 0,
+            mutant: AnyModel(SmallModels.PasswordSignInModel(menu: [.submit(identifier: Inputs.username, password: Inputs.password)])(
+                "menuWithoutStartOver", SmallModels.passwordSignIn)),
+            original: AnyModel(SmallModels.PasswordSignInModel()("passwordSignIn", SmallModels.passwordSignIn))),
+    ]
+
+    @Test("the structural mutants cover every kind of finding but undeclared cases")
+    func everyKindIsCovered() {
+        let kinds: Set<Finding.Kind> = [.deadlock, .noWayHome, .livelock, .unreachedCase, .unusedIntent]
+        #expect(Set(Self.rows.map(\.kind)) == kinds)
+    }
+
+    @Test("each structural mutant is found, naming its state, with the shortest trace there", arguments: rows)
+    func mutantIsFound(_ row: StructuralCase) throws {
+        let report = row.mutant.explore()
+        #expect(report.complete)
+        #expect(report.violations.isEmpty, "the mutant should break only the structure: \(report.violations.map(\.invariant))")
+        let finding = try #require(report.findings.first { $0.kind == row.kind }, "no \(row.kind.rawValue) in \(report.findings)")
+        #expect(finding.detail == row.detail)
+        #expect(finding.trace.count == row.trace, "\(finding)")
+        let found = report.findings.map { "\($0.kind.rawValue): \($0.detail)" }
+        #expect(found == ["\(row.kind.rawValue): \(row.detail)"] + row.alsoFinds, "only the broken shape is found")
+    }
+
+    @Test("each structural mutant's original has no finding under the same model", arguments: rows)
+    func originalIsSound(_ row: StructuralCase) {
+        let report = row.original.explore()
+        #expect(report.passed, "\(report.findings) \(report.violations.map(\.invariant))")
+    }
+}

@@ -1,0 +1,172 @@
+import AuthCore
+import AuthVerification
+import Dispatch
+import Foundation
+import Testing
+
+/// A shipped model (``Models``) and how far the tests explore it in a debug build.
+struct ShippedModel: Sendable, CustomTestStringConvertible {
+    /// The model.
+    var model: AnyModel
+    /// `nil` to explore it to closure; otherwise the number of distinct states explored.
+    var maxStates: Int?
+
+    var testDescription: String { maxStates.map { "\(model.name) (first \($0) states)" } ?? model.name }
+
+    /// The limits it is explored within.
+    var limits: ExplorationLimits { maxStates.map { ExplorationLimits(maxStates: $0) } ?? ExplorationLimits() }
+}
+
+/// One invariant of one shipped model.
+struct ShippedInvariant: Sendable, CustomTestStringConvertible {
+    /// The model.
+    var model: ShippedModel
+    /// The invariant's name.
+    var invariant: String
+
+    var testDescription: String { "\(model.testDescription): \(invariant)" }
+}
+
+/// The shipped models as the tests explore them: each to closure where that takes a few seconds
+/// in a debug build (every lifecycle but two, and the VynqTalk and Subspace apps), the others
+/// within a bound. `authflow verify` explores every one of them to closure in a release build.
+enum Shipped {
+    /// The states a bounded model is explored to: about five seconds each in a debug build.
+    static let stateBound = 3_000
+    /// Models too large for closure in a debug build: tens of thousands of states, half a minute
+    /// and more each on this machine.
+    static let large: Set<String> = ["session.everday", "session.hero365", "app.anonymousWall", "app.everday", "app.hero365"]
+
+    /// The models explored to closure.
+    static let toClosure: [ShippedModel] = Models.all.filter { !large.contains($0.name) }.map { ShippedModel(model: $0, maxStates: nil) }
+    /// The large models, explored within ``stateBound``.
+    static let bounded: [ShippedModel] = Models.all.filter { large.contains($0.name) }.map { ShippedModel(model: $0, maxStates: stateBound) }
+
+    /// Every (model, invariant) pair.
+    static func invariants(of models: [ShippedModel]) -> [ShippedInvariant] {
+        models.flatMap { model in model.model.invariantNames.map { ShippedInvariant(model: model, invariant: $0) } }
+    }
+
+    /// Each model explored once, on every core, by name.
+    static let reports: [String: ExplorationReport] = {
+        let models = toClosure + bounded
+        let results = Results(count: models.count)
+        DispatchQueue.concurrentPerform(iterations: min(ProcessInfo.processInfo.activeProcessorCount, models.count)) { _ in
+            while let index = results.next() {
+                results.set(index, models[index].model.explore(limits: models[index].limits))
+            }
+        }
+        return Dictionary(uniqueKeysWithValues: zip(models.map(\.model.name), results.reports))
+    }()
+
+    /// The report on `model`.
+    static func report(_ model: ShippedModel) throws -> ExplorationReport {
+        try #require(reports[model.model.name])
+    }
+
+    /// Models whose unused-intent findings come and go between processes. The explorer takes the
+    /// declared intent cases from one offered intent, the first in a `Set`'s order (which Swift
+    /// seeds per process), and lists only the intent types nested in that one: VynqTalk's app
+    /// offers no `setPassword`, `changePassword`, `credentialsRejected` or realtime `connect`, and
+    /// that is reported only when the intent drawn is a session or connection one (reported to the
+    /// lead: Explorer.coverageFindings).
+    static let intermittentUnusedIntents: Set<String> = ["app.vynqTalk"]
+
+    /// Checks that `pair`'s invariant holds in `report`, showing the trace to a violation.
+    static func expectHolds(_ pair: ShippedInvariant, in report: ExplorationReport) {
+        let violation = report.violations.first { $0.invariant == pair.invariant }
+        #expect(violation == nil, "\(pair.model.model.name): \(violation.map(\.description) ?? "")")
+    }
+}
+
+/// Reports written from several threads, and the next model to explore.
+private final class Results: @unchecked Sendable {
+    // Safe: every access holds `lock`.
+    private var slots: [ExplorationReport?]
+    private var taken = 0
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ report: ExplorationReport) { lock.withLock { slots[index] = report } }
+
+    /// The next index no thread has taken yet, if any is left.
+    func next() -> Int? {
+        lock.withLock {
+            guard taken < slots.count else { return nil }
+            defer { taken += 1 }
+            return taken
+        }
+    }
+
+    var reports: [ExplorationReport] { lock.withLock { slots.map { $0! } } }
+}
+
+/// The environment variable that raises the number of fuzz runs per shipped model.
+enum FuzzBudget {
+    /// Runs per model: `AUTHCORE_FUZZ_RUNS`, or a few so CI stays fast.
+    static let runs: Int? = ProcessInfo.processInfo.environment["AUTHCORE_FUZZ_RUNS"].map { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 8
+    /// Events per run.
+    static let length = 300
+    /// The first run's seed (fixed: the same walks in every CI run).
+    static let seed = FuzzConfiguration().seed
+}
+
+/// The shipped lifecycle and app models, explored and fuzzed: every invariant holds.
+@Suite("Shipped models")
+struct ShippedModelTests {
+    @Test("the large models are shipped models, and no two (model, invariant) pairs share a name")
+    func everyModel() {
+        #expect(Shipped.large.subtracting(Models.all.map(\.name)).isEmpty, "not shipped: \(Shipped.large.subtracting(Models.all.map(\.name)))")
+        #expect(Set(Shipped.invariants(of: Shipped.toClosure + Shipped.bounded).map(\.testDescription)).count
+            == Shipped.invariants(of: Shipped.toClosure + Shipped.bounded).count, "a model checks two invariants of one name")
+    }
+
+    @Test("each lifecycle model, and each small app model, explores to closure", arguments: Shipped.toClosure)
+    func closure(_ model: ShippedModel) throws {
+        let report = try Shipped.report(model)
+        #expect(report.complete, "\(model.model.name) stopped at \(report.states) states, depth \(report.depth)")
+        #expect(report.invariants == model.model.invariantNames.count)
+    }
+
+    @Test("each invariant holds in every reachable state of each model explored to closure", arguments: Shipped.invariants(of: Shipped.toClosure))
+    func invariantHolds(_ pair: ShippedInvariant) throws {
+        let report = try Shipped.report(pair.model)
+        #expect(report.complete)
+        Shipped.expectHolds(pair, in: report)
+    }
+
+    @Test(
+        "each model explored to closure has no deadlock, a way home from every state, every case reached, every intent used and no livelock",
+        arguments: Shipped.toClosure)
+    func structure(_ model: ShippedModel) throws {
+        let report = try Shipped.report(model)
+        let intermittent = Shipped.intermittentUnusedIntents.contains(model.model.name)
+        let unusedIntents = report.findings.filter { intermittent && $0.kind == .unusedIntent }
+        let firm = report.findings.filter { !unusedIntents.contains($0) }
+        #expect(firm.isEmpty, "\(model.model.name):\n\(firm.map(\.description).joined(separator: "\n"))")
+        if intermittent {
+            withKnownIssue("unused intents found or not depending on the process's hash seed (reported to the lead)", isIntermittent: true) {
+                #expect(unusedIntents.isEmpty, "\(model.model.name):\n\(unusedIntents.map(\.description).joined(separator: "\n"))")
+            }
+        }
+    }
+
+    @Test(
+        "each invariant holds in the first 3,000 states of each large model: three apps, two sessions (bounded: not to closure in a debug build)",
+        arguments: Shipped.invariants(of: Shipped.bounded))
+    func invariantHoldsWithinTheBound(_ pair: ShippedInvariant) throws {
+        let report = try Shipped.report(pair.model)
+        #expect(report.states == Shipped.stateBound || report.complete, "\(report.states) states")
+        Shipped.expectHolds(pair, in: report)
+    }
+
+    @Test("fuzzing each shipped model from a fixed seed breaks no invariant (AUTHCORE_FUZZ_RUNS runs, 8 by default)", arguments: Models.all)
+    func fuzzFindsNothing(_ model: AnyModel) throws {
+        let runs = try #require(FuzzBudget.runs, "AUTHCORE_FUZZ_RUNS must be a positive integer")
+        let report = model.fuzz(FuzzConfiguration(seed: FuzzBudget.seed, runs: runs, length: FuzzBudget.length))
+        #expect(report.failure == nil, "\(report.failure.map(\.description) ?? "")\nreplay: authflow replay \(model.name) --seed \(report.failure?.seed ?? 0) --length \(FuzzBudget.length)")
+        #expect(report.runs == runs)
+        #expect(report.events > runs, "walks end at once")
+    }
+}
