@@ -349,7 +349,9 @@ private struct Run<Model: LifecycleModel> {
         var declaredIntents: [String: [String]] = [:]
         for intent in offered {
             EventLabel.intentCases(of: intent, into: &offeredCases)
-            if declaredIntents.isEmpty { declaredIntents = EventLabel.intentDeclarations(intent) }
+            // Every offered intent adds the declarations of the types it passes through: which
+            // one comes first in the set must not decide what is reported.
+            declaredIntents.merge(EventLabel.intentDeclarations(intent)) { known, _ in known }
         }
         for (type, cases) in declaredIntents.sorted(by: { $0.key < $1.key }) {
             for name in cases where !offeredCases.contains(PhaseCase(type: type, name: name)) {

@@ -39,9 +39,10 @@ public struct FuzzConfiguration: Hashable, Sendable {
         self.length = length
     }
 
-    /// The seed of run `n`.
+    /// The seed of run `n`: the run number is spread over all 64 bits before mixing, so run `n`
+    /// of seed `s` is not run `0` of seed `s + n` (neighbouring seeds would repeat each other).
     public func seed(ofRun n: Int) -> UInt64 {
-        var mixer = SplitMix64(seed: seed &+ UInt64(n))
+        var mixer = SplitMix64(seed: seed ^ (UInt64(n) &* 0x9E37_79B9_7F4A_7C15))
         return mixer.next()
     }
 }
@@ -221,7 +222,9 @@ public enum Fuzzer {
             if chunk == 1 && !shrank { break }
             chunk = shrank ? chunk : max(chunk / 2, 1)
         }
-        for position in bestChoices.indices {
+        // A simpler choice may make later ones inapplicable, so the list can get shorter here.
+        var position = 0
+        while position < bestChoices.count {
             for simpler in simplifications(of: bestChoices[position]) {
                 var candidate = bestChoices
                 candidate[position] = simpler
@@ -230,8 +233,29 @@ public enum Fuzzer {
                     break
                 }
             }
+            position += 1
+        }
+        // Deleting and simplifying give a 1-minimal sequence, not always a shortest one (a
+        // shorter sequence may need different choices). Finish with a breadth-first search of
+        // every shorter sequence when that space is small: then the result is a shortest trace.
+        if bestChoices.count > 1,
+            let shorter = shortest(environment.model, invariant: invariant, below: bestChoices.count),
+            let (violation, applied) = attempt(shorter), applied.count < bestChoices.count
+        {
+            (best, bestChoices) = (violation, applied)
         }
         return (best, bestChoices)
+    }
+
+    /// States the final breadth-first search may visit.
+    static let shortestSearchBound = 50_000
+
+    /// The choices of a shortest trace breaking `invariant` with fewer than `length` events, if
+    /// the explorer finds one within ``shortestSearchBound`` states.
+    private static func shortest<Model: LifecycleModel>(_ model: Model, invariant: String, below length: Int) -> [Choice]? {
+        let report = Explorer.explore(model, limits: ExplorationLimits(maxStates: shortestSearchBound, maxDepth: length - 1))
+        guard let violation = report.violations.first(where: { $0.invariant == invariant }), violation.trace.count < length else { return nil }
+        return violation.trace.map(\.choice)
     }
 
     private static func simplifications(of choice: Choice) -> [Choice] {

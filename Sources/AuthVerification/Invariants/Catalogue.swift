@@ -46,10 +46,11 @@ public enum Catalogue {
 
     /// Logout always reaches signed-out with credentials cleared, whatever the server says.
     /// (Seed 002 Logout: "clear local auth state regardless of API error"; OWASP ASVS V3.3.1.)
+    /// The logout is recognised however deeply a composition wraps it (`.session(.logout)`).
     public static func logoutAlwaysSignsOut<M>() -> Invariant<M> {
         let isLogout = Memo<M.Intent, Bool>()
         return Invariant("logout always signs out and clears the vault", source: "seed 002 Logout; OWASP ASVS V3.3.1", .step { t in
-            guard case .intent(let intent, _) = t.move.event, isLogout.value(intent, { casePath(of: $0).hasSuffix("logout") })
+            guard case .intent(let intent, _) = t.move.event, isLogout.value(intent, { EventLabel.leafCase(of: $0) == "logout" })
             else { return nil }
             if t.after.sessionCredentials != nil { return "still signed in after logout (\(t.after.casePath))" }
             if t.after.world.vault != .empty { return "the vault was not cleared by logout" }

@@ -61,7 +61,9 @@ extension Models {
             typealias Intent = VynqTalkApp.Intent
             var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
-            menu += [.session(.session(.call(CallID(1)))), .session(.session(.logout)), .session(.connection(.disconnect))]
+            menu += Menus.session(in: snapshot, callers: 1).map { .session(.session($0)) }
+            // `connect` carries a stale token on purpose: the composition must open with the session's own.
+            menu += [.session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1)))))]
             return menu
         }
     }

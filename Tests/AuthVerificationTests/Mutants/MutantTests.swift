@@ -54,19 +54,16 @@ struct MutantTests {
         #expect(explored.count == Self.originals.count, "two originals share a name")
     }
 
-    /// `Catalogue.logoutAlwaysSignsOut` recognises a logout by the intent's case path ending in
-    /// `logout`; for an app's intent (`AppIntent.session(.logout)`) the case path is `session`, so
-    /// the invariant holds vacuously in every composed model: every shipped session, realtime and
-    /// app model. (`EventLabel.leafCase(of:)` gives `logout` for the same intent.) The broken
-    /// logout is still caught there, later, by the vault invariant.
+    /// `Catalogue.logoutAlwaysSignsOut` recognises a logout however deeply a composition wraps it
+    /// (`AppIntent.session(.logout)`): it once read the intent's case path (`session`) and held
+    /// vacuously in every composed model.
     @Test("logout that forgets the vault is caught inside a sign-in-and-session app too")
     func logoutInAnApp() {
         let model = SmallModels.PlainSession()("logoutKeepsTheVaultInAnApp", Broken.logoutKeepsTheVaultInAnApp)
         let report = Explorer.explore(model, limits: ExplorationLimits(maxDepth: 4))
         // Sign in (2), logout (1): signed out with the vault full.
         #expect(report.violations.first { $0.invariant == "no credentials outside signed-in states" }?.trace.count == 3)
-        withKnownIssue("the catalogue's logout check does not see through AppIntent (reported to the lead)") {
-            #expect(report.violations.contains { $0.invariant == "logout always signs out and clears the vault" })
-        }
+        // A logout at once: the mutant does not ask to clear credentials even while signed out.
+        #expect(report.violations.first { $0.invariant == "logout always signs out and clears the vault" }?.trace.count == 1)
     }
 }
