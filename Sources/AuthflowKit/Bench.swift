@@ -70,7 +70,7 @@ public struct BenchConfiguration: Hashable, Sendable {
     public static let full = BenchConfiguration(
         name: "full", figureBudget: 60, reducerEvents: 100_000, reducerRepetitions: 9, reducerSampleSeconds: 0.25,
         explorerRepetitions: 3, explorerStateCap: nil, largeCallers: 4, largeStateCap: 1_200_000, largeRepetitions: 2, growthCallers: [1, 2, 3, 4],
-        growthDepth: 14, fuzzRuns: 100, fuzzLength: 400, fuzzRepetitions: 5, plantedRepetitions: 5, plantedStateCap: 200_000,
+        growthDepth: 14, fuzzRuns: 100, fuzzLength: 400, fuzzRepetitions: 5, plantedRepetitions: 5, plantedStateCap: 20_000,
         overheadWarmup: 500, overheadPairs: 5_000, overheadBlocks: 10, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 7)
 
     /// The smallest run that still produces every row: one sample each, tiny caps and streams.

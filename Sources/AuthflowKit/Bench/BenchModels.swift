@@ -28,7 +28,7 @@ enum BenchModels {
         return Model(
             name: "session.everday+dropped-persist", machine: machine, replies: shipped.replies, relaunches: shipped.relaunches,
             finalCases: shipped.finalCases, unreachableByDesign: shipped.unreachableByDesign, codes: shipped.codeRules,
-            timeHorizon: shipped.timeHorizon
+            timeHorizon: shipped.timeHorizon, maxInFlight: shipped.maxInFlight, maxStale: shipped.maxStale
         ) { snapshot in
             [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
                 + Menus.session(in: snapshot, callers: 2).map { .session($0) }
@@ -55,8 +55,10 @@ struct CallersModel: LifecycleModel {
     var invariants: [Invariant<Machine>] { base.invariants }
     var codeRules: CodeRules? { base.codeRules }
     var timeHorizon: Interval { base.timeHorizon }
-    /// Every caller, a refresh and a revoke (the shipped default, four, is kept for two callers).
-    var maxInFlight: Int { max(4, callers + 2) }
+    var historyHorizon: Interval { base.historyHorizon }
+    var maxStale: Int { base.maxStale }
+    /// Every caller, a refresh and a revoke (the shipped bound is kept for two callers).
+    var maxInFlight: Int { max(base.maxInFlight, callers + 2) }
 
     func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] {
         [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
@@ -83,6 +85,7 @@ struct RecordingModel<Base: LifecycleModel>: LifecycleModel {
     var maxInFlight: Int { base.maxInFlight }
     var maxStale: Int { base.maxStale }
     var timeHorizon: Interval { base.timeHorizon }
+    var historyHorizon: Interval { base.historyHorizon }
     var codeRules: CodeRules? { base.codeRules }
     var invariants: [Invariant<Machine>] {
         let recorder = recorder

@@ -149,7 +149,7 @@ enum RuntimeBench {
         let failed = BenchDetail("failures", .int(failures), failures == 0 ? "every answer 200" : "\(failures) answers not 200")
         func latency(_ spread: Spread) -> [BenchDetail] {
             [
-                BenchDetail("medianAll", .double(spread.median), "all \(spread.count): median \(BenchFormat.duration(spread.median))"),
+                BenchDetail("medianAll", .double(spread.median), "all \(BenchFormat.grouped(spread.count)): median \(BenchFormat.duration(spread.median))"),
                 BenchDetail("q1All", .double(spread.lowerQuartile)),
                 BenchDetail("q3All", .double(spread.upperQuartile)),
                 BenchDetail(
@@ -167,7 +167,7 @@ enum RuntimeBench {
                     BenchDetail(
                         "overheadSeconds", .double(all.runner.median - all.bare.median),
                         "\(BenchFormat.duration(all.runner.median - all.bare.median)) a request"),
-                    BenchDetail("pairs", .int(runnerTimes.count), "\(runnerTimes.count) pairs in \(blocks) blocks"),
+                    BenchDetail("pairs", .int(runnerTimes.count), "\(BenchFormat.grouped(runnerTimes.count)) pairs in \(blocks) blocks"),
                     failed,
                 ]),
         ]
