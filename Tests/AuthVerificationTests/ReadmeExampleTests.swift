@@ -1,0 +1,37 @@
+import AuthCore
+import AuthVerification
+import Testing
+
+/// The README's "Verifying your own composition" example, with a real composition: Subspace's
+/// app as an embedding app would write it, declaring what it cannot reach by design.
+@Suite("README example")
+struct ReadmeExampleTests {
+    static let myComposition = Apps.subspace()
+
+    static func myMenu(_ snapshot: Snapshot<SubspaceApp>) -> [SubspaceApp.Intent] {
+        var menu: [SubspaceApp.Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
+        menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
+        menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
+        return menu
+    }
+
+    static let unreachable = [
+        "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
+        "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "SessionLifecycle.Phase.passwordChangeRequired": "idem",
+        "PasswordSignIn.Phase.pendingApproval": "no approval gate", "Registration.Phase.awaitingVerification": "register signs in",
+        "Registration.Phase.pendingApproval": "idem",
+    ]
+
+    @Test("my app's sign-in and session hold every invariant")
+    func myApp() {
+        let model = Model(
+            name: "myApp", machine: Self.myComposition, replies: ReplyCatalogue(), relaunches: true, unreachableByDesign: Self.unreachable,
+            timeHorizon: .zero
+        ) { snapshot in
+            Self.myMenu(snapshot)
+        }
+        let report = Explorer.explore(model)
+        #expect(report.passed, "\(report.violations) \(report.findings)")
+        #expect(report.states > 10)
+    }
+}
