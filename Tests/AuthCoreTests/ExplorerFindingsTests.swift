@@ -93,6 +93,30 @@ struct CodeCooldownFindingsTests {
             .emit(.rejected(.resendCooldown(until: Samples.at(60)))),
         ])
     }
+
+    @Test("a session beginning or ending clears the code cooldowns with the rest of the code context (seed 002 Logout)")
+    func sessionClearsCooldowns() {
+        let app = Apps.anonymousWall(codeCooldown: Self.cooldown)
+        var state = app.initial
+        _ = app.reduce(&state, .intent(.entry(.first(.submitEmail(Samples.emailText))), at: Samples.t0))
+        _ = app.reduce(&state, .reply(RequestID(1), .accepted(nil), at: Samples.t0))
+        #expect(state.context.codeCooldowns.count == 1)
+        _ = app.reduce(&state, .intent(.entry(.second(.first(.submit(identifier: Samples.emailText, password: Samples.passwordInput)))), at: Samples.at(1)))
+        _ = app.reduce(&state, .reply(RequestID(2), .granted(Samples.plainGrant), at: Samples.at(2)))
+        guard case .signedIn = state.phase else {
+            Issue.record("not signed in: \(state.phase)")
+            return
+        }
+        #expect(state.context.codeCooldowns.isEmpty)
+        var cooling = state
+        cooling.context.codeSent(to: .destination(.email(Samples.email), .register), resendAt: Samples.at(60))
+        _ = app.reduce(&cooling, .intent(.session(.logout), at: Samples.at(4)))
+        guard case .signedOut = cooling.phase else {
+            Issue.record("not signed out: \(cooling.phase)")
+            return
+        }
+        #expect(cooling.context.codeCooldowns.isEmpty)
+    }
 }
 
 /// session.everday: sign in with RequirePasswordChange, relaunch, the restore's refresh answered

@@ -34,7 +34,9 @@ public enum AppPhase<EntryPhase: Hashable & Sendable, SessionPhase: Hashable & S
 
 /// The app combinator: signed-out flows hand a grant over to the session; when the session signs
 /// out, the flows start again from the beginning. One request counter runs through both, so an
-/// answer for either side is never mistaken for the other's.
+/// answer for either side is never mistaken for the other's. The code cooldowns the flows keep
+/// in the context last while the user is signed out: a session beginning or ending clears them
+/// with the rest of the code and OTP context (seed 002 Logout).
 public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     /// The signed-out flows.
     public var entry: Entry
@@ -73,7 +75,10 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
             guard let sessionEvent = sessionEvent(event) else { return [] }
             var inner = session.signedOutPhase
             let effects = session.step(&inner, sessionEvent, &requests)
-            if !session.isSignedOut(inner) { phase = .signedIn(inner) }
+            if !session.isSignedOut(inner) {
+                requests.forgetAllCooldowns()  // A restored session ends the code flows.
+                phase = .signedIn(inner)
+            }
             return effects
         case (.signedIn, .intent(.entry, _)):
             return [.emit(.rejected(.alreadySignedIn))]
@@ -81,7 +86,12 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
             (.signedIn(var inner), .launched):
             guard let sessionEvent = sessionEvent(event) else { return [] }
             let effects = session.step(&inner, sessionEvent, &requests)
-            phase = session.isSignedOut(inner) ? .signedOut(entry.initialPhase) : .signedIn(inner)
+            if session.isSignedOut(inner) {
+                requests.forgetAllCooldowns()  // Signing out clears any code or OTP context (seed 002 Logout).
+                phase = .signedOut(entry.initialPhase)
+            } else {
+                phase = .signedIn(inner)
+            }
             return effects
         }
     }
@@ -103,6 +113,7 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
             phase = .signedOut(entryPhase)
             return effects
         }
+        requests.forgetAllCooldowns()  // A sign-in ends every code flow, and their cooldowns with them.
         let (sessionPhase, begun) = session.begin(grant, at: now, &requests)
         phase = .signedIn(sessionPhase)
         return effects + begun

@@ -46,6 +46,11 @@ public struct FlowContext: Hashable, Sendable {
         codeCooldowns.append(CodeCooldown(target: target, resendAt: resendAt))
     }
 
+    /// Forgets every cooldown: a session beginning or ending clears the code flows' context.
+    public mutating func forgetAllCooldowns() {
+        if !codeCooldowns.isEmpty { codeCooldowns = [] }
+    }
+
     /// Forgets the cooldowns that have ended at `now`.
     public mutating func forgetCooldowns(endedBy now: Instant) {
         if codeCooldowns.contains(where: { $0.resendAt <= now }) { codeCooldowns.removeAll { $0.resendAt <= now } }

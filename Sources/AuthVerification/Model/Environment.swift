@@ -244,6 +244,9 @@ struct Environment<Model: LifecycleModel>: Sendable {
         if signedInBefore, !signedInAfter {
             world.history.inFlightAtSignOut = world.network.map(\.id)
         }
+        if signedInBefore != signedInAfter, !world.history.codes.isEmpty {
+            world.history.codes = []  // A session beginning or ending clears the code flows, as the lifecycles do.
+        }
         if !world.history.inFlightAtSignOut.isEmpty {
             world.history.inFlightAtSignOut.removeAll { id in !world.network.contains { $0.id == id } }
         }
