@@ -116,7 +116,7 @@ extension Models {
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: tokenLifetime)
         // Five entry flows and a rotating session: one request in flight at a time and one
-        // definitive and one transient failure keep the whole app at about 450,000 states. The
+        // definitive and one transient failure keep the whole app at about 54,000 states. The
         // session's races (four in flight, every failure class) are explored by session.hero365,
         // each entry flow's by its own model; what this model adds — handing over from every
         // flow, stale answers across flows and sessions, relaunch — needs no more.
