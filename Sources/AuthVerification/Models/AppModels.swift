@@ -115,11 +115,11 @@ extension Models {
     public static func hero365App() -> Model<Hero365App> {
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: tokenLifetime)
-        // Five entry flows and a rotating session: one request in flight at a time and one
-        // definitive and one transient failure keep the whole app at about 54,000 states. The
-        // session's races (four in flight, every failure class) are explored by session.hero365,
-        // each entry flow's by its own model; what this model adds — handing over from every
-        // flow, stale answers across flows and sessions, relaunch — needs no more.
+        // Five entry flows and a rotating session: one definitive and one transient failure keep
+        // the whole app at about 280,000 states. The
+        // session's failure classes are explored by session.hero365, each entry flow's by its
+        // own model; what this model adds — handing over from every flow, stale answers across
+        // flows and sessions with two requests in flight, relaunch — needs no more.
         replies.failures = [.unauthorized(nil), .network]
         let otp = OneTimeCodeSignIn(channel: .phone, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
         let codes = CodeRules(cooldown: otp.resendCooldown, lifetime: otp.codeLifetime, maxAttempts: otp.maxAttempts)
@@ -136,7 +136,7 @@ extension Models {
                 "PasswordReset.Phase.requestingAgain": "a link is requested afresh",
                 "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
             ],
-            codes: codes, timeHorizon: .zero, maxInFlight: 1, maxStale: appStale) { snapshot in
+            codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
             typealias Intent = Hero365App.Intent
             var menu: [Intent] = Menus.registration([.emailPassword, .phonePassword]).map { .entry(.first($0)) }
             menu += Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }
