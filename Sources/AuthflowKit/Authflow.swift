@@ -137,7 +137,16 @@ public enum Authflow {
     static func explore(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         let model = try model(arguments, in: models)
         let limits = ExplorationLimits(maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth))
-        let report = model.explore(limits: limits)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let report = withoutActuallyEscaping(err) { err in
+            // A progress line once a run has taken more than a second.
+            let progress = SharedLines(err)
+            return model.explore(limits: limits) { states, transitions in
+                guard clock.now - started > .seconds(1) else { return }
+                progress("exploring \(model.name)… \(states) states, \(transitions) transitions")
+            }
+        }
         if arguments.flags.contains("json") {
             out(VerifyRow(exploration: report, fuzzing: nil).json)
         } else {

@@ -6,7 +6,7 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     public let name: String
     /// The invariants it checks, by name.
     public let invariantNames: [String]
-    private let exploreBody: @Sendable (ExplorationLimits) -> ExplorationReport
+    private let exploreBody: @Sendable (ExplorationLimits, (@Sendable (Int, Int) -> Void)?) -> ExplorationReport
     private let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
     private let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
 
@@ -14,13 +14,17 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     public init<M: LifecycleModel>(_ model: M) {
         self.name = model.name
         self.invariantNames = model.invariants.map(\.name)
-        self.exploreBody = { Explorer.explore(model, limits: $0) }
+        self.exploreBody = { Explorer.explore(model, limits: $0, progress: $1) }
         self.fuzzBody = { Fuzzer.fuzz(model, $0) }
         self.replayBody = { Fuzzer.replay(model, seed: $0, length: $1) }
     }
 
-    /// Explores to closure (or the limits).
-    public func explore(limits: ExplorationLimits = ExplorationLimits()) -> ExplorationReport { exploreBody(limits) }
+    /// Explores to closure (or the limits); `progress` is called now and then with (states, transitions).
+    public func explore(
+        limits: ExplorationLimits = ExplorationLimits(), progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) -> ExplorationReport {
+        exploreBody(limits, progress)
+    }
     /// Fuzzes.
     public func fuzz(_ configuration: FuzzConfiguration = FuzzConfiguration()) -> FuzzReport { fuzzBody(configuration) }
     /// Replays one fuzz run from its seed.
