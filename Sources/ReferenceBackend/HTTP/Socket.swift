@@ -86,8 +86,9 @@ enum Socket {
         #endif
     }
 
-    /// Reads what is available (blocking up to the socket's read timeout); `nil` on EOF, timeout or error.
-    static func read(_ descriptor: Int32, into buffer: inout [UInt8], maximum: Int = 64 * 1024) -> Int? {
+    /// Reads what is available (blocking up to the socket's read timeout); `nil` on EOF, timeout or
+    /// error — or, when `throughTimeouts`, only on EOF or error (an idle WebSocket is not a dead one).
+    static func read(_ descriptor: Int32, into buffer: inout [UInt8], maximum: Int = 64 * 1024, throughTimeouts: Bool = false) -> Int? {
         var chunk = [UInt8](repeating: 0, count: maximum)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, maximum, 0) }
@@ -96,6 +97,7 @@ enum Socket {
                 return count
             }
             if count < 0 && errno == EINTR { continue }
+            if count < 0 && throughTimeouts && (errno == EAGAIN || errno == EWOULDBLOCK) { continue }
             return nil
         }
     }

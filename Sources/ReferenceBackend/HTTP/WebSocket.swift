@@ -101,9 +101,13 @@ final class WebSocket: Sendable {
         }
     }
 
+    /// Reads until `buffer` holds `count` bytes. An idle WebSocket stays open (clients may wait
+    /// long between messages): it ends when either side closes it or the server stops, which shuts
+    /// the descriptor down — not after the HTTP read timeout, which would drop a socket its client
+    /// simply had not used yet, without a close frame.
     private func fill(_ buffer: inout [UInt8], to count: Int) -> Bool {
         while buffer.count < count {
-            guard Socket.read(descriptor, into: &buffer) != nil else { return false }
+            guard Socket.read(descriptor, into: &buffer, throughTimeouts: true) != nil else { return false }
         }
         return true
     }
