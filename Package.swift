@@ -27,7 +27,7 @@ let package = Package(
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore"]),
         .testTarget(name: "AuthVerificationTests", dependencies: ["AuthCore", "AuthVerification"]),
         .testTarget(name: "AuthDiagramsTests", dependencies: ["AuthCore", "AuthVerification", "AuthDiagrams"]),
-        .testTarget(name: "AuthRuntimeTests", dependencies: ["AuthCore", "AuthRuntime", "ReferenceBackend"]),
+        .testTarget(name: "AuthRuntimeTests", dependencies: ["AuthCore", "AuthRuntime", "ReferenceBackend", "AuthVerification"]),
         .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend"]),
         .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit", "AuthCore", "AuthVerification"]),
     ],

@@ -210,7 +210,7 @@ struct FlowDriver<App: Lifecycle> {
         let before = casePath(of: state.phase)
         let effects = app.reduce(&state, event)
         let after = casePath(of: state.phase)
-        let (label, kind) = EventLabels.of(event)
+        let (label, kind) = EventLabel.of(event)
         let reachesSession: Bool =
             switch event {
             case .launched: true
@@ -245,36 +245,9 @@ struct FlowDriver<App: Lifecycle> {
     }
 }
 
-/// The explorer's labels for events (see `AuthVerification`'s projected graph), so that a flow's
-/// steps and the diagrams' edges name events the same way.
+/// Which events reach the session in a flow (the labels themselves are `EventLabel`'s, shared
+/// with the explorer so a flow's steps and the diagrams' edges name events the same way).
 enum EventLabels {
-    static func of<Intent>(_ event: AuthEvent<Intent>) -> (String, ProjectedEdge.Kind) {
-        switch event {
-        case .intent(let intent, _): (leafCase(of: intent), .intent)
-        case .reply(_, .failed(let failure), _): ("failed(\(failure.description.split(separator: "(").first ?? ""))", .failure)
-        case .reply(_, .realtimeClosed, _): ("realtimeClosed", .failure)
-        case .reply(_, let reply, _): (reply.description.split(separator: "(").first.map(String.init) ?? "reply", .success)
-        case .tick: ("tick", .timer)
-        case .launched(.none, _): ("launched(empty)", .launch)
-        case .launched(.stored, _): ("launched(stored)", .launch)
-        case .launched(.unreadable, _): ("launched(unreadable)", .launch)
-        }
-    }
-
-    /// The innermost case name of a (possibly wrapped) intent: `.entry(.first(.submitEmail(…)))` → `submitEmail`.
-    static func leafCase(of value: Any) -> String {
-        var current: Any = value
-        var name = String(describing: value)
-        while true {
-            let mirror = Mirror(reflecting: current)
-            guard mirror.displayStyle == .enum else { return name }
-            guard let child = mirror.children.first else { return String(describing: current) }
-            name = child.label ?? name
-            guard child.value is any CaseListing else { return name }
-            current = child.value
-        }
-    }
-
     /// Whether an app intent is for the session (`AppIntent.session`), which reaches the session even while signed out.
     static func isSessionIntent(_ intent: Any) -> Bool {
         let mirror = Mirror(reflecting: intent)

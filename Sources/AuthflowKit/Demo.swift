@@ -571,25 +571,11 @@ extension Authflow {
 enum LineBridge {
     /// Runs `work` to its status, calling `out` with each line it writes.
     static func run(out: (String) -> Void, _ work: @escaping @Sendable (@escaping @Sendable (String) -> Void) async -> Int32) -> Int32 {
-        let queue = Locked<(lines: [String], status: Int32?)>(([], nil))
-        let ready = DispatchSemaphore(value: 0)
-        Task.detached {
-            let status = await work { line in
-                queue.withLock { $0.lines.append(line) }
-                ready.signal()
-            }
-            queue.withLock { $0.status = status }
-            ready.signal()
-        }
-        while true {
-            ready.wait()
-            let (lines, status) = queue.withLock { state -> ([String], Int32?) in
-                defer { state.lines.removeAll() }
-                return (state.lines, state.status)
-            }
-            lines.forEach(out)
-            fflush(nil)  // Each transition shows as it happens, even when the output is piped.
-            if let status { return status }
-        }
+        // The bench's bridge, flushing after every line so each transition shows as it happens,
+        // even when the output is piped.
+        blocking(relaying: { line in
+            out(line)
+            fflush(nil)
+        }, work)
     }
 }

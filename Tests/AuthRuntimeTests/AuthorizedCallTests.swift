@@ -1,5 +1,5 @@
 import AuthCore
-import AuthRuntime
+@testable import AuthRuntime
 import Foundation
 import Testing
 

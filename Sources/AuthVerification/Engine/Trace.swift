@@ -95,9 +95,12 @@ public struct ProjectedEdge: Hashable, Sendable, Comparable {
     }
 }
 
-/// Labels for events in traces and diagrams.
-enum EventLabel {
-    static func of<Intent>(_ event: AuthEvent<Intent>) -> (String, ProjectedEdge.Kind) {
+/// Labels for events in traces and diagrams: the explorer's projected graph and the diagrams'
+/// documented flows name events with these, so the two always agree.
+public enum EventLabel {
+    /// An event's label and the kind of edge it makes: an intent's innermost case, a reply's case
+    /// (a failure with its class), `tick`, or the launch with what the vault held.
+    public static func of<Intent>(_ event: AuthEvent<Intent>) -> (String, ProjectedEdge.Kind) {
         switch event {
         case .intent(let intent, _): (leafCase(of: intent), .intent)
         case .reply(_, let reply, _): label(of: reply)
@@ -137,7 +140,7 @@ enum EventLabel {
     }
 
     /// The innermost case name of a (possibly wrapped) intent: `.entry(.first(.submitEmail(…)))` → `submitEmail`.
-    static func leafCase(of value: Any) -> String {
+    public static func leafCase(of value: Any) -> String {
         var current: Any = value
         var name = String(describing: value)
         while true {

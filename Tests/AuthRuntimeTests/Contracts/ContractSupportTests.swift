@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AuthRuntime
+import AuthVerification
 
 @Suite("Contract support: JSON")
 struct JSONValueTests {
@@ -45,7 +46,7 @@ struct JSONValueTests {
 
     @Test("random bytes never trap the parser")
     func survivesRandomBytes() {
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         let alphabet = Array("{}[]\":,0123456789.-+eEtruefalsn \\u".utf8) + [0x00, 0xC3, 0xA9, 0xFF]
         for _ in 0..<5_000 {
             let length = Int.random(in: 0..<40, using: &generator)
@@ -205,18 +206,5 @@ struct AnswerReadingTests {
         let body = ResponseBody(HTTPResponse(status: 400, body: Data(("{\"detail\": \"" + String(repeating: "x", count: 5_000) + "\"}").utf8)))
         let message = try #require(AnswerReading.message(in: body, keys: ["detail"], request: nil))
         #expect(message.count == AnswerReading.maximumMessageLength + 1)
-    }
-}
-
-/// A small, repeatable generator (SplitMix64) so randomized tests replay exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,5 @@
+@testable import AuthRuntime
+
 /// A latch: `wait()` suspends until `open()`; a cancelled waiter returns `false` at once.
 final class Gate: Sendable {
     private struct Storage {

@@ -1,4 +1,4 @@
-import AuthRuntime
+@testable import AuthRuntime
 import Foundation
 
 /// A realtime connector whose handshakes a test scripts; it keeps every channel it opened so the

@@ -1,5 +1,5 @@
 import AuthCore
-import AuthRuntime
+@testable import AuthRuntime
 import Foundation
 
 /// A transport whose answers a test scripts: a handler per request, a log of every request, and

@@ -1,5 +1,5 @@
 import AuthCore
-import AuthRuntime
+@testable import AuthRuntime
 import Foundation
 
 /// What the client really put on the wire and got back, under the redacted log: the tests'
