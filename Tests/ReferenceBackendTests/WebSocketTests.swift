@@ -56,6 +56,23 @@ struct WebSocketTests {
         }
     }
 
+    @Test("a socket left idle longer than the HTTP read timeout stays open: a server disconnect still sends it 1001")
+    func idleSocketStaysOpen() async throws {
+        var configuration = Configuration()
+        configuration.readTimeout = 0.2
+        try await withServer([.vynqTalk], configuration: configuration) { server in
+            let token = try await token(server)
+            let socket = try #require(RawConnection(port: server.port!))
+            _ = socket.openWebSocket("/ws?token=\(token)")
+            _ = socket.readText()
+            try await Task.sleep(for: .milliseconds(600))  // Three read timeouts with nothing sent.
+            server.disconnectWebSockets()
+            let close = socket.readFrame()
+            #expect(close?.opcode == 0x8)
+            #expect(close?.payload.prefix(2) == [0x03, 0xE9])
+        }
+    }
+
     @Test("once the token expires the next message closes the socket with 1008")
     func expiryCloses() async throws {
         try await withServer([.vynqTalk]) { server in
