@@ -1,7 +1,10 @@
 import AuthCore
 
 /// One transition as invariants see it: the world before, the move, the effects, the world after.
-public struct Transition<Machine: Lifecycle>: Sendable {
+///
+/// A class, immutable once made: every step invariant receives the same transition, and passing
+/// a reference costs nothing where passing the struct copied it for each check.
+public final class Transition<Machine: Lifecycle>: Sendable {
     /// Before the event.
     public let before: Snapshot<Machine>
     /// The move.

@@ -40,6 +40,7 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     private var secrets: Set<String> = []
     private var needles: [[UInt8]] = []
     private var lastLearned: [String] = []
+    private var lastMore: [String] = []
     private var verdicts: [Key: (known: Int, leak: Int?)] = [:]
     private let mutex = PosixMutex()
 
@@ -47,11 +48,15 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     func learn(_ world: [String], _ more: [String] = []) {
         mutex.lock()
         defer { mutex.unlock() }
+        // Consecutive calls mostly repeat the same secrets: comparing is cheaper than hashing.
         if world != lastLearned {
             add(world)
             lastLearned = world
         }
-        add(more)
+        if more != lastMore {
+            add(more)
+            lastMore = more
+        }
     }
 
     /// Whether `key`'s description (computed by `describe` when needed) shows any secret known or
@@ -62,10 +67,21 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
         if let verdict = verdicts[key], verdict.known == needles.count { return verdict.leak }
         let (texts, own) = describe(key)
         add(own)
-        let haystacks = texts.map { Array($0.utf8) }
-        let leak = needles.first { needle in haystacks.contains { $0.containsBytes(needle) } }.map(\.count)
+        let leak = leak(in: texts)
         verdicts[key] = (needles.count, leak)
         return leak
+    }
+
+    /// Whether any of `texts` shows a secret known: the length of a leaked secret, never the secret.
+    func scan(_ texts: [String]) -> Int? {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return leak(in: texts)
+    }
+
+    private func leak(in texts: [String]) -> Int? {
+        let haystacks = texts.map { Array($0.utf8) }
+        return needles.first { needle in haystacks.contains { $0.containsBytes(needle) } }.map(\.count)
     }
 
     private func add(_ values: [String]) {

@@ -1,7 +1,11 @@
 import AuthCore
 
 /// A world with the facts invariants read, gathered in one survey of the world.
-public struct Snapshot<Machine: Lifecycle>: Sendable {
+///
+/// A class, immutable once made: the explorer and the invariants pass snapshots around far more
+/// often than they make them, and passing one is then a single reference count, not a copy of
+/// the world and every fact.
+public final class Snapshot<Machine: Lifecycle>: Sendable {
     /// The world.
     public let world: World<Machine>
     /// Request ids the lifecycle state still refers to: its current requests.

@@ -19,6 +19,23 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         b ^= b >> 31
     }
 
+    /// Mixes a byte string: its length, then its bytes eight at a time (the last word padded
+    /// with zeros; the length keeps `"a"` and `"a\0"` apart).
+    @inline(__always)
+    mutating func mix(bytes: UnsafeRawBufferPointer) {
+        mix(0x5458_5400_0000_0000 | UInt64(bytes.count))
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        if offset < bytes.count {
+            var last: UInt64 = 0
+            for (shift, byte) in bytes[offset...].enumerated() { last |= UInt64(byte) << (UInt64(shift) * 8) }
+            mix(last)
+        }
+    }
+
     /// The finished fingerprint (each lane through the SplitMix64 finalizer).
     func finished() -> Fingerprint {
         var result = self

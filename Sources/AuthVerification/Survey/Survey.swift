@@ -65,6 +65,11 @@ public struct Survey {
         self.now = now.milliseconds
         self.longAgo = -horizon.milliseconds - 1
         self.historyLongAgo = -historyHorizon.milliseconds - 1
+        // One allocation each for what a world usually holds, instead of growing from empty.
+        referencedRequests.reserveCapacity(4)
+        secrets.reserveCapacity(8)
+        requestNames.reserveCapacity(8)
+        tokenNames.reserveCapacity(8)
     }
 
     // MARK: What conformances call
@@ -85,6 +90,24 @@ public struct Survey {
         var hasher = Hasher()
         hasher.combine(value)
         fingerprint.mix(UInt64(bitPattern: Int64(hasher.finalize())))
+    }
+
+    /// Surveys plain text (an email, a name, a password): its bytes, eight at a time, straight
+    /// into the fingerprint — no hasher to seed and finish for every string.
+    @inline(__always)
+    public mutating func plain(_ value: String) {
+        var value = value
+        value.withUTF8 { fingerprint.mix(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Surveys optional plain text.
+    @inline(__always)
+    public mutating func plain(_ value: String?) {
+        if let value {
+            plain(value)
+        } else {
+            fingerprint.mix(0x4E4F_4E45_0000_0000)
+        }
     }
 
     /// Surveys a small number.
@@ -179,18 +202,23 @@ public struct SymbolCounts: Hashable, Sendable {
 enum Symbols {
     static func name(_ kind: String, _ index: Int) -> String { "tok-\(kind)-\(index)" }
 
-    /// The index of a symbolic name of `kind`, without splitting strings.
-    static func index(_ name: String, kind: String) -> Int? {
+    /// The index of a symbolic name of `kind` (`at`, `rt`), without splitting or building strings.
+    static func index(_ name: String, kind: StaticString) -> Int? {
         let utf8 = name.utf8
-        guard utf8.count > 7, name.hasPrefix("tok-") else { return nil }
+        guard utf8.count > 7 else { return nil }
+        // `tok-` + the two-letter kind + `-`, compared byte by byte.
+        let prefix: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0x74, 0x6F, 0x6B, 0x2D, kind.utf8Start[0], kind.utf8Start[1], 0x2D)
+        var bytes = utf8.makeIterator()
+        guard bytes.next() == prefix.0, bytes.next() == prefix.1, bytes.next() == prefix.2, bytes.next() == prefix.3,
+            bytes.next() == prefix.4, bytes.next() == prefix.5, bytes.next() == prefix.6
+        else { return nil }
         var index = 0
-        var scale = 1
-        for byte in utf8.reversed() {
-            guard byte >= 0x30, byte <= 0x39 else { break }
-            index += Int(byte - 0x30) * scale
-            scale *= 10
+        while let byte = bytes.next() {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            index = index &* 10 &+ Int(byte &- 0x30)
         }
-        return name.hasPrefix("tok-\(kind)-") ? index : nil
+        return index
     }
 }
 

@@ -87,7 +87,19 @@ extension Credentials: Surveyable {
         s.visit(accessToken)
         s.visit(refreshToken)
         s.visit(expiresAt)
-        s.plain(user)
+        s.visit(user)
+    }
+}
+
+extension UserProfile: Surveyable {
+    /// Every field, as plain data.
+    public func survey(_ s: inout Survey) {
+        s.plain(id)
+        s.plain(email)
+        s.plain(phone)
+        s.plain(name)
+        s.number(passwordSet.map { $0 ? 1 : 0 } ?? -1)
+        s.number(passwordChangeRequired ? 1 : 0)
     }
 }
 
