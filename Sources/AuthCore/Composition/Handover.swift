@@ -24,12 +24,74 @@ public enum AppIntent<Entry: Hashable & Sendable, SessionIntent: Hashable & Send
     case session(SessionIntent)
 }
 
+extension AppIntent {
+    /// Equal when the same case holds equal values. Written out and inlinable, unlike the derived
+    /// one, so that a module using a concrete nest of these specializes it: the derived `==`
+    /// switches over a tuple of generic values, which costs a metadata lookup at every level of
+    /// the nest on every comparison (the explorer compares and hashes these millions of times).
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch lhs {
+        case .entry(let left):
+            guard case .entry(let right) = rhs else { return false }
+            return left == right
+        case .session(let left):
+            guard case .session(let right) = rhs else { return false }
+            return left == right
+        }
+    }
+
+    /// The case, then its value (see ``==(_:_:)`` for why it is written out).
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .entry(let value):
+            hasher.combine(0 as UInt8)
+            hasher.combine(value)
+        case .session(let value):
+            hasher.combine(1 as UInt8)
+            hasher.combine(value)
+        }
+    }
+}
+
 /// Where a composed app is: in the signed-out flows, or in the session.
 public enum AppPhase<EntryPhase: Hashable & Sendable, SessionPhase: Hashable & Sendable>: Hashable, Sendable {
     /// Signed out, somewhere in the sign-in/registration/reset flows.
     case signedOut(EntryPhase)
     /// Signed in (or restoring, refreshing…): the session decides.
     case signedIn(SessionPhase)
+}
+
+extension AppPhase {
+    /// Equal when the same case holds equal values. Written out and inlinable, unlike the derived
+    /// one, so that a module using a concrete nest of these specializes it: the derived `==`
+    /// switches over a tuple of generic values, which costs a metadata lookup at every level of
+    /// the nest on every comparison (the explorer compares and hashes these millions of times).
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch lhs {
+        case .signedOut(let left):
+            guard case .signedOut(let right) = rhs else { return false }
+            return left == right
+        case .signedIn(let left):
+            guard case .signedIn(let right) = rhs else { return false }
+            return left == right
+        }
+    }
+
+    /// The case, then its value (see ``==(_:_:)`` for why it is written out).
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .signedOut(let value):
+            hasher.combine(0 as UInt8)
+            hasher.combine(value)
+        case .signedIn(let value):
+            hasher.combine(1 as UInt8)
+            hasher.combine(value)
+        }
+    }
 }
 
 /// The app combinator: signed-out flows hand a grant over to the session; when the session signs
@@ -55,9 +117,11 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     public typealias Intent = AppIntent<Entry.Intent, SessionSide.Intent>
 
     /// Signed out, at the entry flows' beginning.
+    @inlinable
     public var initialPhase: Phase { .signedOut(entry.initialPhase) }
 
-    /// The reducer.
+    /// The reducer (inlinable, see ``OneOf/step(_:_:_:)``).
+    @inlinable
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch (phase, event) {
         case (.signedOut(var inner), .intent(.entry(let intent), let now)):
@@ -97,7 +161,8 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     }
 
     /// The event as the session sees it; `nil` for entry intents, which never reach the session.
-    private func sessionEvent(_ event: Event) -> SessionSide.Event? {
+    @inlinable
+    func sessionEvent(_ event: Event) -> SessionSide.Event? {
         switch event {
         case .intent(.session(let intent), let at): .intent(intent, at: at)
         case .intent(.entry, _): nil
@@ -108,7 +173,8 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     }
 
     /// Stores the entry phase, or hands its grant to the session.
-    private func settle(_ phase: inout Phase, entryPhase: Entry.Phase, at now: Instant, _ effects: [AuthEffect], _ requests: inout FlowContext) -> [AuthEffect] {
+    @inlinable
+    func settle(_ phase: inout Phase, entryPhase: Entry.Phase, at now: Instant, _ effects: [AuthEffect], _ requests: inout FlowContext) -> [AuthEffect] {
         guard let grant = entry.handover(entryPhase) else {
             phase = .signedOut(entryPhase)
             return effects

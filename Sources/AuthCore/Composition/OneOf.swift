@@ -6,6 +6,37 @@ public enum Either<First: Hashable & Sendable, Second: Hashable & Sendable>: Has
     case second(Second)
 }
 
+extension Either {
+    /// Equal when the same case holds equal values. Written out and inlinable, unlike the derived
+    /// one, so that a module using a concrete nest of these specializes it: the derived `==`
+    /// switches over a tuple of generic values, which costs a metadata lookup at every level of
+    /// the nest on every comparison (the explorer compares and hashes these millions of times).
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch lhs {
+        case .first(let left):
+            guard case .first(let right) = rhs else { return false }
+            return left == right
+        case .second(let left):
+            guard case .second(let right) = rhs else { return false }
+            return left == right
+        }
+    }
+
+    /// The case, then its value (see ``==(_:_:)`` for why it is written out).
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .first(let value):
+            hasher.combine(0 as UInt8)
+            hasher.combine(value)
+        case .second(let value):
+            hasher.combine(1 as UInt8)
+            hasher.combine(value)
+        }
+    }
+}
+
 /// Two signed-out flows side by side, one active at a time: an intent for the other flow abandons
 /// the active one (its request in flight becomes stale) and starts the other from its beginning,
 /// as a user switching from "Register" to "Log in" does. Nest it for more flows.
@@ -27,9 +58,11 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
     public typealias Intent = Either<First.Intent, Second.Intent>
 
     /// The first flow at its beginning.
+    @inlinable
     public var initialPhase: Phase { .first(first.initialPhase) }
 
     /// The active flow's grant.
+    @inlinable
     public func handover(_ phase: Phase) -> Grant? {
         switch phase {
         case .first(let inner): first.handover(inner)
@@ -38,6 +71,11 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
     }
 
     /// Routes intents to their flow (switching if needed) and everything else to the active flow.
+    ///
+    /// Inlinable, as are the other combinators' reducers: a module that explores a concrete nest
+    /// of combinators then specializes the whole reducer instead of walking generic metadata at
+    /// every level on every event.
+    @inlinable
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch (phase, event) {
         case (.first(var inner), .intent(.first(let intent), let now)):

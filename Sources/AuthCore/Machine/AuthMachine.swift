@@ -34,6 +34,20 @@ public struct LifecycleState<Phase: LifecyclePhase>: Hashable, Sendable, CustomS
     public var description: String { "\(phase)" }
 }
 
+extension LifecycleState {
+    /// Equal phases and contexts. Written out and inlinable (as for ``Either``) so that a module
+    /// using a concrete state specializes the comparison of its whole phase.
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.phase == rhs.phase && lhs.context == rhs.context }
+
+    /// The phase, then the context.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(phase)
+        hasher.combine(context)
+    }
+}
+
 /// An ``AuthMachine`` in AuthCore's shared vocabulary: events are ``AuthEvent``s over the
 /// lifecycle's own intents, effects are ``AuthEffect``s, and the state is a phase plus a request
 /// counter, so lifecycles compose (a combinator threads one counter through all of them) and the
@@ -52,9 +66,12 @@ where State == LifecycleState<Phase>, Event == AuthEvent<Intent>, Effect == Auth
 
 extension Lifecycle {
     /// `initialPhase` with a fresh request counter.
+    @inlinable
     public var initial: State { LifecycleState(phase: initialPhase) }
 
-    /// Steps the phase with the state's own request counter.
+    /// Steps the phase with the state's own request counter (inlinable, so that a caller with a
+    /// concrete lifecycle specializes it).
+    @inlinable
     public func reduce(_ state: inout State, _ event: Event) -> [AuthEffect] {
         state.context.forgetCooldowns(endedBy: event.instant)
         return step(&state.phase, event, &state.context)
