@@ -110,10 +110,12 @@ enum Described<Intent: Hashable>: Hashable {
         }
     }
 
-    /// The effect, or `nil` for those that carry no text at all: ids, timers and instants.
+    /// The effect, or `nil` for those that carry no text at all: ids, timers and instants. A
+    /// request's id is left out (it is a number), so one request is scanned once whatever its id.
     init?(_ effect: AuthEffect) {
         switch effect {
-        case .send, .persist, .emit, .finishCall: self = .effect(effect)
+        case .send(_, let request): self = .effect(.send(RequestID(0), request))
+        case .persist, .emit, .finishCall: self = .effect(effect)
         case .cancel, .clearCredentials, .schedule, .cancelTimer, .closeRealtime: return nil
         }
     }

@@ -83,30 +83,52 @@ extension Survey {
 struct Environment<Model: LifecycleModel>: Sendable {
     typealias Machine = Model.Machine
     let model: Model
+    // The model's requirements, read once: a model may compute them (a catalogue of replies, a
+    // machine assembled from its backend), and the explorer asks for them at every step.
+    let machine: Machine
+    let replies: ReplyCatalogue
+    let maxInFlight: Int
+    let maxStale: Int
+    let relaunches: Bool
+    let timeHorizon: Interval
+    let historyHorizon: Interval
+    let maxCodeAttempts: Int?
+
+    init(model: Model) {
+        self.model = model
+        self.machine = model.machine
+        self.replies = model.replies
+        self.maxInFlight = model.maxInFlight
+        self.maxStale = model.maxStale
+        self.relaunches = model.relaunches
+        self.timeHorizon = model.timeHorizon
+        self.historyHorizon = model.historyHorizon
+        self.maxCodeAttempts = model.codeRules?.maxAttempts
+    }
 
     /// The initial world's snapshot.
-    var initial: Snapshot<Machine> { Snapshot(model.initialWorld, horizon: model.timeHorizon, historyHorizon: model.historyHorizon) }
+    var initial: Snapshot<Machine> { Snapshot(model.initialWorld, horizon: timeHorizon, historyHorizon: historyHorizon) }
 
     /// Every possible next move, in a fixed order (determinism).
     func moves(_ snapshot: Snapshot<Machine>) -> [Move<Machine>] {
         let world = snapshot.world
         var moves: [Move<Machine>] = []
-        if world.network.count < model.maxInFlight,
-            world.network.count - world.network.count(where: { snapshot.refers(to: $0.id) }) < model.maxStale
+        if world.network.count < maxInFlight,
+            world.network.count - world.network.count(where: { snapshot.refers(to: $0.id) }) < maxStale
         {
             for (index, intent) in model.intents(in: snapshot).enumerated() {
                 moves.append(Move(choice: .intent(index), event: .intent(intent, at: world.now)))
             }
         }
         for (n, exchange) in world.network.enumerated() {
-            for (k, reply) in model.replies.replies(to: exchange, symbols: snapshot.symbols).enumerated() {
+            for (k, reply) in replies.replies(to: exchange, symbols: snapshot.symbols).enumerated() {
                 moves.append(Move(choice: .reply(exchange: n, reply: k), event: .reply(exchange.id, reply, at: world.now)))
             }
         }
         for (n, timer) in world.timers.enumerated() {
             moves.append(Move(choice: .timer(n), event: .tick(max(world.now, timer.at))))
         }
-        if model.relaunches {
+        if relaunches {
             let stored: StoredCredentials =
                 switch world.vault {
                 case .empty: .none
@@ -131,7 +153,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         var answered: Exchange?
         switch move.choice {
         case .relaunch(let mode):
-            world.state = model.machine.initial
+            world.state = machine.initial
             world.network = []
             world.timers = []
             world.history.inFlightAtSignOut = []
@@ -163,7 +185,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         case .intent, .launched:
             break
         }
-        let effects = model.machine.reduce(&world.state, move.event)
+        let effects = machine.reduce(&world.state, move.event)
         for effect in effects { perform(effect, in: &world) }
         return (world, effects, answered)
     }
@@ -176,7 +198,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
             return Transition(before: snapshot, move: move, effects: effects, after: snapshot, answered: answered)
         }
         let signedInBefore = snapshot.sessionCredentials != nil
-        let after = Snapshot(world, horizon: model.timeHorizon, historyHorizon: model.historyHorizon) { world, facts in
+        let after = Snapshot(world, horizon: timeHorizon, historyHorizon: historyHorizon) { world, facts in
             settleHistory(&world, facts, signedInBefore: signedInBefore)
         }
         return Transition(before: snapshot, move: move, effects: effects, after: after, answered: answered)
@@ -213,7 +235,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
                     world.history.callSends.append(CallSends(call: call, sends: 1))
                 }
             }
-            if let destination = request.codeVerifiedFor, let bound = model.codeRules?.maxAttempts,
+            if let destination = request.codeVerifiedFor, let bound = maxCodeAttempts,
                 let index = world.history.codes.firstIndex(where: { $0.destination == destination })
             {
                 // Counted up to one past the bound: beyond that the count tells nothing more.
