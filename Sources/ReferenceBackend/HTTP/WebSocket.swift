@@ -66,15 +66,21 @@ final class WebSocket: Sendable {
         write(opcode: 0x1, Array(text.utf8))
     }
 
-    /// Sends a close frame with `code` (1000 normal, 1001 going away, 1008 policy violation…) once.
+    /// Sends a close frame with `code` (1000 normal, 1001 going away, 1008 policy violation…) once,
+    /// then shuts the connection down.
+    ///
+    /// The socket counts as closed only once the frame is written: the reader stops at a closed
+    /// socket and its connection thread then closes the descriptor, so marking it closed before
+    /// writing (as this did) let a server-side close race the reader between two frames, and the
+    /// frame went to a descriptor already closed — the client saw the stream end with no close.
     func close(code: UInt16, reason: String = "") {
-        let first = closed.withLock { closed -> Bool in
-            defer { closed = true }
-            return !closed
+        let frame = Self.frame(opcode: 0x8, [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8.prefix(123)))
+        writing.withLock { _ in
+            guard !closed.withLock({ $0 }) else { return }
+            _ = Socket.write(descriptor, frame)
+            Socket.shutdownBoth(descriptor)
+            closed.withLock { $0 = true }
         }
-        guard first else { return }
-        write(opcode: 0x8, [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8.prefix(123)))
-        Socket.shutdownBoth(descriptor)
     }
 
     private func readFrame() -> (final: Bool, opcode: UInt8, payload: [UInt8])? {
@@ -114,6 +120,12 @@ final class WebSocket: Sendable {
 
     @discardableResult
     private func write(opcode: UInt8, _ payload: [UInt8]) -> Bool {
+        let frame = Self.frame(opcode: opcode, payload)
+        return writing.withLock { _ in Socket.write(descriptor, frame) }
+    }
+
+    /// A final, unmasked frame (servers never mask).
+    private static func frame(opcode: UInt8, _ payload: [UInt8]) -> [UInt8] {
         var frame: [UInt8] = [0x80 | opcode]
         switch payload.count {
         case 0..<126:
@@ -124,6 +136,6 @@ final class WebSocket: Sendable {
             frame.append(127)
             frame += (0..<8).reversed().map { UInt8(truncatingIfNeeded: payload.count >> ($0 * 8)) }
         }
-        return writing.withLock { _ in Socket.write(descriptor, frame + payload) }
+        return frame + payload
     }
 }
