@@ -20,6 +20,7 @@ struct SurveyTests {
     static let shapes: [Shape] = [
         Shape(name: "Grant", value: grant, surveyedFields: 5),
         Shape(name: "Credentials", value: credentials, surveyedFields: 4),
+        Shape(name: "UserProfile", value: UserProfile(id: "u1"), surveyedFields: 6),
         Shape(name: "TokenRefresh", value: TokenRefresh(accessToken: AccessToken("a"), refreshToken: nil), surveyedFields: 3),
         Shape(name: "Bearer", value: Bearer(token: AccessToken("a"), userID: "u1"), surveyedFields: 2),
         Shape(
@@ -73,6 +74,30 @@ struct SurveyTests {
     func distinctWorlds(_ other: SessionLifecycle.Phase) {
         let base = Self.world(.refreshing(Session(credentials: Self.credentials), RequestID(3), attempt: 0))
         #expect(Self.fingerprint(base) != Self.fingerprint(Self.world(other)))
+    }
+
+    @Test("every field of the user's profile is part of the fingerprint (text is mixed byte by byte)")
+    func profileFields() {
+        func world(_ user: UserProfile) -> World<SessionLifecycle> {
+            Self.world(.active(Session(credentials: Credentials(accessToken: AccessToken("tok-at-1"), refreshToken: nil, user: user))))
+        }
+        let base = UserProfile(id: "u1", email: "a@b.edu", phone: nil, name: "Al", passwordSet: nil, passwordChangeRequired: false)
+        var variants: [UserProfile] = []
+        for change in 0..<7 {
+            var user = base
+            switch change {
+            case 0: user.id = "u2"
+            case 1: user.email = "a@b.eduX"
+            case 2: user.email = nil
+            case 3: user.phone = ""
+            case 4: user.name = "Al\u{0}"
+            case 5: user.passwordSet = false
+            default: user.passwordChangeRequired = true
+            }
+            variants.append(user)
+        }
+        let fingerprints = Set(([base] + variants).map { Self.fingerprint(world($0)) })
+        #expect(fingerprints.count == variants.count + 1)
     }
 
     @Test("one token in two places is not the same world as two tokens")
