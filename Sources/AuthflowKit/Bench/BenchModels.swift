@@ -36,27 +36,42 @@ enum BenchModels {
     }
 }
 
-/// `session.everday` with a chosen number of concurrent protected callers: the explorer's cost
-/// grows with them (every order of every caller's answers is a path), which is how the bench gets
-/// a space of a million states and more from a shipped lifecycle.
-struct CallersModel: LifecycleModel {
-    typealias Machine = BenchModels.SessionApp
+/// A model that explores its base's world with a change or two: every requirement it does not
+/// set itself is the base's.
+protocol ForwardingModel: LifecycleModel {
+    /// The model it changes.
+    associatedtype Base: LifecycleModel where Base.Machine == Machine
+    /// The model it changes.
+    var base: Base { get }
+}
 
-    let base: Model<Machine>
-    let callers: Int
-
-    var name: String { "session.everday×\(callers) callers" }
+extension ForwardingModel {
+    var name: String { base.name }
     var machine: Machine { base.machine }
     var replies: ReplyCatalogue { base.replies }
     var relaunches: Bool { base.relaunches }
     var initialWorld: World<Machine> { base.initialWorld }
     var finalCases: [String] { base.finalCases }
     var unreachableByDesign: [String: String] { base.unreachableByDesign }
-    var invariants: [Invariant<Machine>] { base.invariants }
-    var codeRules: CodeRules? { base.codeRules }
+    var maxInFlight: Int { base.maxInFlight }
+    var maxStale: Int { base.maxStale }
     var timeHorizon: Interval { base.timeHorizon }
     var historyHorizon: Interval { base.historyHorizon }
-    var maxStale: Int { base.maxStale }
+    var invariants: [Invariant<Machine>] { base.invariants }
+    var codeRules: CodeRules? { base.codeRules }
+    func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] { base.intents(in: snapshot) }
+}
+
+/// `session.everday` with a chosen number of concurrent protected callers: the explorer's cost
+/// grows with them (every order of every caller's answers is a path), which is how the bench gets
+/// a space of a million states and more from a shipped lifecycle.
+struct CallersModel: ForwardingModel {
+    typealias Machine = BenchModels.SessionApp
+
+    let base: Model<Machine>
+    let callers: Int
+
+    var name: String { "session.everday×\(callers) callers" }
     /// Every caller, a refresh and a revoke (the shipped bound is kept for two callers).
     var maxInFlight: Int { max(base.maxInFlight, callers + 2) }
 
@@ -69,24 +84,12 @@ struct CallersModel: LifecycleModel {
 /// A model whose only invariant records what its random walks feed the reducer, so the fuzzer's
 /// environment (answers to requests in flight, timers, relaunches) produces a realistic event
 /// stream that the bench then replays through `reduce` alone.
-struct RecordingModel<Base: LifecycleModel>: LifecycleModel {
+struct RecordingModel<Base: LifecycleModel>: ForwardingModel {
     typealias Machine = Base.Machine
 
     let base: Base
     let recorder: EventRecorder<Machine>
 
-    var name: String { base.name }
-    var machine: Machine { base.machine }
-    var replies: ReplyCatalogue { base.replies }
-    var relaunches: Bool { base.relaunches }
-    var initialWorld: World<Machine> { base.initialWorld }
-    var finalCases: [String] { base.finalCases }
-    var unreachableByDesign: [String: String] { base.unreachableByDesign }
-    var maxInFlight: Int { base.maxInFlight }
-    var maxStale: Int { base.maxStale }
-    var timeHorizon: Interval { base.timeHorizon }
-    var historyHorizon: Interval { base.historyHorizon }
-    var codeRules: CodeRules? { base.codeRules }
     var invariants: [Invariant<Machine>] {
         let recorder = recorder
         return [Invariant("records the event stream", source: "authflow bench", .step { transition in
@@ -94,8 +97,6 @@ struct RecordingModel<Base: LifecycleModel>: LifecycleModel {
             return nil
         })]
     }
-
-    func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] { base.intents(in: snapshot) }
 }
 
 /// A run of events that `reduce` applies one after the other from `start`.
