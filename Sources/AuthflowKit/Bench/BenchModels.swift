@@ -1,12 +1,6 @@
 import AuthCore
 import AuthVerification
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The models the bench builds itself, from the verification kit's public API only: the session
 /// with more concurrent callers (a large state space), a model that records the events its random
 /// walks feed the reducer, and a session with a planted bug.
@@ -110,7 +104,7 @@ struct EventSegment<Machine: Lifecycle>: Sendable {
 /// lifecycle's initial state).
 final class EventRecorder<Machine: Lifecycle>: @unchecked Sendable {
     // Safe: the fuzzer walks on one thread; `lock` guards every access anyway.
-    private let lock = Mutex()
+    private let lock = Locked(())
     private let initial: Machine.State
     private var current: Machine.State?
     private(set) var segments: [EventSegment<Machine>] = []
@@ -118,7 +112,7 @@ final class EventRecorder<Machine: Lifecycle>: @unchecked Sendable {
     init(initial: Machine.State) { self.initial = initial }
 
     func record(_ transition: Transition<Machine>) {
-        lock.withLock {
+        lock.withLock { _ in
             let start: Machine.State
             if case .relaunch = transition.move.choice { start = initial } else { start = transition.before.world.state }
             if current != start || segments.isEmpty {
@@ -130,7 +124,7 @@ final class EventRecorder<Machine: Lifecycle>: @unchecked Sendable {
     }
 
     /// Events recorded so far.
-    var events: Int { lock.withLock { segments.reduce(0) { $0 + $1.events.count } } }
+    var events: Int { lock.withLock { _ in segments.reduce(0) { $0 + $1.events.count } } }
 }
 
 /// The planted bug: a rotating-refresh session that drops the `persist` of a refreshed pair, so
@@ -159,21 +153,5 @@ struct PersistDroppingSession: SessionRole, SignedOutCases {
             if case .persist = effect { return false }
             return true
         }
-    }
-}
-
-/// A pthread mutex (this file needs no Foundation).
-final class Mutex: @unchecked Sendable {
-    // Safe: a pthread mutex is made for concurrent use; the pointer is allocated once.
-    private let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    init() { pthread_mutex_init(handle, nil) }
-    deinit {
-        pthread_mutex_destroy(handle)
-        handle.deallocate()
-    }
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(handle)
-        defer { pthread_mutex_unlock(handle) }
-        return try body()
     }
 }
