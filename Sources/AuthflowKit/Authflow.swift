@@ -26,12 +26,14 @@ public enum Authflow {
                                                                events/s, runner overhead vs bare URLSession, single-flight under
                                                                load, cost growth with callers; median and spread of repetitions,
                                                                each target met or not. --quick: under two minutes, explorations
-                                                               capped; --write: also write BENCHMARKS.md in the current directory
+                                                               capped; --write: also write BENCHMARKS.md in the current directory;
+                                                               --only reducer,explorer,largeModel,growth,fuzzer,plantedBug,
+                                                               runnerOverhead,singleFlight: measure only those (not with --write)
 
         Seeds are decimal or 0x-hex. --help shows this text.
         """
 
-    static let valued: Set<String> = ["depth", "seed", "runs", "length", "output", "format", "backend", "port"]
+    static let valued: Set<String> = ["depth", "seed", "runs", "length", "output", "format", "backend", "port", "only"]
     static let flags: Set<String> = ["json", "help", "check", "quick", "write"]
 
     /// Runs the command line `words` (without the program name), writing to `out` and `err`.

@@ -85,33 +85,41 @@ public struct BenchConfiguration: Hashable, Sendable {
 /// `authflow bench`: every performance figure the issues name, measured side by side in one run.
 public enum Bench: Sendable {
     /// Runs every section with `configuration`; `progress` hears what is being measured.
-    public static func run(_ configuration: BenchConfiguration, progress: (String) -> Void) -> BenchReport {
+    /// `sections` picks what to measure (every section unless told); a report of only some
+    /// sections is for profiling one part and is never written to `BENCHMARKS.md`.
+    public static func run(
+        _ configuration: BenchConfiguration, sections: Set<BenchSection> = Set(BenchSection.allCases), progress: (String) -> Void
+    ) -> BenchReport {
         let clock = ContinuousClock()
         let started = clock.now
         let date = ISO8601DateFormatter().string(from: Date())
         var rows: [BenchRow] = []
         var notes: [String] = []
 
-        rows += reducerRows(configuration, notes: &notes, progress: progress)
+        if sections.contains(.reducer) { rows += reducerRows(configuration, notes: &notes, progress: progress) }
         var verification = VerificationBench(configuration: configuration)
-        rows += verification.shippedModels(progress: progress)
-        rows += verification.largeModel(progress: progress)
-        rows += verification.growth(progress: progress)
-        rows += verification.fuzzer(progress: progress)
-        rows += verification.plantedBug(progress: progress)
-        let runtime = blocking(relaying: progress) { progress -> Result<[BenchRow], RuntimeBench.Problem> in
-            do {
-                return .success(
-                    try await RuntimeBench.overhead(configuration, progress: progress) + RuntimeBench.singleFlight(configuration, progress: progress))
-            } catch let problem as RuntimeBench.Problem {
-                return .failure(problem)
-            } catch {
-                return .failure(RuntimeBench.Problem(description: "\(error)"))
+        if sections.contains(.explorer) { rows += verification.shippedModels(progress: progress) }
+        if sections.contains(.largeModel) { rows += verification.largeModel(progress: progress) }
+        if sections.contains(.growth) { rows += verification.growth(progress: progress) }
+        if sections.contains(.fuzzer) { rows += verification.fuzzer(progress: progress) }
+        if sections.contains(.plantedBug) { rows += verification.plantedBug(progress: progress) }
+        if !sections.isDisjoint(with: [.runnerOverhead, .singleFlight]) {
+            let runtime = blocking(relaying: progress) { progress -> Result<[BenchRow], RuntimeBench.Problem> in
+                do {
+                    var rows: [BenchRow] = []
+                    if sections.contains(.runnerOverhead) { rows += try await RuntimeBench.overhead(configuration, progress: progress) }
+                    if sections.contains(.singleFlight) { rows += try await RuntimeBench.singleFlight(configuration, progress: progress) }
+                    return .success(rows)
+                } catch let problem as RuntimeBench.Problem {
+                    return .failure(problem)
+                } catch {
+                    return .failure(RuntimeBench.Problem(description: "\(error)"))
+                }
             }
-        }
-        switch runtime {
-        case .success(let runtimeRows): rows += runtimeRows
-        case .failure(let problem): notes.append("runtime figures not measured: \(problem)")
+            switch runtime {
+            case .success(let runtimeRows): rows += runtimeRows
+            case .failure(let problem): notes.append("runtime figures not measured: \(problem)")
+            }
         }
         notes += self.notes(configuration)
         return BenchReport(
@@ -202,21 +210,43 @@ extension BenchConfiguration {
     public static func chosen(by arguments: Arguments) -> BenchConfiguration {
         arguments.flags.contains("quick") ? .quick : .full
     }
+
+    /// The sections `--only a,b` names (every section without `--only`), by their raw names:
+    /// `reducer`, `explorer`, `largeModel`, `growth`, `fuzzer`, `plantedBug`, `runnerOverhead`,
+    /// `singleFlight`. An unknown or empty name is refused.
+    static func sections(chosenBy arguments: Arguments) throws(Authflow.CommandProblem) -> Set<BenchSection> {
+        guard let list = arguments.options["only"] else { return Set(BenchSection.allCases) }
+        var sections: Set<BenchSection> = []
+        for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let section = BenchSection(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                throw Authflow.CommandProblem(
+                    description: "--only takes sections separated by commas (\(BenchSection.allCases.map(\.rawValue).joined(separator: ", "))), not '\(name)'")
+            }
+            sections.insert(section)
+        }
+        return sections
+    }
 }
 
 extension Authflow {
-    /// `authflow bench [--quick] [--json] [--write]`.
+    /// `authflow bench [--quick] [--json] [--write] [--only SECTION,…]`.
     static func bench(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         guard arguments.positional.isEmpty else {
             throw CommandProblem(description: "bench takes no arguments: \(arguments.positional.joined(separator: " "))")
         }
-        let refused = arguments.options.keys.sorted().map { "--\($0)" } + arguments.flags.subtracting(BenchConfiguration.flags).sorted().map { "--\($0)" }
+        let refused =
+            arguments.options.keys.filter { $0 != "only" }.sorted().map { "--\($0)" }
+            + arguments.flags.subtracting(BenchConfiguration.flags).sorted().map { "--\($0)" }
         guard refused.isEmpty else {
-            throw CommandProblem(description: "bench takes only --quick, --json and --write, not \(refused.joined(separator: " "))")
+            throw CommandProblem(description: "bench takes only --quick, --json, --write and --only, not \(refused.joined(separator: " "))")
+        }
+        let sections = try BenchConfiguration.sections(chosenBy: arguments)
+        guard sections.count == BenchSection.allCases.count || !arguments.flags.contains("write") else {
+            throw CommandProblem(description: "bench --write records every section in BENCHMARKS.md, so it cannot be combined with --only")
         }
         let configuration = BenchConfiguration.chosen(by: arguments)
         err("authflow bench (\(configuration.name)): measuring; progress on standard error…")
-        let report = Bench.run(configuration) { err("  \($0)") }
+        let report = Bench.run(configuration, sections: sections) { err("  \($0)") }
         out(arguments.flags.contains("json") ? report.json : report.text)
         if arguments.flags.contains("write") {
             let path = FileManager.default.currentDirectoryPath + "/BENCHMARKS.md"

@@ -46,6 +46,24 @@ struct BenchArgumentTests {
         #expect(run.err.joined().contains("bench takes"), "\(run.err)")
     }
 
+    @Test("--only picks sections by their names, comma-separated; without it every section is measured")
+    func onlyPicksSections() throws {
+        let some = try Arguments.parse(["bench", "--quick", "--only", "reducer,fuzzer"], valued: Authflow.valued, flags: Authflow.flags)
+        #expect(try BenchConfiguration.sections(chosenBy: some) == [.reducer, .fuzzer])
+        let every = try Arguments.parse(["bench", "--quick"], valued: Authflow.valued, flags: Authflow.flags)
+        #expect(try BenchConfiguration.sections(chosenBy: every) == Set(BenchSection.allCases))
+    }
+
+    @Test("--only refuses an unknown or empty section name, and --write with --only, with status 64", arguments: [
+        ["bench", "--only", "reducers"], ["bench", "--only", "reducer,"], ["bench", "--only", ""], ["bench", "--only", "reducer", "--write"],
+    ])
+    func onlyRefusals(words: [String]) {
+        let run = CommandRun(words)
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.joined().contains("--only"), "\(run.err)")
+    }
+
     @Test("--help names the bench command and its flags")
     func help() {
         let run = CommandRun(["--help"])
@@ -351,5 +369,11 @@ struct BenchRunTests {
         #expect(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) is [String: Any])
         #expect(BenchmarksCheck.problems(report.markdown) == [])
         #expect(!progress.withLock { $0 }.isEmpty)
+    }
+
+    @Test("a run of only some sections has rows in those sections and no others")
+    func onlySomeSections() {
+        let report = Bench.run(.smallest, sections: [.reducer, .plantedBug]) { _ in }
+        #expect(Set(report.rows.map(\.section)) == [.reducer, .plantedBug], "\(report.notes)")
     }
 }
