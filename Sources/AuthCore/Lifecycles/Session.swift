@@ -125,6 +125,9 @@ public struct SessionLifecycle: Lifecycle {
     public init(policy: SessionPolicy) { self.policy = policy }
 
     /// Where the user is.
+    ///
+    /// The cases holding a session or credentials are `indirect`: copying a phase is then one
+    /// reference count, not a retain of every token and string in the session.
     public enum Phase: LifecyclePhase {
         /// Every case, by name.
         public static let declaredCases = ["signedOut", "restoring", "active", "refreshing", "refreshBackoff", "offline", "passwordSetupRequired", "passwordChangeRequired"]
@@ -133,19 +136,19 @@ public struct SessionLifecycle: Lifecycle {
         case signedOut
         /// The app launched with stored credentials and asked the server whether they still hold;
         /// protected calls made meanwhile wait in the session for the answer.
-        case restoring(Session, RequestID)
+        indirect case restoring(Session, RequestID)
         /// Signed in and usable; protected calls may be in flight.
-        case active(Session)
+        indirect case active(Session)
         /// Signed in; exactly one refresh is in flight, carrying the session's refresh token; calls that need a token wait.
-        case refreshing(Session, RequestID, attempt: Int)
+        indirect case refreshing(Session, RequestID, attempt: Int)
         /// Signed in; a refresh failed transiently and is retried at `retryAt` with the same token.
-        case refreshBackoff(Session, retryAt: Instant, attempt: Int)
+        indirect case refreshBackoff(Session, retryAt: Instant, attempt: Int)
         /// Signed in, refresh attempts exhausted: the session is kept; the next protected call tries again.
-        case offline(Session)
+        indirect case offline(Session)
         /// Signed in with the password not yet set (Anonymous Wall): only setting it, or logging out, is allowed.
-        case passwordSetupRequired(Credentials, pending: RequestID?)
+        indirect case passwordSetupRequired(Credentials, pending: RequestID?)
         /// Signed in, but the server demands a new password (Everday): only changing it, or logging out, is allowed.
-        case passwordChangeRequired(Credentials, pending: RequestID?)
+        indirect case passwordChangeRequired(Credentials, pending: RequestID?)
     }
 
     /// What the user (or the app on their behalf) can do.

@@ -73,7 +73,7 @@ extension Lifecycle {
     /// concrete lifecycle specializes it).
     @inlinable
     public func reduce(_ state: inout State, _ event: Event) -> [AuthEffect] {
-        state.context.forgetCooldowns(endedBy: event.instant)
+        if !state.context.codeCooldowns.isEmpty { state.context.forgetCooldowns(endedBy: event.instant) }
         return step(&state.phase, event, &state.context)
     }
 }

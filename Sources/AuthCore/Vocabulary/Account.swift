@@ -126,11 +126,15 @@ public struct Credentials: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What the app found in its vault at launch.
+///
+/// Cases with large payloads are `indirect`: copying the value is then one reference count, not
+/// a retain of every string inside it (reducers, the explorer and the fuzzer copy these values
+/// on every step). Matching and equality are unchanged.
 public enum StoredCredentials: Hashable, Sendable, CustomStringConvertible {
     /// Nothing stored.
     case none
     /// Stored credentials.
-    case stored(Credentials)
+    indirect case stored(Credentials)
     /// The vault could not be read (locked device, corrupt file): *not* "no session" — nothing
     /// is deleted and the user is not signed out by it.
     case unreadable

@@ -40,17 +40,22 @@ public enum AuthEffect: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What happened, with the time it happened: the only way time reaches a reducer.
+///
+/// Cases with large payloads are `indirect`: copying the value is then one reference count, not
+/// a retain of every string inside it (reducers, the explorer and the fuzzer copy these values
+/// on every step). Matching and equality are unchanged.
 public enum AuthEvent<Intent: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
     /// The user (or the app on their behalf) asked for something.
-    case intent(Intent, at: Instant)
+    indirect case intent(Intent, at: Instant)
     /// The server answered the request with this id.
-    case reply(RequestID, Reply, at: Instant)
+    indirect case reply(RequestID, Reply, at: Instant)
     /// A scheduled deadline passed; `now` is the current time.
     case tick(Instant)
     /// The app launched and read its vault.
     case launched(StoredCredentials, at: Instant)
 
-    /// When the event happened.
+    /// When the event happened (inlinable: a reducer reads it on every event).
+    @inlinable
     public var instant: Instant {
         switch self {
         case .intent(_, let at), .reply(_, _, let at), .launched(_, let at): at

@@ -92,15 +92,19 @@ public struct TokenRefresh: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A server's answer to one request, decoded by the backend contract.
+///
+/// Cases with large payloads are `indirect`: copying the value is then one reference count, not
+/// a retain of every string inside it (reducers, the explorer and the fuzzer copy these values
+/// on every step). Matching and equality are unchanged.
 public enum Reply: Hashable, Sendable, CustomStringConvertible {
     /// Signed in: tokens and user.
-    case granted(Grant)
+    indirect case granted(Grant)
     /// A refresh succeeded.
-    case refreshed(TokenRefresh)
+    indirect case refreshed(TokenRefresh)
     /// Done, with the server's message if any (code sent, reset requested, password set…).
     case accepted(String?)
     /// The current user (Subspace `/auth/me`, Hero365 `/users/me`, Anonymous Wall password answers).
-    case user(UserProfile)
+    indirect case user(UserProfile)
     /// Registered, awaiting a parent's approval (Everday `Status: PendingApproval`).
     case pendingApproval(String?)
     /// Registered, awaiting email or phone verification (Hero365 sign-up).
