@@ -1,5 +1,5 @@
 /// Intents for one of two flows.
-public enum Either<First: Hashable & Sendable, Second: Hashable & Sendable>: Hashable, Sendable {
+public indirect enum Either<First: Hashable & Sendable, Second: Hashable & Sendable>: Hashable, Sendable {
     /// For the first flow.
     case first(First)
     /// For the second flow.
