@@ -150,3 +150,29 @@ struct ValidationTests {
         }
     }
 }
+
+@Suite("Character classes read off ASCII values")
+struct ASCIIClassTests {
+    /// Every ASCII character, `"\r\n"`, and characters outside ASCII that are letters, digits or
+    /// whitespace in Unicode's sense.
+    static let characters: [Character] =
+        (0...127).map { Character(Unicode.Scalar(UInt8($0))) } + ["\r\n", "é", "Ж", "٣", "\u{00A0}", "\u{2003}", "\u{0085}", "e\u{0301}", "🙂"]
+
+    @Test("digit, letter and whitespace agree with isASCII plus the Unicode properties, character by character", arguments: characters)
+    func agreesWithUnicodeProperties(character: Character) {
+        #expect(character.isASCIIDigit == (character.isASCII && character.isNumber))
+        #expect(character.isASCIILetter == (character.isASCII && character.isLetter))
+        #expect(character.isASCIILetterOrDigit == (character.isASCII && (character.isLetter || character.isNumber)))
+        #expect(character.isASCIIWhitespace == (character.isASCII && character.isWhitespace))
+    }
+
+    @Test("trimming takes its shortcut only where the full trim would change nothing", arguments: [
+        "a", "student@harvard.edu", " a", "a ", "\ta\n", "\r\na\r\n", "a\u{00A0}", "\u{2003}a", "é", "a\u{0301}", "!x~", "", " ", "\u{0085}x",
+    ])
+    func trimmingAgreesWithTheFullTrim(input: String) {
+        var full = Substring(input)
+        while let first = full.first, first.isWhitespace { full.removeFirst() }
+        while let last = full.last, last.isWhitespace { full.removeLast() }
+        #expect(input.trimmedForInput == String(full))
+    }
+}

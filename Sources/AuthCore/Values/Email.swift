@@ -14,7 +14,7 @@ public struct Email: ValidatedValue, CustomStringConvertible {
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, let local = parts.first, let domain = parts.last,
             !local.isEmpty, local.count <= 64,
-            local.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "," && $0 != ";" && $0 != "\"" })
+            local.allSatisfy({ $0.isASCII && !$0.isASCIIWhitespace && $0 != "," && $0 != ";" && $0 != "\"" })
         else { return .failure(.emailMalformed) }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2,
@@ -22,7 +22,7 @@ public struct Email: ValidatedValue, CustomStringConvertible {
                 !label.isEmpty && label.first != "-" && label.last != "-"
                     && label.allSatisfy { $0.isASCIILetterOrDigit || $0 == "-" }
             }),
-            let tld = labels.last, tld.count >= 2, tld.allSatisfy(\.isLetter)
+            let tld = labels.last, tld.count >= 2, tld.allSatisfy(\.isASCIILetter)  // Every label is ASCII by now.
         else { return .failure(.emailMalformed) }
         return .success(Email(rawValue: address))
     }

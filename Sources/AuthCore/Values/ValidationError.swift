@@ -70,15 +70,23 @@ extension ValidatedValue {
     }
 }
 
+// ASCII classes read off `asciiValue`, the same answers as `isASCII && isNumber` (or `isLetter`,
+// `isWhitespace`) without a Unicode property lookup per character (`"\r\n"` is one ASCII
+// character whose value is a line feed).
 extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
-    var isASCIILetterOrDigit: Bool { isASCII && (isLetter || isNumber) }
+    var isASCIIDigit: Bool { asciiValue.map { (0x30...0x39).contains($0) } ?? false }
+    var isASCIILetter: Bool { asciiValue.map { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) } ?? false }
+    var isASCIILetterOrDigit: Bool { isASCIIDigit || isASCIILetter }
+    var isASCIIWhitespace: Bool { asciiValue.map { $0 == 0x20 || (0x09...0x0D).contains($0) } ?? false }
 }
 
 extension String {
     /// The string without leading and trailing spaces, tabs and newlines (names and addresses only,
     /// never passwords).
     var trimmedForInput: String {
+        // Nothing to trim when both ends are printable ASCII other than a space (a character
+        // whose last byte is one of those is not whitespace either): no Unicode lookup.
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) { return self }
         var scalars = Substring(self)
         while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
