@@ -26,9 +26,9 @@ public enum VaultContents: Hashable, Sendable, CustomStringConvertible {
     /// Nothing.
     case empty
     /// Credentials the app can read.
-    case holds(Credentials)
+    indirect case holds(Credentials)
     /// Credentials the app cannot read right now (locked device, corrupt file).
-    case unreadable(Credentials)
+    indirect case unreadable(Credentials)
 
     /// The readable credentials, if any.
     public var credentials: Credentials? {
