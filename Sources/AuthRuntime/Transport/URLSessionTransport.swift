@@ -67,9 +67,11 @@ public final class URLSessionTransport: HTTPTransport {
     static func result(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponse, TransportError> {
         if let error { return .failure(transportError(error)) }
         guard let http = response as? HTTPURLResponse else { return .failure(.network) }
+        // Sorted by lowercased name, each name lowercased once (not at every comparison).
         let fields = http.allHeaderFields
-            .map { (String(describing: $0.key), String(describing: $0.value)) }
-            .sorted { $0.0.lowercased() < $1.0.lowercased() }
+            .map { (key: String(describing: $0.key).lowercased(), field: (String(describing: $0.key), String(describing: $0.value))) }
+            .sorted { $0.key < $1.key }
+            .map(\.field)
         return .success(HTTPResponse(status: http.statusCode, headers: HTTPHeaders(fields), body: data ?? Data()))
     }
 
