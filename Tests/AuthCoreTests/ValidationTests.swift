@@ -176,3 +176,58 @@ struct ASCIIClassTests {
         #expect(input.trimmedForInput == String(full))
     }
 }
+
+@Suite("Email: the byte-wise path gives the character path's verdict")
+struct EmailASCIIPathTests {
+    static func verdict(_ result: Result<Email, ValidationError>) -> Email.Verdict {
+        switch result {
+        case .success: .valid
+        case .failure(let error): .invalid(error)
+        }
+    }
+
+    static let chosen = [
+        "student@harvard.edu", "student@", "@harvard.edu", "a@b.co", "a@b.c", "a@b", "a@@b.co", "a@b..co", "a@-b.co", "a@b-.co", "a@b.c0",
+        "a b@x.io", "a,b@x.io", "a;b@x.io", "a\"b@x.io", "a\tb@x.io", "a@b.co.", "a@.b.co", "a@b_c.co", "first.last+tag@sub.example.org",
+        String(repeating: "l", count: 64) + "@x.io", String(repeating: "l", count: 65) + "@x.io",
+        "a@" + String(repeating: "d", count: 248) + ".io", "a@" + String(repeating: "d", count: 249) + ".io", "",
+    ]
+
+    @Test("chosen addresses: a verdict on ASCII text, and the character path's", arguments: chosen)
+    func chosenAddresses(address: String) {
+        let fast = Email.asciiVerdict(address)
+        #expect(fast != .notASCII)
+        #expect(fast == Self.verdict(Email.validateCharacters(address)))
+    }
+
+    @Test("texts the byte-wise path leaves to the character path", arguments: ["é@x.io", "a@x.io\r\n", "a\r\nb@x.io", "a@x.ïo"])
+    func leftToCharacters(address: String) {
+        #expect(Email.asciiVerdict(address) == .notASCII)
+    }
+
+    @Test("20,000 seeded random ASCII texts built from the pieces that matter: the same verdict every time")
+    func randomTexts() {
+        let pieces = ["ab", "Z", "0", "@", "@", ".", ".", "-", " ", "\t", ",", ";", "\"", "_", "+", "co", "io"]
+        var seed: UInt64 = 0x5EED_E3A1
+        func next() -> UInt64 {
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var disagreements: [String] = []
+        var valid = 0
+        for _ in 0..<20_000 {
+            let length = Int(next() % 9)
+            let text = (0..<length).map { _ in pieces[Int(next() % UInt64(pieces.count))] }.joined()
+            let address = text.trimmedForInput
+            let fast = Email.asciiVerdict(address)
+            let slow = Self.verdict(Email.validateCharacters(address))
+            if fast != slow { disagreements.append(text) }
+            if slow == .valid { valid += 1 }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+        #expect(valid > 0, "the sample holds valid addresses too")
+    }
+}
