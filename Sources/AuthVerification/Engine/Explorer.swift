@@ -114,7 +114,7 @@ private struct Run<Model: LifecycleModel> {
         self.model = model
         self.limits = limits
         self.environment = Environment(model: model)
-        let invariants = model.invariants
+        let invariants = environment.invariants
         self.invariants = invariants
         self.violations = Array(repeating: nil, count: invariants.count)
         var stateChecks: [(Int, @Sendable (Snapshot<Machine>) -> String?)] = []

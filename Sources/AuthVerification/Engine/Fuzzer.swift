@@ -137,7 +137,7 @@ public enum Fuzzer {
         var random = SplitMix64(seed: seed)
         var snapshot = environment.initial
         var choices: [Choice] = []
-        var steps: [TraceStep] = []
+        var visited = VisitedSteps<Model.Machine>()
         for _ in 0..<length {
             let moves = environment.moves(snapshot)
             guard !moves.isEmpty else { break }
@@ -153,9 +153,9 @@ public enum Fuzzer {
             }
             choices.append(chosen.choice)
             let (after, violation) = check(environment, snapshot, chosen)
-            steps.append(TraceStep(choice: chosen.choice, event: chosen.event.description, phase: after.casePath))
+            visited.append(chosen, after)
             if var violation {
-                violation.trace = steps
+                violation.trace = visited.trace
                 return (choices, violation)
             }
             snapshot = after
@@ -166,7 +166,7 @@ public enum Fuzzer {
     private static func check<Model: LifecycleModel>(_ environment: Environment<Model>, _ before: Snapshot<Model.Machine>, _ move: Move<Model.Machine>) -> (Snapshot<Model.Machine>, Violation?) {
         let transition = environment.step(move, from: before)
         let after = transition.after
-        for invariant in environment.model.invariants {
+        for invariant in environment.invariants {
             let message: String? =
                 switch invariant.check {
                 case .state(let check): check(after)
@@ -180,14 +180,14 @@ public enum Fuzzer {
     private static func replay<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
         var snapshot = environment.initial
         var applied: [Choice] = []
-        var steps: [TraceStep] = []
+        var visited = VisitedSteps<Model.Machine>()
         for choice in choices {
             guard let move = environment.moves(snapshot).first(where: { $0.choice == choice }) else { continue }
             applied.append(choice)
             let (after, violation) = check(environment, snapshot, move)
-            steps.append(TraceStep(choice: choice, event: move.event.description, phase: after.casePath))
+            visited.append(move, after)
             if var violation {
-                violation.trace = steps
+                violation.trace = visited.trace
                 return (violation, applied)
             }
             snapshot = after
@@ -266,4 +266,15 @@ public enum Fuzzer {
         case .relaunch(let n): (0..<n).map(Choice.relaunch)
         }
     }
+}
+
+/// The moves of a walk and the snapshots they led to; readable steps are built only for a trace
+/// that is reported (describing every event as it happens cost more than checking it).
+private struct VisitedSteps<Machine: Lifecycle> {
+    private var steps: [(move: Move<Machine>, after: Snapshot<Machine>)] = []
+
+    mutating func append(_ move: Move<Machine>, _ after: Snapshot<Machine>) { steps.append((move, after)) }
+
+    /// The readable steps.
+    var trace: [TraceStep] { steps.map { TraceStep(choice: $0.move.choice, event: $0.move.event.description, phase: $0.after.casePath) } }
 }

@@ -93,6 +93,9 @@ struct Environment<Model: LifecycleModel>: Sendable {
     let timeHorizon: Interval
     let historyHorizon: Interval
     let maxCodeAttempts: Int?
+    /// The model's invariants, made once: their memos (what a description showed, whether an
+    /// intent is a logout) then last the whole run even when the model computes the list.
+    let invariants: [Invariant<Machine>]
 
     init(model: Model) {
         self.model = model
@@ -104,6 +107,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         self.timeHorizon = model.timeHorizon
         self.historyHorizon = model.historyHorizon
         self.maxCodeAttempts = model.codeRules?.maxAttempts
+        self.invariants = model.invariants
     }
 
     /// The initial world's snapshot.
