@@ -149,3 +149,33 @@ struct SurveyTests {
         #expect(fingerprint(issuedAt: .seconds(100), sessionExpiry: .seconds(10)) == fingerprint(issuedAt: .seconds(200), sessionExpiry: .seconds(10)))
     }
 }
+
+@Suite("Finding a phase inside a composition")
+struct FirstPhaseTests {
+    typealias Phase = VynqTalkApp.Phase
+    static let product = SessionWithRealtime.Phase(session: .signedOut, connection: .idle)
+
+    @Test("a product answers with its session half first, then its connection half, and with itself")
+    func product() {
+        let phase: Phase = .signedIn(Self.product)
+        #expect(phase.firstPhase(SessionLifecycle.Phase.self) == .signedOut)
+        #expect(phase.firstPhase(RealtimeConnection.Phase.self) == .idle)
+        #expect(phase.firstPhase(SessionWithRealtime.Phase.self) == Self.product)
+        #expect(phase.firstPhase(Phase.self) == phase, "the outermost match is the phase itself")
+    }
+
+    @Test("the active side of a nest of flows is searched, the other never")
+    func activeSide() {
+        let signingIn: Phase = .signedOut(.second(.enteringCredentials))
+        #expect(signingIn.firstPhase(PasswordSignIn.Phase.self) == .enteringCredentials)
+        #expect(signingIn.firstPhase(Registration.Phase.self) == nil)
+        #expect(signingIn.firstPhase(SessionLifecycle.Phase.self) == nil)
+    }
+
+    @Test("the free function gives the same answer through an existential, and nil for a type not there")
+    func throughAny() {
+        let phase: Phase = .signedIn(Self.product)
+        #expect(firstPhase(RealtimeConnection.Phase.self, in: phase) == .idle)
+        #expect(firstPhase(OAuthSignIn.Phase.self, in: phase) == nil)
+    }
+}

@@ -52,12 +52,7 @@ func reachedCases(of phase: Any, into cases: inout [PhaseCase], declared: inout 
 /// The first phase of type `T` in `phase` or inside it, outermost first.
 func firstPhase<T>(_ type: T.Type, in phase: Any) -> T? {
     if let match = phase as? T { return match }
-    if let explorable = phase as? any ExplorablePhase {
-        for inner in explorable.innerPhases {
-            if let found = firstPhase(T.self, in: inner) { return found }
-        }
-        return nil
-    }
+    if let explorable = phase as? any ExplorablePhase { return explorable.firstPhase(T.self) }
     if phase is any AnySecret { return nil }
     for child in Mirror(reflecting: phase).children {
         if let found = firstPhase(T.self, in: child.value) { return found }

@@ -15,6 +15,10 @@ public protocol ExplorablePhase: LifecyclePhase, Surveyable {
     func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]])
     /// The phases directly inside this one (the active flow, the session, both halves of a product).
     var innerPhases: [any ExplorablePhase] { get }
+    /// This phase if it is a `T`, else the first `T` among the inner phases (outermost first, in
+    /// `innerPhases` order). A composition answers with one `switch` per level, which the
+    /// compiler resolves for a concrete composition; menus and invariants ask at every step.
+    func firstPhase<T>(_ type: T.Type) -> T?
 }
 
 extension ExplorablePhase {
@@ -23,6 +27,9 @@ extension ExplorablePhase {
 
     /// None: a leaf phase.
     public var innerPhases: [any ExplorablePhase] { [] }
+
+    /// This phase, if it is a `T` (a leaf phase has no inner phases).
+    public func firstPhase<T>(_ type: T.Type) -> T? { self as? T }
 
     /// This phase's case.
     public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
@@ -93,6 +100,15 @@ extension Either: ExplorablePhase where First: ExplorablePhase, Second: Explorab
         }
     }
 
+    /// This nest, or the first `T` on the active side.
+    public func firstPhase<T>(_ type: T.Type) -> T? {
+        if let match = self as? T { return match }
+        switch self {
+        case .first(let inner): return inner.firstPhase(type)
+        case .second(let inner): return inner.firstPhase(type)
+        }
+    }
+
     /// This case and the active side's.
     public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
         let type = typeName(Self.self)
@@ -144,6 +160,15 @@ extension AppPhase: ExplorablePhase where EntryPhase: ExplorablePhase, SessionPh
         }
     }
 
+    /// This phase, or the first `T` in the entry flows' or the session's phase.
+    public func firstPhase<T>(_ type: T.Type) -> T? {
+        if let match = self as? T { return match }
+        switch self {
+        case .signedOut(let inner): return inner.firstPhase(type)
+        case .signedIn(let inner): return inner.firstPhase(type)
+        }
+    }
+
     /// This case and the inner phase's.
     public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
         let type = typeName(Self.self)
@@ -163,6 +188,8 @@ extension SessionWithRealtime.Phase: ExplorablePhase {
     public var casePath: String { "(" + session.casePath + " + " + connection.casePath + ")" }
     /// Both halves.
     public var innerPhases: [any ExplorablePhase] { [session, connection] }
+    /// This product, or the first `T` in the session's half, then the connection's.
+    public func firstPhase<T>(_ type: T.Type) -> T? { self as? T ?? session.firstPhase(type) ?? connection.firstPhase(type) }
     /// Both halves' cases.
     public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
         session.reachedCases(into: &cases, declared: &declared)
