@@ -132,7 +132,7 @@ extension Exchange: Surveyable {
 extension PendingTimer: Surveyable {
     /// Which timer, when.
     public func survey(_ s: inout Survey) {
-        s.plain(id)
+        s.tag(id.surveyTag)
         s.visit(at)
     }
 }
@@ -163,7 +163,30 @@ extension History: Surveyable {
             s.number(code.verifications)
         }
         s.visit(inFlightAtSignOut)
-        s.plain(callSends)
-        s.plain(passwordStepDue)
+        s.number(callSends.count)
+        for call in callSends {
+            s.number(Int(truncatingIfNeeded: call.call.rawValue))
+            s.number(call.sends)
+        }
+        switch passwordStepDue {
+        case nil: s.tag("none")
+        case .set?: s.tag("set")
+        case .change?: s.tag("change")
+        }
+    }
+}
+
+extension TimerID {
+    /// The case, as a tag for the survey (a literal per case: no hasher).
+    var surveyTag: StaticString {
+        switch self {
+        case .proactiveRefresh: "proactiveRefresh"
+        case .refreshRetry: "refreshRetry"
+        case .resendAvailable: "resendAvailable"
+        case .codeExpiry: "codeExpiry"
+        case .rateLimitEnds: "rateLimitEnds"
+        case .reconnect: "reconnect"
+        case .sessionExpiry: "sessionExpiry"
+        }
     }
 }

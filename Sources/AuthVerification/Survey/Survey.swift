@@ -110,6 +110,10 @@ public struct Survey {
         }
     }
 
+    /// Surveys a flag (no hasher to seed and finish).
+    @inline(__always)
+    public mutating func plain(_ value: Bool) { fingerprint.mix(value ? 0x424F_4F4C_0000_0001 : 0x424F_4F4C_0000_0000) }
+
     /// Surveys a small number.
     @inline(__always)
     public mutating func number(_ value: Int) { fingerprint.mix(UInt64(bitPattern: Int64(value))) }

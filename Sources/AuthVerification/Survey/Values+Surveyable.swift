@@ -76,7 +76,7 @@ extension Grant: Surveyable {
         s.visit(accessToken)
         s.visit(refreshToken)
         s.visit(expiry)
-        s.plain(user)
+        s.visit(user)
         s.plain(requiresPasswordChange)
     }
 }
