@@ -172,6 +172,29 @@ struct FirstPhaseTests {
         #expect(signingIn.firstPhase(SessionLifecycle.Phase.self) == nil)
     }
 
+    /// A product of two phases written as an embedding app might: it lists its inner phases
+    /// and relies on the protocol's default search.
+    struct Pair: ExplorablePhase {
+        static let declaredCases: [String] = []
+        var left: PasswordSignIn.Phase
+        var right: RealtimeConnection.Phase
+        var caseName: StaticString { "" }
+        var innerPhases: [any ExplorablePhase] { [left, right] }
+        func survey(_ s: inout Survey) {
+            s.visit(left)
+            s.visit(right)
+        }
+    }
+
+    @Test("a composition of one's own that only lists its inner phases is searched by the default")
+    func defaultSearchesInnerPhases() {
+        let pair = Pair(left: .enteringCredentials, right: .idle)
+        #expect(pair.firstPhase(RealtimeConnection.Phase.self) == .idle)
+        #expect(pair.firstPhase(PasswordSignIn.Phase.self) == .enteringCredentials)
+        #expect(pair.firstPhase(SessionLifecycle.Phase.self) == nil)
+        #expect(firstPhase(RealtimeConnection.Phase.self, in: pair) == .idle)
+    }
+
     @Test("the free function gives the same answer through an existential, and nil for a type not there")
     func throughAny() {
         let phase: Phase = .signedIn(Self.product)

@@ -28,8 +28,16 @@ extension ExplorablePhase {
     /// None: a leaf phase.
     public var innerPhases: [any ExplorablePhase] { [] }
 
-    /// This phase, if it is a `T` (a leaf phase has no inner phases).
-    public func firstPhase<T>(_ type: T.Type) -> T? { self as? T }
+    /// This phase if it is a `T`, else the first `T` in `innerPhases` (none for a leaf phase).
+    /// A composition of your own that lists its `innerPhases` is searched without more code;
+    /// AuthCore's compositions answer with a `switch` instead.
+    public func firstPhase<T>(_ type: T.Type) -> T? {
+        if let match = self as? T { return match }
+        for inner in innerPhases {
+            if let found = inner.firstPhase(type) { return found }
+        }
+        return nil
+    }
 
     /// This phase's case.
     public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
