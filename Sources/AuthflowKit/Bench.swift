@@ -121,20 +121,22 @@ public enum Bench: Sendable {
             case .failure(let problem): notes.append("runtime figures not measured: \(problem)")
             }
         }
-        notes += self.notes(configuration)
+        notes += self.notes(configuration, sections: sections)
         return BenchReport(
             machine: .current, configuration: configuration.name, date: date, rows: rows, notes: notes, seconds: (clock.now - started).seconds)
     }
 
-    /// What a reader needs to read the figures of a run with `configuration`.
-    static func notes(_ configuration: BenchConfiguration) -> [String] {
+    /// What a reader needs to read the figures of a run with `configuration`: the notes of the
+    /// sections measured.
+    static func notes(_ configuration: BenchConfiguration, sections: Set<BenchSection> = Set(BenchSection.allCases)) -> [String] {
         var notes: [String] = []
-        if let cap = configuration.explorerStateCap {
+        let explores = !sections.isDisjoint(with: [.explorer, .largeModel, .growth])
+        if let cap = configuration.explorerStateCap, sections.contains(.explorer) {
             notes.append(
                 "explorer (\(configuration.name)): an exploration stops at \(BenchFormat.grouped(cap)) states (\"capped\"); its rate is measured on those states. "
                     + "The full run (authflow bench, no --quick) explores every model to closure")
         }
-        if let cap = configuration.largeStateCap {
+        if let cap = configuration.largeStateCap, sections.contains(.largeModel) {
             notes.append(
                 cap >= 1_000_000
                     ? "large model: session.everday×\(configuration.largeCallers) callers explored until \(BenchFormat.grouped(cap)) distinct states, so the rate is measured on a space past 10⁶ states "
@@ -142,24 +144,32 @@ public enum Bench: Sendable {
                     : "large model (\(configuration.name)): capped at \(BenchFormat.grouped(cap)) states, so this is not the 10⁶-state space; "
                         + "the full run explores session.everday×\(BenchConfiguration.full.largeCallers) callers until \(BenchFormat.grouped(BenchConfiguration.full.largeStateCap ?? 0)) states")
         }
-        if let depth = configuration.growthDepth {
+        if let depth = configuration.growthDepth, sections.contains(.growth) {
             notes.append(
                 "growth: every caller count explored to the same depth, \(depth) events from launch, so the rows compare like with like")
         }
-        notes.append(ResidentMemory.method)
-        notes.append(
-            "B/state (stored) is the explorer's own count of what it keeps per distinct state (fingerprint index entry, parent, move, depth, case path); "
-                + "resident B/state is the resident memory the exploration added, divided by its states: it also counts the breadth-first frontier "
-                + "(whole snapshots of the states still to expand), the edges kept for the structural checks and the allocator's slack")
-        notes.append(
-            "reducer streams come from the models' own seeded random walks (seed 0x\(String(configuration.seed, radix: 16))) and are replayed in segments "
-                + "(a walk's start or a relaunch begins a new one); the rotating-refresh session's row replays the events of session.everday's walks "
-                + "that reach its SessionLifecycle, on SessionLifecycle alone")
-        notes.append(
-            "runner overhead: each block of pairs gives a median of A, of B and their ratio; the rows show the median and range of the blocks' figures")
-        notes.append(
-            "single-flight: Everday's app signed in against the in-process reference server, then the clock they share moves 30 minutes on, so the access token "
-                + "has expired; the one refresh is held at the transport until all N calls wait on it (30 s at most), and the wall time runs from the first call to the last answer")
+        if explores {
+            notes.append(ResidentMemory.method)
+            notes.append(
+                "B/state (stored) is the explorer's own count of what it keeps per distinct state (fingerprint index entry, parent, move, depth, case path); "
+                    + "resident B/state is the resident memory the exploration added, divided by its states: it also counts the breadth-first frontier "
+                    + "(whole snapshots of the states still to expand), the edges kept for the structural checks and the allocator's slack")
+        }
+        if sections.contains(.reducer) {
+            notes.append(
+                "reducer streams come from the models' own seeded random walks (seed 0x\(String(configuration.seed, radix: 16))) and are replayed in segments "
+                    + "(a walk's start or a relaunch begins a new one); the rotating-refresh session's row replays the events of session.everday's walks "
+                    + "that reach its SessionLifecycle, on SessionLifecycle alone")
+        }
+        if sections.contains(.runnerOverhead) {
+            notes.append(
+                "runner overhead: each block of pairs gives a median of A, of B and their ratio; the rows show the median and range of the blocks' figures")
+        }
+        if sections.contains(.singleFlight) {
+            notes.append(
+                "single-flight: Everday's app signed in against the in-process reference server, then the clock they share moves 30 minutes on, so the access token "
+                    + "has expired; the one refresh is held at the transport until all N calls wait on it (30 s at most), and the wall time runs from the first call to the last answer")
+        }
         return notes
     }
 

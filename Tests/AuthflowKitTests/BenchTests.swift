@@ -375,5 +375,7 @@ struct BenchRunTests {
     func onlySomeSections() {
         let report = Bench.run(.smallest, sections: [.reducer, .plantedBug]) { _ in }
         #expect(Set(report.rows.map(\.section)) == [.reducer, .plantedBug], "\(report.notes)")
+        #expect(report.notes.contains { $0.hasPrefix("reducer streams") })
+        #expect(!report.notes.contains { $0.hasPrefix("runner overhead") || $0.hasPrefix("single-flight") || $0.hasPrefix("B/state") }, "\(report.notes)")
     }
 }
