@@ -132,7 +132,7 @@ extension Exchange: Surveyable {
 extension PendingTimer: Surveyable {
     /// Which timer, when.
     public func survey(_ s: inout Survey) {
-        s.tag(id.surveyTag)
+        s.plain(id.description)  // The case name, a literal: its bytes, no hasher.
         s.visit(at)
     }
 }
@@ -172,21 +172,6 @@ extension History: Surveyable {
         case nil: s.tag("none")
         case .set?: s.tag("set")
         case .change?: s.tag("change")
-        }
-    }
-}
-
-extension TimerID {
-    /// The case, as a tag for the survey (a literal per case: no hasher).
-    var surveyTag: StaticString {
-        switch self {
-        case .proactiveRefresh: "proactiveRefresh"
-        case .refreshRetry: "refreshRetry"
-        case .resendAvailable: "resendAvailable"
-        case .codeExpiry: "codeExpiry"
-        case .rateLimitEnds: "rateLimitEnds"
-        case .reconnect: "reconnect"
-        case .sessionExpiry: "sessionExpiry"
         }
     }
 }
