@@ -9,6 +9,9 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
     /// Headers from `(name, value)` pairs, in order.
     public init(_ fields: [(String, String)] = []) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
 
+    /// Headers from labelled fields, in order, as they are kept.
+    init(fields: [(name: String, value: String)]) { self.fields = fields }
+
     /// Headers from a literal, in order.
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 

@@ -23,4 +23,17 @@ public struct LoggingTransport: HTTPTransport {
             throw error
         }
     }
+
+    /// Starts through `base` (so a transport that starts requests without a task still does)
+    /// and records the exchange when it ends.
+    public func start(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) async -> Void
+    ) -> TransportHandle {
+        let start = ContinuousClock.now
+        let logger = logger
+        return base.start(request) { answer in
+            logger.record(HTTPLogEntry(request: request, response: answer, duration: .now - start))
+            await completion(answer)
+        }
+    }
 }

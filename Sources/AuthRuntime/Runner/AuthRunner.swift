@@ -11,8 +11,9 @@ import Foundation
 ///   performed before the next event is reduced. Storage is synchronous, so a `persist` has
 ///   completed before a following `send` starts: a rotated pair is stored before the new access
 ///   token is used.
-/// - `send` starts a task per request (they run concurrently); its answer, decoded by the backend
-///   contract, comes back through the actor as `.reply(id, …, at:)` with the time it arrived.
+/// - `send` starts the request on the transport (``HTTPTransport/start(_:completion:)``: URLSession's
+///   is handed the request at once, any other transport sends in a task of its own), so requests run
+///   concurrently; its answer, decoded by the backend contract, comes back through the actor as `.reply(id, …, at:)` with the time it arrived.
 ///   `cancel` stops it, and an answer to a cancelled request is dropped.
 /// - `schedule` and `cancelTimer` set and drop wake-ups on the runner's clock (scheduling an id
 ///   again replaces its deadline); a wake-up feeds `.tick(now)`.
@@ -67,7 +68,7 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     private var queue: [Machine.Event] = []
     private var draining = false
     private var stopped = false
-    private var requests: [RequestID: Task<Void, Never>] = [:]
+    private var requests: [RequestID: TransportHandle] = [:]
     private var connections: [RequestID: Task<Void, Never>] = [:]
     private var channels: [RequestID: any RealtimeChannel] = [:]
     private var alarms: [TimerID: ScheduledAlarm] = [:]
@@ -116,7 +117,7 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     }
 
     deinit {
-        for task in requests.values { task.cancel() }
+        for request in requests.values { request.cancel() }
         for task in connections.values { task.cancel() }
         for channel in channels.values { channel.close() }
         for scheduled in alarms.values { scheduled.alarm.cancel() }
@@ -151,7 +152,7 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     public func stop() {
         stopped = true
         queue.removeAll()
-        for task in requests.values { task.cancel() }
+        for request in requests.values { request.cancel() }
         requests.removeAll()
         for task in connections.values { task.cancel() }
         connections.removeAll()
@@ -291,20 +292,13 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         }
     }
 
-    /// Sends `http` in a task of its own; its answer, read by `read`, comes back to `deliver`.
+    /// Starts `http` on the transport; its answer, read by `read`, comes back to `deliver`.
     private func launch(
         _ id: RequestID, _ http: HTTPRequest, for call: CallID?,
         read: @escaping @Sendable (HTTPResponse, Instant) -> Reply
     ) {
-        let transport = transport
         let clock = clock
-        requests[id] = Task { [weak self] in
-            let answer: Result<HTTPResponse, TransportError>
-            do throws(TransportError) {
-                answer = .success(try await transport.send(http))
-            } catch {
-                answer = .failure(error)
-            }
+        requests[id] = transport.start(http) { [weak self] answer in
             let receivedAt = clock.now
             let reply: Reply =
                 switch answer {

@@ -44,10 +44,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Sends `request` and waits for the whole answer.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        urlRequest.httpMethod = request.method
-        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
-        urlRequest.httpBody = request.body
+        let urlRequest = Self.urlRequest(request, timeout: timeout)
         let cancellation = TaskCancellation()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>) in
@@ -63,16 +60,77 @@ public final class URLSessionTransport: HTTPTransport {
         return try result.get()
     }
 
+    /// Hands `request` to `URLSession` at once, with no task of its own: `completion` runs in a
+    /// task started when the answer arrives.
+    public func start(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) async -> Void
+    ) -> TransportHandle {
+        let built = Self.urlRequest(request, timeout: timeout)
+        let task = session.dataTask(with: built) { data, response, error in
+            let result = Self.result(data: data, response: response, error: error)
+            Task { await completion(result) }
+        }
+        task.resume()
+        return TransportHandle { task.cancel() }
+    }
+
+    /// `request` as a `URLRequest`. The header fields are set at once, as a dictionary: fields
+    /// of the same name (case-insensitively) are joined with a comma under the first one's
+    /// spelling, as `addValue(_:forHTTPHeaderField:)` would join them, one field at a time.
+    static func urlRequest(_ request: HTTPRequest, timeout: TimeInterval) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        urlRequest.httpMethod = request.method
+        var fields: [(name: String, value: String)] = []
+        for field in request.headers {
+            if let index = fields.firstIndex(where: { $0.name.caseInsensitiveCompare(field.name) == .orderedSame }) {
+                fields[index].value += "," + field.value
+            } else {
+                fields.append(field)
+            }
+        }
+        if !fields.isEmpty {
+            urlRequest.allHTTPHeaderFields = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+        }
+        urlRequest.httpBody = request.body
+        return urlRequest
+    }
+
     /// What a finished data task means.
     static func result(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponse, TransportError> {
         if let error { return .failure(transportError(error)) }
         guard let http = response as? HTTPURLResponse else { return .failure(.network) }
-        // Sorted by lowercased name, each name lowercased once (not at every comparison).
-        let fields = http.allHeaderFields
-            .map { (key: String(describing: $0.key).lowercased(), field: (String(describing: $0.key), String(describing: $0.value))) }
-            .sorted { $0.key < $1.key }
-            .map(\.field)
-        return .success(HTTPResponse(status: http.statusCode, headers: HTTPHeaders(fields), body: data ?? Data()))
+        return .success(HTTPResponse(status: http.statusCode, headers: headers(of: http), body: data ?? Data()))
+    }
+
+    /// The answer's header fields, sorted by name without regard to ASCII case (header names are
+    /// ASCII tokens, RFC 9110 §5.1), names that differ only in case in their own order: the same
+    /// answer always gives the same ``HTTPHeaders``, whatever order Foundation keeps them in.
+    static func headers(of http: HTTPURLResponse) -> HTTPHeaders {
+        let all = http.allHeaderFields
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(all.count)
+        for (name, value) in all {
+            fields.append((name: name as? String ?? String(describing: name), value: value as? String ?? String(describing: value)))
+        }
+        fields.sort { precedes($0.name, $1.name) }
+        return HTTPHeaders(fields: fields)
+    }
+
+    /// Whether header name `a` sorts before `b`: byte by byte with ASCII letters folded to lower
+    /// case, and by their own bytes when they are equal that way. Allocates nothing.
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return a.utf8.lexicographicallyPrecedes(b.utf8)
+            case (nil, _): return true
+            case (_, nil): return false
+            case (let x?, let y?):
+                let (x, y) = (x | (x &- 65 < 26 ? 0x20 : 0), y | (y &- 65 < 26 ? 0x20 : 0))
+                if x != y { return x < y }
+            }
+        }
     }
 
     /// A URLSession error as a transport error. The error itself is never kept: its user info
