@@ -163,13 +163,13 @@ public enum Catalogue {
     /// at the next, with a registration pending in between).
     public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
         Invariant("pending approval never reaches signed-in", source: "seed 002 Approval-Gated Registration", .step { t in
-            guard t.before.sessionCredentials == nil, t.after.sessionCredentials != nil,
-                t.before.casePath.split(separator: ".").contains("pendingApproval")
-            else { return nil }
+            guard t.before.sessionCredentials == nil, t.after.sessionCredentials != nil else { return nil }
             if case .launched(.stored(let stored), _) = t.move.event, t.before.world.vault == .holds(stored) || t.before.world.vault == .unreadable(stored) {
                 return nil
             }
             if t.answersCurrentRequest, case .granted? = t.reply { return nil }
+            // Last: the case path is a string built for the asking.
+            guard t.before.casePath.split(separator: ".").contains("pendingApproval") else { return nil }
             return "\(t.before.casePath) reached \(t.after.casePath) without a granted sign-in"
         })
     }
@@ -295,15 +295,23 @@ public enum Catalogue {
     /// exactly when the other shows its renamed counterpart.
     public static func noSecretInDescriptions<M>() -> Invariant<M> {
         let states = LeakScanner<Fingerprint>()
+        let surroundings = LeakScanner<Surroundings>()
         return Invariant("no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .state { s in
             states.learn(s.secrets)
+            surroundings.learn(s.secrets)
             let inState = states.leak(s.stateFingerprint) { _ in
                 let state = s.world.state
                 // `String(reflecting:)` is the description itself unless the type has a debug one.
                 let debug = (state as Any) is any CustomDebugStringConvertible ? [String(reflecting: state)] : []
                 return ([String(describing: state)] + debug, [])
             }
-            let around = inState == nil ? states.scan([String(describing: s.world.network), String(describing: s.world.vault)]) : nil
+            // Many states share their requests in flight and vault: each pair is described once
+            // (and again when new secrets appear).
+            let around =
+                inState == nil
+                ? surroundings.leak(Surroundings(network: s.world.network, vault: s.world.vault)) { around in
+                    ([String(describing: around.network), String(describing: around.vault)], [])
+                } : nil
             if let length = inState ?? around {
                 return "a \(length)-character secret appears in the description of \(s.casePath)"
             }

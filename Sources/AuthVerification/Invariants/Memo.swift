@@ -72,13 +72,6 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
         return leak
     }
 
-    /// Whether any of `texts` shows a secret known: the length of a leaked secret, never the secret.
-    func scan(_ texts: [String]) -> Int? {
-        mutex.lock()
-        defer { mutex.unlock() }
-        return leak(in: texts)
-    }
-
     private func leak(in texts: [String]) -> Int? {
         let haystacks = texts.map { Array($0.utf8) }
         return needles.first { needle in haystacks.contains { $0.containsBytes(needle) } }.map(\.count)
@@ -179,4 +172,10 @@ func secretsInside(_ value: Any) -> [String] {
     var found: [String] = []
     for child in Mirror(reflecting: value).children { found += secretsInside(child.value) }
     return found
+}
+
+/// The requests in flight and the vault: what a state's leak check describes besides the state.
+struct Surroundings: Hashable {
+    let network: [Exchange]
+    let vault: VaultContents
 }

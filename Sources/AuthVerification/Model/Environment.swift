@@ -21,8 +21,8 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
     /// The fingerprint of the lifecycle state alone (its phases), to tell whether a move changed it.
     let stateFingerprint: Fingerprint
 
-    /// The credentials the session holds, if signed in.
-    public var sessionCredentials: Credentials? { session.flatMap(SessionLifecycle.credentials(in:)) }
+    /// The credentials the session holds, if signed in (read once: most invariants ask).
+    public let sessionCredentials: Credentials?
     /// The state's case path, e.g. `signedIn.refreshing`.
     public var casePath: String { AuthVerification.casePath(of: world.state.phase) }
 
@@ -38,6 +38,7 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
         self.referencedRequests = survey.referencedRequests
         self.secrets = survey.secrets
         self.session = survey.session
+        self.sessionCredentials = survey.session.flatMap(SessionLifecycle.credentials(in:))
         self.symbols = survey.symbols
         self.fingerprint = survey.fingerprint
         self.stateFingerprint = survey.stateFingerprint
