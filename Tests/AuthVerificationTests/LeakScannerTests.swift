@@ -1,0 +1,42 @@
+import Testing
+
+@testable import AuthVerification
+
+/// The leak checks' memo: a value is described once, and again whenever secrets it was not
+/// checked against have been learned since.
+@Suite("Leak scanner")
+struct LeakScannerTests {
+    @Test("a verdict is reused while no new secret is learned, and the value is described again when one is")
+    func rescansAfterNewSecrets() {
+        let scanner = LeakScanner<String>()
+        let described = Counter()
+        func leak(_ key: String) -> Int? {
+            scanner.leak(key) { key in
+                described.count += 1
+                return (["request \(key) with rt-second"], [])
+            }
+        }
+        scanner.learn(["rt-first"])
+        #expect(leak("r1") == nil)
+        #expect(leak("r1") == nil)
+        #expect(described.count == 1)
+        scanner.learn(["rt-first"], ["rt-second"])
+        #expect(leak("r1") == "rt-second".count)
+        #expect(described.count == 2)
+        #expect(leak("r2") == "rt-second".count)
+        #expect(described.count == 3)
+    }
+
+    @Test("secrets shorter than four characters are not learned, so short words in descriptions are no leaks")
+    func shortSecretsIgnored() {
+        let scanner = LeakScanner<Int>()
+        scanner.learn(["abc"])
+        #expect(scanner.leak(1) { _ in (["abc abc"], []) } == nil)
+        #expect(scanner.leak(2) { _ in (["has code-1234"], ["code-1234"]) } == "code-1234".count)
+    }
+}
+
+/// A count the describe closures can bump.
+private final class Counter {
+    var count = 0
+}
