@@ -33,52 +33,73 @@ import Foundation
 /// let answer = try await runner.authorized(HTTPRequest(method: "GET", url: itemsURL))
 /// await runner.send(.session(.logout))
 /// ```
-public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
+public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
+    // The runner is generic over its machine, and its work per event (queueing, effects, requests,
+    // answers) is on every request's path: its members are inlinable so that an app's runner is
+    // compiled for the app's machine (specialized), not as the generic code a runner of any
+    // machine would run. Nothing here is public API.
+
     /// A protected call waiting for the reducer to finish it.
-    private struct WaitingCall {
+    @usableFromInline
+    struct WaitingCall: Sendable {
         /// The app's request, sent (again) with whatever bearer the reducer names.
-        let request: HTTPRequest
+        @usableFromInline let request: HTTPRequest
         /// The caller; `nil` once it stopped waiting (its task was cancelled).
-        var caller: CheckedContinuation<Result<HTTPResponse, AuthorizedCallError>, Never>?
+        @usableFromInline var caller: CheckedContinuation<Result<HTTPResponse, AuthorizedCallError>, Never>?
         /// The raw answers to the requests sent for this call, by request.
-        var answers: [RequestID: Result<HTTPResponse, TransportError>] = [:]
+        @usableFromInline var answers: [RequestID: Result<HTTPResponse, TransportError>] = [:]
+
+        @inlinable
+        init(request: HTTPRequest, caller: CheckedContinuation<Result<HTTPResponse, AuthorizedCallError>, Never>) {
+            self.request = request
+            self.caller = caller
+        }
     }
 
     /// A wake-up and the generation that tells it from the one it replaced.
-    private struct ScheduledAlarm {
-        let alarm: any ClockAlarm
-        let generation: UInt64
+    @usableFromInline
+    struct ScheduledAlarm: Sendable {
+        @usableFromInline let alarm: any ClockAlarm
+        @usableFromInline let generation: UInt64
+
+        @inlinable
+        init(alarm: any ClockAlarm, generation: UInt64) {
+            self.alarm = alarm
+            self.generation = generation
+        }
     }
 
     /// The lifecycle.
     public nonisolated let machine: Machine
     /// `machine.reduce`, made where `Machine` is concrete.
-    private let reducer: @Sendable (inout Machine.State, Machine.Event) -> [AuthEffect]
+    @usableFromInline let reducer: @Sendable (inout Machine.State, Machine.Event) -> [AuthEffect]
     /// The backend's HTTP mapping.
     public nonisolated let contract: any BackendContract
     /// Where time comes from.
     public nonisolated let clock: any RuntimeClock
-    private let transport: any HTTPTransport
-    private let vault: any TokenVault
-    private let connector: (any RealtimeConnector)?
+    @usableFromInline let transport: any HTTPTransport
+    @usableFromInline let vault: any TokenVault
+    @usableFromInline let connector: (any RealtimeConnector)?
 
     /// The lifecycle's current state.
-    public private(set) var state: Machine.State
+    public var state: Machine.State { current }
+    /// The state, as the runner changes it.
+    @usableFromInline var current: Machine.State
 
-    private var queue: [Machine.Event] = []
-    private var draining = false
-    private var stopped = false
-    private var requests: [RequestID: TransportHandle] = [:]
-    private var connections: [RequestID: Task<Void, Never>] = [:]
-    private var channels: [RequestID: any RealtimeChannel] = [:]
-    private var alarms: [TimerID: ScheduledAlarm] = [:]
-    private var alarmGeneration: UInt64 = 0
-    private var calls: [CallID: WaitingCall] = [:]
-    private var callCounter: UInt64 = 0
-    private var stateStreams = Broadcast<Machine.State>()
-    private var outcomeStreams = Broadcast<AuthOutcome>()
-    private var issueStreams = Broadcast<RuntimeIssue>()
-    private var messageStreams = Broadcast<RealtimeMessage>()
+    @usableFromInline var queue: [Machine.Event] = []
+    @usableFromInline var draining = false
+    @usableFromInline var stopped = false
+    @usableFromInline var requests: [RequestID: TransportHandle] = [:]
+    @usableFromInline var connections: [RequestID: Task<Void, Never>] = [:]
+    @usableFromInline var channels: [RequestID: any RealtimeChannel] = [:]
+    @usableFromInline var alarms: [TimerID: ScheduledAlarm] = [:]
+    @usableFromInline var alarmGeneration: UInt64 = 0
+    @usableFromInline var calls: [CallID: WaitingCall] = [:]
+    @usableFromInline var callCounter: UInt64 = 0
+    @usableFromInline var stateStreams = Broadcast<Machine.State>()
+    @usableFromInline var outcomeStreams = Broadcast<AuthOutcome>()
+    @usableFromInline var issueStreams = Broadcast<RuntimeIssue>()
+    @usableFromInline var messageStreams = Broadcast<RealtimeMessage>()
 
     /// A runner for `machine` speaking `contract` over `transport`, storing credentials in `vault`.
     ///
@@ -113,7 +134,7 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         self.transport = logger.map { LoggingTransport(transport, logger: $0) } ?? transport
         self.vault = vault
         self.connector = realtime.map { connector in logger.map { LoggingRealtimeConnector(connector, logger: $0) } ?? connector }
-        self.state = machine.initial
+        self.current = machine.initial
     }
 
     deinit {
@@ -143,6 +164,7 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     }
 
     /// Feeds the user's `intent`, stamped with the clock's time, and performs the effects.
+    @inlinable
     public func send(_ intent: Machine.Intent) {
         enqueue(.intent(intent, at: clock.now))
     }
@@ -171,10 +193,10 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     // MARK: Observing
 
     /// Where the user is.
-    public var phase: Machine.Phase { state.phase }
+    public var phase: Machine.Phase { current.phase }
 
     /// Every state from now on, starting with the current one.
-    public func states() -> AsyncStream<Machine.State> { stateStreams.subscribe([state]) }
+    public func states() -> AsyncStream<Machine.State> { stateStreams.subscribe([current]) }
 
     /// Every outcome the lifecycle emits from now on (signed in, signed out, token refreshed, …).
     public func outcomes() -> AsyncStream<AuthOutcome> { outcomeStreams.subscribe() }
@@ -201,7 +223,8 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     /// Queues `event`; unless the queue is being drained already (an effect fed an event back),
     /// reduces every queued event in turn and performs its effects in order.
-    private func enqueue(_ event: Machine.Event) {
+    @inlinable
+    func enqueue(_ event: Machine.Event) {
         guard !stopped else { return }
         queue.append(event)
         guard !draining else { return }
@@ -209,13 +232,14 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         defer { draining = false }
         while !queue.isEmpty, !stopped {
             let next = queue.removeFirst()
-            let effects = reducer(&state, next)
-            stateStreams.yield(state)
+            let effects = reducer(&current, next)
+            stateStreams.yield(current)
             for effect in effects { perform(effect) }
         }
     }
 
-    private func perform(_ effect: AuthEffect) {
+    @inlinable
+    func perform(_ effect: AuthEffect) {
         switch effect {
         case .send(let id, let request):
             start(id, request)
@@ -250,7 +274,8 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         }
     }
 
-    private func alarmFired(_ timer: TimerID, _ generation: UInt64) {
+    @inlinable
+    func alarmFired(_ timer: TimerID, _ generation: UInt64) {
         guard alarms[timer]?.generation == generation else { return }  // Replaced or cancelled meanwhile.
         alarms[timer] = nil
         enqueue(.tick(clock.now))
@@ -258,7 +283,8 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     // MARK: Requests
 
-    private func start(_ id: RequestID, _ request: APIRequest) {
+    @inlinable
+    func start(_ id: RequestID, _ request: APIRequest) {
         switch request {
         case .protected(let call, let bearer):
             guard let waiting = calls[call] else {
@@ -293,7 +319,8 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     }
 
     /// Starts `http` on the transport; its answer, read by `read`, comes back to `deliver`.
-    private func launch(
+    @inlinable
+    func launch(
         _ id: RequestID, _ http: HTTPRequest, for call: CallID?,
         read: @escaping @Sendable (HTTPResponse, Instant) -> Reply
     ) {
@@ -311,7 +338,8 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         }
     }
 
-    private func deliver(_ id: RequestID, _ reply: Reply, at instant: Instant, answer: (CallID, Result<HTTPResponse, TransportError>)?) {
+    @inlinable
+    func deliver(_ id: RequestID, _ reply: Reply, at instant: Instant, answer: (CallID, Result<HTTPResponse, TransportError>)?) {
         guard requests.removeValue(forKey: id) != nil else { return }  // Cancelled: the answer is stale.
         if let (call, result) = answer { calls[call]?.answers[id] = result }
         enqueue(.reply(id, reply, at: instant))
@@ -319,7 +347,8 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     // MARK: Realtime
 
-    private func openRealtime(_ id: RequestID, _ token: AccessToken) {
+    @usableFromInline
+    func openRealtime(_ id: RequestID, _ token: AccessToken) {
         guard let url = contract.realtimeURL(token: token) else {
             realtimeUnavailable(id, reason: "\(contract.backend) has no realtime connection")
             return
@@ -352,19 +381,22 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         }
     }
 
-    private func realtimeUnavailable(_ id: RequestID, reason: String) {
+    @usableFromInline
+    func realtimeUnavailable(_ id: RequestID, reason: String) {
         issueStreams.yield(.realtimeUnavailable(reason: reason))
         enqueue(.reply(id, .failed(.notFound(nil)), at: clock.now))
     }
 
-    private func realtimeOpened(_ id: RequestID, _ channel: any RealtimeChannel, at instant: Instant) -> Bool {
+    @usableFromInline
+    func realtimeOpened(_ id: RequestID, _ channel: any RealtimeChannel, at instant: Instant) -> Bool {
         guard connections[id] != nil else { return false }  // Cancelled while opening.
         channels[id] = channel
         enqueue(.reply(id, .realtimeOpened, at: instant))
         return true
     }
 
-    private func realtimeFailed(_ id: RequestID, _ error: RealtimeError, at instant: Instant) {
+    @usableFromInline
+    func realtimeFailed(_ id: RequestID, _ error: RealtimeError, at instant: Instant) {
         guard connections.removeValue(forKey: id) != nil else { return }
         let reply: Reply
         switch error {
@@ -382,26 +414,30 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         enqueue(.reply(id, reply, at: instant))
     }
 
-    private func realtimeEnded(_ id: RequestID, at instant: Instant) {
+    @usableFromInline
+    func realtimeEnded(_ id: RequestID, at instant: Instant) {
         guard connections.removeValue(forKey: id) != nil else { return }  // Closed on the reducer's request.
         channels[id] = nil
         enqueue(.reply(id, .realtimeClosed, at: instant))
     }
 
-    private func forward(_ message: RealtimeMessage) {
+    @usableFromInline
+    func forward(_ message: RealtimeMessage) {
         messageStreams.yield(message)
     }
 
     // MARK: Protected calls
 
     /// A new call id.
-    fileprivate func issueCall() -> CallID {
+    @inlinable
+    func issueCall() -> CallID {
         callCounter += 1
         return CallID(callCounter)
     }
 
     /// Registers `call` and feeds its intent, unless the caller is already gone.
-    fileprivate func begin(
+    @inlinable
+    func begin(
         _ call: CallID, _ request: HTTPRequest, intent: Machine.Intent,
         caller: CheckedContinuation<Result<HTTPResponse, AuthorizedCallError>, Never>
     ) {
@@ -415,12 +451,14 @@ public actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     /// The caller stopped waiting. The call itself runs on until the reducer finishes it (the
     /// reducer has no intent to withdraw a call), but nobody waits for its answer.
-    fileprivate func abandon(_ call: CallID) {
+    @inlinable
+    func abandon(_ call: CallID) {
         calls[call]?.caller?.resume(returning: .failure(.cancelled))
         calls[call]?.caller = nil
     }
 
-    private func finish(_ call: CallID, _ result: CallResult) {
+    @inlinable
+    func finish(_ call: CallID, _ result: CallResult) {
         guard let waiting = calls.removeValue(forKey: call) else { return }
         let outcome: Result<HTTPResponse, AuthorizedCallError>
         switch result {
@@ -453,6 +491,7 @@ extension AuthRunner where Machine: AuthorizedCalls {
     ///   while the call waits, ``AuthorizedCallError/failed(_:)`` for a network failure or a
     ///   refresh that failed transiently, ``AuthorizedCallError/cancelled`` when the caller's task
     ///   is cancelled.
+    @inlinable
     public func authorized(_ request: HTTPRequest) async throws(AuthorizedCallError) -> HTTPResponse {
         let call = issueCall()
         let intent = machine.callIntent(for: call)

@@ -1,9 +1,14 @@
 /// Hands every element to each subscriber's `AsyncStream`; subscribers that stopped listening
 /// are dropped at the next element.
+@usableFromInline
 struct Broadcast<Element: Sendable> {
-    private var continuations: [AsyncStream<Element>.Continuation] = []
+    @usableFromInline var continuations: [AsyncStream<Element>.Continuation] = []
+
+    /// No subscribers.
+    @inlinable init() {}
 
     /// A new subscriber's stream, starting with `initial` elements.
+    @inlinable
     mutating func subscribe(
         _ initial: [Element] = [], buffering: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
@@ -14,6 +19,7 @@ struct Broadcast<Element: Sendable> {
     }
 
     /// Hands `element` to every subscriber.
+    @inlinable
     mutating func yield(_ element: Element) {
         guard !continuations.isEmpty else { return }
         continuations.removeAll { continuation in
@@ -23,6 +29,7 @@ struct Broadcast<Element: Sendable> {
     }
 
     /// Ends every stream.
+    @inlinable
     mutating func finish() {
         for continuation in continuations { continuation.finish() }
         continuations.removeAll()
