@@ -124,7 +124,7 @@ public enum Fuzzer {
     }
 
     /// Weighted choice: answers and timers come more often than user intents, relaunches rarely.
-    private static func weight(_ choice: Choice) -> Int {
+    static func weight(_ choice: Choice) -> Int {
         switch choice {
         case .intent: 4
         case .reply: 6
@@ -133,24 +133,36 @@ public enum Fuzzer {
         }
     }
 
+    /// A weighted choice among `menu`'s moves (see ``weight(_:)``), in the order of its moves,
+    /// without building them: the same random number picks the same move as a walk through the
+    /// list of moves would. `nil` when nothing can happen.
+    static func pick<Model: LifecycleModel>(in menu: Environment<Model>.Menu, _ random: inout SplitMix64) -> Choice? {
+        let answers = menu.replies.reduce(0) { $0 + $1.count }
+        let total =
+            menu.intents.count * weight(.intent(0)) + answers * weight(.reply(exchange: 0, reply: 0))
+            + menu.timers.count * weight(.timer(0)) + menu.relaunches.count * weight(.relaunch(0))
+        guard total > 0 else { return nil }
+        var pick = random.below(total)
+        if pick < menu.intents.count * weight(.intent(0)) { return .intent(pick / weight(.intent(0))) }
+        pick -= menu.intents.count * weight(.intent(0))
+        for (exchange, replies) in menu.replies.enumerated() {
+            let span = replies.count * weight(.reply(exchange: 0, reply: 0))
+            if pick < span { return .reply(exchange: exchange, reply: pick / weight(.reply(exchange: 0, reply: 0))) }
+            pick -= span
+        }
+        if pick < menu.timers.count * weight(.timer(0)) { return .timer(pick / weight(.timer(0))) }
+        pick -= menu.timers.count * weight(.timer(0))
+        return .relaunch(pick / weight(.relaunch(0)))
+    }
+
     private static func walk<Model: LifecycleModel>(_ environment: Environment<Model>, seed: UInt64, length: Int) -> (choices: [Choice], violation: Violation?) {
         var random = SplitMix64(seed: seed)
         var snapshot = environment.initial
         var choices: [Choice] = []
         var visited = VisitedSteps<Model.Machine>()
         for _ in 0..<length {
-            let moves = environment.moves(snapshot)
-            guard !moves.isEmpty else { break }
-            let total = moves.reduce(0) { $0 + weight($1.choice) }
-            var pick = random.below(total)
-            var chosen = moves[0]
-            for move in moves {
-                pick -= weight(move.choice)
-                if pick < 0 {
-                    chosen = move
-                    break
-                }
-            }
+            let menu = environment.menu(snapshot)
+            guard let choice = pick(in: menu, &random), let chosen = menu.move(choice) else { break }
             choices.append(chosen.choice)
             let (after, violation) = check(environment, snapshot, chosen)
             visited.append(chosen, after)
@@ -182,7 +194,7 @@ public enum Fuzzer {
         var applied: [Choice] = []
         var visited = VisitedSteps<Model.Machine>()
         for choice in choices {
-            guard let move = environment.moves(snapshot).first(where: { $0.choice == choice }) else { continue }
+            guard let move = environment.move(choice, in: snapshot) else { continue }
             applied.append(choice)
             let (after, violation) = check(environment, snapshot, move)
             visited.append(move, after)

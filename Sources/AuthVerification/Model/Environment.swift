@@ -116,40 +116,82 @@ struct Environment<Model: LifecycleModel>: Sendable {
 
     /// Every possible next move, in a fixed order (determinism).
     func moves(_ snapshot: Snapshot<Machine>) -> [Move<Machine>] {
-        let world = snapshot.world
-        var moves: [Move<Machine>] = []
-        if world.network.count < maxInFlight,
-            world.network.count - world.network.count(where: { snapshot.refers(to: $0.id) }) < maxStale
-        {
-            for (index, intent) in model.intents(in: snapshot).enumerated() {
-                moves.append(Move(choice: .intent(index), event: .intent(intent, at: world.now)))
-            }
-        }
-        for (n, exchange) in world.network.enumerated() {
-            for (k, reply) in replies.replies(to: exchange, symbols: snapshot.symbols).enumerated() {
-                moves.append(Move(choice: .reply(exchange: n, reply: k), event: .reply(exchange.id, reply, at: world.now)))
-            }
-        }
-        for (n, timer) in world.timers.enumerated() {
-            moves.append(Move(choice: .timer(n), event: .tick(max(world.now, timer.at))))
-        }
-        if relaunches {
-            let stored: StoredCredentials =
-                switch world.vault {
-                case .empty: .none
-                case .holds(let credentials), .unreadable(let credentials): .stored(credentials)
-                }
-            moves.append(Move(choice: .relaunch(0), event: .launched(stored, at: world.now)))
-            if world.vault != .empty {
-                moves.append(Move(choice: .relaunch(1), event: .launched(.unreadable, at: world.now)))
-            }
-        }
-        return moves
+        menu(snapshot).moves
     }
 
     /// The move with `choice` in `snapshot`, if it still applies.
     func move(_ choice: Choice, in snapshot: Snapshot<Machine>) -> Move<Machine>? {
-        moves(snapshot).first { $0.choice == choice }
+        menu(snapshot).move(choice)
+    }
+
+    /// What can happen next in `snapshot`, without building each move's event: the fuzzer picks
+    /// one move of many, and builds only that one.
+    func menu(_ snapshot: Snapshot<Machine>) -> Menu {
+        let world = snapshot.world
+        var intents: [Machine.Intent] = []
+        if world.network.count < maxInFlight,
+            world.network.count - world.network.count(where: { snapshot.refers(to: $0.id) }) < maxStale
+        {
+            intents = model.intents(in: snapshot)
+        }
+        var launches: [StoredCredentials] = []
+        if relaunches {
+            switch world.vault {
+            case .empty: launches = [.none]
+            case .holds(let credentials), .unreadable(let credentials): launches = [.stored(credentials), .unreadable]
+            }
+        }
+        return Menu(
+            now: world.now, intents: intents, replies: world.network.map { replies.replies(to: $0, symbols: snapshot.symbols) },
+            exchanges: world.network.map(\.id), timers: world.timers.map { max(world.now, $0.at) }, relaunches: launches)
+    }
+
+    /// The moves possible in one world, in a fixed order: intents, answers to each request in
+    /// flight (in issue order), timers, relaunches.
+    struct Menu {
+        /// The world's time.
+        let now: Instant
+        /// The model's intents (none while the request bounds are reached).
+        let intents: [Machine.Intent]
+        /// The answers each request in flight can get.
+        let replies: [[Reply]]
+        /// The requests in flight.
+        let exchanges: [RequestID]
+        /// When each pending timer fires (never before now).
+        let timers: [Instant]
+        /// What a relaunch finds in the vault: as it is, then (when it holds something) unreadable.
+        let relaunches: [StoredCredentials]
+
+        /// Every move, in order.
+        var moves: [Move<Machine>] {
+            var moves: [Move<Machine>] = []
+            moves.reserveCapacity(intents.count + replies.reduce(0) { $0 + $1.count } + timers.count + relaunches.count)
+            for index in intents.indices { moves.append(move(.intent(index))!) }
+            for (exchange, answers) in replies.enumerated() {
+                for reply in answers.indices { moves.append(move(.reply(exchange: exchange, reply: reply))!) }
+            }
+            for index in timers.indices { moves.append(move(.timer(index))!) }
+            for index in relaunches.indices { moves.append(move(.relaunch(index))!) }
+            return moves
+        }
+
+        /// The move `choice` names, if this menu has it.
+        func move(_ choice: Choice) -> Move<Machine>? {
+            switch choice {
+            case .intent(let index):
+                guard intents.indices.contains(index) else { return nil }
+                return Move(choice: choice, event: .intent(intents[index], at: now))
+            case .reply(let exchange, let reply):
+                guard replies.indices.contains(exchange), replies[exchange].indices.contains(reply) else { return nil }
+                return Move(choice: choice, event: .reply(exchanges[exchange], replies[exchange][reply], at: now))
+            case .timer(let index):
+                guard timers.indices.contains(index) else { return nil }
+                return Move(choice: choice, event: .tick(timers[index]))
+            case .relaunch(let mode):
+                guard relaunches.indices.contains(mode) else { return nil }
+                return Move(choice: choice, event: .launched(relaunches[mode], at: now))
+            }
+        }
     }
 
     /// Applies `move`: the event reaches the reducer, its effects reach the environment.

@@ -17,8 +17,16 @@ extension Models {
         .network, .malformed,
     ]
 
+    // Each app's menu: the entry flows' intents do not depend on the world, so they are built
+    // once per model (wrapping each in the app's intent allocates); only the session's (and
+    // Hero365's OAuth) depend on it.
+
     /// Anonymous Wall's whole app.
     public static func anonymousWallApp() -> Model<AnonymousWallApp> {
+        let entries: [AnonymousWallApp.Intent] =
+            Menus.codeRegistration.map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second(.first($0))) }
+            + Menus.oneTimeCode(.email).map { .entry(.second(.second(.first($0)))) }
+            + Menus.passwordReset(.emailCodeWithAutoLogin).map { .entry(.second(.second(.second($0)))) }
         var replies = aw
         replies.failures = appFailures
         let codes = CodeRules(cooldown: .seconds(60))
@@ -31,18 +39,16 @@ extension Models {
                 "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
             ],
             codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            typealias Intent = AnonymousWallApp.Intent
-            var menu: [Intent] = Menus.codeRegistration.map { .entry(.first($0)) }
-            menu += Menus.passwordSignIn(.email).map { .entry(.second(.first($0))) }
-            menu += Menus.oneTimeCode(.email).map { .entry(.second(.second(.first($0)))) }
-            menu += Menus.passwordReset(.emailCodeWithAutoLogin).map { .entry(.second(.second(.second($0)))) }
-            menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
-            return menu
+            entries + Menus.session(in: snapshot, callers: 1).map { .session($0) }
         }
     }
 
     /// VynqTalk's whole app.
     public static func vynqTalkApp() -> Model<VynqTalkApp> {
+        let entries: [VynqTalkApp.Intent] =
+            Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second($0)) }
+        // `connect` carries a stale token on purpose: the composition must open with the session's own.
+        let connection: [VynqTalkApp.Intent] = [.session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1)))))]
         var replies = ReplyCatalogue()
         replies.failures = [.badRequest(nil), .unauthorized(nil), .conflict(nil), .network, .malformed]
         replies.callFailures = [.unauthorized(nil), .forbidden(nil)]
@@ -58,18 +64,15 @@ extension Models {
                 "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
                 "RealtimeConnection.Phase.rejected": "a rejected connection signs out at once (no refresh token), within the same step",
             ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            typealias Intent = VynqTalkApp.Intent
-            var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
-            menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
-            menu += Menus.session(in: snapshot, callers: 1).map { .session(.session($0)) }
-            // `connect` carries a stale token on purpose: the composition must open with the session's own.
-            menu += [.session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1)))))]
-            return menu
+            entries + Menus.session(in: snapshot, callers: 1).map { .session(.session($0)) } + connection
         }
     }
 
     /// Everday's whole app.
     public static func everdayApp() -> Model<EverdayApp> {
+        let entries: [EverdayApp.Intent] =
+            Menus.registration([.usernamePassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.username).map { .entry(.second(.first($0))) }
+            + Menus.passwordReset(.emailedToken).map { .entry(.second(.second($0))) }
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)],
             registration: [.pendingApproval], accessLifetime: tokenLifetime)
@@ -82,17 +85,14 @@ extension Models {
                 "Registration.Phase.awaitingVerification": "approval-gated", "PasswordReset.Phase.linkSent": "Hero365's",
                 "PasswordReset.Phase.signedIn": "Everday's reset does not sign in",
             ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            typealias Intent = EverdayApp.Intent
-            var menu: [Intent] = Menus.registration([.usernamePassword]).map { .entry(.first($0)) }
-            menu += Menus.passwordSignIn(.username).map { .entry(.second(.first($0))) }
-            menu += Menus.passwordReset(.emailedToken).map { .entry(.second(.second($0))) }
-            menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
-            return menu
+            entries + Menus.session(in: snapshot, callers: 1).map { .session($0) }
         }
     }
 
     /// Subspace's whole app.
     public static func subspaceApp() -> Model<SubspaceApp> {
+        let entries: [SubspaceApp.Intent] =
+            Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second($0)) }
         var replies = ReplyCatalogue(accessLifetime: tokenLifetime)
         replies.failures = appFailures + [.server(status: 500, nil)]
         return Model(
@@ -103,16 +103,17 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",
             ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            typealias Intent = SubspaceApp.Intent
-            var menu: [Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
-            menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
-            menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
-            return menu
+            entries + Menus.session(in: snapshot, callers: 1).map { .session($0) }
         }
     }
 
     /// Hero365's whole app.
     public static func hero365App() -> Model<Hero365App> {
+        let entries: [Hero365App.Intent] =
+            Menus.registration([.emailPassword, .phonePassword]).map { .entry(.first($0)) }
+            + Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }
+            + Menus.oneTimeCode(.phone).map { .entry(.second(.second(.first($0)))) }
+        let reset: [Hero365App.Intent] = Menus.passwordReset(.emailLink).map { .entry(.second(.second(.second(.second($0))))) }
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: tokenLifetime)
         // Five entry flows and a rotating session: one definitive and one transient failure keep
@@ -137,12 +138,9 @@ extension Models {
                 "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
             ],
             codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            typealias Intent = Hero365App.Intent
-            var menu: [Intent] = Menus.registration([.emailPassword, .phonePassword]).map { .entry(.first($0)) }
-            menu += Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }
-            menu += Menus.oneTimeCode(.phone).map { .entry(.second(.second(.first($0)))) }
+            var menu = entries
             menu += Menus.oauth(in: snapshot).map { .entry(.second(.second(.second(.first($0))))) }
-            menu += Menus.passwordReset(.emailLink).map { .entry(.second(.second(.second(.second($0))))) }
+            menu += reset
             menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
             return menu
         }

@@ -1,0 +1,52 @@
+import AuthCore
+import Testing
+
+@testable import AuthVerification
+
+/// The menu of moves a world offers: the explorer builds every move of it, the fuzzer only the
+/// one it picks; both must see the same moves in the same order.
+@Suite("Menus of moves")
+struct MenuTests {
+    /// Walks `model` for `steps` seeded random steps, checking the menu at every world met.
+    func check<M: LifecycleModel>(_ model: M, steps: Int, seed: UInt64) {
+        var taken = 0
+        defer { #expect(taken == steps, "the walk stopped after \(taken) steps") }
+        let environment = Environment(model: model)
+        var random = SplitMix64(seed: seed)
+        var snapshot = environment.initial
+        for step in 0..<steps {
+            let menu = environment.menu(snapshot)
+            let moves = menu.moves
+            // Every move is found again by its choice, and choices past each list are not.
+            for move in moves { #expect(menu.move(move.choice) == move) }
+            #expect(menu.move(.intent(menu.intents.count)) == nil)
+            #expect(menu.move(.reply(exchange: menu.replies.count, reply: 0)) == nil)
+            #expect(menu.move(.timer(menu.timers.count)) == nil)
+            #expect(menu.move(.relaunch(menu.relaunches.count)) == nil)
+            // The weighted pick chooses what a walk down the list of moves chooses for the same number.
+            var walking = random
+            var picking = random
+            let total = moves.reduce(0) { $0 + Fuzzer.weight($1.choice) }
+            var number = total > 0 ? walking.below(total) : 0
+            let walked = moves.first { move in
+                number -= Fuzzer.weight(move.choice)
+                return number < 0
+            }
+            let picked = Fuzzer.pick(in: menu, &picking)
+            #expect(picked == walked?.choice, "step \(step)")
+            guard let picked, let move = menu.move(picked) else { return }
+            random = picking
+            snapshot = environment.step(move, from: snapshot).after
+            taken += 1
+        }
+    }
+
+    @Test("app.hero365: every move is found by its choice, and the fuzzer's pick is the walk's (2,000 steps)")
+    func hero365() { check(Models.hero365App(), steps: 2_000, seed: 0x3E0) }
+
+    @Test("app.anonymousWall, with relaunches and code timers (2,000 steps)")
+    func anonymousWall() { check(Models.anonymousWallApp(), steps: 2_000, seed: 0xA11) }
+
+    @Test("session.everday, with refresh and several callers (2,000 steps)")
+    func session() { check(Models.session(.everday), steps: 2_000, seed: 0xE7D) }
+}
