@@ -162,18 +162,21 @@ struct Environment<Model: LifecycleModel>: Sendable {
         /// What a relaunch finds in the vault: as it is, then (when it holds something) unreadable.
         let relaunches: [StoredCredentials]
 
-        /// Every move, in order.
-        var moves: [Move<Machine>] {
-            var moves: [Move<Machine>] = []
-            moves.reserveCapacity(intents.count + replies.reduce(0) { $0 + $1.count } + timers.count + relaunches.count)
-            for index in intents.indices { moves.append(move(.intent(index))!) }
+        /// Every choice, in order.
+        var choices: [Choice] {
+            var choices: [Choice] = []
+            choices.reserveCapacity(intents.count + replies.reduce(0) { $0 + $1.count } + timers.count + relaunches.count)
+            choices += intents.indices.map(Choice.intent)
             for (exchange, answers) in replies.enumerated() {
-                for reply in answers.indices { moves.append(move(.reply(exchange: exchange, reply: reply))!) }
+                choices += answers.indices.map { Choice.reply(exchange: exchange, reply: $0) }
             }
-            for index in timers.indices { moves.append(move(.timer(index))!) }
-            for index in relaunches.indices { moves.append(move(.relaunch(index))!) }
-            return moves
+            choices += timers.indices.map(Choice.timer)
+            choices += relaunches.indices.map(Choice.relaunch)
+            return choices
         }
+
+        /// Every move, in order.
+        var moves: [Move<Machine>] { choices.compactMap(move) }
 
         /// The move `choice` names, if this menu has it.
         func move(_ choice: Choice) -> Move<Machine>? {
