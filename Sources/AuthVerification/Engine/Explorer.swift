@@ -250,16 +250,7 @@ private struct Run<Model: LifecycleModel> {
     }
 
     /// Replays `choices` from the initial world into readable steps.
-    private func replay(_ choices: [Choice]) -> [TraceStep] {
-        var snapshot = environment.initial
-        var steps: [TraceStep] = []
-        for choice in choices {
-            guard let move = environment.move(choice, in: snapshot) else { break }
-            snapshot = environment.step(move, from: snapshot).after
-            steps.append(TraceStep(choice: choice, event: move.event.description, phase: snapshot.casePath))
-        }
-        return steps
-    }
+    private func replay(_ choices: [Choice]) -> [TraceStep] { environment.trace(choices) }
 
     /// Timers and failed answers: the only moves a livelock may consist of.
     private static func isEnvironmentFailure(_ move: Move<Machine>) -> Bool {

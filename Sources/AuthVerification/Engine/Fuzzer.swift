@@ -159,15 +159,13 @@ public enum Fuzzer {
         var random = SplitMix64(seed: seed)
         var snapshot = environment.initial
         var choices: [Choice] = []
-        var visited = VisitedSteps<Model.Machine>()
         for _ in 0..<length {
             let menu = environment.menu(snapshot)
             guard let choice = pick(in: menu, &random), let chosen = menu.move(choice) else { break }
             choices.append(chosen.choice)
             let (after, violation) = check(environment, snapshot, chosen)
-            visited.append(chosen, after)
             if var violation {
-                violation.trace = visited.trace
+                violation.trace = environment.trace(choices)
                 return (choices, violation)
             }
             snapshot = after
@@ -192,14 +190,12 @@ public enum Fuzzer {
     private static func replay<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
         var snapshot = environment.initial
         var applied: [Choice] = []
-        var visited = VisitedSteps<Model.Machine>()
         for choice in choices {
             guard let move = environment.move(choice, in: snapshot) else { continue }
             applied.append(choice)
             let (after, violation) = check(environment, snapshot, move)
-            visited.append(move, after)
             if var violation {
-                violation.trace = visited.trace
+                violation.trace = environment.trace(applied)
                 return (violation, applied)
             }
             snapshot = after
@@ -278,15 +274,4 @@ public enum Fuzzer {
         case .relaunch(let n): (0..<n).map(Choice.relaunch)
         }
     }
-}
-
-/// The moves of a walk and the snapshots they led to; readable steps are built only for a trace
-/// that is reported (describing every event as it happens cost more than checking it).
-private struct VisitedSteps<Machine: Lifecycle> {
-    private var steps: [(move: Move<Machine>, after: Snapshot<Machine>)] = []
-
-    mutating func append(_ move: Move<Machine>, _ after: Snapshot<Machine>) { steps.append((move, after)) }
-
-    /// The readable steps.
-    var trace: [TraceStep] { steps.map { TraceStep(choice: $0.move.choice, event: $0.move.event.description, phase: $0.after.casePath) } }
 }

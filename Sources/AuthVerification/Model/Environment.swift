@@ -124,6 +124,20 @@ struct Environment<Model: LifecycleModel>: Sendable {
         menu(snapshot).move(choice)
     }
 
+    /// The readable steps of `choices`, replayed from the initial world (up to the first that does
+    /// not apply). The explorer keeps only each state's move, and a fuzz walk only its choices:
+    /// readable steps are built for the traces that are reported.
+    func trace(_ choices: [Choice]) -> [TraceStep] {
+        var snapshot = initial
+        var steps: [TraceStep] = []
+        for choice in choices {
+            guard let move = move(choice, in: snapshot) else { break }
+            snapshot = step(move, from: snapshot).after
+            steps.append(TraceStep(choice: choice, event: move.event.description, phase: snapshot.casePath))
+        }
+        return steps
+    }
+
     /// What can happen next in `snapshot`, without building each move's event: the fuzzer picks
     /// one move of many, and builds only that one.
     func menu(_ snapshot: Snapshot<Machine>) -> Menu {

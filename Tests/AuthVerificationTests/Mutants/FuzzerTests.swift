@@ -90,6 +90,9 @@ struct FuzzerTests {
         // The first invariant broken on the walk: the mutant's own, or one it cannot help breaking too.
         #expect(bug.row.alsoBreaks.union([bug.row.invariant]).contains(failure.violation.invariant), "\(failure)")
         #expect(failure.originalLength >= failure.violation.trace.count)
+        // The readable trace is the shrunk walk itself, step for step.
+        #expect(failure.violation.trace.map(\.choice) == failure.choices)
+        #expect(!failure.violation.trace.isEmpty)
         let explorer = try Self.shortest(bug, failure.violation.invariant)
         #expect(failure.violation.trace.count <= explorer.trace.count, "shrunk: \(failure)\nexplorer: \(explorer)")
     }
