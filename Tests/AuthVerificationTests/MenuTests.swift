@@ -41,6 +41,27 @@ struct MenuTests {
         }
     }
 
+    @Test("app.hero365 offers, in every world of a 2,000-step walk, the OAuth intents Menus.oauth(in:) builds for that world (its menu keeps them per world facts)")
+    func hero365OAuth() {
+        let model = Models.hero365App()
+        let environment = Environment(model: model)
+        var random = SplitMix64(seed: 0x0A07)
+        var snapshot = environment.initial
+        var worlds = 0
+        for _ in 0..<2_000 {
+            let offered = model.intents(in: snapshot).compactMap { intent -> OAuthSignIn.Intent? in
+                if case .entry(.second(.second(.second(.first(let oauth))))) = intent { return oauth }
+                return nil
+            }
+            #expect(offered == Menus.oauth(in: snapshot))
+            worlds += 1
+            let menu = environment.menu(snapshot)
+            guard let choice = Fuzzer.pick(in: menu, &random), let move = menu.move(choice) else { break }
+            snapshot = environment.step(move, from: snapshot).after
+        }
+        #expect(worlds == 2_000)
+    }
+
     @Test("app.hero365: every move is found by its choice, and the fuzzer's pick is the walk's (2,000 steps)")
     func hero365() { check(Models.hero365App(), steps: 2_000, seed: 0x3E0) }
 

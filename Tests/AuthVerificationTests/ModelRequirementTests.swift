@@ -8,20 +8,25 @@ final class ReadCounter: Sendable {
     let reads = Atomic<Int>(0)
 }
 
-/// A model of its own, as an embedding app writes one, that builds its invariants at every read
-/// (as the protocol's default does) and counts the reads.
-struct CountingModel: LifecycleModel {
-    let counter = ReadCounter()
+/// A password sign-in model of a test's own, as an embedding app writes one, whose invariants
+/// `build` makes at every read (as the protocol's default does).
+struct SignInTestModel: LifecycleModel {
+    let build: @Sendable () -> [Invariant<PasswordSignIn>]
 
-    var name: String { "counting" }
+    var name: String { "test" }
     var machine: PasswordSignIn { PasswordSignIn(identifiers: .username) }
     var replies: ReplyCatalogue { ReplyCatalogue(grants: [.init(withRefreshToken: true)]) }
     var relaunches: Bool { false }
     var finalCases: [String] { ["signedIn"] }
     func intents(in snapshot: Snapshot<PasswordSignIn>) -> [PasswordSignIn.Intent] { Menus.passwordSignIn(.username) }
-    var invariants: [Invariant<PasswordSignIn>] {
+    var invariants: [Invariant<PasswordSignIn>] { build() }
+}
+
+/// The catalogue, counting its reads.
+func countingModel(_ counter: ReadCounter) -> SignInTestModel {
+    SignInTestModel {
         counter.reads.add(1, ordering: .relaxed)
-        return Catalogue.all(codes: codeRules)
+        return Catalogue.all(codes: nil)
     }
 }
 
@@ -29,18 +34,52 @@ struct CountingModel: LifecycleModel {
 struct ModelRequirementTests {
     @Test("the fuzzer reads a model's invariants once per fuzz, not at every step, so their memos last the run")
     func fuzzerReadsInvariantsOnce() {
-        let model = CountingModel()
-        let report = Fuzzer.fuzz(model, FuzzConfiguration(seed: 7, runs: 3, length: 50))
+        let counter = ReadCounter()
+        let report = Fuzzer.fuzz(countingModel(counter), FuzzConfiguration(seed: 7, runs: 3, length: 50))
         #expect(report.failure == nil)
         #expect(report.events > 3)
-        #expect(model.counter.reads.load(ordering: .relaxed) == 1)
+        #expect(counter.reads.load(ordering: .relaxed) == 1)
     }
 
     @Test("the explorer reads them once too")
     func explorerReadsInvariantsOnce() {
-        let model = CountingModel()
-        let report = Explorer.explore(model, limits: ExplorationLimits())
+        let counter = ReadCounter()
+        let report = Explorer.explore(countingModel(counter), limits: ExplorationLimits())
         #expect(report.violations.isEmpty)
-        #expect(model.counter.reads.load(ordering: .relaxed) == 1)
+        #expect(counter.reads.load(ordering: .relaxed) == 1)
+    }
+}
+
+/// Which snapshots a state invariant was shown, in order.
+final class SnapshotLog: Sendable {
+    let seen = Mutex<[ObjectIdentifier]>([])
+}
+
+/// A model whose one state invariant logs the snapshots it checks and never fails.
+func loggingModel(_ log: SnapshotLog) -> SignInTestModel {
+    SignInTestModel {
+        [Invariant("logs", source: "test", .state { snapshot in
+            log.seen.withLock { $0.append(ObjectIdentifier(snapshot)) }
+            return nil
+        })]
+    }
+}
+
+@Suite("The fuzzer's checks")
+struct FuzzerCheckTests {
+    @Test("a move that changes nothing is not shown to the state invariants again: they held for that very snapshot one step before")
+    func unchangedWorldNotRechecked() {
+        let log = SnapshotLog()
+        let report = Fuzzer.fuzz(loggingModel(log), FuzzConfiguration(seed: 11, runs: 4, length: 200))
+        #expect(report.failure == nil)
+        let seen = log.seen.withLock { $0 }
+        // Each walk's worlds stay alive until the next replaces them, so two checks in a row of
+        // one identity are one snapshot checked twice.
+        let repeats = zip(seen, seen.dropFirst()).count { $0 == $1 }
+        #expect(repeats == 0)
+        // Refused intents (a short password, starting over while idle) change nothing, so the log
+        // is shorter than the walks.
+        #expect(seen.count >= report.runs)
+        #expect(seen.count < report.events)
     }
 }

@@ -114,6 +114,7 @@ extension Models {
             + Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }
             + Menus.oneTimeCode(.phone).map { .entry(.second(.second(.first($0)))) }
         let reset: [Hero365App.Intent] = Menus.passwordReset(.emailLink).map { .entry(.second(.second(.second(.second($0))))) }
+        let oauth = Memo<Menus.OAuthMenuKey, [Hero365App.Intent]>()
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: tokenLifetime)
         // Five entry flows and a rotating session: one definitive and one transient failure keep
@@ -138,8 +139,15 @@ extension Models {
                 "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
             ],
             codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            var menu = entries
-            menu += Menus.oauth(in: snapshot).map { .entry(.second(.second(.second(.first($0))))) }
+            var menu: [Hero365App.Intent] = []
+            menu.reserveCapacity(entries.count + 6 + reset.count + 8)
+            menu += entries
+            // The OAuth intents depend on three facts of the world (the pending attempt, the next
+            // token indices): they are built once for each. A walk's token indices grow with its
+            // length only, so the memo stays small.
+            menu += oauth.value(Menus.OAuthMenuKey(in: snapshot)) { key in
+                Menus.oauth(key).map { .entry(.second(.second(.second(.first($0))))) }
+            }
             menu += reset
             menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
             return menu

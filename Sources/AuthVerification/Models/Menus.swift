@@ -60,20 +60,38 @@ public enum Menus {
     /// ``OAuthSignIn``: a fresh attempt name, an unsupported provider, callbacks for the pending
     /// attempt and for another one, a cancelled callback, cancel.
     public static func oauth<Machine>(in snapshot: Snapshot<Machine>) -> [OAuthSignIn.Intent] {
-        var pending = "n0"
-        switch snapshot.phase(OAuthSignIn.Phase.self) {
-        case .awaitingCallback(_, let attempt)?, .fetchingURL(_, let attempt, _)?: pending = attempt
-        case .choosingProvider?, .signedIn?, nil: break
+        oauth(OAuthMenuKey(in: snapshot))
+    }
+
+    /// What ``oauth(in:)`` reads of a world: the pending attempt's name and the indices the
+    /// callback's fresh tokens take.
+    struct OAuthMenuKey: Hashable, Sendable {
+        let pending: String
+        let access: Int
+        let refresh: Int
+
+        init<Machine>(in snapshot: Snapshot<Machine>) {
+            var pending = "n0"
+            switch snapshot.phase(OAuthSignIn.Phase.self) {
+            case .awaitingCallback(_, let attempt)?, .fetchingURL(_, let attempt, _)?: pending = attempt
+            case .choosingProvider?, .signedIn?, nil: break
+            }
+            self.pending = pending
+            access = snapshot.symbols.access + 1
+            refresh = max(access, snapshot.symbols.refresh + 1)
         }
-        let fresh = pending == "n1" ? "n2" : "n1"
-        let next = snapshot.symbols.access + 1
+    }
+
+    /// ``oauth(in:)`` for the facts it reads.
+    static func oauth(_ key: OAuthMenuKey) -> [OAuthSignIn.Intent] {
+        let fresh = key.pending == "n1" ? "n2" : "n1"
         let grant = Grant(
-            accessToken: AccessToken(Symbols.name("at", next)), refreshToken: RefreshToken(Symbols.name("rt", max(next, snapshot.symbols.refresh + 1))),
+            accessToken: AccessToken(Symbols.name("at", key.access)), refreshToken: RefreshToken(Symbols.name("rt", key.refresh)),
             user: ReplyCatalogue.user(passwordSet: nil))
         return [
             .begin(provider: "google", attempt: fresh), .begin(provider: "myspace", attempt: fresh),
-            .callback(.tokens(attempt: pending, grant)), .callback(.tokens(attempt: pending == "n1" ? "n2" : "n1", grant)),
-            .callback(.failure(attempt: pending, "access_denied")), .cancel,
+            .callback(.tokens(attempt: key.pending, grant)), .callback(.tokens(attempt: key.pending == "n1" ? "n2" : "n1", grant)),
+            .callback(.failure(attempt: key.pending, "access_denied")), .cancel,
         ]
     }
 
