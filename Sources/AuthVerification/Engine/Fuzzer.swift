@@ -179,13 +179,16 @@ public enum Fuzzer {
         // A move that changed nothing leads back to the very snapshot whose state invariants held
         // at the step before: only the step invariants have something new to see.
         let unchanged = after === before
-        for invariant in environment.invariants {
+        for (position, check) in environment.checks.enumerated() {
             let message: String? =
-                switch invariant.check {
+                switch check {
                 case .state(let check): unchanged ? nil : check(after)
                 case .step(let check): check(transition)
                 }
-            if let message { return (after, Violation(invariant: invariant.name, source: invariant.source, message: message, trace: [])) }
+            if let message {
+                let invariant = environment.invariants[position]
+                return (after, Violation(invariant: invariant.name, source: invariant.source, message: message, trace: []))
+            }
         }
         return (after, nil)
     }

@@ -97,6 +97,9 @@ struct Environment<Model: LifecycleModel>: Sendable {
     /// The model's invariants, made once: their memos (what a description showed, whether an
     /// intent is a logout) then last the whole run even when the model computes the list.
     let invariants: [Invariant<Machine>]
+    /// The invariants' checks alone, in the same order: what a check loop reads at every step,
+    /// without copying each invariant's name and source.
+    let checks: [Invariant<Machine>.Check]
 
     init(model: Model) {
         self.model = model
@@ -109,6 +112,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         self.historyHorizon = model.historyHorizon
         self.maxCodeAttempts = model.codeRules?.maxAttempts
         self.invariants = model.invariants
+        self.checks = invariants.map(\.check)
     }
 
     /// The initial world's snapshot.
