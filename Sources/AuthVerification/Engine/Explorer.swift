@@ -90,6 +90,8 @@ private struct Run<Model: LifecycleModel> {
     let invariants: [Invariant<Machine>]
 
     var violations: [Violation?]
+    /// Which invariants have failed (what the inner loop reads, not the violations themselves).
+    var failed: [Bool]
     var violationOrder: [Int] = []
     var index: [Fingerprint: Int32] = [:]
     var parent: [Int32] = []
@@ -117,6 +119,7 @@ private struct Run<Model: LifecycleModel> {
         let invariants = environment.invariants
         self.invariants = invariants
         self.violations = Array(repeating: nil, count: invariants.count)
+        self.failed = Array(repeating: false, count: invariants.count)
         var stateChecks: [(Int, @Sendable (Snapshot<Machine>) -> String?)] = []
         var stepChecks: [(Int, @Sendable (Transition<Machine>) -> String?)] = []
         for (position, invariant) in invariants.enumerated() {
@@ -157,8 +160,10 @@ private struct Run<Model: LifecycleModel> {
                     if sampleMenu, case .intent(let intent, _) = move.event { offered.insert(intent) }
                     let transition = environment.step(move, from: snapshot)
                     let after = transition.after
-                    for (position, check) in stepChecks where violations[position] == nil {
-                        if let message = check(transition) { record(position, message, trace: trace(to: node) + [move.choice]) }
+                    for index in stepChecks.indices where !failed[stepChecks[index].index] {
+                        if let message = stepChecks[index].check(transition) {
+                            record(stepChecks[index].index, message, trace: trace(to: node) + [move.choice])
+                        }
                     }
                     var target = index[after.fingerprint]
                     if target == nil {
@@ -225,14 +230,15 @@ private struct Run<Model: LifecycleModel> {
             reachedCases(of: snapshot.world.state.phase, into: &cases, declared: &declared)
             seenCases.formUnion(cases)
         }
-        for (position, check) in stateChecks where violations[position] == nil {
+        for (position, check) in stateChecks where !failed[position] {
             if let message = check(snapshot) { record(position, message, trace: trace(to: id)) }
         }
         return id
     }
 
     private mutating func record(_ position: Int, _ message: String, trace choices: [Choice]) {
-        guard violations[position] == nil else { return }
+        guard !failed[position] else { return }
+        failed[position] = true
         let invariant = invariants[position]
         violations[position] = Violation(invariant: invariant.name, source: invariant.source, message: message, trace: replay(choices))
         violationOrder.append(position)
