@@ -180,21 +180,24 @@ struct Environment<Model: LifecycleModel>: Sendable {
         /// What a relaunch finds in the vault: as it is, then (when it holds something) unreadable.
         let relaunches: [StoredCredentials]
 
-        /// Every choice, in order.
-        var choices: [Choice] {
-            var choices: [Choice] = []
-            choices.reserveCapacity(intents.count + replies.reduce(0) { $0 + $1.count } + timers.count + relaunches.count)
-            choices += intents.indices.map(Choice.intent)
-            for (exchange, answers) in replies.enumerated() {
-                choices += answers.indices.map { Choice.reply(exchange: exchange, reply: $0) }
-            }
-            choices += timers.indices.map(Choice.timer)
-            choices += relaunches.indices.map(Choice.relaunch)
-            return choices
-        }
-
         /// Every move, in order.
-        var moves: [Move<Machine>] { choices.compactMap(move) }
+        var moves: [Move<Machine>] {
+            var moves: [Move<Machine>] = []
+            moves.reserveCapacity(intents.count + replies.reduce(0) { $0 + $1.count } + timers.count + relaunches.count)
+            for (index, intent) in intents.enumerated() {
+                moves.append(Move(choice: .intent(index), event: .intent(intent, at: now)))
+            }
+            for (exchange, answers) in replies.enumerated() {
+                for (index, reply) in answers.enumerated() {
+                    moves.append(Move(choice: .reply(exchange: exchange, reply: index), event: .reply(exchanges[exchange], reply, at: now)))
+                }
+            }
+            for (index, at) in timers.enumerated() { moves.append(Move(choice: .timer(index), event: .tick(at))) }
+            for (index, stored) in relaunches.enumerated() {
+                moves.append(Move(choice: .relaunch(index), event: .launched(stored, at: now)))
+            }
+            return moves
+        }
 
         /// The move `choice` names, if this menu has it.
         func move(_ choice: Choice) -> Move<Machine>? {
