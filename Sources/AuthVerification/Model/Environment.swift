@@ -29,10 +29,10 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
     /// Surveys `world`; `settle` may update its history from the survey's facts before the
     /// history is surveyed.
     init(
-        _ world: World<Machine>, horizon: Interval, historyHorizon: Interval,
+        _ world: consuming World<Machine>, horizon: Interval, historyHorizon: Interval,
         settle: (inout World<Machine>, Survey) -> Void = { _, _ in }
     ) {
-        var world = world
+        // Consumed, not copied: the world is settled in place and kept.
         let survey = Survey.of(&world, horizon: horizon, historyHorizon: historyHorizon, settle: settle)
         self.world = world
         self.referencedRequests = survey.referencedRequests
