@@ -160,10 +160,8 @@ private struct Run<Model: LifecycleModel> {
                     if sampleMenu, case .intent(let intent, _) = move.event { offered.insert(intent) }
                     let transition = environment.step(move, from: snapshot)
                     let after = transition.after
-                    for index in stepChecks.indices where !failed[stepChecks[index].index] {
-                        if let message = stepChecks[index].check(transition) {
-                            record(stepChecks[index].index, message, trace: trace(to: node) + [move.choice])
-                        }
+                    for (position, check) in stepChecks where !failed[position] {
+                        if let message = check(transition) { record(position, message, trace: trace(to: node) + [move.choice]) }
                     }
                     var target = index[after.fingerprint]
                     if target == nil {
