@@ -71,8 +71,6 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     /// The lifecycle.
     public nonisolated let machine: Machine
-    /// `machine.reduce`, made where `Machine` is concrete.
-    @usableFromInline let reducer: @Sendable (inout Machine.State, Machine.Event) -> [AuthEffect]
     /// The backend's HTTP mapping.
     public nonisolated let contract: any BackendContract
     /// Where time comes from.
@@ -108,27 +106,12 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     ///   - realtime: opens realtime connections when the lifecycle asks (VynqTalk); without one,
     ///     such requests fail and an issue is reported.
     ///   - logger: records every exchange, redacted. Opt-in: pass one in debug builds only.
-    ///
-    /// Inlinable so that the reducer the runner calls is compiled where `Machine` is concrete
-    /// (specialized), not as the generic code a runner of any machine would run.
     @inlinable
     public init(
         machine: Machine, contract: any BackendContract, transport: any HTTPTransport, vault: any TokenVault,
         clock: any RuntimeClock = SystemClock(), realtime: (any RealtimeConnector)? = nil, logger: (any HTTPLogger)? = nil
     ) {
-        self.init(
-            machine: machine, reducer: { [machine] state, event in machine.reduce(&state, event) }, contract: contract, transport: transport,
-            vault: vault, clock: clock, realtime: realtime, logger: logger)
-    }
-
-    /// The designated initializer: `reducer` is `machine.reduce`, specialized by the caller.
-    @usableFromInline
-    init(
-        machine: Machine, reducer: @escaping @Sendable (inout Machine.State, Machine.Event) -> [AuthEffect], contract: any BackendContract,
-        transport: any HTTPTransport, vault: any TokenVault, clock: any RuntimeClock, realtime: (any RealtimeConnector)?, logger: (any HTTPLogger)?
-    ) {
         self.machine = machine
-        self.reducer = reducer
         self.contract = contract
         self.clock = clock
         self.transport = logger.map { LoggingTransport(transport, logger: $0) } ?? transport
@@ -232,7 +215,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         defer { draining = false }
         while !queue.isEmpty, !stopped {
             let next = queue.removeFirst()
-            let effects = reducer(&current, next)
+            let effects = machine.reduce(&current, next)
             stateStreams.yield(current)
             for effect in effects { perform(effect) }
         }

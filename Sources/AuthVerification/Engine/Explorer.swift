@@ -122,8 +122,8 @@ private struct Run<Model: LifecycleModel> {
         self.failed = Array(repeating: false, count: invariants.count)
         var stateChecks: [(Int, @Sendable (Snapshot<Machine>) -> String?)] = []
         var stepChecks: [(Int, @Sendable (Transition<Machine>) -> String?)] = []
-        for (position, invariant) in invariants.enumerated() {
-            switch invariant.check {
+        for (position, check) in environment.checks.enumerated() {
+            switch check {
             case .state(let check): stateChecks.append((position, check))
             case .step(let check): stepChecks.append((position, check))
             }

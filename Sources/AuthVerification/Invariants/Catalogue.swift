@@ -294,12 +294,10 @@ public enum Catalogue {
     /// differ only in the names of ids and tokens and in where `now` is, so one shows a secret
     /// exactly when the other shows its renamed counterpart.
     public static func noSecretInDescriptions<M>() -> Invariant<M> {
-        let states = LeakScanner<Fingerprint>()
-        let surroundings = LeakScanner<Surroundings>()
+        let scanner = LeakScanner<StateLeakKey>()
         return Invariant("no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .state { s in
-            states.learn(s.secrets)
-            surroundings.learn(s.secrets)
-            let inState = states.leak(s.stateFingerprint) { _ in
+            scanner.learn(s.secrets)
+            let inState = scanner.leak(.state(s.stateFingerprint)) { _ in
                 let state = s.world.state
                 // `String(reflecting:)` is the description itself unless the type has a debug one.
                 let debug = (state as Any) is any CustomDebugStringConvertible ? [String(reflecting: state)] : []
@@ -309,8 +307,8 @@ public enum Catalogue {
             // (and again when new secrets appear).
             let around =
                 inState == nil
-                ? surroundings.leak(Surroundings(network: s.world.network, vault: s.world.vault)) { around in
-                    ([String(describing: around.network), String(describing: around.vault)], [])
+                ? scanner.leak(.surroundings(s.world.network, s.world.vault)) { _ in
+                    ([String(describing: s.world.network), String(describing: s.world.vault)], [])
                 } : nil
             if let length = inState ?? around {
                 return "a \(length)-character secret appears in the description of \(s.casePath)"

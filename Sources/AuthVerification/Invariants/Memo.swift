@@ -174,8 +174,9 @@ func secretsInside(_ value: Any) -> [String] {
     return found
 }
 
-/// The requests in flight and the vault: what a state's leak check describes besides the state.
-struct Surroundings: Hashable {
-    let network: [Exchange]
-    let vault: VaultContents
+/// What a state's leak check describes: the lifecycle state (by its fingerprint), or the
+/// requests in flight and the vault around it.
+enum StateLeakKey: Hashable {
+    case state(Fingerprint)
+    case surroundings([Exchange], VaultContents)
 }

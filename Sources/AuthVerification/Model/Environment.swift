@@ -184,36 +184,34 @@ struct Environment<Model: LifecycleModel>: Sendable {
         var moves: [Move<Machine>] {
             var moves: [Move<Machine>] = []
             moves.reserveCapacity(intents.count + replies.reduce(0) { $0 + $1.count } + timers.count + relaunches.count)
-            for (index, intent) in intents.enumerated() {
-                moves.append(Move(choice: .intent(index), event: .intent(intent, at: now)))
-            }
+            for index in intents.indices { moves.append(building(.intent(index))) }
             for (exchange, answers) in replies.enumerated() {
-                for (index, reply) in answers.enumerated() {
-                    moves.append(Move(choice: .reply(exchange: exchange, reply: index), event: .reply(exchanges[exchange], reply, at: now)))
-                }
+                for index in answers.indices { moves.append(building(.reply(exchange: exchange, reply: index))) }
             }
-            for (index, at) in timers.enumerated() { moves.append(Move(choice: .timer(index), event: .tick(at))) }
-            for (index, stored) in relaunches.enumerated() {
-                moves.append(Move(choice: .relaunch(index), event: .launched(stored, at: now)))
-            }
+            for index in timers.indices { moves.append(building(.timer(index))) }
+            for index in relaunches.indices { moves.append(building(.relaunch(index))) }
             return moves
         }
 
         /// The move `choice` names, if this menu has it.
         func move(_ choice: Choice) -> Move<Machine>? {
+            let offered =
+                switch choice {
+                case .intent(let index): intents.indices.contains(index)
+                case .reply(let exchange, let reply): replies.indices.contains(exchange) && replies[exchange].indices.contains(reply)
+                case .timer(let index): timers.indices.contains(index)
+                case .relaunch(let mode): relaunches.indices.contains(mode)
+                }
+            return offered ? building(choice) : nil
+        }
+
+        /// The move for a choice this menu offers.
+        private func building(_ choice: Choice) -> Move<Machine> {
             switch choice {
-            case .intent(let index):
-                guard intents.indices.contains(index) else { return nil }
-                return Move(choice: choice, event: .intent(intents[index], at: now))
-            case .reply(let exchange, let reply):
-                guard replies.indices.contains(exchange), replies[exchange].indices.contains(reply) else { return nil }
-                return Move(choice: choice, event: .reply(exchanges[exchange], replies[exchange][reply], at: now))
-            case .timer(let index):
-                guard timers.indices.contains(index) else { return nil }
-                return Move(choice: choice, event: .tick(timers[index]))
-            case .relaunch(let mode):
-                guard relaunches.indices.contains(mode) else { return nil }
-                return Move(choice: choice, event: .launched(relaunches[mode], at: now))
+            case .intent(let index): Move(choice: choice, event: .intent(intents[index], at: now))
+            case .reply(let exchange, let reply): Move(choice: choice, event: .reply(exchanges[exchange], replies[exchange][reply], at: now))
+            case .timer(let index): Move(choice: choice, event: .tick(timers[index]))
+            case .relaunch(let mode): Move(choice: choice, event: .launched(relaunches[mode], at: now))
             }
         }
     }
