@@ -59,8 +59,8 @@ extension Survey {
         _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, settle: (inout World<M>, Survey) -> Void
     ) -> Survey {
         var survey = Survey(now: world.now, horizon: horizon, historyHorizon: historyHorizon)
-        if let phase = world.state.phase as? any Surveyable {
-            phase.survey(&survey)
+        if let surveyable = M.Phase.self as? any Surveyable.Type {
+            survey.visit(world.state.phase, as: surveyable)
         } else {
             survey.reflect(world.state.phase)
         }

@@ -65,11 +65,6 @@ public struct Survey {
         self.now = now.milliseconds
         self.longAgo = -horizon.milliseconds - 1
         self.historyLongAgo = -historyHorizon.milliseconds - 1
-        // One allocation each for what a world usually holds, instead of growing from empty.
-        referencedRequests.reserveCapacity(4)
-        secrets.reserveCapacity(8)
-        requestNames.reserveCapacity(8)
-        tokenNames.reserveCapacity(8)
     }
 
     // MARK: What conformances call
@@ -77,6 +72,13 @@ public struct Survey {
     /// Surveys a part.
     @inline(__always)
     public mutating func visit<T: Surveyable>(_ value: T) { value.survey(&self) }
+
+    /// Surveys `value` as the conforming type it is. Casting the value itself to `any Surveyable`
+    /// would box it (a phase is too large for an existential's inline buffer) at every survey;
+    /// casting its type costs no allocation.
+    mutating func visit<Value, Conforming: Surveyable>(_ value: Value, as _: Conforming.Type) {
+        if let value = value as? Conforming { value.survey(&self) }
+    }
 
     /// Marks which case of an enum follows (a literal: its address is the mark).
     @inline(__always)
@@ -120,15 +122,12 @@ public struct Survey {
 
     /// Surveys a request id: renamed in order of first appearance.
     public mutating func request(_ id: RequestID) {
-        if region == .state { referencedRequests.append(id) }
-        let name: Int
-        if let known = requestNames.firstIndex(of: id.rawValue) {
-            name = known
-        } else {
-            name = requestNames.count
-            requestNames.append(id.rawValue)
+        if region == .state {
+            // One allocation for what a state usually refers to, made only when it refers to one.
+            if referencedRequests.capacity == 0 { referencedRequests.reserveCapacity(4) }
+            referencedRequests.append(id)
         }
-        fingerprint.mix(0x5245_5100_0000_0000 | UInt64(name))
+        fingerprint.mix(0x5245_5100_0000_0000 | UInt64(Self.position(of: id.rawValue, in: &requestNames)))
     }
 
     /// Surveys an instant: relative to now, and "long ago" beyond the horizon.
@@ -141,25 +140,31 @@ public struct Survey {
     /// user typed (password, code) is plain data.
     public mutating func secret<Kind>(_ secret: Secret<Kind>) {
         let value = secret.reveal()
+        if secrets.capacity == 0 { secrets.reserveCapacity(8) }
         secrets.append(value)
         guard Kind.isIssuedByServer else {
             plain(value)
             return
         }
         if Kind.self == SecretKinds.RefreshToken.self {
-            if region != .history { liveRefreshTokens.append(value) }
+            if region != .history {
+                if liveRefreshTokens.capacity == 0 { liveRefreshTokens.reserveCapacity(4) }
+                liveRefreshTokens.append(value)
+            }
             symbols.note(refresh: value)
         } else {
             symbols.note(access: value)
         }
-        let name: Int
-        if let known = tokenNames.firstIndex(of: value) {
-            name = known
-        } else {
-            name = tokenNames.count
-            tokenNames.append(value)
-        }
-        fingerprint.mix(0x544F_4B00_0000_0000 | UInt64(name))
+        fingerprint.mix(0x544F_4B00_0000_0000 | UInt64(Self.position(of: value, in: &tokenNames)))
+    }
+
+    /// The position of `value` in order of first appearance, appending it when new. The list is
+    /// made (for eight, what a world rarely exceeds) only when the world holds such values.
+    private static func position<T: Equatable>(of value: T, in names: inout [T]) -> Int {
+        if let known = names.firstIndex(of: value) { return known }
+        if names.capacity == 0 { names.reserveCapacity(8) }
+        names.append(value)
+        return names.count - 1
     }
 
     /// Remembers the first session phase met in the state (what session invariants read).
