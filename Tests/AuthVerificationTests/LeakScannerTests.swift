@@ -27,6 +27,16 @@ struct LeakScannerTests {
         #expect(described.count == 3)
     }
 
+    @Test("the world after a step is learned in full, though its secrets shared with the world before are not looked up again")
+    func learnsWhatTheStepAdded() {
+        let scanner = LeakScanner<Int>()
+        scanner.learn(["rt-first"], ["rt-first", "rt-second"])
+        #expect(scanner.leak(1) { _ in (["sent rt-second"], []) } == "rt-second".count)
+        #expect(scanner.leak(2) { _ in (["sent rt-first"], []) } == "rt-first".count)
+        scanner.learn(["rt-first"], ["rt-third"])
+        #expect(scanner.leak(3) { _ in (["sent rt-third"], []) } == "rt-third".count)
+    }
+
     @Test("secrets shorter than four characters are not learned, so short words in descriptions are no leaks")
     func shortSecretsIgnored() {
         let scanner = LeakScanner<Int>()

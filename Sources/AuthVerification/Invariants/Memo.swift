@@ -54,7 +54,9 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
             lastLearned = world
         }
         if more != lastMore {
-            add(more)
+            // The secrets `world` holds are known by now: only the others are looked up (mostly
+            // none: a step's world shares nearly all its secrets with the world before it).
+            add(more, besides: world)
             lastMore = more
         }
     }
@@ -77,8 +79,8 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
         return needles.first { needle in haystacks.contains { $0.containsBytes(needle) } }.map(\.count)
     }
 
-    private func add(_ values: [String]) {
-        for value in values where value.utf8.count >= 4 && !secrets.contains(value) {
+    private func add(_ values: [String], besides known: [String] = []) {
+        for value in values where value.utf8.count >= 4 && !known.contains(value) && !secrets.contains(value) {
             secrets.insert(value)
             needles.append(Array(value.utf8))
         }
