@@ -123,7 +123,26 @@ public enum EventLabel {
         case .authorizationURL: ("authorizationURL", .success)
         case .realtimeOpened: ("realtimeOpened", .success)
         case .realtimeClosed: ("realtimeClosed", .failure)
-        case .failed(let failure): ("failed(\(failure.description.prefix { $0 != "(" }))", .failure)
+        case .failed(let failure): (label(of: failure), .failure)
+        }
+    }
+
+    /// A failure's label: its class, the case name its description starts with (`failed(server)`).
+    /// Literals, not cut from the description: the explorer labels every failed answer that
+    /// changes a state, and building the string each time showed in its profile.
+    static func label(of failure: AuthFailure) -> String {
+        switch failure {
+        case .badRequest: "failed(badRequest)"
+        case .unauthorized: "failed(unauthorized)"
+        case .pendingApproval: "failed(pendingApproval)"
+        case .forbidden: "failed(forbidden)"
+        case .notFound: "failed(notFound)"
+        case .conflict: "failed(conflict)"
+        case .rateLimited: "failed(rateLimited)"
+        case .server: "failed(server)"
+        case .network: "failed(network)"
+        case .timeout: "failed(timeout)"
+        case .malformed: "failed(malformed)"
         }
     }
 
