@@ -102,16 +102,24 @@ public enum Authflow {
         return model
     }
 
+    /// The order `verify` starts the models in: the compositions (`app.…`) first, as each holds
+    /// the space of the lifecycles it composes, then the sessions, then the single flows, each
+    /// group in the registry's order. The longest work starts first, so the cores finish close
+    /// together (longest-processing-time scheduling); the table keeps the registry's order.
+    static func largestFirst(_ models: [AnyModel]) -> [Int] {
+        func rank(_ name: String) -> Int { name.hasPrefix("app.") ? 0 : name.hasPrefix("session.") ? 1 : 2 }
+        return models.indices.sorted { (rank(models[$0].name), $0) < (rank(models[$1].name), $1) }
+    }
+
     static func verify(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         let configuration = FuzzConfiguration(
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 30),
             length: try arguments.integer("length", default: 300))
         let clock = ContinuousClock()
         let started = clock.now
-        // The apps are the largest models and come last: start from the end so the cores stay busy.
         let rows: [VerifyRow] = withoutActuallyEscaping(err) { err in
             let progress = SharedLines(err)
-            return Parallel.map(models, schedule: Array(models.indices.reversed())) { model in
+            return Parallel.map(models, schedule: largestFirst(models)) { model in
                 progress("verifying \(model.name)…")
                 let exploration = model.explore()
                 let fuzzing = model.fuzz(configuration)
