@@ -75,9 +75,14 @@ public struct Survey {
 
     /// Surveys `value` as the conforming type it is. Casting the value itself to `any Surveyable`
     /// would box it (a phase is too large for an existential's inline buffer) at every survey;
-    /// casting its type costs no allocation.
+    /// casting its type costs no allocation. (Were `Conforming` not `value`'s type after all, the
+    /// value is reflected rather than left out of the fingerprint.)
     mutating func visit<Value, Conforming: Surveyable>(_ value: Value, as _: Conforming.Type) {
-        if let value = value as? Conforming { value.survey(&self) }
+        if let value = value as? Conforming {
+            value.survey(&self)
+        } else {
+            reflect(value)
+        }
     }
 
     /// Marks which case of an enum follows (a literal: its address is the mark).
