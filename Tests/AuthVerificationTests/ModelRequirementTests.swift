@@ -49,37 +49,3 @@ struct ModelRequirementTests {
         #expect(counter.reads.load(ordering: .relaxed) == 1)
     }
 }
-
-/// Which snapshots a state invariant was shown, in order.
-final class SnapshotLog: Sendable {
-    let seen = Mutex<[ObjectIdentifier]>([])
-}
-
-/// A model whose one state invariant logs the snapshots it checks and never fails.
-func loggingModel(_ log: SnapshotLog) -> SignInTestModel {
-    SignInTestModel {
-        [Invariant("logs", source: "test", .state { snapshot in
-            log.seen.withLock { $0.append(ObjectIdentifier(snapshot)) }
-            return nil
-        })]
-    }
-}
-
-@Suite("The fuzzer's checks")
-struct FuzzerCheckTests {
-    @Test("a move that changes nothing is not shown to the state invariants again: they held for that very snapshot one step before")
-    func unchangedWorldNotRechecked() {
-        let log = SnapshotLog()
-        let report = Fuzzer.fuzz(loggingModel(log), FuzzConfiguration(seed: 11, runs: 4, length: 200))
-        #expect(report.failure == nil)
-        let seen = log.seen.withLock { $0 }
-        // Each walk's worlds stay alive until the next replaces them, so two checks in a row of
-        // one identity are one snapshot checked twice.
-        let repeats = zip(seen, seen.dropFirst()).count { $0 == $1 }
-        #expect(repeats == 0)
-        // Refused intents (a short password, starting over while idle) change nothing, so the log
-        // is shorter than the walks.
-        #expect(seen.count >= report.runs)
-        #expect(seen.count < report.events)
-    }
-}

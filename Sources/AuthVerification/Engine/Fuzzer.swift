@@ -90,9 +90,10 @@ public enum Fuzzer {
         let start = clock.now
         let environment = Environment(model: model)
         var events = 0
+        var held = Set<Fingerprint>()
         for run in 0..<configuration.runs {
             let seed = configuration.seed(ofRun: run)
-            let walk = self.walk(environment, seed: seed, length: configuration.length)
+            let walk = self.walk(environment, seed: seed, length: configuration.length, held: &held)
             events += walk.choices.count
             if let violation = walk.violation {
                 let shrunk = shrink(environment, walk.choices, invariant: violation.invariant)
@@ -106,7 +107,8 @@ public enum Fuzzer {
     /// Replays one run from its seed: the same walk, shrunk the same way.
     public static func replay<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzFailure? {
         let environment = Environment(model: model)
-        let walk = self.walk(environment, seed: seed, length: length)
+        var held = Set<Fingerprint>()
+        let walk = self.walk(environment, seed: seed, length: length, held: &held)
         guard let violation = walk.violation else { return nil }
         let shrunk = shrink(environment, walk.choices, invariant: violation.invariant)
         return FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
@@ -155,7 +157,11 @@ public enum Fuzzer {
         return .relaunch(pick / weight(.relaunch(0)))
     }
 
-    private static func walk<Model: LifecycleModel>(_ environment: Environment<Model>, seed: UInt64, length: Int) -> (choices: [Choice], violation: Violation?) {
+    /// One walk; `held` holds the fingerprints of the worlds whose state invariants held (over
+    /// every walk of a session), whose state invariants are not checked again.
+    private static func walk<Model: LifecycleModel>(
+        _ environment: Environment<Model>, seed: UInt64, length: Int, held: inout Set<Fingerprint>
+    ) -> (choices: [Choice], violation: Violation?) {
         var random = SplitMix64(seed: seed)
         var snapshot = environment.initial
         var choices: [Choice] = []
@@ -163,7 +169,7 @@ public enum Fuzzer {
             let menu = environment.menu(snapshot)
             guard let choice = pick(in: menu, &random), let chosen = menu.move(choice) else { break }
             choices.append(chosen.choice)
-            let (after, violation) = check(environment, snapshot, chosen)
+            let (after, violation) = check(environment, snapshot, chosen, held: &held)
             if var violation {
                 violation.trace = environment.trace(choices)
                 return (choices, violation)
@@ -173,16 +179,21 @@ public enum Fuzzer {
         return (choices, nil)
     }
 
-    private static func check<Model: LifecycleModel>(_ environment: Environment<Model>, _ before: Snapshot<Model.Machine>, _ move: Move<Model.Machine>) -> (Snapshot<Model.Machine>, Violation?) {
+    /// Applies `move` and checks the invariants. State invariants see only worlds they have not
+    /// held at before: the explorer's own argument, since worlds with one fingerprint are the same
+    /// world up to renaming (see ``Survey``), and it checks each fingerprint's state invariants
+    /// once too. A move that changed nothing leads back to the very snapshot whose state
+    /// invariants held at the step before. Step invariants see every step.
+    private static func check<Model: LifecycleModel>(
+        _ environment: Environment<Model>, _ before: Snapshot<Model.Machine>, _ move: Move<Model.Machine>, held: inout Set<Fingerprint>
+    ) -> (Snapshot<Model.Machine>, Violation?) {
         let transition = environment.step(move, from: before)
         let after = transition.after
-        // A move that changed nothing leads back to the very snapshot whose state invariants held
-        // at the step before: only the step invariants have something new to see.
-        let unchanged = after === before
+        let checksState = after !== before && !held.contains(after.fingerprint)
         for (position, check) in environment.checks.enumerated() {
             let message: String? =
                 switch check {
-                case .state(let check): unchanged ? nil : check(after)
+                case .state(let check): checksState ? check(after) : nil
                 case .step(let check): check(transition)
                 }
             if let message {
@@ -190,16 +201,19 @@ public enum Fuzzer {
                 return (after, Violation(invariant: invariant.name, source: invariant.source, message: message, trace: []))
             }
         }
+        // Only a world whose state invariants all held is remembered (a failing one ends the walk).
+        if checksState { held.insert(after.fingerprint) }
         return (after, nil)
     }
 
     private static func replay<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
         var snapshot = environment.initial
         var applied: [Choice] = []
+        var held = Set<Fingerprint>()
         for choice in choices {
             guard let move = environment.move(choice, in: snapshot) else { continue }
             applied.append(choice)
-            let (after, violation) = check(environment, snapshot, move)
+            let (after, violation) = check(environment, snapshot, move, held: &held)
             if var violation {
                 violation.trace = environment.trace(applied)
                 return (violation, applied)

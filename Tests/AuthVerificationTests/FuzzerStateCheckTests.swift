@@ -1,0 +1,47 @@
+import AuthCore
+import Synchronization
+import Testing
+
+@testable import AuthVerification
+
+/// Which worlds (by fingerprint) a state invariant was shown, in order.
+final class FingerprintLog: Sendable {
+    let seen = Mutex<[Fingerprint]>([])
+}
+
+@Suite("The fuzzer's state checks")
+struct FuzzerStateCheckTests {
+    @Test("over a fuzz session the state invariants see each world (fingerprint) once: one whose invariants held holds again, as the explorer relies on")
+    func eachWorldCheckedOnce() {
+        let log = FingerprintLog()
+        let model = SignInTestModel {
+            [Invariant("logs", source: "test", .state { snapshot in
+                log.seen.withLock { $0.append(snapshot.fingerprint) }
+                return nil
+            })]
+        }
+        let report = Fuzzer.fuzz(model, FuzzConfiguration(seed: 11, runs: 4, length: 200))
+        #expect(report.failure == nil)
+        let seen = log.seen.withLock { $0 }
+        #expect(Set(seen).count == seen.count)
+        // The walks come back to worlds they saw (a model of a few states, 800 events): without
+        // the skip the log would hold far more checks than worlds.
+        #expect(!seen.isEmpty && seen.count * 10 < report.events)
+    }
+
+    @Test("skipping worlds that held hides no violation: the walk, its replay from the seed and the shrinker's replays all find the failing world")
+    func failingWorldFailsAgain() {
+        let model = SignInTestModel {
+            [Invariant("never signed in", source: "test", .state { snapshot in
+                snapshot.casePath == "signedIn" ? "signed in" : nil
+            })]
+        }
+        let report = Fuzzer.fuzz(model, FuzzConfiguration(seed: 3, runs: 5, length: 100))
+        let failure = try? #require(report.failure)
+        #expect(failure?.violation.invariant == "never signed in")
+        // The shrinker replays shorter walks many times: it could shrink only because its
+        // replays found the violation again.
+        #expect((failure?.choices.count ?? 0) >= 2 && (failure?.choices.count ?? 0) < (failure?.originalLength ?? 0))
+        #expect(Fuzzer.replay(model, seed: failure?.seed ?? 0, length: 100)?.choices == failure?.choices)
+    }
+}
