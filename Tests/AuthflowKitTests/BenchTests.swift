@@ -120,6 +120,17 @@ struct BenchStatisticsTests {
         #expect(written == expected)
     }
 
+    @Test("a number that rounds up to the next unit is written in it, with three significant digits", arguments: [
+        (BenchFormat.si(999_600), "1.00 M"), (BenchFormat.si(999_400), "999 k"), (BenchFormat.si(999.7), "1.00 k"),
+        (BenchFormat.si(-999_600), "-1.00 M"), (BenchFormat.significant(9.996), "10.0"), (BenchFormat.significant(99.96), "100"),
+        (BenchFormat.significant(0.09996), "0.100"), (BenchFormat.significant(0.9996), "1.00"),
+        (BenchFormat.duration(0.000_999_7), "1.00 ms"), (BenchFormat.duration(0.999_7), "1.00 s"), (BenchFormat.duration(9.996e-7), "1.00 µs"),
+        (BenchFormat.bytes(1_073_700_000), "1.00 GiB"), (BenchFormat.bytes(1_023.9), "1.00 KiB"), (BenchFormat.bytes(1_023), "1,023 B"),
+    ])
+    func roundsIntoTheNextUnit(written: String, expected: String) {
+        #expect(written == expected)
+    }
+
     @Test("numbers read back with their units", arguments: [
         ("9.27 M/s", 9_270_000.0), ("498 µs", 0.000_498), ("1,000", 1_000), ("40.0 MiB", 41_943_040), ("1.077", 1.077),
         ("20 M steps/s", 20_000_000), ("1 refresh in every run", 1), ("4, the explorer's shortest", 4), ("2.50 s", 2.5), ("81.0 ns", 8.1e-8),

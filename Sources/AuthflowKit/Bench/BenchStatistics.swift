@@ -77,43 +77,54 @@ public enum BenchFormat: Sendable {
         return (value < 0 && scaled > 0 ? "-" : "") + text
     }
 
-    /// Three significant digits with an SI suffix: `1234` → `1.23 k`, `20_000_000` → `20.0 M`.
+    /// A unit is chosen for the value as it reads once rounded to three significant digits:
+    /// 999.6 rounds to 1,000, which the next unit writes `1.00`.
+    private static let roundsUp = 0.9995
+
+    /// Three significant digits with an SI suffix: `1234` → `1.23 k`, `20_000_000` → `20.0 M`,
+    /// `999_600` → `1.00 M` (not `1,000 k`).
     public static func si(_ value: Double) -> String {
         let magnitude = value.magnitude
         let (scaled, suffix): (Double, String) =
-            magnitude >= 1e9 ? (value / 1e9, " G") : magnitude >= 1e6 ? (value / 1e6, " M") : magnitude >= 1e3 ? (value / 1e3, " k") : (value, "")
+            magnitude >= roundsUp * 1e9 ? (value / 1e9, " G")
+            : magnitude >= roundsUp * 1e6 ? (value / 1e6, " M")
+            : magnitude >= roundsUp * 1e3 ? (value / 1e3, " k") : (value, "")
         return significant(scaled) + suffix
     }
 
-    /// Three significant digits: `123.4` → `123`, `12.34` → `12.3`, `1.234` → `1.23`, `0.01234` → `0.0123`.
+    /// Three significant digits: `123.4` → `123`, `12.34` → `12.3`, `1.234` → `1.23`, `0.01234` →
+    /// `0.0123`; `9.996` → `10.0` (not `10.00`).
     public static func significant(_ value: Double) -> String {
         let magnitude = value.magnitude
-        if magnitude >= 100 || magnitude == 0 { return fixed(value, 0) }
-        if magnitude >= 10 { return fixed(value, 1) }
-        if magnitude >= 1 { return fixed(value, 2) }
+        if magnitude >= roundsUp * 100 || magnitude == 0 { return fixed(value, 0) }
+        if magnitude >= roundsUp * 10 { return fixed(value, 1) }
+        if magnitude >= roundsUp { return fixed(value, 2) }
         var decimals = 2
         var probe = magnitude
-        while probe < 1 && decimals < 12 {
+        while probe < roundsUp && decimals < 12 {
             probe *= 10
             decimals += 1
         }
         return fixed(value, decimals)
     }
 
-    /// A duration in seconds, in the unit that reads best: `0.000_081` → `81.0 µs`.
+    /// A duration in seconds, in the unit that reads best: `0.000_081` → `81.0 µs`,
+    /// `0.000_999_7` → `1.00 ms` (not `1,000 µs`).
     public static func duration(_ seconds: Double) -> String {
         let magnitude = seconds.magnitude
-        if magnitude >= 1 { return significant(seconds) + " s" }
-        if magnitude >= 1e-3 { return significant(seconds * 1e3) + " ms" }
-        if magnitude >= 1e-6 { return significant(seconds * 1e6) + " µs" }
+        if magnitude >= roundsUp { return significant(seconds) + " s" }
+        if magnitude >= roundsUp * 1e-3 { return significant(seconds * 1e3) + " ms" }
+        if magnitude >= roundsUp * 1e-6 { return significant(seconds * 1e6) + " µs" }
         return significant(seconds * 1e9) + " ns"
     }
 
     /// A byte count: `1_500_000` → `1.43 MiB`.
     public static func bytes(_ count: Double) -> String {
-        if count >= Double(1 << 30) { return significant(count / Double(1 << 30)) + " GiB" }
-        if count >= Double(1 << 20) { return significant(count / Double(1 << 20)) + " MiB" }
-        if count >= Double(1 << 10) { return significant(count / Double(1 << 10)) + " KiB" }
+        // Binary units: 1,023.9 MiB rounds to 1,024, which reads `1.00 GiB`.
+        let upper = 1023.5 / 1024
+        if count >= upper * Double(1 << 30) { return significant(count / Double(1 << 30)) + " GiB" }
+        if count >= upper * Double(1 << 20) { return significant(count / Double(1 << 20)) + " MiB" }
+        if count >= upper * Double(1 << 10) { return significant(count / Double(1 << 10)) + " KiB" }
         return fixed(count, 0) + " B"
     }
 
