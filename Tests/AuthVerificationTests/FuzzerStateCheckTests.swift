@@ -30,18 +30,18 @@ struct FuzzerStateCheckTests {
     }
 
     @Test("skipping worlds that held hides no violation: the walk, its replay from the seed and the shrinker's replays all find the failing world")
-    func failingWorldFailsAgain() {
+    func failingWorldFailsAgain() throws {
         let model = SignInTestModel {
             [Invariant("never signed in", source: "test", .state { snapshot in
                 snapshot.casePath == "signedIn" ? "signed in" : nil
             })]
         }
         let report = Fuzzer.fuzz(model, FuzzConfiguration(seed: 3, runs: 5, length: 100))
-        let failure = try? #require(report.failure)
-        #expect(failure?.violation.invariant == "never signed in")
+        let failure = try #require(report.failure)
+        #expect(failure.violation.invariant == "never signed in")
         // The shrinker replays shorter walks many times: it could shrink only because its
         // replays found the violation again.
-        #expect((failure?.choices.count ?? 0) >= 2 && (failure?.choices.count ?? 0) < (failure?.originalLength ?? 0))
-        #expect(Fuzzer.replay(model, seed: failure?.seed ?? 0, length: 100)?.choices == failure?.choices)
+        #expect(failure.choices.count >= 2 && failure.choices.count < failure.originalLength)
+        #expect(Fuzzer.replay(model, seed: failure.seed, length: 100)?.choices == failure.choices)
     }
 }
