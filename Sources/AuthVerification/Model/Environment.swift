@@ -48,7 +48,18 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
     public func refers(to id: RequestID) -> Bool { referencedRequests.contains(id) }
 
     /// The first phase of type `T` in the state (outermost first), if any.
-    public func phase<T: ExplorablePhase>(_ type: T.Type) -> T? { firstPhase(T.self, in: world.state.phase) }
+    public func phase<T: ExplorablePhase>(_ type: T.Type) -> T? {
+        // Through the phase type's own conformance: passing the phase as `Any` would box it.
+        if let explorable = Machine.Phase.self as? any ExplorablePhase.Type {
+            return Self.first(T.self, in: world.state.phase, as: explorable)
+        }
+        return firstPhase(T.self, in: world.state.phase)
+    }
+
+    private static func first<T, Explorable: ExplorablePhase>(_ type: T.Type, in phase: Machine.Phase, as _: Explorable.Type) -> T? {
+        if let phase = phase as? Explorable { return phase.firstPhase(type) }
+        return firstPhase(type, in: phase)
+    }
 }
 
 extension Survey {
