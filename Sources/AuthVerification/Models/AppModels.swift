@@ -19,10 +19,13 @@ extension Models {
 
     // Each app's menu: the entry flows' intents do not depend on the world, so they are built
     // once per model (wrapping each in the app's intent allocates); only the session's (and
-    // Hero365's OAuth) depend on it.
+    // Hero365's OAuth) depend on it, through the few facts they read (the call the session can
+    // offer). So each whole menu is built once for those facts and shared by every world that
+    // has them: no list of thirty intents is copied and freed at each world.
 
     /// Anonymous Wall's whole app.
     public static func anonymousWallApp() -> Model<AnonymousWallApp> {
+        let menus = Memo<CallID?, [AnonymousWallApp.Intent]>()
         let entries: [AnonymousWallApp.Intent] =
             Menus.codeRegistration.map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second(.first($0))) }
             + Menus.oneTimeCode(.email).map { .entry(.second(.second(.first($0)))) }
@@ -39,12 +42,13 @@ extension Models {
                 "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
             ],
             codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            entries + Menus.session(in: snapshot, callers: 1).map { .session($0) }
+            menus.value(Menus.freeCall(in: snapshot, callers: 1)) { entries + Menus.session(offering: $0).map { .session($0) } }
         }
     }
 
     /// VynqTalk's whole app.
     public static func vynqTalkApp() -> Model<VynqTalkApp> {
+        let menus = Memo<CallID?, [VynqTalkApp.Intent]>()
         let entries: [VynqTalkApp.Intent] =
             Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second($0)) }
         // `connect` carries a stale token on purpose: the composition must open with the session's own.
@@ -64,12 +68,13 @@ extension Models {
                 "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
                 "RealtimeConnection.Phase.rejected": "a rejected connection signs out at once (no refresh token), within the same step",
             ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            entries + Menus.session(in: snapshot, callers: 1).map { .session(.session($0)) } + connection
+            menus.value(Menus.freeCall(in: snapshot, callers: 1)) { entries + Menus.session(offering: $0).map { .session(.session($0)) } + connection }
         }
     }
 
     /// Everday's whole app.
     public static func everdayApp() -> Model<EverdayApp> {
+        let menus = Memo<CallID?, [EverdayApp.Intent]>()
         let entries: [EverdayApp.Intent] =
             Menus.registration([.usernamePassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.username).map { .entry(.second(.first($0))) }
             + Menus.passwordReset(.emailedToken).map { .entry(.second(.second($0))) }
@@ -85,12 +90,13 @@ extension Models {
                 "Registration.Phase.awaitingVerification": "approval-gated", "PasswordReset.Phase.linkSent": "Hero365's",
                 "PasswordReset.Phase.signedIn": "Everday's reset does not sign in",
             ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            entries + Menus.session(in: snapshot, callers: 1).map { .session($0) }
+            menus.value(Menus.freeCall(in: snapshot, callers: 1)) { entries + Menus.session(offering: $0).map { .session($0) } }
         }
     }
 
     /// Subspace's whole app.
     public static func subspaceApp() -> Model<SubspaceApp> {
+        let menus = Memo<CallID?, [SubspaceApp.Intent]>()
         let entries: [SubspaceApp.Intent] =
             Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second($0)) }
         var replies = ReplyCatalogue(accessLifetime: tokenLifetime)
@@ -103,7 +109,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",
             ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            entries + Menus.session(in: snapshot, callers: 1).map { .session($0) }
+            menus.value(Menus.freeCall(in: snapshot, callers: 1)) { entries + Menus.session(offering: $0).map { .session($0) } }
         }
     }
 
@@ -114,7 +120,7 @@ extension Models {
             + Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }
             + Menus.oneTimeCode(.phone).map { .entry(.second(.second(.first($0)))) }
         let reset: [Hero365App.Intent] = Menus.passwordReset(.emailLink).map { .entry(.second(.second(.second(.second($0))))) }
-        let oauth = Memo<Menus.OAuthMenuKey, [Hero365App.Intent]>()
+        let menus = Memo<Hero365MenuKey, [Hero365App.Intent]>()
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: tokenLifetime)
         // Five entry flows and a rotating session: one definitive and one transient failure keep
@@ -139,18 +145,20 @@ extension Models {
                 "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
             ],
             codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            var menu: [Hero365App.Intent] = []
-            menu.reserveCapacity(entries.count + 6 + reset.count + 8)
-            menu += entries
             // The OAuth intents depend on three facts of the world (the pending attempt, the next
-            // token indices): they are built once for each. A walk's token indices grow with its
-            // length only, so the memo stays small.
-            menu += oauth.value(Menus.OAuthMenuKey(in: snapshot)) { key in
-                Menus.oauth(key).map { .entry(.second(.second(.second(.first($0))))) }
+            // token indices), the session's on the call it can offer: the menu is built once for
+            // each. A walk's token indices grow with its length only, so the memo stays small.
+            let key = Hero365MenuKey(oauth: Menus.OAuthMenuKey(in: snapshot), freeCall: Menus.freeCall(in: snapshot, callers: 1))
+            return menus.value(key) { key in
+                entries + Menus.oauth(key.oauth).map { .entry(.second(.second(.second(.first($0))))) } + reset
+                    + Menus.session(offering: key.freeCall).map { .session($0) }
             }
-            menu += reset
-            menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
-            return menu
         }
     }
+}
+
+/// What Hero365's app menu reads of a world: the OAuth facts and the call the session can offer.
+struct Hero365MenuKey: Hashable, Sendable {
+    let oauth: Menus.OAuthMenuKey
+    let freeCall: CallID?
 }

@@ -97,8 +97,18 @@ public enum Menus {
 
     /// ``SessionLifecycle``: up to `callers` concurrent protected calls, logout, password steps.
     public static func session<Machine>(in snapshot: Snapshot<Machine>, callers: Int = 2) -> [SessionLifecycle.Intent] {
+        session(offering: freeCall(in: snapshot, callers: callers))
+    }
+
+    /// All ``session(in:callers:)`` reads of a world: the first of the `callers` call ids no
+    /// pending call holds, if any.
+    static func freeCall<Machine>(in snapshot: Snapshot<Machine>, callers: Int) -> CallID? {
         let pending = snapshot.session.map(SessionLifecycle.calls(in:)) ?? []
-        let free = (1...max(callers, 1)).map { CallID(UInt64($0)) }.first { id in !pending.contains { $0.id == id } }
+        return (1...max(callers, 1)).map { CallID(UInt64($0)) }.first { id in !pending.contains { $0.id == id } }
+    }
+
+    /// ``session(in:callers:)`` for the call it offers (none while every call id is pending).
+    static func session(offering free: CallID?) -> [SessionLifecycle.Intent] {
         var menu: [SessionLifecycle.Intent] = free.map { [.call($0)] } ?? []
         menu += [
             .logout, .setPassword(Inputs.password), .setPassword(Inputs.shortPassword),
