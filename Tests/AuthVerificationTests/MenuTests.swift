@@ -62,6 +62,38 @@ struct MenuTests {
         #expect(worlds == 2_000)
     }
 
+    /// Walks `model` for 2,000 seeded steps, checking that every world's menu offers the session
+    /// intents ``Menus/session(in:callers:)`` builds for that world, in order.
+    func checkSession<M: LifecycleModel>(_ model: M, seed: UInt64, _ session: (M.Machine.Intent) -> SessionLifecycle.Intent?) {
+        let environment = Environment(model: model)
+        var random = SplitMix64(seed: seed)
+        var snapshot = environment.initial
+        var worlds = 0
+        var offeringNoCall = 0
+        for _ in 0..<2_000 {
+            let offered = model.intents(in: snapshot).compactMap(session)
+            let expected = Menus.session(in: snapshot, callers: 1)
+            #expect(offered == expected)
+            if !expected.contains(where: { if case .call = $0 { true } else { false } }) { offeringNoCall += 1 }
+            worlds += 1
+            let menu = environment.menu(snapshot)
+            guard let choice = Fuzzer.pick(in: menu, &random), let move = menu.move(choice) else { break }
+            snapshot = environment.step(move, from: snapshot).after
+        }
+        #expect(worlds == 2_000)
+        // The walk met worlds with the call pending, where the menu must not offer it again.
+        #expect(offeringNoCall > 0, "\(model.name)")
+    }
+
+    @Test("every app offers, in every world of a 2,000-step walk, the session intents Menus.session(in:callers:) builds for that world (its menus are kept per call the session can offer)")
+    func appSessionIntents() {
+        checkSession(Models.anonymousWallApp(), seed: 0x5E1) { if case .session(let intent) = $0 { intent } else { nil } }
+        checkSession(Models.everdayApp(), seed: 0xE7D) { if case .session(let intent) = $0 { intent } else { nil } }
+        checkSession(Models.subspaceApp(), seed: 0x5E3) { if case .session(let intent) = $0 { intent } else { nil } }
+        checkSession(Models.hero365App(), seed: 0x5E4) { if case .session(let intent) = $0 { intent } else { nil } }
+        checkSession(Models.vynqTalkApp(), seed: 0x5E5) { if case .session(.session(let intent)) = $0 { intent } else { nil } }
+    }
+
     @Test("app.hero365: every move is found by its choice, and the fuzzer's pick is the walk's (2,000 steps)")
     func hero365() { check(Models.hero365App(), steps: 2_000, seed: 0x3E0) }
 
