@@ -111,6 +111,9 @@ struct Environment<Model: LifecycleModel>: Sendable {
     /// The invariants' checks alone, in the same order: what a check loop reads at every step,
     /// without copying each invariant's name and source.
     let checks: [Invariant<Machine>.Check]
+    /// The answers to each kind of request, built once for each (see ``ReplyCatalogue/AnswerKey``):
+    /// not rebuilt, with fresh token names, for every request in flight at every world.
+    let answers = Memo<ReplyCatalogue.AnswerKey, [Reply]>()
 
     init(model: Model) {
         self.model = model
@@ -171,7 +174,10 @@ struct Environment<Model: LifecycleModel>: Sendable {
             }
         }
         return Menu(
-            now: world.now, intents: intents, replies: world.network.map { replies.replies(to: $0, symbols: snapshot.symbols) },
+            now: world.now, intents: intents,
+            replies: world.network.map { exchange in
+                answers.value(ReplyCatalogue.AnswerKey(exchange, symbols: snapshot.symbols)) { replies.replies(to: $0) }
+            },
             exchanges: world.network.map(\.id), timers: world.timers.map { max(world.now, $0.at) }, relaunches: launches)
     }
 

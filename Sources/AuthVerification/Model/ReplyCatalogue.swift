@@ -72,8 +72,42 @@ public struct ReplyCatalogue: Sendable {
 
     /// The answers to `exchange`, naming new tokens after the highest symbolic indices in the world.
     func replies(to exchange: Exchange, symbols: SymbolCounts) -> [Reply] {
-        let access = AccessToken(Symbols.name("at", symbols.access + 1))
-        let refresh = RefreshToken(Symbols.name("rt", symbols.refresh + 1))
+        replies(to: AnswerKey(exchange, symbols: symbols))
+    }
+
+    /// All ``replies(to:symbols:)`` reads of a world: which answers the request gets, and the
+    /// indices new tokens take. Worlds with one key get the same answers, so they are built once.
+    struct AnswerKey: Hashable, Sendable {
+        /// The answers, by what the request asks.
+        enum Kind: Hashable, Sendable {
+            case accepted, granted, registration, passwordStep, authorizationURL(OAuthProvider), refreshed, currentUser
+            case protected, realtime(opened: Bool)
+        }
+
+        let kind: Kind
+        let symbols: SymbolCounts
+
+        init(_ exchange: Exchange, symbols: SymbolCounts) {
+            self.symbols = symbols
+            kind =
+                switch exchange.request {
+                case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke, .resetPassword(.token, _): .accepted
+                case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .resetPassword(.emailCode, _): .granted
+                case .register: .registration
+                case .setPassword, .changePassword: .passwordStep
+                case .oauthURL(let provider): .authorizationURL(provider)
+                case .refresh: .refreshed
+                case .currentUser: .currentUser
+                case .protected: .protected
+                case .openRealtime: .realtime(opened: exchange.opened)
+                }
+        }
+    }
+
+    /// The answers for `key`.
+    func replies(to key: AnswerKey) -> [Reply] {
+        let access = AccessToken(Symbols.name("at", key.symbols.access + 1))
+        let refresh = RefreshToken(Symbols.name("rt", key.symbols.refresh + 1))
         let expiry: TokenExpiry = accessLifetime.map(TokenExpiry.after) ?? .unknown
         let granted = grants.map { shape in
             Reply.granted(
@@ -82,12 +116,12 @@ public struct ReplyCatalogue: Sendable {
                     user: Self.user(passwordSet: shape.passwordSet), requiresPasswordChange: shape.requiresPasswordChange))
         }
         let failed = failures.map(Reply.failed)
-        switch exchange.request {
-        case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke:
+        switch key.kind {
+        case .accepted:
             return [.accepted(nil)] + failed
-        case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn:
+        case .granted:
             return granted + failed
-        case .register:
+        case .registration:
             let outcomes: [Reply] = registration.flatMap { outcome -> [Reply] in
                 switch outcome {
                 case .session: granted
@@ -96,15 +130,11 @@ public struct ReplyCatalogue: Sendable {
                 }
             }
             return outcomes + failed
-        case .resetPassword(.emailCode, _):
-            return granted + failed
-        case .resetPassword(.token, _):
-            return [.accepted(nil)] + failed
-        case .setPassword, .changePassword:
+        case .passwordStep:
             return [.user(Self.user(passwordSet: true))] + failed
-        case .oauthURL(let provider):
+        case .authorizationURL(let provider):
             return [.authorizationURL("https://auth.example/authorize?provider=\(provider.rawValue)")] + failed
-        case .refresh:
+        case .refreshed:
             var answers: [Reply] = [.refreshed(TokenRefresh(accessToken: access, refreshToken: refresh, expiry: expiry))]
             if refreshMayOmitToken {
                 answers.append(.refreshed(TokenRefresh(accessToken: access, refreshToken: nil, expiry: expiry)))
@@ -114,8 +144,8 @@ public struct ReplyCatalogue: Sendable {
             return [.user(Self.user(passwordSet: nil))] + failed
         case .protected:
             return [.accepted(nil)] + callFailures.map(Reply.failed)
-        case .openRealtime:
-            return exchange.opened
+        case .realtime(let opened):
+            return opened
                 ? [.realtimeClosed, .failed(.unauthorized(nil))]
                 : [.realtimeOpened, .failed(.unauthorized(nil)), .failed(.network)]
         }
