@@ -70,7 +70,8 @@ public struct FuzzReport: Sendable {
     public var model: String
     /// Walks run.
     public var runs: Int
-    /// Events applied (each with every invariant checked).
+    /// Events applied, each checked: by the step invariants, and, when it leads to a world not
+    /// met before in the session (a new fingerprint), by the state invariants.
     public var events: Int
     /// Wall time.
     public var seconds: Double
@@ -82,7 +83,10 @@ public struct FuzzReport: Sendable {
 }
 
 /// Seeded random walks over a model's worlds, checking every invariant at every step, shrinking
-/// any failing walk to a minimal list of choices.
+/// any failing walk to a minimal list of choices. A state invariant is checked at each world not
+/// met before in the session: at a world met again (one fingerprint, so the same world up to
+/// renaming) it holds as it held then, which is the explorer's argument for checking each
+/// distinct state once.
 public enum Fuzzer {
     /// Fuzzes `model`; stops at the first failure, which it shrinks.
     public static func fuzz<Model: LifecycleModel>(_ model: Model, _ configuration: FuzzConfiguration) -> FuzzReport {

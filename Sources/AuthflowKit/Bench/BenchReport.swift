@@ -146,7 +146,7 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
         case .growth:
             "explorer time (and states, memory) as concurrent protected callers grow"
         case .fuzzer:
-            "checked events/s of seeded random walks, every invariant checked at every step"
+            "checked events/s of seeded random walks: step invariants at every event, state invariants at each world not met before"
         case .plantedBug:
             "a session that drops the persist of a rotated pair: found, shrunk, and the explorer's shortest trace"
         case .runnerOverhead:
