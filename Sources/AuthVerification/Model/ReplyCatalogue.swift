@@ -70,13 +70,8 @@ public struct ReplyCatalogue: Sendable {
         UserProfile(id: "u1", email: "student@harvard.edu", passwordSet: passwordSet)
     }
 
-    /// The answers to `exchange`, naming new tokens after the highest symbolic indices in the world.
-    func replies(to exchange: Exchange, symbols: SymbolCounts) -> [Reply] {
-        replies(to: AnswerKey(exchange, symbols: symbols))
-    }
-
-    /// All ``replies(to:symbols:)`` reads of a world: which answers the request gets, and the
-    /// indices new tokens take. Worlds with one key get the same answers, so they are built once.
+    /// All the answers to a request depend on in a world: what the request asks, and the indices
+    /// new tokens take. Worlds with one key get the same answers, so they are built once.
     struct AnswerKey: Hashable, Sendable {
         /// The answers, by what the request asks.
         enum Kind: Hashable, Sendable {
@@ -104,7 +99,7 @@ public struct ReplyCatalogue: Sendable {
         }
     }
 
-    /// The answers for `key`.
+    /// The answers for `key`, naming new tokens after the highest symbolic indices in the world.
     func replies(to key: AnswerKey) -> [Reply] {
         let access = AccessToken(Symbols.name("at", key.symbols.access + 1))
         let refresh = RefreshToken(Symbols.name("rt", key.symbols.refresh + 1))

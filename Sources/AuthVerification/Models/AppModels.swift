@@ -19,13 +19,10 @@ extension Models {
 
     // Each app's menu: the entry flows' intents do not depend on the world, so they are built
     // once per model (wrapping each in the app's intent allocates); only the session's (and
-    // Hero365's OAuth) depend on it, through the few facts they read (the call the session can
-    // offer). So each whole menu is built once for those facts and shared by every world that
-    // has them: no list of thirty intents is copied and freed at each world.
+    // Hero365's OAuth) depend on it, through the few facts they read (see ``Menus/app(_:then:session:)``).
 
     /// Anonymous Wall's whole app.
     public static func anonymousWallApp() -> Model<AnonymousWallApp> {
-        let menus = Memo<CallID?, [AnonymousWallApp.Intent]>()
         let entries: [AnonymousWallApp.Intent] =
             Menus.codeRegistration.map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second(.first($0))) }
             + Menus.oneTimeCode(.email).map { .entry(.second(.second(.first($0)))) }
@@ -41,14 +38,12 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
             ],
-            codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            menus.value(Menus.freeCall(in: snapshot, callers: 1)) { entries + Menus.session(offering: $0).map { .session($0) } }
-        }
+            codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale,
+            menu: Menus.app(entries) { .session($0) })
     }
 
     /// VynqTalk's whole app.
     public static func vynqTalkApp() -> Model<VynqTalkApp> {
-        let menus = Memo<CallID?, [VynqTalkApp.Intent]>()
         let entries: [VynqTalkApp.Intent] =
             Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second($0)) }
         // `connect` carries a stale token on purpose: the composition must open with the session's own.
@@ -67,14 +62,12 @@ extension Models {
                 "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",
                 "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
                 "RealtimeConnection.Phase.rejected": "a rejected connection signs out at once (no refresh token), within the same step",
-            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            menus.value(Menus.freeCall(in: snapshot, callers: 1)) { entries + Menus.session(offering: $0).map { .session(.session($0)) } + connection }
-        }
+            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale,
+            menu: Menus.app(entries, then: connection) { .session(.session($0)) })
     }
 
     /// Everday's whole app.
     public static func everdayApp() -> Model<EverdayApp> {
-        let menus = Memo<CallID?, [EverdayApp.Intent]>()
         let entries: [EverdayApp.Intent] =
             Menus.registration([.usernamePassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.username).map { .entry(.second(.first($0))) }
             + Menus.passwordReset(.emailedToken).map { .entry(.second(.second($0))) }
@@ -89,14 +82,12 @@ extension Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "Registration.Phase.registered": "approval-gated",
                 "Registration.Phase.awaitingVerification": "approval-gated", "PasswordReset.Phase.linkSent": "Hero365's",
                 "PasswordReset.Phase.signedIn": "Everday's reset does not sign in",
-            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            menus.value(Menus.freeCall(in: snapshot, callers: 1)) { entries + Menus.session(offering: $0).map { .session($0) } }
-        }
+            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale,
+            menu: Menus.app(entries) { .session($0) })
     }
 
     /// Subspace's whole app.
     public static func subspaceApp() -> Model<SubspaceApp> {
-        let menus = Memo<CallID?, [SubspaceApp.Intent]>()
         let entries: [SubspaceApp.Intent] =
             Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second($0)) }
         var replies = ReplyCatalogue(accessLifetime: tokenLifetime)
@@ -108,9 +99,8 @@ extension Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",
-            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
-            menus.value(Menus.freeCall(in: snapshot, callers: 1)) { entries + Menus.session(offering: $0).map { .session($0) } }
-        }
+            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale,
+            menu: Menus.app(entries) { .session($0) })
     }
 
     /// Hero365's whole app.

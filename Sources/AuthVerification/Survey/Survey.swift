@@ -127,11 +127,7 @@ public struct Survey {
 
     /// Surveys a request id: renamed in order of first appearance.
     public mutating func request(_ id: RequestID) {
-        if region == .state {
-            // One allocation for what a state usually refers to, made only when it refers to one.
-            if referencedRequests.capacity == 0 { referencedRequests.reserveCapacity(4) }
-            referencedRequests.append(id)
-        }
+        if region == .state { Self.append(id, to: &referencedRequests) }
         fingerprint.mix(0x5245_5100_0000_0000 | UInt64(Self.position(of: id.rawValue, in: &requestNames)))
     }
 
@@ -145,17 +141,13 @@ public struct Survey {
     /// user typed (password, code) is plain data.
     public mutating func secret<Kind>(_ secret: Secret<Kind>) {
         let value = secret.reveal()
-        if secrets.capacity == 0 { secrets.reserveCapacity(8) }
-        secrets.append(value)
+        Self.append(value, to: &secrets)
         guard Kind.isIssuedByServer else {
             plain(value)
             return
         }
         if Kind.self == SecretKinds.RefreshToken.self {
-            if region != .history {
-                if liveRefreshTokens.capacity == 0 { liveRefreshTokens.reserveCapacity(4) }
-                liveRefreshTokens.append(value)
-            }
+            if region != .history { Self.append(value, to: &liveRefreshTokens) }
             symbols.note(refresh: value)
         } else {
             symbols.note(access: value)
@@ -163,13 +155,18 @@ public struct Survey {
         fingerprint.mix(0x544F_4B00_0000_0000 | UInt64(Self.position(of: value, in: &tokenNames)))
     }
 
-    /// The position of `value` in order of first appearance, appending it when new. The list is
-    /// made (for eight, what a world rarely exceeds) only when the world holds such values.
+    /// The position of `value` in order of first appearance, appending it when new.
     private static func position<T: Equatable>(of value: T, in names: inout [T]) -> Int {
         if let known = names.firstIndex(of: value) { return known }
-        if names.capacity == 0 { names.reserveCapacity(8) }
-        names.append(value)
+        append(value, to: &names)
         return names.count - 1
+    }
+
+    /// Appends `value`. A list is made only when a world holds such values, and then with room
+    /// for eight (what a world rarely exceeds), not grown one by one.
+    private static func append<T>(_ value: T, to list: inout [T]) {
+        if list.capacity == 0 { list.reserveCapacity(8) }
+        list.append(value)
     }
 
     /// Remembers the first session phase met in the state (what session invariants read).
