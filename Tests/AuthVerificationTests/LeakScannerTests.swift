@@ -37,6 +37,32 @@ struct LeakScannerTests {
         #expect(scanner.leak(3) { _ in (["sent rt-third"], []) } == "rt-third".count)
     }
 
+    @Test("events by key and effects by digest keep verdicts of their own, each scanned again when a secret is learned")
+    func keyedVerdicts() {
+        let scanner = LeakScanner<Int>()
+        let table = EventTable<String>()
+        let described = Counter()
+        let key = table.key(.intent("submit"))
+        let digest = Described<String>.digest(.emit(.codeSent))!
+        func texts() -> (texts: [String], own: [String]) {
+            described.count += 1
+            return (["shows rt-second"], [])
+        }
+        scanner.learn(["rt-first"])
+        #expect(scanner.leak(event: key, describe: texts) == nil)
+        #expect(scanner.leak(digest: digest, describe: texts) == nil)
+        #expect(scanner.leak(event: key, describe: texts) == nil)
+        #expect(scanner.leak(digest: digest, describe: texts) == nil)
+        #expect(described.count == 2)
+        scanner.learn(["rt-first"], ["rt-second"])
+        #expect(scanner.leak(event: key, describe: texts) == "rt-second".count)
+        #expect(scanner.leak(digest: digest, describe: texts) == "rt-second".count)
+        #expect(described.count == 4)
+        // An event's own secrets are learned when it is described.
+        let typed = table.key(.intent("typed"))
+        #expect(scanner.leak(event: typed) { (["typed pw-typed-secret"], ["pw-typed-secret"]) } == "pw-typed-secret".count)
+    }
+
     @Test("secrets shorter than four characters are not learned, so short words in descriptions are no leaks")
     func shortSecretsIgnored() {
         let scanner = LeakScanner<Int>()

@@ -14,13 +14,31 @@ struct MenuTests {
         let environment = Environment(model: model)
         var random = SplitMix64(seed: seed)
         var snapshot = environment.initial
+        // Over the whole walk, a key names one payload and a payload has one key.
+        var payloads: [EventKey: Described<M.Machine.Intent>] = [:]
+        var keys: [Described<M.Machine.Intent>: EventKey] = [:]
         for step in 0..<steps {
             let menu = environment.menu(snapshot)
             let moves = menu.moves
-            // Every move is found again by its choice, and choices past each list are not.
-            for move in moves { #expect(menu.move(move.choice) == move) }
+            // Every move is found again by its choice, with its key, and choices past each list are not.
+            for move in moves {
+                #expect(menu.move(move.choice) == move)
+                #expect(menu.move(move.choice)?.key == move.key)
+                guard let payload = Described(move.event) else {
+                    #expect(move.key == nil, "a tick has no payload to key")
+                    continue
+                }
+                guard let key = move.key else {
+                    Issue.record("\(move.choice) at step \(step) has no key")
+                    continue
+                }
+                #expect(payloads[key, default: payload] == payload, "\(move.choice) at step \(step)")
+                #expect(keys[payload, default: key] == key, "\(move.choice) at step \(step)")
+                payloads[key] = payload
+                keys[payload] = key
+            }
             #expect(menu.move(.intent(menu.intents.count)) == nil)
-            #expect(menu.move(.reply(exchange: menu.replies.count, reply: 0)) == nil)
+            #expect(menu.move(.reply(exchange: menu.answers.count, reply: 0)) == nil)
             #expect(menu.move(.timer(menu.timers.count)) == nil)
             #expect(menu.move(.relaunch(menu.relaunches.count)) == nil)
             // The weighted pick chooses what a walk down the list of moves chooses for the same number.

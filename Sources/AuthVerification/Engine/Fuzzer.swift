@@ -143,7 +143,7 @@ public enum Fuzzer {
     /// without building them: the same random number picks the same move as a walk through the
     /// list of moves would. `nil` when nothing can happen.
     static func pick<Model: LifecycleModel>(in menu: Environment<Model>.Menu, _ random: inout SplitMix64) -> Choice? {
-        let answers = menu.replies.reduce(0) { $0 + $1.count }
+        let answers = menu.answers.reduce(0) { $0 + $1.replies.count }
         let total =
             menu.intents.count * weight(.intent(0)) + answers * weight(.reply(exchange: 0, reply: 0))
             + menu.timers.count * weight(.timer(0)) + menu.relaunches.count * weight(.relaunch(0))
@@ -151,8 +151,8 @@ public enum Fuzzer {
         var pick = random.below(total)
         if pick < menu.intents.count * weight(.intent(0)) { return .intent(pick / weight(.intent(0))) }
         pick -= menu.intents.count * weight(.intent(0))
-        for (exchange, replies) in menu.replies.enumerated() {
-            let span = replies.count * weight(.reply(exchange: 0, reply: 0))
+        for (exchange, answers) in menu.answers.enumerated() {
+            let span = answers.replies.count * weight(.reply(exchange: 0, reply: 0))
             if pick < span { return .reply(exchange: exchange, reply: pick / weight(.reply(exchange: 0, reply: 0))) }
             pick -= span
         }

@@ -49,9 +49,11 @@ public enum Catalogue {
     /// The logout is recognised however deeply a composition wraps it (`.session(.logout)`).
     public static func logoutAlwaysSignsOut<M>() -> Invariant<M> {
         let isLogout = Memo<M.Intent, Bool>()
+        let isLogoutKey = Memo<EventKey, Bool>()  // By the intent's key, where the environment numbered it.
         return Invariant("logout always signs out and clears the vault", source: "seed 002 Logout; OWASP ASVS V3.3.1", .step { t in
-            guard case .intent(let intent, _) = t.move.event, isLogout.value(intent, { EventLabel.leafCase(of: $0) == "logout" })
-            else { return nil }
+            guard case .intent(let intent, _) = t.move.event else { return nil }
+            let logout: (M.Intent) -> Bool = { EventLabel.leafCase(of: $0) == "logout" }
+            guard t.move.key.map({ isLogoutKey.value($0) { _ in logout(intent) } }) ?? isLogout.value(intent, logout) else { return nil }
             if t.after.sessionCredentials != nil { return "still signed in after logout (\(t.after.casePath))" }
             if t.after.world.vault != .empty { return "the vault was not cleared by logout" }
             return t.effects.contains(.clearCredentials) ? nil : "logout did not ask to clear credentials"
@@ -333,11 +335,16 @@ public enum Catalogue {
         }
         return Invariant("no secret in any event or effect description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .step { t in
             scanner.learn(t.before.secrets, t.after.secrets)
-            if let event = Described(t.move.event), let length = scanner.leak(event, describe: describe) {
-                return "a \(length)-character secret appears in the description of an event"
-            }
+            // An event the environment numbered is looked up by its key, without copying or hashing it.
+            let length =
+                if let key = t.move.key {
+                    scanner.leak(event: key) { Described(t.move.event).map(describe) ?? ([], []) }
+                } else {
+                    Described(t.move.event).flatMap { scanner.leak($0, describe: describe) }
+                }
+            if let length { return "a \(length)-character secret appears in the description of an event" }
             for effect in t.effects {
-                if let described = Described<M.Intent>(effect), let length = scanner.leak(described, describe: describe) {
+                if let digest = Described<M.Intent>.digest(effect), let length = scanner.leak(digest: digest, describe: { describe(.effect(effect)) }) {
                     return "a \(length)-character secret appears in the description of an effect"
                 }
             }

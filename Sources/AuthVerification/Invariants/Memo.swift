@@ -41,7 +41,9 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     private var needles: [[UInt8]] = []
     private var lastLearned: [String] = []
     private var lastMore: [String] = []
-    private var verdicts: [Key: (known: Int, leak: Int?)] = [:]
+    private var verdicts: [Key: Verdict] = [:]
+    private var keyedVerdicts: [EventKey: Verdict] = [:]
+    private var digestVerdicts: [Fingerprint: Verdict] = [:]
     private let mutex = PosixMutex()
 
     /// Learns the secrets (of 4 characters or more) of the worlds around the values to check next.
@@ -66,12 +68,38 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     func leak(_ key: Key, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
         mutex.lock()
         defer { mutex.unlock() }
-        if let verdict = verdicts[key], verdict.known == needles.count { return verdict.leak }
-        let (texts, own) = describe(key)
+        return verdict(key, in: &verdicts) { describe(key) }
+    }
+
+    /// ``leak(_:describe:)`` for an event its environment numbered, by its key.
+    func leak(event key: EventKey, describe: () -> (texts: [String], own: [String])) -> Int? {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return verdict(key, in: &keyedVerdicts, describe: describe)
+    }
+
+    /// ``leak(_:describe:)`` for a value known by its digest (``Survey/digest(_:)``).
+    func leak(digest: Fingerprint, describe: () -> (texts: [String], own: [String])) -> Int? {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return verdict(digest, in: &digestVerdicts, describe: describe)
+    }
+
+    /// A value's verdict: the one recorded when no secret was learned since, or a new scan. The
+    /// tables apart: an event key's or a digest's copy and comparison are a word's or two.
+    private func verdict<K: Hashable>(_ key: K, in table: inout [K: Verdict], describe: () -> (texts: [String], own: [String])) -> Int? {
+        if let verdict = table[key], verdict.known == needles.count { return verdict.leak }
+        let (texts, own) = describe()
         add(own)
         let leak = leak(in: texts)
-        verdicts[key] = (needles.count, leak)
+        table[key] = Verdict(known: needles.count, leak: leak)
         return leak
+    }
+
+    /// A scan's result: how many secrets were known, and the length of one that leaked.
+    private struct Verdict {
+        let known: Int
+        let leak: Int?
     }
 
     private func leak(in texts: [String]) -> Int? {
@@ -105,13 +133,17 @@ enum Described<Intent: Hashable>: Hashable {
         }
     }
 
-    /// The effect, or `nil` for those that carry no text at all: ids, timers and instants. A
-    /// request's id is left out (it is a number), so one request is scanned once whatever its id.
-    init?(_ effect: AuthEffect) {
+    /// The digest (``Survey/digest(_:)``) of an effect that can carry text, or `nil` for those that
+    /// carry none: ids, timers and instants. A request's id is left out (it is a number), so one
+    /// request is scanned once whatever its id. Effects are built afresh at every step: a digest
+    /// walks one once, where hashing it as a dictionary key walked it, then copied and compared it.
+    static func digest(_ effect: AuthEffect) -> Fingerprint? {
         switch effect {
-        case .send(_, let request): self = .effect(.send(RequestID(0), request))
-        case .persist, .emit, .finishCall: self = .effect(effect)
-        case .cancel, .clearCredentials, .schedule, .cancelTimer, .closeRealtime: return nil
+        case .send(_, let request): Survey.digest { $0.tag("send"); $0.visit(request) }
+        case .persist(let credentials): Survey.digest { $0.tag("persist"); $0.visit(credentials) }
+        case .emit(let outcome): Survey.digest { $0.tag("emit"); $0.plain(outcome) }
+        case .finishCall(let call, let result): Survey.digest { $0.tag("finishCall"); $0.plain(call); $0.plain(result) }
+        case .cancel, .clearCredentials, .schedule, .cancelTimer, .closeRealtime: nil
         }
     }
 

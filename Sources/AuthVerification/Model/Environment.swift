@@ -111,9 +111,12 @@ struct Environment<Model: LifecycleModel>: Sendable {
     /// The invariants' checks alone, in the same order: what a check loop reads at every step,
     /// without copying each invariant's name and source.
     let checks: [Invariant<Machine>.Check]
-    /// The answers to each kind of request, built once for each (see ``ReplyCatalogue/AnswerKey``):
-    /// not rebuilt, with fresh token names, for every request in flight at every world.
-    let answers = Memo<ReplyCatalogue.AnswerKey, [Reply]>()
+    /// The answers to each kind of request, built (and their keys numbered) once for each (see
+    /// ``ReplyCatalogue/AnswerKey``): not rebuilt, with fresh token names, for every request in
+    /// flight at every world.
+    let answers = Memo<ReplyCatalogue.AnswerKey, Answers>()
+    /// The payloads of the events this environment builds, numbered (see ``EventKey``).
+    let events = EventTable<Machine.Intent>()
 
     init(model: Model) {
         self.model = model
@@ -175,10 +178,22 @@ struct Environment<Model: LifecycleModel>: Sendable {
         }
         return Menu(
             now: world.now, intents: intents,
-            replies: world.network.map { exchange in
-                answers.value(ReplyCatalogue.AnswerKey(exchange, symbols: snapshot.symbols)) { replies.replies(to: $0) }
+            answers: world.network.map { exchange in
+                answers.value(ReplyCatalogue.AnswerKey(exchange, symbols: snapshot.symbols)) { key in
+                    let replies = replies.replies(to: key)
+                    return Answers(replies: replies, keys: replies.map { events.key(.reply($0)) })
+                }
             },
-            exchanges: world.network.map(\.id), timers: world.timers.map { max(world.now, $0.at) }, relaunches: launches)
+            exchanges: world.network.map(\.id), timers: world.timers.map { max(world.now, $0.at) }, relaunches: launches,
+            events: events)
+    }
+
+    /// The answers a request in flight can get, and their keys.
+    struct Answers {
+        /// The answers, in catalogue order.
+        let replies: [Reply]
+        /// Each answer's key.
+        let keys: [EventKey]
     }
 
     /// The moves possible in one world, in a fixed order: intents, answers to each request in
@@ -189,21 +204,26 @@ struct Environment<Model: LifecycleModel>: Sendable {
         /// The model's intents (none while the request bounds are reached).
         let intents: [Machine.Intent]
         /// The answers each request in flight can get.
-        let replies: [[Reply]]
+        let answers: [Answers]
         /// The requests in flight.
         let exchanges: [RequestID]
         /// When each pending timer fires (never before now).
         let timers: [Instant]
         /// What a relaunch finds in the vault: as it is, then (when it holds something) unreadable.
         let relaunches: [StoredCredentials]
+        /// The environment's payload numbers.
+        let events: EventTable<Machine.Intent>
 
         /// Every move, in order.
         var moves: [Move<Machine>] {
             var moves: [Move<Machine>] = []
-            moves.reserveCapacity(intents.count + replies.reduce(0) { $0 + $1.count } + timers.count + relaunches.count)
-            for index in intents.indices { moves.append(building(.intent(index))) }
-            for (exchange, answers) in replies.enumerated() {
-                for index in answers.indices { moves.append(building(.reply(exchange: exchange, reply: index))) }
+            moves.reserveCapacity(intents.count + answers.reduce(0) { $0 + $1.replies.count } + timers.count + relaunches.count)
+            let intentKeys = events.keys(of: intents)
+            for (index, intent) in intents.enumerated() {
+                moves.append(Move(choice: .intent(index), event: .intent(intent, at: now), key: intentKeys[index]))
+            }
+            for (exchange, answers) in answers.enumerated() {
+                for index in answers.replies.indices { moves.append(building(.reply(exchange: exchange, reply: index))) }
             }
             for index in timers.indices { moves.append(building(.timer(index))) }
             for index in relaunches.indices { moves.append(building(.relaunch(index))) }
@@ -215,7 +235,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
             let offered =
                 switch choice {
                 case .intent(let index): intents.indices.contains(index)
-                case .reply(let exchange, let reply): replies.indices.contains(exchange) && replies[exchange].indices.contains(reply)
+                case .reply(let exchange, let reply): answers.indices.contains(exchange) && answers[exchange].replies.indices.contains(reply)
                 case .timer(let index): timers.indices.contains(index)
                 case .relaunch(let mode): relaunches.indices.contains(mode)
                 }
@@ -225,10 +245,15 @@ struct Environment<Model: LifecycleModel>: Sendable {
         /// The move for a choice this menu offers.
         private func building(_ choice: Choice) -> Move<Machine> {
             switch choice {
-            case .intent(let index): Move(choice: choice, event: .intent(intents[index], at: now))
-            case .reply(let exchange, let reply): Move(choice: choice, event: .reply(exchanges[exchange], replies[exchange][reply], at: now))
-            case .timer(let index): Move(choice: choice, event: .tick(timers[index]))
-            case .relaunch(let mode): Move(choice: choice, event: .launched(relaunches[mode], at: now))
+            case .intent(let index):
+                Move(choice: choice, event: .intent(intents[index], at: now), key: events.keys(of: intents)[index])
+            case .reply(let exchange, let reply):
+                Move(
+                    choice: choice, event: .reply(exchanges[exchange], answers[exchange].replies[reply], at: now),
+                    key: answers[exchange].keys[reply])
+            case .timer(let index): Move(choice: choice, event: .tick(timers[index]), key: nil)
+            case .relaunch(let mode):
+                Move(choice: choice, event: .launched(relaunches[mode], at: now), key: events.key(.launched(relaunches[mode])))
             }
         }
     }

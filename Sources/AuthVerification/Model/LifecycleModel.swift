@@ -35,7 +35,27 @@ public struct Move<Machine: Lifecycle>: Hashable, Sendable {
     /// Which one, replayably.
     public var choice: Choice
     /// The event the lifecycle receives.
-    public var event: Machine.Event
+    public var event: Machine.Event {
+        didSet { key = nil }  // The key numbered the payload the move was built with.
+    }
+    /// The event's payload as the environment numbered it (`nil` for a tick, or once `event` is
+    /// changed): what per-event memos look up instead of the payload.
+    private(set) var key: EventKey?
+
+    init(choice: Choice, event: Machine.Event, key: EventKey?) {
+        self.choice = choice
+        self.event = event
+        self.key = key
+    }
+
+    /// Equal when choice and event are: the key only names the event's payload.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.choice == rhs.choice && lhs.event == rhs.event }
+
+    /// The choice, then the event.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(choice)
+        hasher.combine(event)
+    }
 }
 
 /// What the verification kit needs to explore a lifecycle: the lifecycle, which intents to try,

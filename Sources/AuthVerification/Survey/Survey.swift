@@ -56,6 +56,9 @@ public struct Survey {
     private let now: Int64
     private let longAgo: Int64
     private let historyLongAgo: Int64
+    /// A digest of one value, not a world's survey: nothing is renamed or made relative, and no
+    /// fact is gathered (see ``digest(_:)``).
+    private var exact = false
     private var requestNames: [UInt64] = []
     private var tokenNames: [String] = []
 
@@ -65,6 +68,17 @@ public struct Survey {
         self.now = now.milliseconds
         self.longAgo = -horizon.milliseconds - 1
         self.historyLongAgo = -historyHorizon.milliseconds - 1
+    }
+
+    /// A 128-bit digest of `value` exactly as it is: ids, tokens and instants as they are, not
+    /// renamed. Values with one digest are equal but with probability about n²/2¹²⁹ for n
+    /// values, as for a world's fingerprint; per-value memos of values many times larger than a
+    /// digest key on it.
+    static func digest(_ build: (inout Survey) -> Void) -> Fingerprint {
+        var survey = Survey(now: .seconds(0), horizon: .zero, historyHorizon: .zero)
+        survey.exact = true
+        build(&survey)
+        return survey.fingerprint.finished()
     }
 
     // MARK: What conformances call
@@ -127,12 +141,14 @@ public struct Survey {
 
     /// Surveys a request id: renamed in order of first appearance.
     public mutating func request(_ id: RequestID) {
+        if exact { return fingerprint.mix(0x5245_5100_0000_0000 ^ id.rawValue) }
         if region == .state { Self.append(id, to: &referencedRequests) }
         fingerprint.mix(0x5245_5100_0000_0000 | UInt64(Self.position(of: id.rawValue, in: &requestNames)))
     }
 
     /// Surveys an instant: relative to now, and "long ago" beyond the horizon.
     public mutating func instant(_ instant: Instant) {
+        if exact { return fingerprint.mix(0x494E_5354_0000_0000 ^ UInt64(bitPattern: instant.milliseconds)) }
         let relative = max(instant.milliseconds &- now, region == .history ? historyLongAgo : longAgo)
         fingerprint.mix(0x494E_5354_0000_0000 ^ UInt64(bitPattern: relative))
     }
@@ -141,6 +157,7 @@ public struct Survey {
     /// user typed (password, code) is plain data.
     public mutating func secret<Kind>(_ secret: Secret<Kind>) {
         let value = secret.reveal()
+        if exact { return plain(value) }
         Self.append(value, to: &secrets)
         guard Kind.isIssuedByServer else {
             plain(value)

@@ -1,0 +1,78 @@
+import AuthCore
+
+/// An event's payload (its intent, answer or launch, not its time) as the environment that built
+/// the move numbered it: two moves with one key carry equal payloads.
+///
+/// What an event's payload alone decides — whether its description shows a secret, whether an
+/// intent is a logout — is then looked up by a number, where hashing the payload walked a nested
+/// enum at every transition. A key names its table too, so keys from two environments (an
+/// exploration and a fuzz session sharing one model's invariants) never mix.
+struct EventKey: Hashable, Sendable {
+    /// The table's serial number (high half) and the payload's index in it (low half).
+    let bits: UInt64
+}
+
+/// The payloads one environment's moves carry, each numbered once.
+///
+/// Intents come in the lists a model's menu returns; a list met again (menus are built once per
+/// world kind and shared) is known by its storage, so its keys cost one lookup per menu, not one
+/// hash per intent. Lists are kept alive while remembered, so a storage address is never another
+/// list's; past `rememberedLists` lists, keys are computed without remembering the list.
+final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
+    // Safe: every access to the stored variables holds `mutex`.
+    private let serial: UInt64
+    private var indices: [Described<Intent>: UInt32] = [:]
+    private var lists: [UInt: (list: [Intent], keys: [EventKey])] = [:]
+    private let mutex = PosixMutex()
+    private let rememberedLists: Int
+
+    init(rememberedLists: Int = 4_096) {
+        self.serial = EventTableSerials.shared.next()
+        self.rememberedLists = rememberedLists
+    }
+
+    /// The key of `payload`.
+    func key(_ payload: Described<Intent>) -> EventKey {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return locked(payload)
+    }
+
+    /// The keys of `intents`, in order.
+    func keys(of intents: [Intent]) -> [EventKey] {
+        guard !intents.isEmpty else { return [] }
+        let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        mutex.lock()
+        defer { mutex.unlock() }
+        if let known = lists[address], known.list.count == intents.count { return known.keys }
+        let keys = intents.map { locked(.intent($0)) }
+        if lists.count < rememberedLists { lists[address] = (intents, keys) }
+        return keys
+    }
+
+    private func locked(_ payload: Described<Intent>) -> EventKey {
+        let index: UInt32
+        if let known = indices[payload] {
+            index = known
+        } else {
+            index = UInt32(indices.count)
+            indices[payload] = index
+        }
+        return EventKey(bits: serial << 32 | UInt64(index))
+    }
+}
+
+/// Serial numbers for event tables, unique in the process.
+private final class EventTableSerials: @unchecked Sendable {
+    // Safe: `last` is read and written holding `mutex`.
+    static let shared = EventTableSerials()
+    private var last: UInt64 = 0
+    private let mutex = PosixMutex()
+
+    func next() -> UInt64 {
+        mutex.lock()
+        defer { mutex.unlock() }
+        last += 1
+        return last
+    }
+}
