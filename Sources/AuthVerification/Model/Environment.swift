@@ -309,7 +309,8 @@ struct Environment<Model: LifecycleModel>: Sendable {
             return Transition(before: snapshot, move: move, effects: effects, after: snapshot, answered: answered)
         }
         let signedInBefore = snapshot.sessionCredentials != nil
-        let after = Snapshot(world, horizon: timeHorizon, historyHorizon: historyHorizon) { world, facts in
+        // Moved into the snapshot, not copied: a world's copy walks its state's nested enums.
+        let after = Snapshot(consume world, horizon: timeHorizon, historyHorizon: historyHorizon) { world, facts in
             settleHistory(&world, facts, signedInBefore: signedInBefore)
         }
         return Transition(before: snapshot, move: move, effects: effects, after: after, answered: answered)
