@@ -28,6 +28,11 @@ struct EventKeyTests {
                 let list = ["intent-\(index)", "intent-\(index + 1)"]
                 let expected = [table.key(.intent("intent-\(index)")), table.key(.intent("intent-\(index + 1)"))]
                 #expect(table.keys(of: list) == expected, "list \(index), \(remembered) remembered")
+                // One move at a time, as a fuzz step builds it, twice (the second meets a list seen once).
+                #expect(table.key(of: list, at: 1) == expected[1], "list \(index), \(remembered) remembered")
+                let copy = ["intent-\(index)", "intent-\(index + 1)"]
+                #expect(table.key(of: copy, at: 0) == expected[0], "list \(index), \(remembered) remembered")
+                #expect(table.key(of: copy, at: 1) == expected[1], "list \(index), \(remembered) remembered")
             }
         }
     }

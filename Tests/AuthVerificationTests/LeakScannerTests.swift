@@ -39,7 +39,7 @@ struct LeakScannerTests {
 
     @Test("events by key and effects by digest keep verdicts of their own, each scanned again when a secret is learned")
     func keyedVerdicts() {
-        let scanner = LeakScanner<Int>()
+        let scanner = LeakScanner<String>()
         let table = EventTable<String>()
         let described = Counter()
         let key = table.key(.intent("submit"))
@@ -48,19 +48,38 @@ struct LeakScannerTests {
             described.count += 1
             return (["shows rt-second"], [])
         }
+        func event(_ key: EventKey, _ payload: String) -> Int? { scanner.leak(event: key, payload: { payload }, describe: { _ in texts() }) }
         scanner.learn(["rt-first"])
-        #expect(scanner.leak(event: key, describe: texts) == nil)
+        #expect(event(key, "submit") == nil)
         #expect(scanner.leak(digest: digest, describe: texts) == nil)
-        #expect(scanner.leak(event: key, describe: texts) == nil)
+        #expect(event(key, "submit") == nil)
         #expect(scanner.leak(digest: digest, describe: texts) == nil)
         #expect(described.count == 2)
         scanner.learn(["rt-first"], ["rt-second"])
-        #expect(scanner.leak(event: key, describe: texts) == "rt-second".count)
+        #expect(event(key, "submit") == "rt-second".count)
         #expect(scanner.leak(digest: digest, describe: texts) == "rt-second".count)
         #expect(described.count == 4)
         // An event's own secrets are learned when it is described.
         let typed = table.key(.intent("typed"))
-        #expect(scanner.leak(event: typed) { (["typed pw-typed-secret"], ["pw-typed-secret"]) } == "pw-typed-secret".count)
+        #expect(scanner.leak(event: typed, payload: { "typed" }, describe: { _ in (["typed pw-typed-secret"], ["pw-typed-secret"]) }) == "pw-typed-secret".count)
+    }
+
+    @Test("an event numbered by a new environment (a new table) takes its payload's verdict: it is not described again")
+    func newTableReusesThePayloadsVerdict() {
+        let scanner = LeakScanner<String>()
+        let described = Counter()
+        func event(_ key: EventKey, _ payload: String) -> Int? {
+            scanner.leak(event: key, payload: { payload }) { _ in
+                described.count += 1
+                return (["shows nothing"], [])
+            }
+        }
+        scanner.learn(["rt-first"])
+        #expect(event(EventTable<String>().key(.intent("submit")), "submit") == nil)
+        #expect(event(EventTable<String>().key(.intent("submit")), "submit") == nil)
+        #expect(described.count == 1)
+        #expect(event(EventTable<String>().key(.intent("other")), "other") == nil)
+        #expect(described.count == 2)
     }
 
     @Test("secrets shorter than four characters are not learned, so short words in descriptions are no leaks")

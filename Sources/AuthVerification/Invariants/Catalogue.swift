@@ -338,7 +338,7 @@ public enum Catalogue {
             // An event the environment numbered is looked up by its key, without copying or hashing it.
             let length =
                 if let key = t.move.key {
-                    scanner.leak(event: key) { Described(t.move.event).map(describe) ?? ([], []) }
+                    scanner.leak(event: key, payload: { Described(t.move.event) }, describe: describe)
                 } else {
                     Described(t.move.event).flatMap { scanner.leak($0, describe: describe) }
                 }

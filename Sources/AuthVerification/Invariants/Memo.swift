@@ -71,11 +71,17 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
         return verdict(key, in: &verdicts) { describe(key) }
     }
 
-    /// ``leak(_:describe:)`` for an event its environment numbered, by its key.
-    func leak(event key: EventKey, describe: () -> (texts: [String], own: [String])) -> Int? {
+    /// ``leak(_:describe:)`` for an event its environment numbered, looked up by its key first;
+    /// a key not met yet (each environment numbers afresh) falls back to the payload's own
+    /// verdict, so a new exploration or fuzz session of a model describes nothing again.
+    func leak(event key: EventKey, payload: () -> Key?, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
         mutex.lock()
         defer { mutex.unlock() }
-        return verdict(key, in: &keyedVerdicts, describe: describe)
+        if let verdict = keyedVerdicts[key], verdict.known == needles.count { return verdict.leak }
+        guard let value = payload() else { return nil }
+        let leak = verdict(value, in: &verdicts) { describe(value) }
+        keyedVerdicts[key] = Verdict(known: needles.count, leak: leak)
+        return leak
     }
 
     /// ``leak(_:describe:)`` for a value known by its digest (``Survey/digest(_:)``).

@@ -246,7 +246,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         private func building(_ choice: Choice) -> Move<Machine> {
             switch choice {
             case .intent(let index):
-                Move(choice: choice, event: .intent(intents[index], at: now), key: events.keys(of: intents)[index])
+                Move(choice: choice, event: .intent(intents[index], at: now), key: events.key(of: intents, at: index))
             case .reply(let exchange, let reply):
                 Move(
                     choice: choice, event: .reply(exchanges[exchange], answers[exchange].replies[reply], at: now),

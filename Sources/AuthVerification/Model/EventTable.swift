@@ -23,6 +23,9 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
     private let serial: UInt64
     private var indices: [Described<Intent>: UInt32] = [:]
     private var lists: [UInt: (list: [Intent], keys: [EventKey])] = [:]
+    /// Storage addresses of lists met once by ``key(of:at:)`` (only a hint: a list is numbered
+    /// from its own intents when remembered).
+    private var sightings: Set<UInt> = []
     private let mutex = PosixMutex()
     private let rememberedLists: Int
 
@@ -44,7 +47,32 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
         let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         mutex.lock()
         defer { mutex.unlock() }
-        if let known = lists[address], known.list.count == intents.count { return known.keys }
+        return known(intents, at: address) ?? remember(intents, at: address)
+    }
+
+    /// The key of `intents[index]`: from the list's keys when the list is known. A fuzz step
+    /// builds one move of a menu, so a list met for the first time has that one intent numbered
+    /// alone; a list met again (its storage seen before) is numbered whole and remembered.
+    func key(of intents: [Intent], at index: Int) -> EventKey {
+        let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        mutex.lock()
+        defer { mutex.unlock() }
+        if let keys = known(intents, at: address) { return keys[index] }
+        if sightings.contains(address), lists.count < rememberedLists { return remember(intents, at: address)[index] }
+        if sightings.count >= rememberedLists { sightings.removeAll(keepingCapacity: true) }
+        sightings.insert(address)
+        return locked(.intent(intents[index]))
+    }
+
+    /// The keys of a list remembered at `address`, if it is that list.
+    private func known(_ intents: [Intent], at address: UInt) -> [EventKey]? {
+        guard let known = lists[address], known.list.count == intents.count else { return nil }
+        return known.keys
+    }
+
+    /// Numbers every intent of `intents`, remembering the list (and keeping it alive) while
+    /// fewer than `rememberedLists` are.
+    private func remember(_ intents: [Intent], at address: UInt) -> [EventKey] {
         let keys = intents.map { locked(.intent($0)) }
         if lists.count < rememberedLists { lists[address] = (intents, keys) }
         return keys

@@ -107,18 +107,24 @@ public enum Menus {
         return (1...max(callers, 1)).map { CallID(UInt64($0)) }.first { id in !pending.contains { $0.id == id } }
     }
 
-    /// An app's menu: its `entries`, the session's intents (one caller) wrapped by `session`, then
+    /// An app's menu: its `entries`, the session's intents (for `callers`) wrapped by `session`, then
     /// `more`. Only the session's intents depend on the world, through the call they offer
     /// (``freeCall(in:callers:)``), so each whole menu is built once for each such call and shared
     /// by every world that has it: no list of thirty intents is copied and freed at each world.
     static func app<Machine: Lifecycle>(
-        _ entries: [Machine.Intent], then more: [Machine.Intent] = [],
+        _ entries: [Machine.Intent], then more: [Machine.Intent] = [], callers: Int = 1,
         session wrap: @escaping @Sendable (SessionLifecycle.Intent) -> Machine.Intent
     ) -> @Sendable (Snapshot<Machine>) -> [Machine.Intent] {
         let menus = Memo<CallID?, [Machine.Intent]>()
         return { snapshot in
-            menus.value(freeCall(in: snapshot, callers: 1)) { entries + session(offering: $0).map(wrap) + more }
+            menus.value(freeCall(in: snapshot, callers: callers)) { entries + session(offering: $0).map(wrap) + more }
         }
+    }
+
+    /// A menu that is the same in every world: one list, shared (neither built at each world nor
+    /// numbered again by the environment, which knows a list it has met by its storage).
+    static func fixed<Machine: Lifecycle>(_ intents: [Machine.Intent]) -> @Sendable (Snapshot<Machine>) -> [Machine.Intent] {
+        { _ in intents }
     }
 
     /// ``session(in:callers:)`` for the call it offers (none while every call id is pending).

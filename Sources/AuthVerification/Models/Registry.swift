@@ -96,7 +96,7 @@ public enum Models {
         return Model(
             name: "oneTimeCodeSignIn.\(channel == .email ? "email" : "phone")", machine: machine,
             replies: ReplyCatalogue(grants: [.init(withRefreshToken: channel == .phone)]), finalCases: ["signedIn"],
-            codes: codes, timeHorizon: .zero) { _ in Menus.oneTimeCode(channel) }
+            codes: codes, timeHorizon: .zero, menu: Menus.fixed(Menus.oneTimeCode(channel)))
     }
 
     /// Password sign-in (Everday's shapes: pending approval, password change demanded, 429).
@@ -104,7 +104,7 @@ public enum Models {
         Model(
             name: "passwordSignIn", machine: PasswordSignIn(identifiers: .username),
             replies: ReplyCatalogue(grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]),
-            finalCases: ["signedIn"], timeHorizon: .zero) { _ in Menus.passwordSignIn(.username) }
+            finalCases: ["signedIn"], timeHorizon: .zero, menu: Menus.fixed(Menus.passwordSignIn(.username)))
     }
 
     /// Registration answering every way a backend can.
@@ -112,7 +112,8 @@ public enum Models {
         let forms: [Registration.Form] = [.nameEmailPassword, .phonePassword, .usernamePassword]
         return Model(
             name: "registration", machine: Registration(forms: forms),
-            replies: ReplyCatalogue(registration: [.session, .verificationRequired, .pendingApproval]), finalCases: ["registered"], timeHorizon: .zero) { _ in Menus.registration(forms) }
+            replies: ReplyCatalogue(registration: [.session, .verificationRequired, .pendingApproval]), finalCases: ["registered"], timeHorizon: .zero,
+            menu: Menus.fixed(Menus.registration(forms)))
     }
 
     /// Password reset in one style.
@@ -139,13 +140,14 @@ public enum Models {
         let codes = CodeRules(cooldown: machine.resendCooldown)
         return Model(
             name: name, machine: machine, replies: aw, finalCases: ["signedIn"], unreachableByDesign: unreachable,
-            codes: codes, timeHorizon: .zero) { _ in Menus.passwordReset(style) }
+            codes: codes, timeHorizon: .zero, menu: Menus.fixed(Menus.passwordReset(style)))
     }
 
     /// Hero365 OAuth.
     public static func oauth() -> Model<OAuthSignIn> {
-        Model(name: "oauthSignIn", machine: OAuthSignIn(), replies: ReplyCatalogue(), finalCases: ["signedIn"], timeHorizon: .zero) { snapshot in
-            Menus.oauth(in: snapshot)
+        let menus = Memo<Menus.OAuthMenuKey, [OAuthSignIn.Intent]>()
+        return Model(name: "oauthSignIn", machine: OAuthSignIn(), replies: ReplyCatalogue(), finalCases: ["signedIn"], timeHorizon: .zero) { snapshot in
+            menus.value(Menus.OAuthMenuKey(in: snapshot), Menus.oauth)  // Built once per key, shared by the worlds with it.
         }
     }
 
@@ -188,13 +190,10 @@ public enum Models {
         return Model(
             name: "session.\(backend.rawValue)",
             machine: Handover(entry: PasswordSignIn(identifiers: identifiers), session: SessionLifecycle(policy: policy)),
-            replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero) { snapshot in
-            let signIn: [AppIntent<PasswordSignIn.Intent, SessionLifecycle.Intent>] = [
-                .entry(.submit(identifier: identifiers == .username ? Inputs.username : Inputs.email, password: Inputs.password)),
-                .entry(.startOver),
-            ]
-            return signIn + Menus.session(in: snapshot).map { .session($0) }
-        }
+            replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero,
+            menu: Menus.app(
+                [.entry(.submit(identifier: identifiers == .username ? Inputs.username : Inputs.email, password: Inputs.password)), .entry(.startOver)],
+                callers: 2, session: { .session($0) }))
     }
 
     /// The realtime connection beside a VynqTalk session.
@@ -215,13 +214,12 @@ public enum Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "sign-in is a door here",
                 "PasswordSignIn.Phase.rateLimited": "idem",
                 "RealtimeConnection.Phase.rejected": "without refresh a refused token ends the session in the same step",
-            ], timeHorizon: .zero) { snapshot in
+            ], timeHorizon: .zero,
             // `connect` carries a stale token on purpose: the composition must open with the session's own.
-            let menu: [AppIntent<PasswordSignIn.Intent, SessionWithRealtime.Intent>] = [
-                .entry(.submit(identifier: Inputs.email, password: Inputs.password)), .entry(.startOver),
-                .session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1))))),
-            ]
-            return menu + Menus.session(in: snapshot, callers: 1).map { .session(.session($0)) }
-        }
+            menu: Menus.app(
+                [
+                    .entry(.submit(identifier: Inputs.email, password: Inputs.password)), .entry(.startOver),
+                    .session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1))))),
+                ], session: { .session(.session($0)) }))
     }
 }
