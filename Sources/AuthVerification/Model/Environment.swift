@@ -220,7 +220,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
             moves.reserveCapacity(intents.count + answers.reduce(0) { $0 + $1.replies.count } + timers.count + relaunches.count)
             let intentKeys = events.keys(of: intents)
             for (index, intent) in intents.enumerated() {
-                moves.append(Move(choice: .intent(index), event: .intent(intent, at: now), key: intentKeys[index]))
+                moves.append(Move(choice: .intent(index), event: .intent(intent, at: now), key: intentKeys?[index]))
             }
             for (exchange, answers) in answers.enumerated() {
                 for index in answers.replies.indices { moves.append(building(.reply(exchange: exchange, reply: index))) }

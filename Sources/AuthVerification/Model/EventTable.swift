@@ -17,7 +17,9 @@ struct EventKey: Hashable, Sendable {
 /// Intents come in the lists a model's menu returns; a list met again (menus are built once per
 /// world kind and shared) is known by its storage, so its keys cost one lookup per menu, not one
 /// hash per intent. Lists are kept alive while remembered, so a storage address is never another
-/// list's; past `rememberedLists` lists, keys are computed without remembering the list.
+/// list's. A model whose menu builds a new list at every world fills the table's room for lists
+/// (`rememberedLists`); its intents then get no key, and per-event memos key on the intent itself
+/// as before there were keys (numbering them would only add a lookup).
 final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
     // Safe: every access to the stored variables holds `mutex`.
     private let serial: UInt64
@@ -29,7 +31,7 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
     private let mutex = PosixMutex()
     private let rememberedLists: Int
 
-    init(rememberedLists: Int = 4_096) {
+    init(rememberedLists: Int = 1_024) {
         self.serial = EventTableSerials.shared.next()
         self.rememberedLists = rememberedLists
     }
@@ -41,24 +43,27 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
         return locked(payload)
     }
 
-    /// The keys of `intents`, in order.
-    func keys(of intents: [Intent]) -> [EventKey] {
+    /// The keys of `intents`, in order, or `nil` for a list not known once the room for lists is full.
+    func keys(of intents: [Intent]) -> [EventKey]? {
         guard !intents.isEmpty else { return [] }
         let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         mutex.lock()
         defer { mutex.unlock() }
-        return known(intents, at: address) ?? remember(intents, at: address)
+        if let keys = known(intents, at: address) { return keys }
+        return lists.count < rememberedLists ? remember(intents, at: address) : nil
     }
 
     /// The key of `intents[index]`: from the list's keys when the list is known. A fuzz step
     /// builds one move of a menu, so a list met for the first time has that one intent numbered
-    /// alone; a list met again (its storage seen before) is numbered whole and remembered.
-    func key(of intents: [Intent], at index: Int) -> EventKey {
+    /// alone; a list met again (its storage seen before) is numbered whole and remembered. `nil`
+    /// for a list not known once the room for lists is full.
+    func key(of intents: [Intent], at index: Int) -> EventKey? {
         let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         mutex.lock()
         defer { mutex.unlock() }
         if let keys = known(intents, at: address) { return keys[index] }
-        if sightings.contains(address), lists.count < rememberedLists { return remember(intents, at: address)[index] }
+        guard lists.count < rememberedLists else { return nil }
+        if sightings.contains(address) { return remember(intents, at: address)[index] }
         if sightings.count >= rememberedLists { sightings.removeAll(keepingCapacity: true) }
         sightings.insert(address)
         return locked(.intent(intents[index]))
@@ -70,11 +75,10 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
         return known.keys
     }
 
-    /// Numbers every intent of `intents`, remembering the list (and keeping it alive) while
-    /// fewer than `rememberedLists` are.
+    /// Numbers every intent of `intents` and remembers the list, keeping it alive.
     private func remember(_ intents: [Intent], at address: UInt) -> [EventKey] {
         let keys = intents.map { locked(.intent($0)) }
-        if lists.count < rememberedLists { lists[address] = (intents, keys) }
+        lists[address] = (intents, keys)
         return keys
     }
 
