@@ -38,8 +38,9 @@ public struct Move<Machine: Lifecycle>: Hashable, Sendable {
     public var event: Machine.Event {
         didSet { key = nil }  // The key numbered the payload the move was built with.
     }
-    /// The event's payload as the environment numbered it (`nil` for a tick, or once `event` is
-    /// changed): what per-event memos look up instead of the payload.
+    /// The event's payload as the environment numbered it: what per-event memos look up instead
+    /// of the payload. `nil` for a tick, for an intent whose list the environment's table had no
+    /// room to remember (see ``EventTable``), and once `event` is changed.
     private(set) var key: EventKey?
 
     init(choice: Choice, event: Machine.Event, key: EventKey?) {

@@ -70,10 +70,11 @@ public struct Survey {
         self.historyLongAgo = -historyHorizon.milliseconds - 1
     }
 
-    /// A 128-bit digest of `value` exactly as it is: ids, tokens and instants as they are, not
-    /// renamed. Values with one digest are equal but with probability about n²/2¹²⁹ for n
-    /// values, as for a world's fingerprint; per-value memos of values many times larger than a
-    /// digest key on it.
+    /// A 128-bit digest of what `build` surveys, exactly as it is: ids, tokens and instants as they
+    /// are, not renamed or made relative. Values with one digest are equal but with probability
+    /// about n²/2¹²⁹ for n values, as for a world's fingerprint (n²/2⁶⁵ where parts are surveyed
+    /// as hashable values through a hasher, 64 bits each); per-value memos of values many times
+    /// larger than a digest key on it.
     static func digest(_ build: (inout Survey) -> Void) -> Fingerprint {
         var survey = Survey(now: .seconds(0), horizon: .zero, historyHorizon: .zero)
         survey.exact = true
