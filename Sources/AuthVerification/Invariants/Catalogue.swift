@@ -49,11 +49,13 @@ public enum Catalogue {
     /// The logout is recognised however deeply a composition wraps it (`.session(.logout)`).
     public static func logoutAlwaysSignsOut<M>() -> Invariant<M> {
         let isLogout = Memo<M.Intent, Bool>()
-        let isLogoutKey = Memo<EventKey, Bool>()  // By the intent's key, where the environment numbered it.
+        // By the intent's key where the environment numbered it; a key not met yet (each
+        // environment numbers afresh) takes the intent's own answer, as the leak scanner does.
+        let isLogoutKey = Memo<EventKey, Bool>()
         return Invariant("logout always signs out and clears the vault", source: "seed 002 Logout; OWASP ASVS V3.3.1", .step { t in
             guard case .intent(let intent, _) = t.move.event else { return nil }
-            let logout: (M.Intent) -> Bool = { EventLabel.leafCase(of: $0) == "logout" }
-            guard t.move.key.map({ isLogoutKey.value($0) { _ in logout(intent) } }) ?? isLogout.value(intent, logout) else { return nil }
+            let byIntent = { isLogout.value(intent) { EventLabel.leafCase(of: $0) == "logout" } }
+            guard t.move.key.map({ isLogoutKey.value($0) { _ in byIntent() } }) ?? byIntent() else { return nil }
             if t.after.sessionCredentials != nil { return "still signed in after logout (\(t.after.casePath))" }
             if t.after.world.vault != .empty { return "the vault was not cleared by logout" }
             return t.effects.contains(.clearCredentials) ? nil : "logout did not ask to clear credentials"
