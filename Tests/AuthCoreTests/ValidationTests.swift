@@ -113,6 +113,39 @@ struct ValidationTests {
         #expect(PhoneNumber.validate(test.input).map(\.e164) == test.expected)
     }
 
+    /// The rule as the seed states it, character by character: what the byte-wise validator
+    /// must answer for every input.
+    private static func phoneByCharacters(_ input: String) -> Result<String, ValidationError> {
+        let trimmed = input.trimmedForInput
+        let separators: [Character] = [" ", "(", ")", "-", "."]
+        guard trimmed.first == "+" else {
+            return !trimmed.isEmpty && trimmed.allSatisfy({ $0.isASCIIDigit || separators.contains($0) })
+                ? .failure(.phoneMissingCountryCode) : .failure(.phoneInvalidCharacters)
+        }
+        var digits = ""
+        for character in trimmed.dropFirst() {
+            if character.isASCIIDigit {
+                digits.append(character)
+            } else if !separators.contains(character) {
+                return .failure(.phoneInvalidCharacters)
+            }
+        }
+        guard digits.first != "0" else { return .failure(.phoneMissingCountryCode) }
+        guard (8...15).contains(digits.count) else { return .failure(.phoneWrongLength) }
+        return .success("+" + digits)
+    }
+
+    @Test(
+        "PhoneNumber reads bytes and answers as the character-by-character rule, combining marks and CRLF included",
+        arguments: [
+            "+1\u{0301}234567890", "+\u{0301}1234567890", "+12345678\r\n90", "\r\n+1234567890", "+١٢٣٤٥٦٧٨٩", "+1234５67890",
+            "+0", "+00000000", "0", "()", "+1/234/567/8900", " ( ) ", "+ ( 1 ) 2-3.4 5678", "+123456789012345\u{0301}", "+🙂12345678",
+            "+1234567\u{00A0}8", "\u{00A0}+12345678", "-1234567890", "+-", "", "+1234567890\u{200D}",
+        ])
+    func phoneNumberMatchesCharacterRule(_ input: String) {
+        #expect(PhoneNumber.validate(input).map(\.e164) == Self.phoneByCharacters(input))
+    }
+
     @Test(
         "VerificationCode is exactly six ASCII digits; surrounding whitespace is tolerated",
         arguments: [
