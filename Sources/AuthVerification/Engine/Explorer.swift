@@ -141,6 +141,7 @@ private struct Run<Model: LifecycleModel> {
         var node: Int32 = 0
         var level: UInt16 = 0
         var targets: [UInt32] = []
+        var successors = Environment<Model>.Successors()
         while !frontier.isEmpty {
             levels.append(frontier.count)
             for snapshot in frontier {
@@ -151,6 +152,7 @@ private struct Run<Model: LifecycleModel> {
                     continue
                 }
                 targets.removeAll(keepingCapacity: true)
+                successors.removeAll()
                 let fromPath = pathOf[Int(node)]
                 // Which intents a model offers depends on where the user is: sampling the menu of
                 // the first state of each case path is enough to tell an intent case never offered.
@@ -158,7 +160,7 @@ private struct Run<Model: LifecycleModel> {
                 for move in environment.moves(snapshot) {
                     transitions += 1
                     if sampleMenu, case .intent(let intent, _) = move.event { offered.insert(intent) }
-                    let transition = environment.step(move, from: snapshot)
+                    let transition = environment.step(move, from: snapshot, besides: &successors)
                     let after = transition.after
                     for (position, check) in stepChecks where !failed[position] {
                         if let message = check(transition) { record(position, message, trace: trace(to: node) + [move.choice]) }

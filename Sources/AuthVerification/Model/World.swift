@@ -120,6 +120,15 @@ public struct World<Machine: Lifecycle>: Hashable, Sendable {
     }
 }
 
+extension World {
+    /// `a == b`, comparing the parts that tell worlds apart cheaply first (time, requests in
+    /// flight, timers) and the lifecycle state, a nest of enums, last.
+    static func same(_ a: World, _ b: World) -> Bool {
+        a.now == b.now && a.network == b.network && a.timers == b.timers && a.vault == b.vault && a.history == b.history
+            && a.state == b.state
+    }
+}
+
 extension Exchange: Surveyable {
     /// Id, request, whether it opened.
     public func survey(_ s: inout Survey) {
