@@ -82,6 +82,32 @@ struct LeakScannerTests {
         #expect(described.count == 2)
     }
 
+    @Test("keys of two tables met in turn keep their verdicts: neither table's payloads are looked up again, each key keeps its own verdict")
+    func tablesInTurn() {
+        let scanner = LeakScanner<String>()
+        let asked = Counter()
+        func event(_ key: EventKey, _ payload: String) -> Int? {
+            scanner.leak(event: key, payload: {
+                asked.count += 1
+                return payload
+            }) { value in (["shows \(value)"], []) }
+        }
+        scanner.learn(["rt-first"])
+        let first = EventTable<String>(), second = EventTable<String>()
+        let quiet = first.key(.intent("quiet")), loud = first.key(.intent("loud rt-first"))
+        let other = second.key(.intent("other"))
+        #expect(event(quiet, "quiet") == nil)
+        #expect(event(loud, "loud rt-first") == "rt-first".count)
+        #expect(event(other, "other") == nil)
+        #expect(asked.count == 3)
+        for _ in 0..<3 {
+            #expect(event(quiet, "quiet") == nil)
+            #expect(event(other, "other") == nil)
+            #expect(event(loud, "loud rt-first") == "rt-first".count)
+        }
+        #expect(asked.count == 3)
+    }
+
     @Test("secrets shorter than four characters are not learned, so short words in descriptions are no leaks")
     func shortSecretsIgnored() {
         let scanner = LeakScanner<Int>()

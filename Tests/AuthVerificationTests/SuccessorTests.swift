@@ -34,6 +34,7 @@ struct SuccessorTests {
                 #expect(after.secrets == expected.secrets)
                 #expect(after.referencedRequests == expected.referencedRequests)
                 #expect(after.sessionCredentials == expected.sessionCredentials)
+                #expect(after.isSignedIn == (after.sessionCredentials != nil))
                 #expect(after.symbols == expected.symbols)
                 #expect(transition.effects == fresh.effects)
                 #expect(transition.answered == fresh.answered)
@@ -42,7 +43,7 @@ struct SuccessorTests {
                     // sibling's snapshot when its world equals that sibling's settled world.
                     var world = after.world
                     _ = Survey.of(&world, horizon: environment.timeHorizon, historyHorizon: environment.historyHorizon) { world, facts in
-                        environment.settleHistory(&world, facts, signedInBefore: snapshot.sessionCredentials != nil)
+                        environment.settleHistory(&world, facts, signedInBefore: snapshot.isSignedIn)
                     }
                     #expect(world == after.world, "\(model.name): settling \(after.casePath) again changed its history")
                     if made.contains(ObjectIdentifier(after)) { shared += 1 } else { made.append(ObjectIdentifier(after)) }

@@ -30,7 +30,7 @@ public enum Catalogue {
     /// the state is signed in. (OWASP MASVS-STORAGE-1; Everday: "clear local auth state regardless".)
     public static func credentialsOnlyWhenSignedIn<M>() -> Invariant<M> {
         Invariant("no credentials outside signed-in states", source: "OWASP MASVS-STORAGE-1; seed 002 Logout", .state { s in
-            s.world.vault.credentials != nil && s.sessionCredentials == nil ? "the vault holds credentials in \(s.casePath)" : nil
+            s.world.vault.credentials != nil && !s.isSignedIn ? "the vault holds credentials in \(s.casePath)" : nil
         })
     }
 
@@ -56,7 +56,7 @@ public enum Catalogue {
             guard case .intent(let intent, _) = t.move.event else { return nil }
             let byIntent = { isLogout.value(intent) { EventLabel.leafCase(of: $0) == "logout" } }
             guard t.move.key.map({ isLogoutKey.value($0) { _ in byIntent() } }) ?? byIntent() else { return nil }
-            if t.after.sessionCredentials != nil { return "still signed in after logout (\(t.after.casePath))" }
+            if t.after.isSignedIn { return "still signed in after logout (\(t.after.casePath))" }
             if t.after.world.vault != .empty { return "the vault was not cleared by logout" }
             return t.effects.contains(.clearCredentials) ? nil : "logout did not ask to clear credentials"
         })
@@ -127,9 +127,9 @@ public enum Catalogue {
     public static func onlyDefinitiveRefreshErrorsEndSession<M>() -> Invariant<M> {
         Invariant("only definitive refresh errors end the session", source: "seed 002 Storage Guidance; RFC 6749 §5.2", .step { t in
             guard t.answersCurrentRequest, case .refresh? = t.answered?.request, case .failed(let failure)? = t.reply,
-                t.before.sessionCredentials != nil
+                t.before.isSignedIn
             else { return nil }
-            let signedIn = t.after.sessionCredentials != nil
+            let signedIn = t.after.isSignedIn
             if failure.isTransient, !signedIn { return "a transient \(failure) ended the session" }
             if !failure.isTransient, signedIn || t.after.world.vault != .empty { return "a definitive \(failure) kept the session" }
             return nil
@@ -167,7 +167,7 @@ public enum Catalogue {
     /// at the next, with a registration pending in between).
     public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
         Invariant("pending approval never reaches signed-in", source: "seed 002 Approval-Gated Registration", .step { t in
-            guard t.before.sessionCredentials == nil, t.after.sessionCredentials != nil else { return nil }
+            guard !t.before.isSignedIn, t.after.isSignedIn else { return nil }
             if case .launched(.stored(let stored), _) = t.move.event, t.before.world.vault == .holds(stored) || t.before.world.vault == .unreadable(stored) {
                 return nil
             }

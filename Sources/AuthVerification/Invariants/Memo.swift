@@ -42,7 +42,11 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     private var lastLearned: [String] = []
     private var lastMore: [String] = []
     private var verdicts: [Key: Verdict] = [:]
-    private var keyedVerdicts: [EventKey: Verdict] = [:]
+    /// Verdicts by event key, by index (a table numbers its payloads 0, 1, 2…): the table met
+    /// last, and the others by serial number.
+    private var currentSerial: UInt64 = 0
+    private var currentVerdicts: [Verdict?] = []
+    private var otherTables: [UInt64: [Verdict?]] = [:]
     private var digestVerdicts: [Fingerprint: Verdict] = [:]
     private let mutex = PosixMutex()
 
@@ -77,10 +81,18 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     func leak(event key: EventKey, payload: () -> Key?, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
         mutex.lock()
         defer { mutex.unlock() }
-        if let verdict = keyedVerdicts[key], verdict.known == needles.count { return verdict.leak }
+        if key.serial != currentSerial {
+            // Another table's keys (an exploration, then a fuzz session of the same model).
+            if !currentVerdicts.isEmpty { otherTables[currentSerial] = currentVerdicts }
+            currentVerdicts = otherTables.removeValue(forKey: key.serial) ?? []
+            currentSerial = key.serial
+        }
+        let index = key.index
+        if index < currentVerdicts.count, let verdict = currentVerdicts[index], verdict.known == needles.count { return verdict.leak }
         guard let value = payload() else { return nil }
         let leak = verdict(value, in: &verdicts) { describe(value) }
-        keyedVerdicts[key] = Verdict(known: needles.count, leak: leak)
+        if currentVerdicts.count <= index { currentVerdicts += repeatElement(nil, count: index - currentVerdicts.count + 1) }
+        currentVerdicts[index] = Verdict(known: needles.count, leak: leak)
         return leak
     }
 

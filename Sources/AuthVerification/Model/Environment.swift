@@ -23,6 +23,8 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
 
     /// The credentials the session holds, if signed in (read once: most invariants ask).
     public let sessionCredentials: Credentials?
+    /// Whether the session holds credentials (`sessionCredentials != nil`, without copying them).
+    public let isSignedIn: Bool
     /// The state's case path, e.g. `signedIn.refreshing`.
     public var casePath: String { AuthVerification.casePath(of: world.state.phase) }
 
@@ -39,6 +41,7 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
         self.secrets = survey.secrets
         self.session = survey.session
         self.sessionCredentials = survey.session.flatMap(SessionLifecycle.credentials(in:))
+        self.isSignedIn = sessionCredentials != nil
         self.symbols = survey.symbols
         self.fingerprint = survey.fingerprint
         self.stateFingerprint = survey.stateFingerprint
@@ -318,7 +321,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         if let known = successors.snapshot(of: world) {
             return Transition(before: snapshot, move: move, effects: effects, after: known, answered: answered)
         }
-        let signedInBefore = snapshot.sessionCredentials != nil
+        let signedInBefore = snapshot.isSignedIn
         // Moved into the snapshot, not copied: a world's copy walks its state's nested enums.
         let after = Snapshot(consume world, horizon: timeHorizon, historyHorizon: historyHorizon) { world, facts in
             settleHistory(&world, facts, signedInBefore: signedInBefore)

@@ -10,6 +10,11 @@ import AuthCore
 struct EventKey: Hashable, Sendable {
     /// The table's serial number (high half) and the payload's index in it (low half).
     let bits: UInt64
+
+    /// The serial number of the table that numbered the payload.
+    var serial: UInt64 { bits >> 32 }
+    /// The payload's index in its table: 0, 1, 2… in numbering order.
+    var index: Int { Int(truncatingIfNeeded: bits & 0xFFFF_FFFF) }
 }
 
 /// The payloads one environment's moves carry, each numbered once.
