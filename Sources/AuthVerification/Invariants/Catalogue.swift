@@ -311,7 +311,7 @@ public enum Catalogue {
             // (and again when new secrets appear).
             let around =
                 inState == nil
-                ? scanner.leak(.surroundings(s.world.network, s.world.vault)) { _ in
+                ? scanner.leak(.surroundings(Survey.digest { $0.visit(s.world.network); $0.visit(s.world.vault) })) { _ in
                     ([String(describing: s.world.network), String(describing: s.world.vault)], [])
                 } : nil
             if let length = inState ?? around {

@@ -230,5 +230,7 @@ func secretsInside(_ value: Any) -> [String] {
 /// requests in flight and the vault around it.
 enum StateLeakKey: Hashable {
     case state(Fingerprint)
-    case surroundings([Exchange], VaultContents)
+    /// The requests in flight and the vault, by their exact digest (``Survey/digest(_:)``):
+    /// hashing and comparing the values themselves cost more than walking them once.
+    case surroundings(Fingerprint)
 }
