@@ -100,6 +100,10 @@ private struct Run<Model: LifecycleModel> {
     var pathOf: [Int32] = []
     var paths: [String] = []
     var pathIDs: [String: Int32] = [:]
+    /// Each lifecycle state's case path, by the state's fingerprint: a state's case path is the
+    /// same under any renaming of its ids and tokens, so states with one fingerprint share it,
+    /// and most new worlds hold a state met before (the path is built and hashed once per state).
+    var pathOfState: [Fingerprint: Int32] = [:]
     var edgeStart: [Int32] = [0]
     var edgeTargets: [UInt32] = []
     var transitions = 0
@@ -218,17 +222,23 @@ private struct Run<Model: LifecycleModel> {
         parent.append(from)
         choices.append(choice)
         depth.append(level)
-        let path = snapshot.casePath
-        if let known = pathIDs[path] {
+        if let known = pathOfState[snapshot.stateFingerprint] {
             pathOf.append(known)
         } else {
-            let pathID = Int32(paths.count)
-            paths.append(path)
-            pathIDs[path] = pathID
+            let path = snapshot.casePath
+            let pathID: Int32
+            if let known = pathIDs[path] {
+                pathID = known
+            } else {
+                pathID = Int32(paths.count)
+                paths.append(path)
+                pathIDs[path] = pathID
+                var cases: [PhaseCase] = []
+                reachedCases(of: snapshot.world.state.phase, into: &cases, declared: &declared)
+                seenCases.formUnion(cases)
+            }
             pathOf.append(pathID)
-            var cases: [PhaseCase] = []
-            reachedCases(of: snapshot.world.state.phase, into: &cases, declared: &declared)
-            seenCases.formUnion(cases)
+            pathOfState[snapshot.stateFingerprint] = pathID
         }
         for (position, check) in stateChecks where !failed[position] {
             if let message = check(snapshot) { record(position, message, trace: trace(to: id)) }
@@ -392,6 +402,14 @@ private struct ProjectedEdgeKey: Hashable {
     var to: Int32
     var label: Int32
     var kind: ProjectedEdge.Kind
+
+    /// The numbers alone: the kind's derived hash would hash its raw value, a string, and the
+    /// explorer inserts a key at most transitions (equal keys still compare their kinds).
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(from)
+        hasher.combine(to)
+        hasher.combine(label)
+    }
 }
 
 /// Interned event labels: an intent's label is computed once per distinct intent.
