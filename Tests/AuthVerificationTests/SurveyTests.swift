@@ -76,6 +76,47 @@ struct SurveyTests {
         #expect(Self.fingerprint(base) != Self.fingerprint(Self.world(other)))
     }
 
+    @Test("plain values of AuthCore's types are told apart by kind and text within each type, and equal ones agree (they are mixed as text, not hashed)")
+    func plainValues() throws {
+        let email = try Email("kid@example.edu"), other = try Email("kim@example.edu")
+        let phone = try PhoneNumber("+12345678900"), username = try Username("kid")
+        // One list per type: a position in a world always holds one type, so only values of one
+        // type must be told apart.
+        let groups: [[(String, (inout Survey) -> Void)]] = [
+            [("email", { $0.plain(email) }), ("other email", { $0.plain(other) })],
+            [("no email", { $0.plain(Optional<Email>.none) }), ("some email", { $0.plain(Optional(email)) })],
+            [("no name", { $0.plain(Optional<PersonName>.none) }), ("name", { $0.plain(Optional(try! PersonName("Kid"))) })],
+            [("call 1", { $0.plain(CallID(1)) }), ("call 2", { $0.plain(CallID(2)) })],
+            [("register", { $0.plain(CodePurpose.register) }), ("login", { $0.plain(CodePurpose.login) })],
+            [
+                ("sign in by email", { $0.plain(SignInIdentifier.email(email)) }),
+                ("sign in by other email", { $0.plain(SignInIdentifier.email(other)) }),
+                ("sign in by username", { $0.plain(SignInIdentifier.username(username)) }),
+                ("sign in by phone", { $0.plain(SignInIdentifier.phone(phone)) }),
+            ],
+            [("code to email", { $0.plain(CodeDestination.email(email)) }), ("code to phone", { $0.plain(CodeDestination.phone(phone)) })],
+            [
+                ("reset by email", { $0.plain(ResetIdentifier.email(email)) }),
+                ("reset by the same text", { $0.plain(ResetIdentifier.usernameOrEmail(email.rawValue)) }),
+            ],
+            [
+                ("cooldown to register", { $0.plain(CodeTarget.destination(.email(email), .register)) }),
+                ("cooldown to log in", { $0.plain(CodeTarget.destination(.email(email), .login)) }),
+                ("cooldown to a phone", { $0.plain(CodeTarget.destination(.phone(phone), .login)) }),
+                ("cooldown to reset", { $0.plain(CodeTarget.reset(.email(email))) }),
+            ],
+        ]
+        for group in groups {
+            let digests = group.map { Survey.digest($0.1) }
+            for (index, digest) in digests.enumerated() {
+                #expect(Survey.digest(group[index].1) == digest, "\(group[index].0) digests the same each time")
+                for other in digests.indices where other != index {
+                    #expect(digests[other] != digest, "\(group[index].0) and \(group[other].0)")
+                }
+            }
+        }
+    }
+
     @Test("every field of the user's profile is part of the fingerprint (text is mixed byte by byte)")
     func profileFields() {
         func world(_ user: UserProfile) -> World<SessionLifecycle> {
