@@ -41,7 +41,8 @@ public struct ExplorationReport: Sendable {
     /// Case paths the model declares final.
     public var finalCases: [String]
     /// Bytes the explorer keeps per distinct state (index entry, parent, move, depth, case path),
-    /// not counting the frontier of states still to expand or the edges kept for structural checks.
+    /// not counting the frontier of states still to expand, the edges kept for structural checks,
+    /// or the case path kept per distinct lifecycle state (one entry per state at most).
     public var bytesPerState: Int
     /// Distinct edges kept for the structural checks.
     public var storedEdges: Int

@@ -105,6 +105,7 @@ public enum Catalogue {
     /// rotated pair is persisted before the new access token is used. (Seed 002 Refresh.)
     public static func persistedBeforeUse<M>() -> Invariant<M> {
         Invariant("a new token is persisted before it is used", source: "seed 002 Refresh; RFC 9700 §4.14.2", .step { t in
+            guard !t.sent.isEmpty else { return nil }  // Only a request can use a token.
             var vault = t.before.world.vault.credentials
             if case .launched(.stored(let read), _) = t.move.event { vault = read }  // What this launch read from the vault.
             for effect in t.effects {
