@@ -77,39 +77,47 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
     /// every level on every event.
     @inlinable
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
-        switch (phase, event) {
-        case (.first(var inner), .intent(.first(let intent), let now)):
+        // The active flow's phase is taken out of `phase` (consumed) while it steps, then put
+        // back: left in `phase` as well, it would be shared, and a flow that changes part of it
+        // in place would copy that part first.
+        switch event {
+        case .intent(.first(let intent), let now):
+            var inner: First.Phase
+            if case .first(let current) = consume phase { inner = current } else { inner = first.initialPhase }
             defer { phase = .first(inner) }
             return first.step(&inner, .intent(intent, at: now), &requests)
-        case (.second(var inner), .intent(.second(let intent), let now)):
+        case .intent(.second(let intent), let now):
+            var inner: Second.Phase
+            if case .second(let current) = consume phase { inner = current } else { inner = second.initialPhase }
             defer { phase = .second(inner) }
             return second.step(&inner, .intent(intent, at: now), &requests)
-        case (.second, .intent(.first(let intent), let now)):
-            var inner = first.initialPhase
-            defer { phase = .first(inner) }
-            return first.step(&inner, .intent(intent, at: now), &requests)
-        case (.first, .intent(.second(let intent), let now)):
-            var inner = second.initialPhase
-            defer { phase = .second(inner) }
-            return second.step(&inner, .intent(intent, at: now), &requests)
-        case (.first(var inner), .reply(let id, let reply, let at)):
-            defer { phase = .first(inner) }
-            return first.step(&inner, .reply(id, reply, at: at), &requests)
-        case (.second(var inner), .reply(let id, let reply, let at)):
-            defer { phase = .second(inner) }
-            return second.step(&inner, .reply(id, reply, at: at), &requests)
-        case (.first(var inner), .tick(let now)):
-            defer { phase = .first(inner) }
-            return first.step(&inner, .tick(now), &requests)
-        case (.second(var inner), .tick(let now)):
-            defer { phase = .second(inner) }
-            return second.step(&inner, .tick(now), &requests)
-        case (.first(var inner), .launched(let stored, let at)):
-            defer { phase = .first(inner) }
-            return first.step(&inner, .launched(stored, at: at), &requests)
-        case (.second(var inner), .launched(let stored, let at)):
-            defer { phase = .second(inner) }
-            return second.step(&inner, .launched(stored, at: at), &requests)
+        case .reply(let id, let reply, let at):
+            switch consume phase {
+            case .first(var inner):
+                defer { phase = .first(inner) }
+                return first.step(&inner, .reply(id, reply, at: at), &requests)
+            case .second(var inner):
+                defer { phase = .second(inner) }
+                return second.step(&inner, .reply(id, reply, at: at), &requests)
+            }
+        case .tick(let now):
+            switch consume phase {
+            case .first(var inner):
+                defer { phase = .first(inner) }
+                return first.step(&inner, .tick(now), &requests)
+            case .second(var inner):
+                defer { phase = .second(inner) }
+                return second.step(&inner, .tick(now), &requests)
+            }
+        case .launched(let stored, let at):
+            switch consume phase {
+            case .first(var inner):
+                defer { phase = .first(inner) }
+                return first.step(&inner, .launched(stored, at: at), &requests)
+            case .second(var inner):
+                defer { phase = .second(inner) }
+                return second.step(&inner, .launched(stored, at: at), &requests)
+            }
         }
     }
 }
