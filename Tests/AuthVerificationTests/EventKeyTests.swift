@@ -20,6 +20,22 @@ struct EventKeyTests {
         #expect(table.keys(of: ["b", "a", "c"]) == [table.key(.intent("b")), table.key(.intent("a")), table.key(.intent("c"))])
     }
 
+    @Test("relaunches finding different credentials get different keys, in any order (the last credentials' key is kept, not hashed again)")
+    func launchKeys() {
+        func credentials(_ n: Int) -> Credentials {
+            Credentials(accessToken: AccessToken("tok-at-\(n)"), refreshToken: RefreshToken("tok-rt-\(n)"), user: UserProfile(id: "u1"))
+        }
+        let table = EventTable<String>()
+        let first = table.key(.launched(.stored(credentials(1))))
+        let second = table.key(.launched(.stored(credentials(2))))
+        #expect(first != second)
+        #expect(table.key(.launched(.stored(credentials(2)))) == second)
+        #expect(table.key(.launched(.stored(credentials(1)))) == first)
+        #expect(table.key(.launched(.unreadable)) != first)
+        #expect(table.key(.launched(.stored(credentials(1)))) == first)
+        #expect(table.key(.launched(.stored(credentials(3)))) != first)
+    }
+
     @Test("lists of intents made and freed one after another each get their own intents' keys (a remembered list is kept alive, so its storage is never another list's)")
     func shortLivedLists() {
         for remembered in [1, 8, 1_024] {

@@ -35,6 +35,8 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
     private var sightings: Set<UInt> = []
     private let mutex = PosixMutex()
     private let rememberedLists: Int
+    /// The credentials of the last relaunch numbered, and its key.
+    private var lastStored: (credentials: Credentials, key: EventKey)?
 
     init(rememberedLists: Int = 1_024) {
         self.serial = EventTableSerials.shared.next()
@@ -45,6 +47,15 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
     func key(_ payload: Described<Intent>) -> EventKey {
         mutex.lock()
         defer { mutex.unlock() }
+        // A menu offers a relaunch finding the vault's credentials at every world that holds
+        // them: the last ones are compared (one storage, so a few identity checks) rather than
+        // hashed whole again.
+        if case .launched(.stored(let credentials)) = payload {
+            if let last = lastStored, last.credentials == credentials { return last.key }
+            let key = locked(payload)
+            lastStored = (credentials, key)
+            return key
+        }
         return locked(payload)
     }
 
