@@ -32,6 +32,16 @@ struct CompositionEqualityTests {
         #expect(values.count == 2)
     }
 
+    @Test("Either describes its side and the value inside, without module-qualified type names, and hides what the value hides")
+    func eitherDescription() throws {
+        let nested: Either<Either<String, Int>, Int> = .first(.second(3))
+        #expect(String(describing: nested) == "first(second(3))")
+        let password = try Password(PasswordInput("pw-valid-secret"))
+        let hidden: Either<Int, Password> = .second(password)
+        #expect(!String(describing: hidden).contains("pw-valid-secret"))
+        #expect(!String(describing: hidden).contains("Either<"))
+    }
+
     @Test("AppIntent and AppPhase: equal only with the same case and an equal value")
     func appValues() {
         let intents: [AppIntent<Int, Int>] = [.entry(1), .entry(2), .session(1), .session(2)]

@@ -122,6 +122,17 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
     }
 }
 
+extension Either: CustomStringConvertible {
+    /// The side, then the value inside as it describes itself: `first(begin(provider: "google"))`
+    /// rather than the default's module-qualified `AuthCore.Either<…>.first(…)` of every level.
+    public var description: String {
+        switch self {
+        case .first(let value): "first(\(value))"
+        case .second(let value): "second(\(value))"
+        }
+    }
+}
+
 extension Either: CaseListing where First: CaseListing, Second: CaseListing {
     /// `first` and `second`.
     public static var declaredCases: [String] { ["first", "second"] }
