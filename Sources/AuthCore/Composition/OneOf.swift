@@ -1,5 +1,9 @@
 /// Intents for one of two flows.
-public indirect enum Either<First: Hashable & Sendable, Second: Hashable & Sendable>: Hashable, Sendable {
+///
+/// Not `indirect`: a nest of `OneOf`s then steps without boxing a new phase at every level on
+/// every event. The flows keep their phases small instead (their large cases, a grant, are
+/// `indirect`), so a nest of phases is as small as the largest small case.
+public enum Either<First: Hashable & Sendable, Second: Hashable & Sendable>: Hashable, Sendable {
     /// For the first flow.
     case first(First)
     /// For the second flow.

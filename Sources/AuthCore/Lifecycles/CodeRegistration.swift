@@ -26,7 +26,9 @@ public struct CodeRegistration: EntryFlow {
         /// The code was submitted; waiting for the new account.
         case registering(Email, RequestID, resendAt: Instant)
         /// Registered and signed in, password not yet set: handed over to the session.
-        case registered(Grant)
+        /// (Indirect: a grant is large, and a phase is as large as its largest case, as is every
+        /// nest of flows holding it.)
+        indirect case registered(Grant)
     }
 
     /// What the user can do.

@@ -45,7 +45,9 @@ public struct OAuthSignIn: EntryFlow {
         /// The provider's page is open; only a callback for `attempt` is accepted.
         case awaitingCallback(OAuthProvider, attempt: String)
         /// Signed in: handed over to the session.
-        case signedIn(Grant)
+        /// (Indirect: a grant is large, and a phase is as large as its largest case, as is every
+        /// nest of flows holding it.)
+        indirect case signedIn(Grant)
     }
 
     /// What the user (or the system, for callbacks) can do.
@@ -56,7 +58,8 @@ public struct OAuthSignIn: EntryFlow {
         /// Start with this provider; `attempt` is a fresh random `state` from the runtime.
         case begin(provider: String, attempt: String)
         /// The app was opened through its callback URL.
-        case callback(OAuthCallback)
+        /// (Indirect: the largest payload, which would size every intent of a nest of flows.)
+        indirect case callback(OAuthCallback)
         /// Give up on the pending attempt.
         case cancel
     }

@@ -92,7 +92,9 @@ public struct OneTimeCodeSignIn: EntryFlow {
         /// Too many wrong codes for this challenge; only a new code helps.
         case attemptsExhausted(CodeChallenge)
         /// Signed in: handed over to the session.
-        case signedIn(Grant)
+        /// (Indirect: a grant is large, and a phase is as large as its largest case, as is every
+        /// nest of flows holding it.)
+        indirect case signedIn(Grant)
     }
 
     /// What the user can do.

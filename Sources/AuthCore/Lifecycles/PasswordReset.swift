@@ -46,7 +46,9 @@ public struct PasswordReset: EntryFlow {
         /// The password was reset; the user signs in with it.
         case completed
         /// The password was reset and the answer signed the user in: handed over to the session.
-        case signedIn(Grant)
+        /// (Indirect: a grant is large, and a phase is as large as its largest case, as is every
+        /// nest of flows holding it.)
+        indirect case signedIn(Grant)
     }
 
     /// What the user can do.

@@ -39,7 +39,9 @@ public struct PasswordSignIn: EntryFlow {
         /// The server asked to wait (429); sign-in is refused locally until `until`.
         case rateLimited(until: Instant)
         /// Signed in: handed over to the session.
-        case signedIn(Grant)
+        /// (Indirect: a grant is large, and a phase is as large as its largest case, as is every
+        /// nest of flows holding it.)
+        indirect case signedIn(Grant)
     }
 
     /// What the user can do.

@@ -68,7 +68,9 @@ public struct Registration: EntryFlow {
         /// The account exists and awaits a parent's approval; it cannot sign in until then (Everday).
         case pendingApproval
         /// Registered and signed in at once: handed over to the session.
-        case registered(Grant)
+        /// (Indirect: a grant is large, and a phase is as large as its largest case, as is every
+        /// nest of flows holding it.)
+        indirect case registered(Grant)
     }
 
     /// What the user can do.
@@ -77,7 +79,8 @@ public struct Registration: EntryFlow {
         public static let declaredCases = ["submit", "startOver"]
 
         /// Send the registration form.
-        case submit(RegistrationInput)
+        /// (Indirect: the largest payload, which would size every intent of a nest of flows.)
+        indirect case submit(RegistrationInput)
         /// Back to an empty form, abandoning any request in flight.
         case startOver
     }
