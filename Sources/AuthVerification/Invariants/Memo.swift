@@ -10,8 +10,9 @@ import AuthCore
 /// depends on a value alone (its description, whether an intent is a logout), so the explorer's
 /// inner loop pays a dictionary lookup instead of a reflection or a string scan.
 final class Memo<Key: Hashable, Value>: @unchecked Sendable {
-    // Safe: every access to `values` holds `mutex`.
-    private var values: [Key: Value] = [:]
+    // Safe: every access to `values` holds `mutex`; so no access can overlap another, and the
+    // runtime's check of that (`@exclusivity(unchecked)`) is left out.
+    @exclusivity(unchecked) private var values: [Key: Value] = [:]
     private let mutex = PosixMutex()
 
     /// The value for `key`, computed by `compute` the first time.
@@ -36,18 +37,19 @@ final class Memo<Key: Hashable, Value>: @unchecked Sendable {
 /// world around it, so each distinct value is scanned once against the secrets known at that
 /// time, and again only when new secrets appear.
 final class LeakScanner<Key: Hashable>: @unchecked Sendable {
-    // Safe: every access to the stored properties holds `mutex`.
-    private var secrets: Set<String> = []
-    private var needles: [[UInt8]] = []
-    private var lastLearned: [String] = []
-    private var lastMore: [String] = []
-    private var verdicts: [Key: Verdict] = [:]
+    // Safe: every access to the stored properties holds `mutex`; no access can overlap another, so the
+    // runtime's exclusivity check is left out (`@exclusivity(unchecked)`).
+    @exclusivity(unchecked) private var secrets: Set<String> = []
+    @exclusivity(unchecked) private var needles: [[UInt8]] = []
+    @exclusivity(unchecked) private var lastLearned: [String] = []
+    @exclusivity(unchecked) private var lastMore: [String] = []
+    @exclusivity(unchecked) private var verdicts: [Key: Verdict] = [:]
     /// Verdicts by event key, by index (a table numbers its payloads 0, 1, 2…): the table met
     /// last, and the others by serial number.
-    private var currentSerial: UInt64 = 0
-    private var currentVerdicts: [Verdict?] = []
-    private var otherTables: [UInt64: [Verdict?]] = [:]
-    private var digestVerdicts: [Fingerprint: Verdict] = [:]
+    @exclusivity(unchecked) private var currentSerial: UInt64 = 0
+    @exclusivity(unchecked) private var currentVerdicts: [Verdict?] = []
+    @exclusivity(unchecked) private var otherTables: [UInt64: [Verdict?]] = [:]
+    @exclusivity(unchecked) private var digestVerdicts: [Fingerprint: Verdict] = [:]
     private let mutex = PosixMutex()
 
     /// Learns the secrets (of 4 characters or more) of the worlds around the values to check next.

@@ -26,17 +26,18 @@ struct EventKey: Hashable, Sendable {
 /// (`rememberedLists`); its intents then get no key, and per-event memos key on the intent itself
 /// as before there were keys (numbering them would only add a lookup).
 final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
-    // Safe: every access to the stored variables holds `mutex`.
+    // Safe: every access to the stored variables holds `mutex`; no access can overlap another, so the
+    // runtime's exclusivity check is left out (`@exclusivity(unchecked)`).
     private let serial: UInt64
-    private var indices: [Described<Intent>: UInt32] = [:]
-    private var lists: [UInt: (list: [Intent], keys: [EventKey])] = [:]
+    @exclusivity(unchecked) private var indices: [Described<Intent>: UInt32] = [:]
+    @exclusivity(unchecked) private var lists: [UInt: (list: [Intent], keys: [EventKey])] = [:]
     /// Storage addresses of lists met once by ``key(of:at:)`` (only a hint: a list is numbered
     /// from its own intents when remembered).
-    private var sightings: Set<UInt> = []
+    @exclusivity(unchecked) private var sightings: Set<UInt> = []
     private let mutex = PosixMutex()
     private let rememberedLists: Int
     /// The credentials of the last relaunch numbered, and its key.
-    private var lastStored: (credentials: Credentials, key: EventKey)?
+    @exclusivity(unchecked) private var lastStored: (credentials: Credentials, key: EventKey)?
 
     init(rememberedLists: Int = 1_024) {
         self.serial = EventTableSerials.shared.next()
