@@ -308,17 +308,22 @@ struct Environment<Model: LifecycleModel>: Sendable {
     /// intent, a stale answer) leads back to the same snapshot without a new survey.
     func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>) -> Transition<Machine> {
         var none = Successors()
-        return step(move, from: snapshot, besides: &none)
+        return step(move, from: snapshot, besides: &none, sharing: false)
     }
 
     /// ``step(_:from:)`` for one of several moves from `snapshot`: a move that makes the same world
     /// as an earlier one in `successors` leads to that move's snapshot, without a new survey.
     func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>, besides successors: inout Successors) -> Transition<Machine> {
+        step(move, from: snapshot, besides: &successors, sharing: Successors.shares(move.choice))
+    }
+
+    private func step(
+        _ move: Move<Machine>, from snapshot: Snapshot<Machine>, besides successors: inout Successors, sharing shares: Bool
+    ) -> Transition<Machine> {
         let (world, effects, answered) = apply(move, to: snapshot)
         if World.same(world, snapshot.world) {
             return Transition(before: snapshot, move: move, effects: effects, after: snapshot, answered: answered)
         }
-        let shares = Successors.shares(move.choice)
         if shares, let known = successors.snapshot(of: world) {
             return Transition(before: snapshot, move: move, effects: effects, after: known, answered: answered)
         }
