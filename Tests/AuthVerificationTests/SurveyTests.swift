@@ -243,3 +243,23 @@ struct FirstPhaseTests {
         #expect(firstPhase(OAuthSignIn.Phase.self, in: phase) == nil)
     }
 }
+
+@Suite("Symbolic token names")
+struct SymbolNameTests {
+    @Test(
+        "the index of a symbolic name is read off its bytes: only tok-<kind>-<digits> has one",
+        arguments: [
+            ("tok-at-1", "at", 1), ("tok-at-12", "at", 12), ("tok-rt-307", "rt", 307), ("tok-at-0", "at", 0),
+            ("tok-rt-3", "at", nil), ("tok-at-3", "rt", nil), ("tok-at-", "at", nil), ("tok-at-1x", "at", nil),
+            ("tok-at-x1", "at", nil), ("tok-at-١", "at", nil), ("tok_at-1", "at", nil), ("xtok-at-1", "at", nil),
+            ("TOK-AT-1", "at", nil), ("", "at", nil), ("tok-at-1\u{301}", "at", nil),
+        ] as [(String, String, Int?)])
+    func index(_ name: String, _ kind: String, _ expected: Int?) {
+        let found = kind == "at" ? Symbols.index(name, kind: "at") : Symbols.index(name, kind: "rt")
+        #expect(found == expected)
+        // A name that is not a native string (bridged or built from a substring) reads the same.
+        let rebuilt = String(Substring(name))
+        #expect((kind == "at" ? Symbols.index(rebuilt, kind: "at") : Symbols.index(rebuilt, kind: "rt")) == expected)
+        #expect(Symbols.name(kind, 42).hasPrefix("tok-\(kind)-"))
+    }
+}

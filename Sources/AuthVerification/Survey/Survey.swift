@@ -233,17 +233,21 @@ enum Symbols {
 
     /// The index of a symbolic name of `kind` (`at`, `rt`), without splitting or building strings.
     static func index(_ name: String, kind: StaticString) -> Int? {
-        let utf8 = name.utf8
-        guard utf8.count > 7 else { return nil }
-        // `tok-` + the two-letter kind + `-`, compared byte by byte.
-        let prefix: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0x74, 0x6F, 0x6B, 0x2D, kind.utf8Start[0], kind.utf8Start[1], 0x2D)
-        var bytes = utf8.makeIterator()
-        guard bytes.next() == prefix.0, bytes.next() == prefix.1, bytes.next() == prefix.2, bytes.next() == prefix.3,
-            bytes.next() == prefix.4, bytes.next() == prefix.5, bytes.next() == prefix.6
+        // A native string's bytes are read in place (the survey asks for every token of every
+        // world); any other string is read through a copy of its UTF-8 view.
+        if let parsed = name.utf8.withContiguousStorageIfAvailable({ index(bytes: $0, kind: kind) }) { return parsed }
+        return index(bytes: Array(name.utf8), kind: kind)
+    }
+
+    /// ``index(_:kind:)`` over the name's bytes: `tok-`, the two-letter kind, `-`, then digits only.
+    private static func index<Bytes: RandomAccessCollection<UInt8>>(bytes: Bytes, kind: StaticString) -> Int? where Bytes.Index == Int {
+        guard bytes.count > 7 else { return nil }
+        let s = bytes.startIndex
+        guard bytes[s] == 0x74, bytes[s + 1] == 0x6F, bytes[s + 2] == 0x6B, bytes[s + 3] == 0x2D,
+            bytes[s + 4] == kind.utf8Start[0], bytes[s + 5] == kind.utf8Start[1], bytes[s + 6] == 0x2D
         else { return nil }
         var index = 0
-        while let byte = bytes.next() {
+        for byte in bytes.dropFirst(7) {
             guard byte >= 0x30, byte <= 0x39 else { return nil }
             index = index &* 10 &+ Int(byte &- 0x30)
         }
