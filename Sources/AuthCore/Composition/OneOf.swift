@@ -1,4 +1,4 @@
-/// Intents for one of two flows.
+/// An intent or a phase of one of two flows.
 ///
 /// Not `indirect`: a nest of `OneOf`s then steps without boxing a new phase at every level on
 /// every event. The flows keep their phases small instead (their large cases, a grant, are
