@@ -240,7 +240,7 @@ enum Symbols {
     }
 
     /// ``index(_:kind:)`` over the name's bytes: `tok-`, the two-letter kind, `-`, then digits only.
-    private static func index<Bytes: RandomAccessCollection<UInt8>>(bytes: Bytes, kind: StaticString) -> Int? where Bytes.Index == Int {
+    static func index<Bytes: RandomAccessCollection<UInt8>>(bytes: Bytes, kind: StaticString) -> Int? where Bytes.Index == Int {
         guard bytes.count > 7 else { return nil }
         let s = bytes.startIndex
         guard bytes[s] == 0x74, bytes[s + 1] == 0x6F, bytes[s + 2] == 0x6B, bytes[s + 3] == 0x2D,
