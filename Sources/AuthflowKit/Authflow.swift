@@ -9,7 +9,10 @@ public enum Authflow {
         USAGE
           authflow verify [--json] [--runs N] [--length L]   explore every lifecycle to closure, fuzz each; exit 1 on any violation
           authflow explore <model> [--depth N] [--json]        exhaustive exploration of one model
-          authflow fuzz <model> [--seed S] [--runs N] [--length L] [--json]
+          authflow fuzz <model> [--seed S] [--runs N] [--length L] [--no-reuse] [--json]
+                                                               seeded random walks; a move already stepped and checked
+                                                               in the session is followed, not stepped again (the same
+                                                               walks); --no-reuse steps and checks every event afresh
           authflow replay <model> --seed S [--length L]        replay one fuzz run from its seed
           authflow list                                        the models
           authflow fixtures [--write] [--check] [DIR]          the fixture index: print it, write DIR/INDEX.md, or exit 1 if stale
@@ -34,7 +37,7 @@ public enum Authflow {
         """
 
     static let valued: Set<String> = ["depth", "seed", "runs", "length", "output", "format", "backend", "port", "only"]
-    static let flags: Set<String> = ["json", "help", "check", "quick", "write"]
+    static let flags: Set<String> = ["json", "help", "check", "quick", "write", "no-reuse"]
 
     /// Runs the command line `words` (without the program name), writing to `out` and `err`.
     /// Returns the exit status: 0 when clean, 1 when a check found a violation, 64 for a command
@@ -179,16 +182,18 @@ public enum Authflow {
         let model = try model(arguments, in: models)
         let configuration = FuzzConfiguration(
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 200),
-            length: try arguments.integer("length", default: 400))
+            length: try arguments.integer("length", default: 400), reusesCheckedTransitions: !arguments.flags.contains("no-reuse"))
         let report = model.fuzz(configuration)
         if arguments.flags.contains("json") {
             out(JSON.object([
                 ("model", JSON.string(report.model)), ("runs", "\(report.runs)"), ("events", "\(report.events)"),
-                ("eventsPerSecond", "\(Int(report.eventsPerSecond))"),
+                ("freshEvents", "\(report.freshEvents)"), ("eventsPerSecond", "\(Int(report.eventsPerSecond))"),
                 ("failure", report.failure.map { JSON.failure($0) } ?? "null"),
             ]))
         } else {
-            out("\(report.model): \(report.runs) runs, \(report.events) checked events, \(Int(report.eventsPerSecond)) events/s")
+            out(
+                "\(report.model): \(report.runs) runs, \(report.events) checked events (\(report.freshEvents) stepped afresh, "
+                    + "the rest along transitions checked before), \(Int(report.eventsPerSecond)) events/s")
             if let failure = report.failure {
                 out("\(failure)")
                 out("replay: authflow replay \(report.model) --seed \(failure.seed) --length \(configuration.length)")

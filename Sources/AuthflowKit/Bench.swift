@@ -33,7 +33,8 @@ public struct BenchConfiguration: Hashable, Sendable {
     /// count so the rows compare like with like.
     public var growthDepth: Int?
 
-    /// Walks per fuzz figure.
+    /// Walks per fuzz figure (quick and full: `authflow fuzz`'s default session, 200 walks of
+    /// 400 events, since what reuse saves depends on how long a session is).
     public var fuzzRuns: Int
     /// Events per walk.
     public var fuzzLength: Int
@@ -60,7 +61,7 @@ public struct BenchConfiguration: Hashable, Sendable {
     public static let quick = BenchConfiguration(
         name: "quick", figureBudget: 4, reducerEvents: 10_000, reducerRepetitions: 5, reducerSampleSeconds: 0.04,
         explorerRepetitions: 3, explorerStateCap: 3_000, largeCallers: 4, largeStateCap: 25_000, largeRepetitions: 3, growthCallers: [1, 2, 3, 4],
-        growthDepth: 10, fuzzRuns: 10, fuzzLength: 400, fuzzRepetitions: 3, plantedRepetitions: 3, plantedStateCap: 5_000,
+        growthDepth: 10, fuzzRuns: 200, fuzzLength: 400, fuzzRepetitions: 3, plantedRepetitions: 3, plantedStateCap: 5_000,
         overheadWarmup: 100, overheadPairs: 600, overheadBlocks: 6, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 3)
 
     /// The default: every shipped model to closure; the large model (four callers) until 1.2 × 10⁶
@@ -70,7 +71,7 @@ public struct BenchConfiguration: Hashable, Sendable {
     public static let full = BenchConfiguration(
         name: "full", figureBudget: 60, reducerEvents: 100_000, reducerRepetitions: 9, reducerSampleSeconds: 0.25,
         explorerRepetitions: 3, explorerStateCap: nil, largeCallers: 4, largeStateCap: 1_200_000, largeRepetitions: 2, growthCallers: [1, 2, 3, 4],
-        growthDepth: 14, fuzzRuns: 100, fuzzLength: 400, fuzzRepetitions: 5, plantedRepetitions: 5, plantedStateCap: 20_000,
+        growthDepth: 14, fuzzRuns: 200, fuzzLength: 400, fuzzRepetitions: 5, plantedRepetitions: 5, plantedStateCap: 20_000,
         overheadWarmup: 500, overheadPairs: 5_000, overheadBlocks: 10, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 7)
 
     /// The smallest run that still produces every row: one sample each, tiny caps and streams.

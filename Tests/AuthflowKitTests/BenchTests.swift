@@ -1,4 +1,5 @@
 @testable import AuthflowKit
+import AuthVerification
 import Foundation
 import Testing
 
@@ -388,5 +389,21 @@ struct BenchRunTests {
         #expect(Set(report.rows.map(\.section)) == [.reducer, .plantedBug], "\(report.notes)")
         #expect(report.notes.contains { $0.hasPrefix("reducer streams") })
         #expect(!report.notes.contains { $0.hasPrefix("runner overhead") || $0.hasPrefix("single-flight") || $0.hasPrefix("B/state") }, "\(report.notes)")
+    }
+}
+
+@Suite("authflow bench: the reducer's recorded event stream")
+struct ReducerStreamTests {
+    /// The fuzzer follows a transition it already checked without stepping it (so without showing
+    /// it to the invariants); the recorder must therefore fuzz with every step afresh, or its
+    /// stream would be the session's first steps only, cut wherever a walk followed a known one.
+    @Test("the stream is the walks' own: every segment starts where a walk starts or the app relaunches, from the initial state")
+    func segmentsAreWholeWalks() {
+        let model = Models.session(.everday)
+        let segments = ReducerBench.record(model, events: 4_000, seed: 0xB34C_4BE7)
+        #expect(segments.reduce(0) { $0 + $1.events.count } >= 4_000)
+        let initial = model.machine.initial
+        let cut = segments.indices.filter { segments[$0].start != initial }
+        #expect(cut.isEmpty, "\(cut.count) of \(segments.count) segments start inside a walk")
     }
 }

@@ -235,7 +235,7 @@ struct VerificationCommandTests {
         let run = CommandRun(["fuzz", "passwordSignIn", "--seed", "7", "--runs", "3", "--length", "25", "--json"], models: CommandModels.all)
         #expect(run.status == 0)
         let object = try #require(try json(run) as? [String: Any])
-        #expect(Set(object.keys) == ["model", "runs", "events", "eventsPerSecond", "failure"])
+        #expect(Set(object.keys) == ["model", "runs", "events", "freshEvents", "eventsPerSecond", "failure"])
         #expect(object["runs"] as? Int == 3)
         let events = try #require(object["events"] as? Int)
         #expect(events > 3 && events <= 3 * 25)

@@ -31,12 +31,17 @@ public struct FuzzConfiguration: Hashable, Sendable {
     public var runs: Int
     /// Events per walk.
     public var length: Int
+    /// Whether walks follow transitions this session already stepped and checked instead of
+    /// stepping and checking them again (see ``Fuzzer``); the walks are the same either way.
+    /// Turn it off only for an invariant with side effects that must see every step (a recorder).
+    public var reusesCheckedTransitions: Bool
 
     /// Creates a configuration.
-    public init(seed: UInt64 = 0xA17C_0DE5, runs: Int = 200, length: Int = 400) {
+    public init(seed: UInt64 = 0xA17C_0DE5, runs: Int = 200, length: Int = 400, reusesCheckedTransitions: Bool = true) {
         self.seed = seed
         self.runs = runs
         self.length = length
+        self.reusesCheckedTransitions = reusesCheckedTransitions
     }
 
     /// The seed of run `n`: the run number is spread over all 64 bits before mixing, so run `n`
@@ -71,8 +76,12 @@ public struct FuzzReport: Sendable {
     /// Walks run.
     public var runs: Int
     /// Events applied, each checked: by the step invariants, and, when it leads to a world not
-    /// met before in the session (a new fingerprint), by the state invariants.
+    /// met before in the session (a new fingerprint), by the state invariants. An event whose
+    /// transition the session had already checked (the same move from the same world up to
+    /// renaming) is checked by that earlier check (see ``Fuzzer``).
     public var events: Int
+    /// The events stepped and checked afresh: the rest followed a transition checked before.
+    public var freshEvents: Int
     /// Wall time.
     public var seconds: Double
     /// The first failure, shrunk.
@@ -80,6 +89,8 @@ public struct FuzzReport: Sendable {
 
     /// Checked events per second.
     public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
+    /// The share of events that followed a transition checked before (0 when none did).
+    public var reusedShare: Double { events > 0 ? Double(events - freshEvents) / Double(events) : 0 }
 }
 
 /// Seeded random walks over a model's worlds, checking every invariant at every step, shrinking
@@ -87,32 +98,63 @@ public struct FuzzReport: Sendable {
 /// met before in the session: at a world met again (one fingerprint, so the same world up to
 /// renaming) it holds as it held then, which is the explorer's argument for checking each
 /// distinct state once.
+///
+/// The same argument holds for steps: the explorer checks each move from each distinct world
+/// once, because a pure reducer makes the same move from the same world (up to renaming) lead to
+/// the same world with the same effects, so the step invariants give the same verdicts. A fuzzing
+/// session therefore keeps the transitions it has stepped and checked, between worlds up to
+/// renaming (``CheckedTransitions``); a walk that takes one again follows it without stepping or
+/// checking it again. Walks come back to the same moves often (the first moves of every walk, a
+/// retry loop, a refresh cycle), and following a checked transition costs a lookup where a step
+/// and its checks cost microseconds. The walks are the same: the menu of a world, and so the
+/// choice a random number picks, is the same at every world with its fingerprint (the explorer's
+/// traces, replayed from the initial world, rely on it too), and a test compares fuzz sessions
+/// with and without reuse choice by choice. ``FuzzReport/freshEvents`` counts the events stepped
+/// afresh. The session keeps at most ``reuseCapacity`` worlds; past it, walks step afresh.
 public enum Fuzzer {
+    /// Worlds a fuzzing session keeps with their checked transitions (about 200 bytes each plus
+    /// the world's snapshot): past this, moves to worlds it does not hold are stepped afresh.
+    public static let reuseCapacity = 200_000
+
     /// Fuzzes `model`; stops at the first failure, which it shrinks.
     public static func fuzz<Model: LifecycleModel>(_ model: Model, _ configuration: FuzzConfiguration) -> FuzzReport {
+        fuzz(model, configuration, walked: nil)
+    }
+
+    /// ``fuzz(_:_:)``, showing `walked` each walk's choices (before any shrinking).
+    static func fuzz<Model: LifecycleModel>(
+        _ model: Model, _ configuration: FuzzConfiguration, walked: (([Choice]) -> Void)?
+    ) -> FuzzReport {
         let clock = ContinuousClock()
         let start = clock.now
         let environment = Environment(model: model)
         var events = 0
+        var fresh = 0
         var held = Set<Fingerprint>()
+        let checked = configuration.reusesCheckedTransitions ? CheckedTransitions<Model>(capacity: reuseCapacity) : nil
         for run in 0..<configuration.runs {
             let seed = configuration.seed(ofRun: run)
-            let walk = self.walk(environment, seed: seed, length: configuration.length, held: &held)
+            let walk = self.walk(environment, seed: seed, length: configuration.length, held: &held, checked: checked)
             events += walk.choices.count
+            fresh += walk.fresh
+            walked?(walk.choices)
             if let violation = walk.violation {
                 let shrunk = shrink(environment, walk.choices, invariant: violation.invariant)
                 let failure = FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
-                return FuzzReport(model: model.name, runs: run + 1, events: events, seconds: elapsed(clock, start), failure: failure)
+                return FuzzReport(
+                    model: model.name, runs: run + 1, events: events, freshEvents: fresh, seconds: elapsed(clock, start), failure: failure)
             }
         }
-        return FuzzReport(model: model.name, runs: configuration.runs, events: events, seconds: elapsed(clock, start), failure: nil)
+        return FuzzReport(
+            model: model.name, runs: configuration.runs, events: events, freshEvents: fresh, seconds: elapsed(clock, start), failure: nil)
     }
 
-    /// Replays one run from its seed: the same walk, shrunk the same way.
+    /// Replays one run from its seed: the same walk, shrunk the same way. Every step is taken
+    /// afresh (nothing is reused from the session that found it).
     public static func replay<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzFailure? {
         let environment = Environment(model: model)
         var held = Set<Fingerprint>()
-        let walk = self.walk(environment, seed: seed, length: length, held: &held)
+        let walk = self.walk(environment, seed: seed, length: length, held: &held, checked: nil)
         guard let violation = walk.violation else { return nil }
         let shrunk = shrink(environment, walk.choices, invariant: violation.invariant)
         return FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
@@ -143,44 +185,58 @@ public enum Fuzzer {
     /// without building them: the same random number picks the same move as a walk through the
     /// list of moves would. `nil` when nothing can happen.
     static func pick<Model: LifecycleModel>(in menu: Environment<Model>.Menu, _ random: inout SplitMix64) -> Choice? {
-        let answers = menu.answers.reduce(0) { $0 + $1.replies.count }
-        let total =
-            menu.intents.count * weight(.intent(0)) + answers * weight(.reply(exchange: 0, reply: 0))
-            + menu.timers.count * weight(.timer(0)) + menu.relaunches.count * weight(.relaunch(0))
-        guard total > 0 else { return nil }
-        var pick = random.below(total)
-        if pick < menu.intents.count * weight(.intent(0)) { return .intent(pick / weight(.intent(0))) }
-        pick -= menu.intents.count * weight(.intent(0))
-        for (exchange, answers) in menu.answers.enumerated() {
-            let span = answers.replies.count * weight(.reply(exchange: 0, reply: 0))
-            if pick < span { return .reply(exchange: exchange, reply: pick / weight(.reply(exchange: 0, reply: 0))) }
-            pick -= span
-        }
-        if pick < menu.timers.count * weight(.timer(0)) { return .timer(pick / weight(.timer(0))) }
-        pick -= menu.timers.count * weight(.timer(0))
-        return .relaunch(pick / weight(.relaunch(0)))
+        MenuShape(menu).pick(&random)?.choice
     }
 
     /// One walk; `held` holds the fingerprints of the worlds whose state invariants held (over
-    /// every walk of a session), whose state invariants are not checked again.
-    private static func walk<Model: LifecycleModel>(
-        _ environment: Environment<Model>, seed: UInt64, length: Int, held: inout Set<Fingerprint>
-    ) -> (choices: [Choice], violation: Violation?) {
+    /// every walk of a session), whose state invariants are not checked again; `checked`, when
+    /// given, holds the transitions the session checked, which the walk follows without stepping.
+    static func walk<Model: LifecycleModel>(
+        _ environment: Environment<Model>, seed: UInt64, length: Int, held: inout Set<Fingerprint>,
+        checked: CheckedTransitions<Model>?
+    ) -> (choices: [Choice], violation: Violation?, fresh: Int) {
         var random = SplitMix64(seed: seed)
         var snapshot = environment.initial
         var choices: [Choice] = []
-        for _ in 0..<length {
-            let menu = environment.menu(snapshot)
-            guard let choice = pick(in: menu, &random), let chosen = menu.move(choice) else { break }
-            choices.append(chosen.choice)
+        choices.reserveCapacity(length)
+        var fresh = 0
+        // The world the walk is at, when the session keeps it: then `snapshot` is stale.
+        var node = checked?.node(of: snapshot, in: environment)
+        while choices.count < length {
+            let choice: Choice
+            let menu: Environment<Model>.Menu
+            if let checked, let at = node {
+                guard let (picked, position) = checked.shapes[Int(at)].pick(&random) else { break }
+                choices.append(picked)
+                let next = checked.next[Int(at)][position]
+                if next >= 0 {
+                    node = next
+                    continue
+                }
+                choice = picked
+                snapshot = checked.snapshots[Int(at)]
+                menu = environment.menu(snapshot)
+            } else {
+                menu = environment.menu(snapshot)
+                guard let picked = MenuShape(menu).pick(&random)?.choice else { break }
+                choices.append(picked)
+                choice = picked
+            }
+            guard let chosen = menu.move(choice) else { preconditionFailure("a menu offers the move its shape picked") }
+            fresh += 1
             let (after, violation) = check(environment, snapshot, chosen, held: &held)
             if var violation {
                 violation.trace = environment.trace(choices)
-                return (choices, violation)
+                return (choices, violation, fresh)
+            }
+            if let checked {
+                let target = checked.node(of: after, in: environment)
+                if let from = node, let target { checked.next[Int(from)][checked.position(of: choice, in: from)] = target }
+                node = target
             }
             snapshot = after
         }
-        return (choices, nil)
+        return (choices, nil, fresh)
     }
 
     /// Applies `move` and checks the invariants. State invariants see only worlds they have not
@@ -298,4 +354,94 @@ public enum Fuzzer {
         case .relaunch(let n): (0..<n).map(Choice.relaunch)
         }
     }
+}
+
+/// How many moves of each kind a world's menu offers: all a weighted pick needs.
+struct MenuShape {
+    /// Intents offered.
+    let intents: Int
+    /// Answers offered to each request in flight, in order.
+    let replies: [Int]
+    /// Timers pending.
+    let timers: Int
+    /// Relaunches offered.
+    let relaunches: Int
+
+    init<Model: LifecycleModel>(_ menu: Environment<Model>.Menu) {
+        self.intents = menu.intents.count
+        self.replies = menu.answers.map { $0.replies.count }  // A closure: a key path here is instantiated at run time, per call.
+        self.timers = menu.timers.count
+        self.relaunches = menu.relaunches.count
+    }
+
+    /// Every move, in the menu's order.
+    var count: Int { intents + replies.reduce(0, +) + timers + relaunches }
+
+    /// The position of `choice` in the menu's list of moves.
+    func position(of choice: Choice) -> Int {
+        switch choice {
+        case .intent(let index): index
+        case .reply(let exchange, let reply): intents + replies[..<exchange].reduce(0, +) + reply
+        case .timer(let index): intents + replies.reduce(0, +) + index
+        case .relaunch(let index): intents + replies.reduce(0, +) + timers + index
+        }
+    }
+
+    /// A weighted choice (see ``Fuzzer/weight(_:)``) and its position in the list of moves;
+    /// `nil` when nothing can happen.
+    func pick(_ random: inout SplitMix64) -> (choice: Choice, position: Int)? {
+        let intent = Fuzzer.weight(.intent(0))
+        let reply = Fuzzer.weight(.reply(exchange: 0, reply: 0))
+        let timer = Fuzzer.weight(.timer(0))
+        let relaunch = Fuzzer.weight(.relaunch(0))
+        let answers = replies.reduce(0, +)
+        let total = intents * intent + answers * reply + timers * timer + relaunches * relaunch
+        guard total > 0 else { return nil }
+        var pick = random.below(total)
+        if pick < intents * intent { return (.intent(pick / intent), pick / intent) }
+        pick -= intents * intent
+        var position = intents
+        for (exchange, count) in replies.enumerated() {
+            let span = count * reply
+            if pick < span { return (.reply(exchange: exchange, reply: pick / reply), position + pick / reply) }
+            pick -= span
+            position += count
+        }
+        if pick < timers * timer { return (.timer(pick / timer), position + pick / timer) }
+        pick -= timers * timer
+        return (.relaunch(pick / relaunch), position + timers + pick / relaunch)
+    }
+}
+
+/// The transitions a fuzzing session has stepped and checked, between its worlds up to renaming
+/// (one per fingerprint, as the explorer keeps them): each world's snapshot, menu shape, and for
+/// each of its moves the world it led to, once stepped and checked. Only transitions whose checks
+/// all held are kept: a failing one ends the session.
+final class CheckedTransitions<Model: LifecycleModel> {
+    /// Each world's snapshot (the first met with its fingerprint).
+    private(set) var snapshots: [Snapshot<Model.Machine>] = []
+    /// Each world's menu shape.
+    private(set) var shapes: [MenuShape] = []
+    /// For each world, by move position: the world the move leads to, or -1 while not stepped.
+    var next: [[Int32]] = []
+    private var index: [Fingerprint: Int32] = [:]
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// The world with `snapshot`'s fingerprint, kept now if it is new and there is room.
+    func node(of snapshot: Snapshot<Model.Machine>, in environment: Environment<Model>) -> Int32? {
+        if let known = index[snapshot.fingerprint] { return known }
+        guard snapshots.count < capacity else { return nil }
+        let id = Int32(snapshots.count)
+        let shape = MenuShape(environment.menu(snapshot))
+        index[snapshot.fingerprint] = id
+        snapshots.append(snapshot)
+        shapes.append(shape)
+        next.append(Array(repeating: -1, count: shape.count))
+        return id
+    }
+
+    /// The position of `choice` among world `node`'s moves.
+    func position(of choice: Choice, in node: Int32) -> Int { shapes[Int(node)].position(of: choice) }
 }

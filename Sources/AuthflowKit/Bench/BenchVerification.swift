@@ -192,16 +192,26 @@ struct VerificationBench {
 
     // MARK: Fuzzing
 
-    /// Every shipped model fuzzed with every invariant on.
+    /// Every shipped model fuzzed with every invariant on; the same session once more, stepping
+    /// every event afresh, for the cost of a step and its checks.
     func fuzzer(progress: (String) -> Void) -> [BenchRow] {
         let fuzz = FuzzConfiguration(seed: configuration.seed, runs: configuration.fuzzRuns, length: configuration.fuzzLength)
+        var afresh = fuzz
+        afresh.reusesCheckedTransitions = false
         return Models.all.map { model in
             progress("fuzzer: \(model.name)")
             let samples = Self.repeated(configuration.fuzzRepetitions, budget: configuration.figureBudget) { model.fuzz(fuzz) }
+            let stepped = model.fuzz(afresh)
             let last = samples[samples.count - 1]
             var details = [
                 BenchDetail("events", .int(last.events), "\(BenchFormat.grouped(last.events)) events a sample"),
                 BenchDetail("invariants", .int(model.invariantNames.count), "\(model.invariantNames.count) invariants"),
+                BenchDetail(
+                    "reusedShare", .double(last.reusedShare),
+                    "\(BenchFormat.significant(last.reusedShare * 100)) % along transitions checked before"),
+                BenchDetail(
+                    "afreshPerSecond", .double(stepped.eventsPerSecond),
+                    "every event stepped afresh: \(BenchFormat.si(stepped.eventsPerSecond))/s"),
             ]
             if let failure = last.failure {
                 details.append(BenchDetail("violation", .text(failure.violation.invariant), "stopped at a violation: \(failure.violation.invariant)"))
