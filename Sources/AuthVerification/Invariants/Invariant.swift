@@ -44,6 +44,12 @@ public final class Transition<Machine: Lifecycle>: Sendable {
 
 /// A named property of every reachable state, or of every transition, with the source that asks
 /// for it. A check returns `nil` when it holds, or what went wrong (never a secret).
+///
+/// A check is a function of the snapshot or transition it is shown, up to the renaming of ids
+/// and tokens: the explorer and the fuzzer check each distinct world, and each move from it, once
+/// (the fuzzer follows a move it checked before without showing it again; see ``Fuzzer``). A
+/// check may keep a memo; one with a side effect that must see every step fuzzes with
+/// ``FuzzConfiguration/reusesCheckedTransitions`` off.
 public struct Invariant<Machine: Lifecycle>: Sendable {
     /// How it is checked.
     public enum Check: Sendable {

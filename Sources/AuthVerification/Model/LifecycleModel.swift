@@ -74,6 +74,12 @@ public protocol LifecycleModel: Sendable {
     var replies: ReplyCatalogue { get }
     /// Representative user intents in this world: valid, invalid and edge inputs. The snapshot
     /// gives the world and the facts surveyed from it (the session, symbolic token counts).
+    ///
+    /// Worlds with one fingerprint — the same world up to the names of ids and tokens and a
+    /// shift of time (see ``Survey``) — must be offered as many intents, in the same order, each
+    /// renamed alike: the explorer expands one world per fingerprint and rebuilds a trace by
+    /// replaying its choices from the initial world, and the fuzzer follows a move it checked
+    /// before by its choice. Build the list from the snapshot's facts, not from absolute times.
     func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent]
     /// Whether relaunching the app is a possible move (for lifecycles that read the vault).
     var relaunches: Bool { get }
