@@ -167,8 +167,10 @@ private struct Run<Model: LifecycleModel> {
                     if sampleMenu, case .intent(let intent, _) = move.event { offered.insert(intent) }
                     let transition = environment.step(move, from: snapshot, besides: &successors)
                     let after = transition.after
-                    for (position, check) in stepChecks where !failed[position] {
-                        if let message = check(transition) { record(position, message, trace: trace(to: node) + [move.choice]) }
+                    var checked = -1
+                    while let (position, message) = Self.firstFailure(of: stepChecks, on: transition, besides: failed, after: checked) {
+                        record(position, message, trace: trace(to: node) + [move.choice])
+                        checked = position  // The checks after a failing one still see this transition.
                     }
                     var target = index[after.fingerprint]
                     if target == nil {
@@ -241,10 +243,28 @@ private struct Run<Model: LifecycleModel> {
             pathOf.append(pathID)
             pathOfState[snapshot.stateFingerprint] = pathID
         }
-        for (position, check) in stateChecks where !failed[position] {
-            if let message = check(snapshot) { record(position, message, trace: trace(to: id)) }
+        var checked = -1
+        while let (position, message) = Self.firstFailure(of: stateChecks, on: snapshot, besides: failed, after: checked) {
+            record(position, message, trace: trace(to: id))
+            checked = position
         }
         return id
+    }
+
+    /// The first of `checks` (by invariant position, past `after`) not yet failed that fails on
+    /// `value`, and its message. The closures are called where they lie in the array: copying
+    /// each out, as a `for` loop does, retains and releases its context at every check.
+    static func firstFailure<Value>(
+        of checks: [(index: Int, check: @Sendable (Value) -> String?)], on value: Value, besides failed: [Bool], after: Int = -1
+    ) -> (Int, String)? {
+        checks.withUnsafeBufferPointer { checks in
+            for offset in checks.indices {
+                let position = checks[offset].index
+                guard position > after, !failed[position] else { continue }
+                if let message = checks[offset].check(value) { return (position, message) }
+            }
+            return nil
+        }
     }
 
     private mutating func record(_ position: Int, _ message: String, trace choices: [Choice]) {
