@@ -30,12 +30,22 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
 
     /// Surveys `world`; `settle` may update its history from the survey's facts before the
     /// history is surveyed.
-    init(
+    convenience init(
         _ world: consuming World<Machine>, horizon: Interval, historyHorizon: Interval,
         settle: (inout World<Machine>, Survey) -> Void = { _, _ in }
     ) {
+        var scratch = Survey.Scratch()
+        self.init(world, horizon: horizon, historyHorizon: historyHorizon, scratch: &scratch, settle: settle)
+    }
+
+    /// ``init(_:horizon:historyHorizon:settle:)`` with the survey's working lists from `scratch`.
+    init(
+        _ world: consuming World<Machine>, horizon: Interval, historyHorizon: Interval, scratch: inout Survey.Scratch,
+        settle: (inout World<Machine>, Survey) -> Void
+    ) {
         // Consumed, not copied: the world is settled in place and kept.
-        let survey = Survey.of(&world, horizon: horizon, historyHorizon: historyHorizon, settle: settle)
+        var survey = Survey.of(&world, horizon: horizon, historyHorizon: historyHorizon, scratch: &scratch, settle: settle)
+        defer { survey.giveBack(&scratch) }
         self.world = world
         self.referencedRequests = survey.referencedRequests
         self.secrets = survey.secrets
@@ -72,7 +82,18 @@ extension Survey {
     static func of<M: Lifecycle>(
         _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, settle: (inout World<M>, Survey) -> Void
     ) -> Survey {
+        var scratch = Scratch()
+        return of(&world, horizon: horizon, historyHorizon: historyHorizon, scratch: &scratch, settle: settle)
+    }
+
+    /// ``of(_:horizon:historyHorizon:settle:)`` with its working lists taken from `scratch`: the
+    /// caller gives them back (``giveBack(_:)``) once done with the survey.
+    static func of<M: Lifecycle>(
+        _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, scratch: inout Scratch,
+        settle: (inout World<M>, Survey) -> Void
+    ) -> Survey {
         var survey = Survey(now: world.now, horizon: horizon, historyHorizon: historyHorizon)
+        survey.borrow(&scratch)
         if let surveyable = M.Phase.self as? any Surveyable.Type {
             survey.visit(world.state.phase, as: surveyable)
         } else {
@@ -329,7 +350,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         }
         let signedInBefore = snapshot.isSignedIn
         // Moved into the snapshot, not copied: a world's copy walks its state's nested enums.
-        let after = Snapshot(consume world, horizon: timeHorizon, historyHorizon: historyHorizon) { world, facts in
+        let after = Snapshot(consume world, horizon: timeHorizon, historyHorizon: historyHorizon, scratch: &successors.scratch) { world, facts in
             settleHistory(&world, facts, signedInBefore: signedInBefore)
         }
         if shares { successors.remember(after) }
@@ -352,6 +373,8 @@ struct Environment<Model: LifecycleModel>: Sendable {
     /// last in a menu, where the comparisons would be most.
     struct Successors {
         private var snapshots: [Snapshot<Machine>] = []
+        /// The surveys' working lists, kept from one survey to the next.
+        var scratch = Survey.Scratch()
 
         /// Whether a move of this kind looks for a sibling's world (and is remembered for later ones).
         static func shares(_ choice: Choice) -> Bool {
