@@ -147,6 +147,10 @@ private struct Run<Model: LifecycleModel> {
         var level: UInt16 = 0
         var targets: [UInt32] = []
         var successors = Environment<Model>.Successors()
+        // Read once: the loop below mutates `self`, so a property read inside it may be copied
+        // (its references retained) for each call.
+        let environment = self.environment
+        let stepChecks = self.stepChecks
         while !frontier.isEmpty {
             levels.append(frontier.count)
             for snapshot in frontier {
@@ -168,8 +172,8 @@ private struct Run<Model: LifecycleModel> {
                     let transition = environment.step(move, from: snapshot, besides: &successors)
                     let after = transition.after
                     var checked = -1
-                    while let (position, message) = Self.firstFailure(of: stepChecks, on: transition, besides: failed, after: checked) {
-                        record(position, message, trace: trace(to: node) + [move.choice])
+                    while let (position, message) = Self.firstFailure(of: stepChecks, on: transition, after: checked) {
+                        if !failed[position] { record(position, message, trace: trace(to: node) + [move.choice]) }
                         checked = position  // The checks after a failing one still see this transition.
                     }
                     var target = index[after.fingerprint]
@@ -244,24 +248,23 @@ private struct Run<Model: LifecycleModel> {
             pathOfState[snapshot.stateFingerprint] = pathID
         }
         var checked = -1
-        while let (position, message) = Self.firstFailure(of: stateChecks, on: snapshot, besides: failed, after: checked) {
-            record(position, message, trace: trace(to: id))
+        while let (position, message) = Self.firstFailure(of: stateChecks, on: snapshot, after: checked) {
+            if !failed[position] { record(position, message, trace: trace(to: id)) }
             checked = position
         }
         return id
     }
 
-    /// The first of `checks` (by invariant position, past `after`) not yet failed that fails on
-    /// `value`, and its message. The closures are called where they lie in the array: copying
-    /// each out, as a `for` loop does, retains and releases its context at every check.
-    static func firstFailure<Value>(
-        of checks: [(index: Int, check: @Sendable (Value) -> String?)], on value: Value, besides failed: [Bool], after: Int = -1
-    ) -> (Int, String)? {
+    /// The first of `checks` past invariant position `after` that fails on `value`, and its
+    /// message. The closures are called where they lie in the array: copying each out, as a
+    /// `for` loop does, retains and releases its context at every check. An invariant that
+    /// failed already is checked again (its first, shortest violation is kept): only a broken
+    /// model pays for that, where skipping it meant reading the explorer's mutable list of
+    /// failures, copied for the call, at every transition.
+    static func firstFailure<Value>(of checks: [(index: Int, check: @Sendable (Value) -> String?)], on value: Value, after: Int) -> (Int, String)? {
         checks.withUnsafeBufferPointer { checks in
-            for offset in checks.indices {
-                let position = checks[offset].index
-                guard position > after, !failed[position] else { continue }
-                if let message = checks[offset].check(value) { return (position, message) }
+            for offset in checks.indices where checks[offset].index > after {
+                if let message = checks[offset].check(value) { return (checks[offset].index, message) }
             }
             return nil
         }
