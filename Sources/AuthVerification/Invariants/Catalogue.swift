@@ -53,9 +53,15 @@ public enum Catalogue {
         // environment numbers afresh) takes the intent's own answer, as the leak scanner does.
         let isLogoutKey = Memo<EventKey, Bool>()
         return Invariant("logout always signs out and clears the vault", source: "seed 002 Logout; OWASP ASVS V3.3.1", .step { t in
-            guard case .intent(let intent, _) = t.move.event else { return nil }
-            let byIntent = { isLogout.value(intent) { EventLabel.leafCase(of: $0) == "logout" } }
-            guard t.move.key.map({ isLogoutKey.value($0) { _ in byIntent() } }) ?? byIntent() else { return nil }
+            // Matched without binding the intent: a copy of a nested intent is made only when its
+            // key is not known yet (or it has none).
+            guard case .intent = t.move.event else { return nil }
+            @Sendable func byIntent() -> Bool {
+                guard case .intent(let intent, _) = t.move.event else { return false }
+                return isLogout.value(intent) { EventLabel.leafCase(of: $0) == "logout" }
+            }
+            let logout = if let key = t.move.key { isLogoutKey.value(key) { _ in byIntent() } } else { byIntent() }
+            guard logout else { return nil }
             if t.after.isSignedIn { return "still signed in after logout (\(t.after.casePath))" }
             if t.after.world.vault != .empty { return "the vault was not cleared by logout" }
             return t.effects.contains(.clearCredentials) ? nil : "logout did not ask to clear credentials"
