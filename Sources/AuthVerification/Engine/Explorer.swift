@@ -189,7 +189,7 @@ private struct Run<Model: LifecycleModel> {
                     let edge = UInt32(target) | (Self.isEnvironmentFailure(move) ? 0x8000_0000 : 0)
                     if !targets.contains(edge) { targets.append(edge) }
                     if after.stateFingerprint != snapshot.stateFingerprint {
-                        let (label, kind) = labels.label(move.event)
+                        let (label, kind) = labels.label(move)
                         projected.insert(ProjectedEdgeKey(from: fromPath, to: pathOf[Int(target)], label: label, kind: kind))
                     }
                 }
@@ -436,11 +436,27 @@ private struct ProjectedEdgeKey: Hashable {
     }
 }
 
-/// Interned event labels: an intent's label is computed once per distinct intent.
+/// Interned event labels: an intent's label is computed once per distinct intent, and a move's
+/// label once per event key (``EventKey``) where its environment numbered the payload.
 private struct EventLabels<Intent: Hashable & Sendable> {
     var names: [String] = []
     var ids: [String: Int32] = [:]
     var intentLabels: [Intent: Int32] = [:]
+    /// By event key's index (one exploration numbers its payloads in one table): the label and
+    /// kind, or `nil` when not met yet.
+    var keyLabels: [(Int32, ProjectedEdge.Kind)?] = []
+
+    /// `move`'s label, looked up by its key when it has one: a list lookup where hashing an intent
+    /// walked its nested enum, and a reply's label was hashed as a string.
+    mutating func label<Machine>(_ move: Move<Machine>) -> (Int32, ProjectedEdge.Kind) where Machine.Intent == Intent {
+        guard let key = move.key else { return label(move.event) }
+        let index = key.index
+        if index < keyLabels.count, let known = keyLabels[index] { return known }
+        let computed = label(move.event)
+        if keyLabels.count <= index { keyLabels += repeatElement(nil, count: index - keyLabels.count + 1) }
+        keyLabels[index] = computed
+        return computed
+    }
 
     mutating func label(_ event: AuthEvent<Intent>) -> (Int32, ProjectedEdge.Kind) {
         if case .intent(let intent, _) = event {
