@@ -292,7 +292,11 @@ public enum Catalogue {
     public static func onlyValidInputSent<M>() -> Invariant<M> {
         let valid = Memo<APIRequest, Bool>()
         return Invariant("no request carries input the validation rejects", source: "seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2", .step { t in
-            for request in t.sent where !valid.value(request, \.inputIsValid) { return "sent invalid input: \(request)" }
+            // Only requests a user's input went into are looked up (hashing one walks all of it):
+            // refreshes, protected calls and the like carry none.
+            for request in t.sent where request.needsUserAction && !valid.value(request, { $0.inputIsValid }) {
+                return "sent invalid input: \(request)"
+            }
             return nil
         })
     }
