@@ -160,7 +160,7 @@ private struct Run<Model: LifecycleModel> {
                     edgeStart.append(Int32(edgeTargets.count))
                     continue
                 }
-                targets.removeAll(keepingCapacity: true)
+                Survey.empty(&targets)
                 successors.removeAll()
                 let fromPath = pathOf[Int(node)]
                 // Which intents a model offers depends on where the user is: sampling the menu of
