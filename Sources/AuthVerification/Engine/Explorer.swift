@@ -109,6 +109,8 @@ private struct Run<Model: LifecycleModel> {
     var edgeTargets: [UInt32] = []
     var transitions = 0
     var projected = Set<ProjectedEdgeKey>()
+    /// The projected edge inserted last in each slot (see ``ProjectedEdgeKey/slot``).
+    var recentEdges = [ProjectedEdgeKey?](repeating: nil, count: ProjectedEdgeKey.slots)
     var labels = EventLabels<Machine.Intent>()
     var offered = Set<Machine.Intent>()
     var menuSampled = Set<Int32>()
@@ -190,7 +192,14 @@ private struct Run<Model: LifecycleModel> {
                     if !targets.contains(edge) { targets.append(edge) }
                     if after.stateFingerprint != snapshot.stateFingerprint {
                         let (label, kind) = labels.label(move)
-                        projected.insert(ProjectedEdgeKey(from: fromPath, to: pathOf[Int(target)], label: label, kind: kind))
+                        let key = ProjectedEdgeKey(from: fromPath, to: pathOf[Int(target)], label: label, kind: kind)
+                        // The projected graph has few edges, met again and again: a slot per cheap
+                        // hash remembers the last inserted there, so most are never hashed again.
+                        let slot = key.slot
+                        if recentEdges[slot] != key {
+                            projected.insert(key)
+                            recentEdges[slot] = key
+                        }
                     }
                 }
                 edgeTargets += targets
@@ -433,6 +442,17 @@ private struct ProjectedEdgeKey: Hashable {
         hasher.combine(from)
         hasher.combine(to)
         hasher.combine(label)
+    }
+
+    /// Slots of the explorer's cache of recently inserted edges.
+    static let slots = 1024
+
+    /// A slot in `0..<slots` from a multiplicative mix of the numbers (no hasher).
+    var slot: Int {
+        let mixed =
+            UInt64(UInt32(bitPattern: from)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: to)) &* 0xC2B2_AE3D_27D4_EB4F
+            ^ UInt64(UInt32(bitPattern: label)) &* 0x1656_67B1_9E37_79F9
+        return Int(truncatingIfNeeded: mixed >> 54)
     }
 }
 
