@@ -51,6 +51,18 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         return z ^ (z >> 31)
     }
 
+    /// The hash that sets and dictionaries use, without `Hasher`: a fingerprint's bits are a
+    /// well-mixed hash already, so one lane, mixed with the table's seed by a few multiplications
+    /// and shifts, stands for it. SipHash over the 16 bytes cost more than the rest of the
+    /// explorer's lookup of a state, made at every transition. Equal fingerprints have equal
+    /// lanes, so the hash agrees with `==`; the seed still differs per table, so copying one
+    /// table into another does not cluster.
+    public func _rawHashValue(seed: Int) -> Int {
+        var z = a ^ UInt64(UInt(bitPattern: seed)) &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return Int(truncatingIfNeeded: z ^ (z >> 32))
+    }
+
     /// Hexadecimal.
     public var description: String {
         String(a, radix: 16).leftPadded(to: 16) + String(b, radix: 16).leftPadded(to: 16)

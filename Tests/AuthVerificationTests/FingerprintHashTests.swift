@@ -1,0 +1,37 @@
+import Testing
+
+@testable import AuthVerification
+
+@Suite("Fingerprints as hash-table keys")
+struct FingerprintHashTests {
+    /// Distinct fingerprints, as surveys make them.
+    static let fingerprints: [Fingerprint] = (0..<8_192).map { n in
+        var fingerprint = Fingerprint()
+        fingerprint.mix(UInt64(n))
+        return fingerprint.finished()
+    }
+
+    @Test("equal fingerprints hash alike under every seed, and a table of distinct ones holds each once")
+    func agreesWithEquality() {
+        for fingerprint in Self.fingerprints.prefix(64) {
+            var copy = Fingerprint()
+            copy = fingerprint
+            for seed in [0, 1, -1, 0x5EED] { #expect(copy._rawHashValue(seed: seed) == fingerprint._rawHashValue(seed: seed)) }
+        }
+        #expect(Set(Self.fingerprints).count == Self.fingerprints.count)
+        let index = Dictionary(uniqueKeysWithValues: Self.fingerprints.enumerated().map { ($1, $0) })
+        #expect(Self.fingerprints.enumerated().allSatisfy { index[$1] == $0 })
+    }
+
+    @Test("the hash spreads fingerprints over a table's buckets (low bits), differently for each seed")
+    func spreads() {
+        for seed in [0, 0x5EED] {
+            var buckets = [Int](repeating: 0, count: 1_024)
+            for fingerprint in Self.fingerprints { buckets[fingerprint._rawHashValue(seed: seed) & 1_023] += 1 }
+            // 8 per bucket on average: a uniform hash puts at most about 20 in one.
+            #expect(buckets.max()! <= 24, "seed \(seed): \(buckets.max()!) in one bucket")
+        }
+        let moved = Self.fingerprints.prefix(256).filter { $0._rawHashValue(seed: 0) & 1_023 != $0._rawHashValue(seed: 0x5EED) & 1_023 }
+        #expect(moved.count > 200, "another seed must move most fingerprints to other buckets")
+    }
+}
