@@ -2,7 +2,7 @@ import Testing
 
 @testable import AuthVerification
 
-@Suite("Fingerprints as hash-table keys")
+@Suite("Fingerprints and event keys as hash-table keys")
 struct FingerprintHashTests {
     /// Distinct fingerprints, as surveys make them.
     static let fingerprints: [Fingerprint] = (0..<8_192).map { n in
@@ -33,5 +33,25 @@ struct FingerprintHashTests {
         }
         let moved = Self.fingerprints.prefix(256).filter { $0._rawHashValue(seed: 0) & 1_023 != $0._rawHashValue(seed: 0x5EED) & 1_023 }
         #expect(moved.count > 200, "another seed must move most fingerprints to other buckets")
+    }
+
+    @Test("event keys numbered 0, 1, 2… in one table spread over a table's buckets, and tables apart")
+    func eventKeysSpread() {
+        for serial: UInt64 in [1, 2] {
+            var buckets = [Int](repeating: 0, count: 1_024)
+            for index: UInt64 in 0..<8_192 { buckets[EventKey(bits: serial << 32 | index)._rawHashValue(seed: 0) & 1_023] += 1 }
+            #expect(buckets.max()! <= 24, "table \(serial): \(buckets.max()!) in one bucket")
+        }
+        let keys = (0..<8_192).map { EventKey(bits: 1 << 32 | UInt64($0)) } + (0..<8_192).map { EventKey(bits: 2 << 32 | UInt64($0)) }
+        #expect(Set(keys).count == keys.count)
+    }
+
+    @Test("a state's leak key and its surroundings' key with one fingerprint are told apart, and hash apart")
+    func leakKeys() {
+        let fingerprint = Self.fingerprints[0]
+        #expect(StateLeakKey.state(fingerprint) != StateLeakKey.surroundings(fingerprint))
+        #expect(StateLeakKey.state(fingerprint)._rawHashValue(seed: 3) != StateLeakKey.surroundings(fingerprint)._rawHashValue(seed: 3))
+        let keys = Self.fingerprints.map(StateLeakKey.state) + Self.fingerprints.map(StateLeakKey.surroundings)
+        #expect(Set(keys).count == keys.count)
     }
 }

@@ -57,8 +57,12 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
     /// explorer's lookup of a state, made at every transition. Equal fingerprints have equal
     /// lanes, so the hash agrees with `==`; the seed still differs per table, so copying one
     /// table into another does not cluster.
-    public func _rawHashValue(seed: Int) -> Int {
-        var z = a ^ UInt64(UInt(bitPattern: seed)) &* 0x9E37_79B9_7F4A_7C15
+    public func _rawHashValue(seed: Int) -> Int { Self.mixed(a, seed: seed) }
+
+    /// `word` and `seed` mixed into a hash-table hash (a few multiplications and shifts).
+    @inline(__always)
+    static func mixed(_ word: UInt64, seed: Int) -> Int {
+        var z = word ^ UInt64(UInt(bitPattern: seed)) &* 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 32)) &* 0xD6E8_FEB8_6659_FD93
         return Int(truncatingIfNeeded: z ^ (z >> 32))
     }
