@@ -245,6 +245,20 @@ struct VerificationCommandTests {
         #expect(text.out.last == "✓ no violation")
     }
 
+    @Test("fuzz follows the transitions it checked before unless --no-reuse, and walks the same either way")
+    func fuzzReuse() throws {
+        let words = ["fuzz", "passwordSignIn", "--seed", "7", "--runs", "20", "--length", "100", "--json"]
+        let reused = try #require(try json(CommandRun(words, models: CommandModels.all)) as? [String: Any])
+        let afresh = try #require(try json(CommandRun(words + ["--no-reuse"], models: CommandModels.all)) as? [String: Any])
+        let events = try #require(reused["events"] as? Int)
+        #expect(afresh["events"] as? Int == events)
+        #expect(afresh["freshEvents"] as? Int == events)
+        let fresh = try #require(reused["freshEvents"] as? Int)
+        #expect(fresh > 0 && fresh * 4 < events, "\(fresh) of \(events) stepped afresh")
+        let text = CommandRun(["fuzz", "passwordSignIn", "--runs", "2", "--length", "10", "--no-reuse"], models: CommandModels.all)
+        #expect(text.out.first?.contains("20 checked events (20 stepped afresh") == true, "\(text.text)")
+    }
+
     @Test("fuzz exits 1 on a planted bug and prints the replay command that reproduces it, byte for byte")
     func fuzzThenReplay() throws {
         let fuzz = CommandRun(["fuzz", CommandModels.brokenName, "--runs", "100", "--length", "40"], models: CommandModels.all)
