@@ -162,7 +162,7 @@ private struct Run<Model: LifecycleModel> {
                     edgeStart.append(Int32(edgeTargets.count))
                     continue
                 }
-                Survey.empty(&targets)
+                targets.empty()
                 successors.removeAll()
                 let fromPath = pathOf[Int(node)]
                 // Which intents a model offers depends on where the user is: sampling the menu of

@@ -112,8 +112,9 @@ public struct FuzzReport: Sendable {
 /// with and without reuse choice by choice. ``FuzzReport/freshEvents`` counts the events stepped
 /// afresh. The session keeps at most ``reuseCapacity`` worlds; past it, walks step afresh.
 public enum Fuzzer {
-    /// Worlds a fuzzing session keeps with their checked transitions (about 200 bytes each plus
-    /// the world's snapshot): past this, moves to worlds it does not hold are stepped afresh.
+    /// Worlds a fuzzing session keeps with their checked transitions (each with its snapshot, its
+    /// menu's shape and one entry per move): past this, moves to worlds it does not hold are
+    /// stepped afresh. A 20-million-event session of app.anonymousWall stayed under 41 MiB.
     public static let reuseCapacity = 200_000
 
     /// Fuzzes `model`; stops at the first failure, which it shrinks.

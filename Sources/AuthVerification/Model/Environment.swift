@@ -385,7 +385,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         }
 
         /// Forgets every snapshot (for the next world's moves).
-        mutating func removeAll() { Survey.empty(&snapshots) }
+        mutating func removeAll() { snapshots.empty() }
 
         /// The snapshot of a world a move made, when an earlier move made the same one.
         func snapshot(of world: World<Machine>) -> Snapshot<Machine>? {

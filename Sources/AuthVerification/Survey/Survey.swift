@@ -88,18 +88,10 @@ public struct Survey {
 
     /// Gives the working lists back to `scratch`, emptied (a survey's facts keep none of them).
     mutating func giveBack(_ scratch: inout Scratch) {
-        Self.empty(&requestNames)
-        Self.empty(&tokenNames)
-        Self.empty(&liveRefreshTokens)
+        requestNames.empty()
+        tokenNames.empty()
+        liveRefreshTokens.empty()
         borrow(&scratch)
-    }
-
-    /// Empties a short list, keeping its storage: element by element from the end, which costs
-    /// a few instructions each where `removeAll(keepingCapacity:)` goes through the general
-    /// `replaceSubrange`.
-    @inline(__always)
-    static func empty<T>(_ list: inout [T]) {
-        while !list.isEmpty { list.removeLast() }
     }
 
     /// A 128-bit digest of what `build` surveys, exactly as it is: ids, tokens and instants as they
@@ -302,4 +294,14 @@ public struct PhaseCase: Hashable, Sendable, Comparable, CustomStringConvertible
 /// A type's name without the module: `SessionLifecycle.Phase`, `Either<…>`.
 func typeName(_ type: Any.Type) -> String {
     String(reflecting: type).split(separator: "AuthCore.", omittingEmptySubsequences: false).joined()
+}
+
+extension Array {
+    /// Empties a short list, keeping its storage: element by element from the end, which costs
+    /// a few instructions each where `removeAll(keepingCapacity:)` goes through the general
+    /// `replaceSubrange`.
+    @inline(__always)
+    mutating func empty() {
+        while !isEmpty { removeLast() }
+    }
 }
