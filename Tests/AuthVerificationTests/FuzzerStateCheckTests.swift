@@ -44,4 +44,15 @@ struct FuzzerStateCheckTests {
         #expect(failure.choices.count >= 2 && failure.choices.count < failure.originalLength)
         #expect(Fuzzer.replay(model, seed: failure.seed, length: 100)?.choices == failure.choices)
     }
+
+    @Test("a step and a state invariant failing at one step: the fuzzer reports the one listed first, of either kind")
+    func firstInCatalogueOrder() throws {
+        let step = Invariant<PasswordSignIn>("step", source: "test", .step { $0.after.casePath == "signedIn" ? "step broken" : nil })
+        let state = Invariant<PasswordSignIn>("state", source: "test", .state { $0.casePath == "signedIn" ? "state broken" : nil })
+        for (invariants, first) in [([step, state], "step"), ([state, step], "state")] {
+            let report = Fuzzer.fuzz(SignInTestModel { invariants }, FuzzConfiguration(seed: 3, runs: 5, length: 100))
+            let failure = try #require(report.failure)
+            #expect(failure.violation.invariant == first)
+        }
+    }
 }

@@ -127,16 +127,8 @@ private struct Run<Model: LifecycleModel> {
         self.invariants = invariants
         self.violations = Array(repeating: nil, count: invariants.count)
         self.failed = Array(repeating: false, count: invariants.count)
-        var stateChecks: [(Int, @Sendable (Snapshot<Machine>) -> String?)] = []
-        var stepChecks: [(Int, @Sendable (Transition<Machine>) -> String?)] = []
-        for (position, check) in environment.checks.enumerated() {
-            switch check {
-            case .state(let check): stateChecks.append((position, check))
-            case .step(let check): stepChecks.append((position, check))
-            }
-        }
-        self.stateChecks = stateChecks
-        self.stepChecks = stepChecks
+        self.stateChecks = environment.stateChecks
+        self.stepChecks = environment.stepChecks
     }
 
     mutating func explore(progress: (@Sendable (Int, Int) -> Void)?) -> ExplorationReport {
@@ -264,19 +256,12 @@ private struct Run<Model: LifecycleModel> {
         return id
     }
 
-    /// The first of `checks` past invariant position `after` that fails on `value`, and its
-    /// message. The closures are called where they lie in the array: copying each out, as a
-    /// `for` loop does, retains and releases its context at every check. An invariant that
-    /// failed already is checked again (its first, shortest violation is kept): only a broken
-    /// model pays for that, where skipping it meant reading the explorer's mutable list of
-    /// failures, copied for the call, at every transition.
+    /// ``Environment/firstFailure(of:on:after:)``. An invariant that failed already is checked
+    /// again (its first, shortest violation is kept): only a broken model pays for that, where
+    /// skipping it meant reading the explorer's mutable list of failures, copied for the call,
+    /// at every transition.
     static func firstFailure<Value>(of checks: [(index: Int, check: @Sendable (Value) -> String?)], on value: Value, after: Int) -> (Int, String)? {
-        checks.withUnsafeBufferPointer { checks in
-            for offset in checks.indices where checks[offset].index > after {
-                if let message = checks[offset].check(value) { return (checks[offset].index, message) }
-            }
-            return nil
-        }
+        Environment<Model>.firstFailure(of: checks, on: value, after: after)
     }
 
     private mutating func record(_ position: Int, _ message: String, trace choices: [Choice]) {

@@ -251,16 +251,14 @@ public enum Fuzzer {
         let transition = environment.step(move, from: before)
         let after = transition.after
         let checksState = after !== before && !held.contains(after.fingerprint)
-        for (position, check) in environment.checks.enumerated() {
-            let message: String? =
-                switch check {
-                case .state(let check): checksState ? check(after) : nil
-                case .step(let check): check(transition)
-                }
-            if let message {
-                let invariant = environment.invariants[position]
-                return (after, Violation(invariant: invariant.name, source: invariant.source, message: message, trace: []))
-            }
+        // The first invariant in the catalogue's order that fails, of either kind.
+        var first = Environment<Model>.firstFailure(of: environment.stepChecks, on: transition)
+        if checksState, let state = Environment<Model>.firstFailure(of: environment.stateChecks, on: after), state.0 < first?.0 ?? .max {
+            first = state
+        }
+        if let (position, message) = first {
+            let invariant = environment.invariants[position]
+            return (after, Violation(invariant: invariant.name, source: invariant.source, message: message, trace: []))
         }
         // Only a world whose state invariants all held is remembered (a failing one ends the walk).
         if checksState { held.insert(after.fingerprint) }

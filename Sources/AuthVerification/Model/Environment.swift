@@ -132,9 +132,11 @@ struct Environment<Model: LifecycleModel>: Sendable {
     /// The model's invariants, made once: their memos (what a description showed, whether an
     /// intent is a logout) then last the whole run even when the model computes the list.
     let invariants: [Invariant<Machine>]
-    /// The invariants' checks alone, in the same order: what a check loop reads at every step,
-    /// without copying each invariant's name and source.
-    let checks: [Invariant<Machine>.Check]
+    /// The state invariants' checks with their positions in ``invariants``: what a check loop
+    /// reads, without copying each invariant's name and source.
+    let stateChecks: [(index: Int, check: @Sendable (Snapshot<Machine>) -> String?)]
+    /// The step invariants' checks with their positions in ``invariants``.
+    let stepChecks: [(index: Int, check: @Sendable (Transition<Machine>) -> String?)]
     /// The answers to each kind of request, built (and their keys numbered) once for each (see
     /// ``ReplyCatalogue/AnswerKey``): not rebuilt, with fresh token names, for every request in
     /// flight at every world.
@@ -153,7 +155,30 @@ struct Environment<Model: LifecycleModel>: Sendable {
         self.historyHorizon = model.historyHorizon
         self.maxCodeAttempts = model.codeRules?.maxAttempts
         self.invariants = model.invariants
-        self.checks = invariants.map(\.check)
+        var stateChecks: [(Int, @Sendable (Snapshot<Machine>) -> String?)] = []
+        var stepChecks: [(Int, @Sendable (Transition<Machine>) -> String?)] = []
+        for (position, invariant) in invariants.enumerated() {
+            switch invariant.check {
+            case .state(let check): stateChecks.append((position, check))
+            case .step(let check): stepChecks.append((position, check))
+            }
+        }
+        self.stateChecks = stateChecks
+        self.stepChecks = stepChecks
+    }
+
+    /// The first of `checks` past invariant position `after` that fails on `value`, and its
+    /// message. The closures are called where they lie in the array: copying each out, as a
+    /// `for` loop does, retains and releases its context at every check.
+    static func firstFailure<Value>(
+        of checks: [(index: Int, check: @Sendable (Value) -> String?)], on value: Value, after: Int = -1
+    ) -> (Int, String)? {
+        checks.withUnsafeBufferPointer { checks in
+            for offset in checks.indices where checks[offset].index > after {
+                if let message = checks[offset].check(value) { return (checks[offset].index, message) }
+            }
+            return nil
+        }
     }
 
     /// The initial world's snapshot.
