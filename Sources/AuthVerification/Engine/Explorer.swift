@@ -86,8 +86,6 @@ private struct Run<Model: LifecycleModel> {
     let model: Model
     let limits: ExplorationLimits
     let environment: Environment<Model>
-    let stateChecks: [(index: Int, check: @Sendable (Snapshot<Machine>) -> String?)]
-    let stepChecks: [(index: Int, check: @Sendable (Transition<Machine>) -> String?)]
     let invariants: [Invariant<Machine>]
 
     var violations: [Violation?]
@@ -127,8 +125,6 @@ private struct Run<Model: LifecycleModel> {
         self.invariants = invariants
         self.violations = Array(repeating: nil, count: invariants.count)
         self.failed = Array(repeating: false, count: invariants.count)
-        self.stateChecks = environment.stateChecks
-        self.stepChecks = environment.stepChecks
     }
 
     mutating func explore(progress: (@Sendable (Int, Int) -> Void)?) -> ExplorationReport {
@@ -144,7 +140,7 @@ private struct Run<Model: LifecycleModel> {
         // Read once: the loop below mutates `self`, so a property read inside it may be copied
         // (its references retained) for each call.
         let environment = self.environment
-        let stepChecks = self.stepChecks
+        let stepChecks = environment.stepChecks
         while !frontier.isEmpty {
             levels.append(frontier.count)
             for snapshot in frontier {
@@ -166,7 +162,10 @@ private struct Run<Model: LifecycleModel> {
                     let transition = environment.step(move, from: snapshot, besides: &successors)
                     let after = transition.after
                     var checked = -1
-                    while let (position, message) = Self.firstFailure(of: stepChecks, on: transition, after: checked) {
+                    // A check that failed already runs again and its message is dropped (the first,
+                    // shortest violation is kept): only a broken model pays for that, where
+                    // skipping it meant reading the mutable list of failures at every transition.
+                    while let (position, message) = Environment<Model>.firstFailure(of: stepChecks, on: transition, after: checked) {
                         if !failed[position] { record(position, message, trace: trace(to: node) + [move.choice]) }
                         checked = position  // The checks after a failing one still see this transition.
                     }
@@ -249,19 +248,11 @@ private struct Run<Model: LifecycleModel> {
             pathOfState[snapshot.stateFingerprint] = pathID
         }
         var checked = -1
-        while let (position, message) = Self.firstFailure(of: stateChecks, on: snapshot, after: checked) {
+        while let (position, message) = Environment<Model>.firstFailure(of: environment.stateChecks, on: snapshot, after: checked) {
             if !failed[position] { record(position, message, trace: trace(to: id)) }
             checked = position
         }
         return id
-    }
-
-    /// ``Environment/firstFailure(of:on:after:)``. An invariant that failed already is checked
-    /// again (its first, shortest violation is kept): only a broken model pays for that, where
-    /// skipping it meant reading the explorer's mutable list of failures, copied for the call,
-    /// at every transition.
-    static func firstFailure<Value>(of checks: [(index: Int, check: @Sendable (Value) -> String?)], on value: Value, after: Int) -> (Int, String)? {
-        Environment<Model>.firstFailure(of: checks, on: value, after: after)
     }
 
     private mutating func record(_ position: Int, _ message: String, trace choices: [Choice]) {
