@@ -45,6 +45,11 @@ struct VerificationBench {
         #endif
     }
 
+    /// `model` built afresh. An invariant may keep a cache that lives as long as its model (the
+    /// leak scanner remembers the states it has read), so a second exploration of the same model
+    /// value starts warm: every sample takes a new model, as a first `authflow verify` would.
+    static func fresh(_ model: AnyModel) -> AnyModel { Models.named(model.name) ?? model }
+
     /// `body` run up to `count` times, and at least once, stopping early once the samples so far
     /// took `budget` seconds (a full exploration of a large model may take minutes).
     static func repeated<T>(_ count: Int, budget: Double, _ body: () -> T) -> [T] {
@@ -104,7 +109,8 @@ struct VerificationBench {
         return Models.all.map { model in
             progress("explorer: \(model.name)")
             let samples = Self.repeated(configuration.explorerRepetitions, budget: configuration.figureBudget) {
-                Self.measure { model.explore(limits: limits) }
+                let fresh = Self.fresh(model)
+                return Self.measure { fresh.explore(limits: limits) }
             }
             return BenchRow(
                 .explorer, model.name, unit: .perSecond, spread: Spread(samples.map(\.report.statesPerSecond)),
@@ -116,9 +122,9 @@ struct VerificationBench {
     private mutating func callers(_ callers: Int, limits: ExplorationLimits, repetitions: Int? = nil) -> [Exploration] {
         let key = "\(callers) \(limits.maxStates) \(limits.maxDepth)"
         if let known = measured[key] { return known }
-        let model = BenchModels.callers(callers)
         let samples = Self.repeated(repetitions ?? configuration.explorerRepetitions, budget: repetitions == nil ? configuration.figureBudget : .infinity) {
-            Self.measure { Explorer.explore(model, limits: limits) }
+            let model = BenchModels.callers(callers)
+            return Self.measure { Explorer.explore(model, limits: limits) }
         }
         measured[key] = samples
         return samples
@@ -200,8 +206,8 @@ struct VerificationBench {
         afresh.reusesCheckedTransitions = false
         return Models.all.map { model in
             progress("fuzzer: \(model.name)")
-            let samples = Self.repeated(configuration.fuzzRepetitions, budget: configuration.figureBudget) { model.fuzz(fuzz) }
-            let stepped = model.fuzz(afresh)
+            let samples = Self.repeated(configuration.fuzzRepetitions, budget: configuration.figureBudget) { Self.fresh(model).fuzz(fuzz) }
+            let stepped = Self.fresh(model).fuzz(afresh)
             let last = samples[samples.count - 1]
             var details = [
                 BenchDetail("events", .int(last.events), "\(BenchFormat.grouped(last.events)) events a sample"),
@@ -227,8 +233,9 @@ struct VerificationBench {
     func plantedBug(progress: (String) -> Void) -> [BenchRow] {
         let model = BenchModels.plantedBug()
         progress("planted bug: fuzzing \(model.name)")
+        // Every sample runs on a model built afresh (see `fresh(_:)`).
         let fuzz = FuzzConfiguration(seed: configuration.seed, runs: 1_000, length: configuration.fuzzLength)
-        let finds = Self.repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) { Fuzzer.fuzz(model, fuzz) }
+        let finds = Self.repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) { Fuzzer.fuzz(BenchModels.plantedBug(), fuzz) }
         guard let found = finds.last?.failure else {
             return [
                 BenchRow(
@@ -241,7 +248,7 @@ struct VerificationBench {
         var shrunk: FuzzFailure?
         let shrinkSeconds = Self.repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) { () -> Double in
             let started = clock.now
-            shrunk = Fuzzer.replay(model, seed: found.seed, length: fuzz.length)
+            shrunk = Fuzzer.replay(BenchModels.plantedBug(), seed: found.seed, length: fuzz.length)
             return (clock.now - started).seconds
         }
         let failure = shrunk ?? found
@@ -249,7 +256,7 @@ struct VerificationBench {
         progress("planted bug: exploring for the shortest trace")
         let limits = ExplorationLimits(maxStates: configuration.plantedStateCap)
         let explorations = Self.repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) {
-            Explorer.explore(model, limits: limits)
+            Explorer.explore(BenchModels.plantedBug(), limits: limits)
         }
         let shortest = explorations.compactMap { $0.violations.first { $0.invariant == failure.violation.invariant }?.trace.count }
         let invariant = BenchDetail("invariant", .text(failure.violation.invariant), "“\(failure.violation.invariant)”")
