@@ -8,7 +8,7 @@ public struct ExplorationLimits: Hashable, Sendable {
     public var maxDepth: Int
 
     /// Creates limits.
-    public init(maxStates: Int = 5_000_000, maxDepth: Int = 1_000) {
+    @inlinable public init(maxStates: Int = 5_000_000, maxDepth: Int = 1_000) {
         self.maxStates = maxStates
         self.maxDepth = min(maxDepth, Int(UInt16.max) - 1)
     }
@@ -54,12 +54,33 @@ public struct ExplorationReport: Sendable {
     /// How many states each case path holds: where the space is.
     public var statesPerCase: [String: Int] = [:]
 
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(model: String, states: Int, transitions: Int, depth: Int, seconds: Double, complete: Bool, invariants: Int, violations: [Violation], findings: [Finding], edges: [ProjectedEdge], initialCase: String, finalCases: [String], bytesPerState: Int, storedEdges: Int, levels: [Int], deepestTrace: [TraceStep], statesPerCase: [String: Int] = [:]) {
+        self.model = model
+        self.states = states
+        self.transitions = transitions
+        self.depth = depth
+        self.seconds = seconds
+        self.complete = complete
+        self.invariants = invariants
+        self.violations = violations
+        self.findings = findings
+        self.edges = edges
+        self.initialCase = initialCase
+        self.finalCases = finalCases
+        self.bytesPerState = bytesPerState
+        self.storedEdges = storedEdges
+        self.levels = levels
+        self.deepestTrace = deepestTrace
+        self.statesPerCase = statesPerCase
+    }
+
     /// True when complete and nothing was found.
-    public var passed: Bool { complete && violations.isEmpty && findings.isEmpty }
+    @inlinable public var passed: Bool { complete && violations.isEmpty && findings.isEmpty }
     /// Distinct states per second.
-    public var statesPerSecond: Double { seconds > 0 ? Double(states) / seconds : 0 }
+    @inlinable public var statesPerSecond: Double { seconds > 0 ? Double(states) / seconds : 0 }
     /// Transitions per second.
-    public var transitionsPerSecond: Double { seconds > 0 ? Double(transitions) / seconds : 0 }
+    @inlinable public var transitionsPerSecond: Double { seconds > 0 ? Double(transitions) / seconds : 0 }
 }
 
 /// Exhaustive breadth-first exploration of a model's worlds to closure, checking every invariant
@@ -71,7 +92,7 @@ public struct ExplorationReport: Sendable {
 /// from the initial world, so breadth-first order makes it a shortest trace.
 public enum Explorer {
     /// Explores `model` within `limits`; `progress` is called now and then with (states, transitions).
-    public static func explore<Model: LifecycleModel>(
+    @inlinable public static func explore<Model: LifecycleModel>(
         _ model: Model, limits: ExplorationLimits = ExplorationLimits(), progress: (@Sendable (Int, Int) -> Void)? = nil
     ) -> ExplorationReport {
         var run = Run(model: model, limits: limits)
@@ -80,44 +101,44 @@ public enum Explorer {
 }
 
 /// One exploration's bookkeeping.
-private struct Run<Model: LifecycleModel> {
-    typealias Machine = Model.Machine
+@usableFromInline struct Run<Model: LifecycleModel> {
+    @usableFromInline typealias Machine = Model.Machine
 
-    let model: Model
-    let limits: ExplorationLimits
-    let environment: Environment<Model>
-    let invariants: [Invariant<Machine>]
+    @usableFromInline let model: Model
+    @usableFromInline let limits: ExplorationLimits
+    @usableFromInline let environment: Environment<Model>
+    @usableFromInline let invariants: [Invariant<Machine>]
 
-    var violations: [Violation?]
+    @usableFromInline var violations: [Violation?]
     /// Which invariants have failed (what the inner loop reads, not the violations themselves).
-    var failed: [Bool]
-    var violationOrder: [Int] = []
-    var index: [Fingerprint: Int32] = [:]
-    var parent: [Int32] = []
-    var choices: [PackedChoice] = []
-    var depth: [UInt16] = []
-    var pathOf: [Int32] = []
-    var paths: [String] = []
-    var pathIDs: [String: Int32] = [:]
+    @usableFromInline var failed: [Bool]
+    @usableFromInline var violationOrder: [Int] = []
+    @usableFromInline var index: [Fingerprint: Int32] = [:]
+    @usableFromInline var parent: [Int32] = []
+    @usableFromInline var choices: [PackedChoice] = []
+    @usableFromInline var depth: [UInt16] = []
+    @usableFromInline var pathOf: [Int32] = []
+    @usableFromInline var paths: [String] = []
+    @usableFromInline var pathIDs: [String: Int32] = [:]
     /// Each lifecycle state's case path, by the state's fingerprint: a state's case path is the
     /// same under any renaming of its ids and tokens, so states with one fingerprint share it,
     /// and most new worlds hold a state met before (the path is built and hashed once per state).
-    var pathOfState: [Fingerprint: Int32] = [:]
-    var edgeStart: [Int32] = [0]
-    var edgeTargets: [UInt32] = []
-    var transitions = 0
-    var projected = Set<ProjectedEdgeKey>()
+    @usableFromInline var pathOfState: [Fingerprint: Int32] = [:]
+    @usableFromInline var edgeStart: [Int32] = [0]
+    @usableFromInline var edgeTargets: [UInt32] = []
+    @usableFromInline var transitions = 0
+    @usableFromInline var projected = Set<ProjectedEdgeKey>()
     /// The projected edge inserted last in each slot (see ``ProjectedEdgeKey/slot``).
-    var recentEdges = [ProjectedEdgeKey?](repeating: nil, count: ProjectedEdgeKey.slots)
-    var labels = EventLabels<Machine.Intent>()
-    var offered = Set<Machine.Intent>()
-    var menuSampled = Set<Int32>()
-    var seenCases = Set<PhaseCase>()
-    var declared: [String: [String]] = [:]
-    var complete = true
-    var levels: [Int] = []
+    @usableFromInline var recentEdges = [ProjectedEdgeKey?](repeating: nil, count: ProjectedEdgeKey.slots)
+    @usableFromInline var labels = EventLabels<Machine.Intent>()
+    @usableFromInline var offered = Set<Machine.Intent>()
+    @usableFromInline var menuSampled = Set<Int32>()
+    @usableFromInline var seenCases = Set<PhaseCase>()
+    @usableFromInline var declared: [String: [String]] = [:]
+    @usableFromInline var complete = true
+    @usableFromInline var levels: [Int] = []
 
-    init(model: Model, limits: ExplorationLimits) {
+    @inlinable init(model: Model, limits: ExplorationLimits) {
         self.model = model
         self.limits = limits
         self.environment = Environment(model: model)
@@ -127,7 +148,7 @@ private struct Run<Model: LifecycleModel> {
         self.failed = Array(repeating: false, count: invariants.count)
     }
 
-    mutating func explore(progress: (@Sendable (Int, Int) -> Void)?) -> ExplorationReport {
+    @inlinable mutating func explore(progress: (@Sendable (Int, Int) -> Void)?) -> ExplorationReport {
         let clock = ContinuousClock()
         let start = clock.now
         var frontier: [Snapshot<Machine>] = [environment.initial]
@@ -216,14 +237,14 @@ private struct Run<Model: LifecycleModel> {
             statesPerCase: statesPerCase())
     }
 
-    private func statesPerCase() -> [String: Int] {
+    @inlinable func statesPerCase() -> [String: Int] {
         var counts = Array(repeating: 0, count: paths.count)
         for path in pathOf { counts[Int(path)] += 1 }
         return Dictionary(uniqueKeysWithValues: zip(paths, counts))
     }
 
     /// Stores a new state and checks the state invariants on it.
-    private mutating func admit(_ snapshot: Snapshot<Machine>, parent from: Int32, choice: PackedChoice, depth level: UInt16) -> Int32 {
+    @inlinable mutating func admit(_ snapshot: Snapshot<Machine>, parent from: Int32, choice: PackedChoice, depth level: UInt16) -> Int32 {
         let id = Int32(parent.count)
         index[snapshot.fingerprint] = id
         parent.append(from)
@@ -255,7 +276,7 @@ private struct Run<Model: LifecycleModel> {
         return id
     }
 
-    private mutating func record(_ position: Int, _ message: String, trace choices: [Choice]) {
+    @inlinable mutating func record(_ position: Int, _ message: String, trace choices: [Choice]) {
         guard !failed[position] else { return }
         failed[position] = true
         let invariant = invariants[position]
@@ -264,7 +285,7 @@ private struct Run<Model: LifecycleModel> {
     }
 
     /// The moves from the initial state to `node`.
-    private func trace(to node: Int32) -> [Choice] {
+    @inlinable func trace(to node: Int32) -> [Choice] {
         var steps: [Choice] = []
         var current = node
         while current > 0 {
@@ -275,10 +296,10 @@ private struct Run<Model: LifecycleModel> {
     }
 
     /// Replays `choices` from the initial world into readable steps.
-    private func replay(_ choices: [Choice]) -> [TraceStep] { environment.trace(choices) }
+    @inlinable func replay(_ choices: [Choice]) -> [TraceStep] { environment.trace(choices) }
 
     /// Timers and failed answers: the only moves a livelock may consist of.
-    private static func isEnvironmentFailure(_ move: Move<Machine>) -> Bool {
+    @inlinable static func isEnvironmentFailure(_ move: Move<Machine>) -> Bool {
         switch move.event {
         case .tick: return true
         case .reply(_, .failed(let failure), _): return failure.isTransient
@@ -289,7 +310,7 @@ private struct Run<Model: LifecycleModel> {
 
     // MARK: Structure
 
-    private func structuralFindings() -> [Finding] {
+    @inlinable func structuralFindings() -> [Finding] {
         let count = parent.count
         let finals = Set(model.finalCases)
         func path(_ node: Int) -> String { paths[Int(pathOf[node])] }
@@ -347,7 +368,7 @@ private struct Run<Model: LifecycleModel> {
         return findings
     }
 
-    private func coverageFindings() -> [Finding] {
+    @inlinable func coverageFindings() -> [Finding] {
         var findings: [Finding] = []
         let transient = Set(transientCases(of: model.machine))
         for (type, cases) in declared.sorted(by: { $0.key < $1.key }) {
@@ -379,14 +400,14 @@ private struct Run<Model: LifecycleModel> {
 }
 
 /// A ``Choice`` in 32 bits: 2 bits of kind, 14 and 16 bits of indices.
-struct PackedChoice: Hashable, Sendable {
-    let bits: UInt32
+@usableFromInline struct PackedChoice: Hashable, Sendable {
+    @usableFromInline let bits: UInt32
 
-    static let none = PackedChoice(bits: 0)
+    @usableFromInline static let none = PackedChoice(bits: 0)
 
-    private init(bits: UInt32) { self.bits = bits }
+    @inlinable init(bits: UInt32) { self.bits = bits }
 
-    init(_ choice: Choice) {
+    @inlinable init(_ choice: Choice) {
         switch choice {
         case .intent(let n): bits = 0 << 30 | UInt32(n)
         case .reply(let exchange, let reply): bits = 1 << 30 | UInt32(exchange) << 16 | UInt32(reply)
@@ -395,7 +416,7 @@ struct PackedChoice: Hashable, Sendable {
         }
     }
 
-    var choice: Choice {
+    @inlinable var choice: Choice {
         switch bits >> 30 {
         case 0: .intent(Int(bits & 0x3FFF_FFFF))
         case 1: .reply(exchange: Int(bits >> 16 & 0x3FFF), reply: Int(bits & 0xFFFF))
@@ -406,25 +427,33 @@ struct PackedChoice: Hashable, Sendable {
 }
 
 /// A projected edge with interned paths and label.
-private struct ProjectedEdgeKey: Hashable {
-    var from: Int32
-    var to: Int32
-    var label: Int32
-    var kind: ProjectedEdge.Kind
+@usableFromInline struct ProjectedEdgeKey: Hashable {
+    @usableFromInline var from: Int32
+    @usableFromInline var to: Int32
+    @usableFromInline var label: Int32
+    @usableFromInline var kind: ProjectedEdge.Kind
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(from: Int32, to: Int32, label: Int32, kind: ProjectedEdge.Kind) {
+        self.from = from
+        self.to = to
+        self.label = label
+        self.kind = kind
+    }
 
     /// The numbers alone: the kind's derived hash would hash its raw value, a string, and the
     /// explorer inserts a key at most transitions (equal keys still compare their kinds).
-    func hash(into hasher: inout Hasher) {
+    @inlinable func hash(into hasher: inout Hasher) {
         hasher.combine(from)
         hasher.combine(to)
         hasher.combine(label)
     }
 
     /// Slots of the explorer's cache of recently inserted edges.
-    static let slots = 1024
+    @usableFromInline static let slots = 1024
 
     /// A slot in `0..<slots` from a multiplicative mix of the numbers (no hasher).
-    var slot: Int {
+    @inlinable var slot: Int {
         let mixed =
             UInt64(UInt32(bitPattern: from)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: to)) &* 0xC2B2_AE3D_27D4_EB4F
             ^ UInt64(UInt32(bitPattern: label)) &* 0x1656_67B1_9E37_79F9
@@ -434,17 +463,17 @@ private struct ProjectedEdgeKey: Hashable {
 
 /// Interned event labels: an intent's label is computed once per distinct intent, and a move's
 /// label once per event key (``EventKey``) where its environment numbered the payload.
-private struct EventLabels<Intent: Hashable & Sendable> {
-    var names: [String] = []
-    var ids: [String: Int32] = [:]
-    var intentLabels: [Intent: Int32] = [:]
+@usableFromInline struct EventLabels<Intent: Hashable & Sendable> {
+    @usableFromInline var names: [String] = []
+    @usableFromInline var ids: [String: Int32] = [:]
+    @usableFromInline var intentLabels: [Intent: Int32] = [:]
     /// By event key's index (one exploration numbers its payloads in one table): the label and
     /// kind, or `nil` when not met yet.
-    var keyLabels: [(Int32, ProjectedEdge.Kind)?] = []
+    @usableFromInline var keyLabels: [(Int32, ProjectedEdge.Kind)?] = []
 
     /// `move`'s label, looked up by its key when it has one: a list lookup where hashing an intent
     /// walked its nested enum, and a reply's label was hashed as a string.
-    mutating func label<Machine>(_ move: Move<Machine>) -> (Int32, ProjectedEdge.Kind) where Machine.Intent == Intent {
+    @inlinable mutating func label<Machine>(_ move: Move<Machine>) -> (Int32, ProjectedEdge.Kind) where Machine.Intent == Intent {
         guard let key = move.key else { return label(move.event) }
         let index = key.index
         if index < keyLabels.count, let known = keyLabels[index] { return known }
@@ -454,7 +483,7 @@ private struct EventLabels<Intent: Hashable & Sendable> {
         return computed
     }
 
-    mutating func label(_ event: AuthEvent<Intent>) -> (Int32, ProjectedEdge.Kind) {
+    @inlinable mutating func label(_ event: AuthEvent<Intent>) -> (Int32, ProjectedEdge.Kind) {
         if case .intent(let intent, _) = event {
             if let known = intentLabels[intent] { return (known, .intent) }
             let (name, _) = EventLabel.of(event)
@@ -466,7 +495,7 @@ private struct EventLabels<Intent: Hashable & Sendable> {
         return (intern(name), kind)
     }
 
-    private mutating func intern(_ name: String) -> Int32 {
+    @inlinable mutating func intern(_ name: String) -> Int32 {
         if let id = ids[name] { return id }
         let id = Int32(names.count)
         names.append(name)

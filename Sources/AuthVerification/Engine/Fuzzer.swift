@@ -3,13 +3,13 @@ import AuthCore
 /// SplitMix64 (Steele, Lea, Flood 2014): a small, fast, repeatable generator. The same seed gives
 /// the same numbers on every platform, so a fuzz failure is one command away from being replayed.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    @usableFromInline var state: UInt64
 
     /// A generator from `seed`.
-    public init(seed: UInt64) { self.state = seed }
+    @inlinable public init(seed: UInt64) { self.state = seed }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    @inlinable public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -18,7 +18,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A number in `0..<bound` (Lemire's method, unbiased).
-    public mutating func below(_ bound: Int) -> Int {
+    @inlinable public mutating func below(_ bound: Int) -> Int {
         Int(truncatingIfNeeded: next().multipliedFullWidth(by: UInt64(bound)).high)
     }
 }
@@ -37,7 +37,7 @@ public struct FuzzConfiguration: Hashable, Sendable {
     public var reusesCheckedTransitions: Bool
 
     /// Creates a configuration.
-    public init(seed: UInt64 = 0xA17C_0DE5, runs: Int = 200, length: Int = 400, reusesCheckedTransitions: Bool = true) {
+    @inlinable public init(seed: UInt64 = 0xA17C_0DE5, runs: Int = 200, length: Int = 400, reusesCheckedTransitions: Bool = true) {
         self.seed = seed
         self.runs = runs
         self.length = length
@@ -46,7 +46,7 @@ public struct FuzzConfiguration: Hashable, Sendable {
 
     /// The seed of run `n`: the run number is spread over all 64 bits before mixing, so run `n`
     /// of seed `s` is not run `0` of seed `s + n` (neighbouring seeds would repeat each other).
-    public func seed(ofRun n: Int) -> UInt64 {
+    @inlinable public func seed(ofRun n: Int) -> UInt64 {
         var mixer = SplitMix64(seed: seed ^ (UInt64(n) &* 0x9E37_79B9_7F4A_7C15))
         return mixer.next()
     }
@@ -63,8 +63,16 @@ public struct FuzzFailure: Hashable, Sendable, CustomStringConvertible {
     /// The shrunk choices.
     public var choices: [Choice]
 
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(seed: UInt64, originalLength: Int, violation: Violation, choices: [Choice]) {
+        self.seed = seed
+        self.originalLength = originalLength
+        self.violation = violation
+        self.choices = choices
+    }
+
     /// A readable report with the seed.
-    public var description: String {
+    @inlinable public var description: String {
         "seed \(seed): \(originalLength) events shrunk to \(violation.trace.count)\n\(violation)"
     }
 }
@@ -87,10 +95,20 @@ public struct FuzzReport: Sendable {
     /// The first failure, shrunk.
     public var failure: FuzzFailure?
 
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(model: String, runs: Int, events: Int, freshEvents: Int, seconds: Double, failure: FuzzFailure?) {
+        self.model = model
+        self.runs = runs
+        self.events = events
+        self.freshEvents = freshEvents
+        self.seconds = seconds
+        self.failure = failure
+    }
+
     /// Checked events per second.
-    public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
+    @inlinable public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
     /// The share of events that followed a transition checked before (0 when none did).
-    public var reusedShare: Double { events > 0 ? Double(events - freshEvents) / Double(events) : 0 }
+    @inlinable public var reusedShare: Double { events > 0 ? Double(events - freshEvents) / Double(events) : 0 }
 }
 
 /// Seeded random walks over a model's worlds, checking every invariant at every step, shrinking
@@ -118,12 +136,12 @@ public enum Fuzzer {
     public static let reuseCapacity = 200_000
 
     /// Fuzzes `model`; stops at the first failure, which it shrinks.
-    public static func fuzz<Model: LifecycleModel>(_ model: Model, _ configuration: FuzzConfiguration) -> FuzzReport {
+    @inlinable public static func fuzz<Model: LifecycleModel>(_ model: Model, _ configuration: FuzzConfiguration) -> FuzzReport {
         fuzz(model, configuration, walked: nil)
     }
 
     /// ``fuzz(_:_:)``, showing `walked` each walk's choices (before any shrinking).
-    static func fuzz<Model: LifecycleModel>(
+    @inlinable static func fuzz<Model: LifecycleModel>(
         _ model: Model, _ configuration: FuzzConfiguration, walked: (([Choice]) -> Void)?
     ) -> FuzzReport {
         let clock = ContinuousClock()
@@ -152,7 +170,7 @@ public enum Fuzzer {
 
     /// Replays one run from its seed: the same walk, shrunk the same way. Every step is taken
     /// afresh (nothing is reused from the session that found it).
-    public static func replay<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzFailure? {
+    @inlinable public static func replay<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzFailure? {
         let environment = Environment(model: model)
         var held = Set<Fingerprint>()
         let walk = self.walk(environment, seed: seed, length: length, held: &held, checked: nil)
@@ -162,18 +180,18 @@ public enum Fuzzer {
     }
 
     /// Replays explicit choices; choices that do not apply are skipped.
-    public static func run<Model: LifecycleModel>(_ model: Model, choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
+    @inlinable public static func run<Model: LifecycleModel>(_ model: Model, choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
         let result = replay(Environment(model: model), choices)
         return (result.violation, result.applied)
     }
 
-    private static func elapsed(_ clock: ContinuousClock, _ start: ContinuousClock.Instant) -> Double {
+    @inlinable static func elapsed(_ clock: ContinuousClock, _ start: ContinuousClock.Instant) -> Double {
         let duration = clock.now - start
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Weighted choice: answers and timers come more often than user intents, relaunches rarely.
-    static func weight(_ choice: Choice) -> Int {
+    @inlinable static func weight(_ choice: Choice) -> Int {
         switch choice {
         case .intent: 4
         case .reply: 6
@@ -185,14 +203,14 @@ public enum Fuzzer {
     /// A weighted choice among `menu`'s moves (see ``weight(_:)``), in the order of its moves,
     /// without building them: the same random number picks the same move as a walk through the
     /// list of moves would. `nil` when nothing can happen.
-    static func pick<Model: LifecycleModel>(in menu: Environment<Model>.Menu, _ random: inout SplitMix64) -> Choice? {
+    @inlinable static func pick<Model: LifecycleModel>(in menu: Environment<Model>.Menu, _ random: inout SplitMix64) -> Choice? {
         MenuShape(menu).pick(&random)?.choice
     }
 
     /// One walk; `held` holds the fingerprints of the worlds whose state invariants held (over
     /// every walk of a session), whose state invariants are not checked again; `checked`, when
     /// given, holds the transitions the session checked, which the walk follows without stepping.
-    static func walk<Model: LifecycleModel>(
+    @inlinable static func walk<Model: LifecycleModel>(
         _ environment: Environment<Model>, seed: UInt64, length: Int, held: inout Set<Fingerprint>,
         checked: CheckedTransitions<Model>?
     ) -> (choices: [Choice], violation: Violation?, fresh: Int) {
@@ -245,7 +263,7 @@ public enum Fuzzer {
     /// world up to renaming (see ``Survey``), and it checks each fingerprint's state invariants
     /// once too. A move that changed nothing leads back to the very snapshot whose state
     /// invariants held at the step before. Step invariants see every step.
-    private static func check<Model: LifecycleModel>(
+    @inlinable static func check<Model: LifecycleModel>(
         _ environment: Environment<Model>, _ before: Snapshot<Model.Machine>, _ move: Move<Model.Machine>, held: inout Set<Fingerprint>
     ) -> (Snapshot<Model.Machine>, Violation?) {
         let transition = environment.step(move, from: before)
@@ -265,7 +283,7 @@ public enum Fuzzer {
         return (after, nil)
     }
 
-    private static func replay<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
+    @inlinable static func replay<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
         var snapshot = environment.initial
         var applied: [Choice] = []
         var held = Set<Fingerprint>()
@@ -285,7 +303,7 @@ public enum Fuzzer {
     /// Delta debugging: drop chunks, then single choices, then simplify each choice to a smaller
     /// index (the first intent, the first answer), keeping a candidate only if it still breaks the
     /// same invariant.
-    private static func shrink<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice], invariant: String) -> (violation: Violation, choices: [Choice]) {
+    @inlinable static func shrink<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice], invariant: String) -> (violation: Violation, choices: [Choice]) {
         func attempt(_ candidate: [Choice]) -> (Violation, [Choice])? {
             let result = replay(environment, candidate)
             guard let violation = result.violation, violation.invariant == invariant else { return nil }
@@ -335,17 +353,17 @@ public enum Fuzzer {
     }
 
     /// States the final breadth-first search may visit.
-    static let shortestSearchBound = 50_000
+    @usableFromInline static let shortestSearchBound = 50_000
 
     /// The choices of a shortest trace breaking `invariant` with fewer than `length` events, if
     /// the explorer finds one within ``shortestSearchBound`` states.
-    private static func shortest<Model: LifecycleModel>(_ model: Model, invariant: String, below length: Int) -> [Choice]? {
+    @inlinable static func shortest<Model: LifecycleModel>(_ model: Model, invariant: String, below length: Int) -> [Choice]? {
         let report = Explorer.explore(model, limits: ExplorationLimits(maxStates: shortestSearchBound, maxDepth: length - 1))
         guard let violation = report.violations.first(where: { $0.invariant == invariant }), violation.trace.count < length else { return nil }
         return violation.trace.map(\.choice)
     }
 
-    private static func simplifications(of choice: Choice) -> [Choice] {
+    @inlinable static func simplifications(of choice: Choice) -> [Choice] {
         switch choice {
         case .intent(let n): (0..<n).map(Choice.intent)
         case .reply(let exchange, let reply): (0..<reply).map { Choice.reply(exchange: exchange, reply: $0) }
@@ -356,17 +374,17 @@ public enum Fuzzer {
 }
 
 /// How many moves of each kind a world's menu offers: all a weighted pick needs.
-struct MenuShape {
+@usableFromInline struct MenuShape {
     /// Intents offered.
-    let intents: Int
+    @usableFromInline let intents: Int
     /// Answers offered to each request in flight, in order.
-    let replies: [Int]
+    @usableFromInline let replies: [Int]
     /// Timers pending.
-    let timers: Int
+    @usableFromInline let timers: Int
     /// Relaunches offered.
-    let relaunches: Int
+    @usableFromInline let relaunches: Int
 
-    init<Model: LifecycleModel>(_ menu: Environment<Model>.Menu) {
+    @inlinable init<Model: LifecycleModel>(_ menu: Environment<Model>.Menu) {
         self.intents = menu.intents.count
         self.replies = menu.answers.map { $0.replies.count }  // A closure: a key path here is instantiated at run time, per call.
         self.timers = menu.timers.count
@@ -374,10 +392,10 @@ struct MenuShape {
     }
 
     /// Every move, in the menu's order.
-    var count: Int { intents + replies.reduce(0, +) + timers + relaunches }
+    @inlinable var count: Int { intents + replies.reduce(0, +) + timers + relaunches }
 
     /// The position of `choice` in the menu's list of moves.
-    func position(of choice: Choice) -> Int {
+    @inlinable func position(of choice: Choice) -> Int {
         switch choice {
         case .intent(let index): index
         case .reply(let exchange, let reply): intents + replies[..<exchange].reduce(0, +) + reply
@@ -388,7 +406,7 @@ struct MenuShape {
 
     /// A weighted choice (see ``Fuzzer/weight(_:)``) and its position in the list of moves;
     /// `nil` when nothing can happen.
-    func pick(_ random: inout SplitMix64) -> (choice: Choice, position: Int)? {
+    @inlinable func pick(_ random: inout SplitMix64) -> (choice: Choice, position: Int)? {
         let intent = Fuzzer.weight(.intent(0))
         let reply = Fuzzer.weight(.reply(exchange: 0, reply: 0))
         let timer = Fuzzer.weight(.timer(0))
@@ -416,20 +434,20 @@ struct MenuShape {
 /// (one per fingerprint, as the explorer keeps them): each world's snapshot, menu shape, and for
 /// each of its moves the world it led to, once stepped and checked. Only transitions whose checks
 /// all held are kept: a failing one ends the session.
-final class CheckedTransitions<Model: LifecycleModel> {
+@usableFromInline final class CheckedTransitions<Model: LifecycleModel> {
     /// Each world's snapshot (the first met with its fingerprint).
-    private(set) var snapshots: [Snapshot<Model.Machine>] = []
+    @usableFromInline var snapshots: [Snapshot<Model.Machine>] = []
     /// Each world's menu shape.
-    private(set) var shapes: [MenuShape] = []
+    @usableFromInline var shapes: [MenuShape] = []
     /// For each world, by move position: the world the move leads to, or -1 while not stepped.
-    var next: [[Int32]] = []
-    private var index: [Fingerprint: Int32] = [:]
-    private let capacity: Int
+    @usableFromInline var next: [[Int32]] = []
+    @usableFromInline var index: [Fingerprint: Int32] = [:]
+    @usableFromInline let capacity: Int
 
-    init(capacity: Int) { self.capacity = capacity }
+    @inlinable init(capacity: Int) { self.capacity = capacity }
 
     /// The world with `snapshot`'s fingerprint, kept now if it is new and there is room.
-    func node(of snapshot: Snapshot<Model.Machine>, in environment: Environment<Model>) -> Int32? {
+    @inlinable func node(of snapshot: Snapshot<Model.Machine>, in environment: Environment<Model>) -> Int32? {
         if let known = index[snapshot.fingerprint] { return known }
         guard snapshots.count < capacity else { return nil }
         let id = Int32(snapshots.count)
@@ -442,5 +460,5 @@ final class CheckedTransitions<Model: LifecycleModel> {
     }
 
     /// The position of `choice` among world `node`'s moves.
-    func position(of choice: Choice, in node: Int32) -> Int { shapes[Int(node)].position(of: choice) }
+    @inlinable func position(of choice: Choice, in node: Int32) -> Int { shapes[Int(node)].position(of: choice) }
 }

@@ -9,8 +9,15 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
     /// The case path after the step.
     public var phase: String
 
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(choice: Choice, event: String, phase: String) {
+        self.choice = choice
+        self.event = event
+        self.phase = phase
+    }
+
     /// `[a0.3] t+1000000s reply r2 failed(network) → signedIn.refreshBackoff`.
-    public var description: String { "[\(choice)] \(event) → \(phase)" }
+    @inlinable public var description: String { "[\(choice)] \(event) → \(phase)" }
 }
 
 /// An invariant that does not hold, with the shortest trace that breaks it.
@@ -24,8 +31,16 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
     /// The events from the initial state to the violation.
     public var trace: [TraceStep]
 
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(invariant: String, source: String, message: String, trace: [TraceStep]) {
+        self.invariant = invariant
+        self.source = source
+        self.message = message
+        self.trace = trace
+    }
+
     /// A readable report.
-    public var description: String {
+    @inlinable public var description: String {
         "✗ \(invariant) (\(source)): \(message)\n" + trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")
     }
 }
@@ -55,8 +70,15 @@ public struct Finding: Hashable, Sendable, CustomStringConvertible {
     /// The shortest trace to the state concerned (and, for a livelock, around the cycle).
     public var trace: [TraceStep]
 
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(kind: Kind, detail: String, trace: [TraceStep]) {
+        self.kind = kind
+        self.detail = detail
+        self.trace = trace
+    }
+
     /// A readable report.
-    public var description: String {
+    @inlinable public var description: String {
         "✗ \(kind.rawValue): \(detail)" + (trace.isEmpty ? "" : "\n" + trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
     }
 }
@@ -77,7 +99,7 @@ public struct ProjectedEdge: Hashable, Sendable, Comparable {
         case launch
 
         /// Orders by declaration.
-        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+        @inlinable public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// The source case path.
@@ -89,8 +111,16 @@ public struct ProjectedEdge: Hashable, Sendable, Comparable {
     /// What kind of event.
     public var kind: Kind
 
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(from: String, label: String, to: String, kind: Kind) {
+        self.from = from
+        self.label = label
+        self.to = to
+        self.kind = kind
+    }
+
     /// Orders by source, label, target.
-    public static func < (lhs: ProjectedEdge, rhs: ProjectedEdge) -> Bool {
+    @inlinable public static func < (lhs: ProjectedEdge, rhs: ProjectedEdge) -> Bool {
         (lhs.from, lhs.label, lhs.to, lhs.kind) < (rhs.from, rhs.label, rhs.to, rhs.kind)
     }
 }
@@ -100,7 +130,7 @@ public struct ProjectedEdge: Hashable, Sendable, Comparable {
 public enum EventLabel {
     /// An event's label and the kind of edge it makes: an intent's innermost case, a reply's case
     /// (a failure with its class), `tick`, or the launch with what the vault held.
-    public static func of<Intent>(_ event: AuthEvent<Intent>) -> (String, ProjectedEdge.Kind) {
+    @inlinable public static func of<Intent>(_ event: AuthEvent<Intent>) -> (String, ProjectedEdge.Kind) {
         switch event {
         case .intent(let intent, _): (leafCase(of: intent), .intent)
         case .reply(_, let reply, _): label(of: reply)
@@ -112,7 +142,7 @@ public enum EventLabel {
     }
 
     /// A reply's label: its case, and a failure's class (`failed(network)`).
-    static func label(of reply: Reply) -> (String, ProjectedEdge.Kind) {
+    @inlinable static func label(of reply: Reply) -> (String, ProjectedEdge.Kind) {
         switch reply {
         case .granted: ("granted", .success)
         case .refreshed: ("refreshed", .success)
@@ -130,7 +160,7 @@ public enum EventLabel {
     /// A failure's label: its class, the case name its description starts with (`failed(server)`).
     /// Literals, not cut from the description: the explorer labels every failed answer that
     /// changes a state, and building the string each time showed in its profile.
-    static func label(of failure: AuthFailure) -> String {
+    @inlinable static func label(of failure: AuthFailure) -> String {
         switch failure {
         case .badRequest: "failed(badRequest)"
         case .unauthorized: "failed(unauthorized)"
@@ -147,7 +177,7 @@ public enum EventLabel {
     }
 
     /// Every declared intent type inside a wrapped intent, with its declared cases.
-    static func intentDeclarations(_ intent: Any) -> [String: [String]] {
+    @inlinable static func intentDeclarations(_ intent: Any) -> [String: [String]] {
         var result: [String: [String]] = [:]
         func visit(_ value: Any) {
             guard let listing = value as? any CaseListing else { return }
@@ -159,7 +189,7 @@ public enum EventLabel {
     }
 
     /// The innermost case name of a (possibly wrapped) intent: `.entry(.first(.submitEmail(…)))` → `submitEmail`.
-    public static func leafCase(of value: Any) -> String {
+    @inlinable public static func leafCase(of value: Any) -> String {
         var current: Any = value
         var name = String(describing: value)
         while true {
@@ -173,7 +203,7 @@ public enum EventLabel {
     }
 
     /// Every (intent type, case) met in a wrapped intent.
-    static func intentCases(of value: Any, into found: inout Set<PhaseCase>) {
+    @inlinable static func intentCases(of value: Any, into found: inout Set<PhaseCase>) {
         var current: Any = value
         while let listing = current as? any CaseListing {
             let mirror = Mirror(reflecting: listing)

@@ -5,7 +5,7 @@ import AuthCore
 /// has no session), so every model can check all of them.
 public enum Catalogue {
     /// Every invariant; the code invariants when `codes` is given.
-    public static func all<M: Lifecycle>(codes: CodeRules? = nil) -> [Invariant<M>] {
+    @inlinable public static func all<M: Lifecycle>(codes: CodeRules? = nil) -> [Invariant<M>] {
         var list: [Invariant<M>] = [
             credentialsOnlyWhenSignedIn(), sessionMatchesVault(), logoutAlwaysSignsOut(), atMostOneRefreshInFlight(),
             noRefreshTokenReuse(), refreshWithoutTokenKeepsOld(), persistedBeforeUse(), onlyDefinitiveRefreshErrorsEndSession(),
@@ -19,7 +19,7 @@ public enum Catalogue {
     }
 
     /// The names of every invariant in the catalogue.
-    public static var names: [String] {
+    @inlinable public static var names: [String] {
         let list: [Invariant<SessionLifecycle>] = all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1))
         return list.map(\.name)
     }
@@ -28,7 +28,7 @@ public enum Catalogue {
 
     /// No credentials outside signed-in states: the vault holds readable credentials only while
     /// the state is signed in. (OWASP MASVS-STORAGE-1; Everday: "clear local auth state regardless".)
-    public static func credentialsOnlyWhenSignedIn<M>() -> Invariant<M> {
+    @inlinable public static func credentialsOnlyWhenSignedIn<M>() -> Invariant<M> {
         Invariant("no credentials outside signed-in states", source: "OWASP MASVS-STORAGE-1; seed 002 Logout", .state { s in
             s.world.vault.credentials != nil && !s.isSignedIn ? "the vault holds credentials in \(s.casePath)" : nil
         })
@@ -37,7 +37,7 @@ public enum Catalogue {
     /// The session in memory is the one in the vault: a rotated pair or an updated profile is
     /// persisted in the same step it is adopted, so a crash never loses a rotated token.
     /// (RFC 9700 §4.14.2; seed 002 "Store the newly returned refresh token immediately".)
-    public static func sessionMatchesVault<M>() -> Invariant<M> {
+    @inlinable public static func sessionMatchesVault<M>() -> Invariant<M> {
         Invariant("the session's credentials are persisted", source: "RFC 9700 §4.14.2; seed 002 Refresh", .state { s in
             guard let held = s.sessionCredentials else { return nil }
             return s.world.vault.credentials == held ? nil : "\(s.casePath) holds credentials the vault does not"
@@ -47,7 +47,7 @@ public enum Catalogue {
     /// Logout always reaches signed-out with credentials cleared, whatever the server says.
     /// (Seed 002 Logout: "clear local auth state regardless of API error"; OWASP ASVS V3.3.1.)
     /// The logout is recognised however deeply a composition wraps it (`.session(.logout)`).
-    public static func logoutAlwaysSignsOut<M>() -> Invariant<M> {
+    @inlinable public static func logoutAlwaysSignsOut<M>() -> Invariant<M> {
         let isLogout = Memo<M.Intent, Bool>()
         // By the intent's key where the environment numbered it; a key not met yet (each
         // environment numbers afresh) takes the intent's own answer, as the leak scanner does.
@@ -72,7 +72,7 @@ public enum Catalogue {
 
     /// At most one refresh in flight per session: every caller joins the one refresh.
     /// (RFC 9700 §4.14.2 rotation makes concurrent refreshes look like reuse.)
-    public static func atMostOneRefreshInFlight<M>() -> Invariant<M> {
+    @inlinable public static func atMostOneRefreshInFlight<M>() -> Invariant<M> {
         Invariant("at most one refresh in flight", source: "RFC 9700 §4.14.2", .state { s in
             var refreshes = 0
             for exchange in s.world.network {
@@ -84,7 +84,7 @@ public enum Catalogue {
 
     /// A refresh token is never sent again once the server answered it with a successor.
     /// (RFC 6749 §6; RFC 9700 §4.14.2: a replayed rotated token revokes the whole family.)
-    public static func noRefreshTokenReuse<M>() -> Invariant<M> {
+    @inlinable public static func noRefreshTokenReuse<M>() -> Invariant<M> {
         Invariant("an old refresh token is never sent after its successor arrived", source: "RFC 6749 §6; RFC 9700 §4.14.2", .step { t in
             for request in t.sent {
                 guard let token = request.refreshToken else { continue }
@@ -98,7 +98,7 @@ public enum Catalogue {
 
     /// A refresh answer without a refresh token keeps the old one (RFC 6749 §6: "the client MUST
     /// discard the old refresh token" only when a new one is issued).
-    public static func refreshWithoutTokenKeepsOld<M>() -> Invariant<M> {
+    @inlinable public static func refreshWithoutTokenKeepsOld<M>() -> Invariant<M> {
         Invariant("a refresh answer without a refresh token keeps the old one", source: "RFC 6749 §6", .step { t in
             guard t.answersCurrentRequest, case .refresh(let old)? = t.answered?.request,
                 case .refreshed(let tokens)? = t.reply, tokens.refreshToken == nil
@@ -109,7 +109,7 @@ public enum Catalogue {
 
     /// Every access token a request carries is the vault's at that point of the effect list: a
     /// rotated pair is persisted before the new access token is used. (Seed 002 Refresh.)
-    public static func persistedBeforeUse<M>() -> Invariant<M> {
+    @inlinable public static func persistedBeforeUse<M>() -> Invariant<M> {
         Invariant("a new token is persisted before it is used", source: "seed 002 Refresh; RFC 9700 §4.14.2", .step { t in
             guard !t.sent.isEmpty else { return nil }  // Only a request can use a token.
             var vault = t.before.world.vault.credentials
@@ -131,7 +131,7 @@ public enum Catalogue {
 
     /// Only definitive refresh answers (400/401/403) end the session; network errors, timeouts,
     /// 5xx, 429 and unreadable answers keep it. (Seed 002 Storage Guidance; RFC 6749 §5.2.)
-    public static func onlyDefinitiveRefreshErrorsEndSession<M>() -> Invariant<M> {
+    @inlinable public static func onlyDefinitiveRefreshErrorsEndSession<M>() -> Invariant<M> {
         Invariant("only definitive refresh errors end the session", source: "seed 002 Storage Guidance; RFC 6749 §5.2", .step { t in
             guard t.answersCurrentRequest, case .refresh? = t.answered?.request, case .failed(let failure)? = t.reply,
                 t.before.isSignedIn
@@ -147,7 +147,7 @@ public enum Catalogue {
 
     /// An answer to a request that is no longer current (after logout, cancel, or a newer attempt)
     /// changes nothing and asks for nothing. (Seed issues: supabase-swift, AppAuth stale writes.)
-    public static func staleAnswersChangeNothing<M>() -> Invariant<M> {
+    @inlinable public static func staleAnswersChangeNothing<M>() -> Invariant<M> {
         Invariant("stale answers change nothing", source: "DESIGN.md Invariants", .step { t in
             guard case .reply(let id, _, _) = t.move.event, !t.before.refers(to: id) else { return nil }
             if t.after.world.state != t.before.world.state { return "an answer to \(id), no longer current, changed the state" }
@@ -157,7 +157,7 @@ public enum Catalogue {
 
     /// Nothing in flight when the session ended can write credentials afterwards.
     /// (OWASP ASVS V3.3.1: logout invalidates the session; a late refresh must not revive it.)
-    public static func nothingAfterSignOutWritesCredentials<M>() -> Invariant<M> {
+    @inlinable public static func nothingAfterSignOutWritesCredentials<M>() -> Invariant<M> {
         Invariant("nothing after logout writes credentials", source: "OWASP ASVS V3.3.1", .step { t in
             guard case .reply(let id, _, _) = t.move.event, t.before.world.history.inFlightAtSignOut.contains(id) else { return nil }
             return t.effects.contains(where: { if case .persist = $0 { true } else { false } })
@@ -172,7 +172,7 @@ public enum Catalogue {
     /// vault already held is not a way in for the pending account: those credentials were granted
     /// to an earlier sign-in (found by the explorer: a vault unreadable at one launch and readable
     /// at the next, with a registration pending in between).
-    public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
+    @inlinable public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
         Invariant("pending approval never reaches signed-in", source: "seed 002 Approval-Gated Registration", .step { t in
             guard !t.before.isSignedIn, t.after.isSignedIn else { return nil }
             if case .launched(.stored(let stored), _) = t.move.event, t.before.world.vault == .holds(stored) || t.before.world.vault == .unreadable(stored) {
@@ -188,7 +188,7 @@ public enum Catalogue {
     /// While the password must be set or changed, nothing else is sent and every call is refused.
     /// (Seed 002 `RequirePasswordChange`; seed 000 "SetPasswordView appears".) A relaunch is a new
     /// process restoring the session; ``passwordStepNeverSkipped()`` guards where it lands.
-    public static func passwordRequirementAllowsNothingElse<M>() -> Invariant<M> {
+    @inlinable public static func passwordRequirementAllowsNothingElse<M>() -> Invariant<M> {
         Invariant("a required password step allows nothing else", source: "seed 002 Login; seed 000 Registration Flow", .step { t in
             if case .launched = t.move.event { return nil }
             let setup: Bool
@@ -218,7 +218,7 @@ public enum Catalogue {
     /// A password step the server demanded at sign-in is never skipped: no usable session exists
     /// until the server confirmed it done, across relaunches and restores too. (Seed 002
     /// `RequirePasswordChange`; seed 000 Registration Flow "Set password".)
-    public static func passwordStepNeverSkipped<M>() -> Invariant<M> {
+    @inlinable public static func passwordStepNeverSkipped<M>() -> Invariant<M> {
         Invariant("a demanded password step is never skipped", source: "seed 002 Login; seed 000 Registration Flow", .state { s in
             guard let due = s.world.history.passwordStepDue, let session = s.session else { return nil }
             switch session {
@@ -232,7 +232,7 @@ public enum Catalogue {
 
     /// A code is submitted (register, sign in, reset) only for a destination the server confirmed
     /// sending a code to, for that purpose. (Seed 000 Registration Flow; seed 004 Phone/OTP Flow.)
-    public static func codeOnlyAfterCodeSent<M>() -> Invariant<M> {
+    @inlinable public static func codeOnlyAfterCodeSent<M>() -> Invariant<M> {
         Invariant("a code is submitted only after one was sent there", source: "seed 000 Registration Flow; seed 004 OTP", .step { t in
             for request in t.sent {
                 guard let destination = request.codeVerifiedFor else { continue }
@@ -245,7 +245,7 @@ public enum Catalogue {
     }
 
     /// The first password is set only while signed in with it unset. (Seed 000 Set Password.)
-    public static func setPasswordOnlyWhileUnset<M>() -> Invariant<M> {
+    @inlinable public static func setPasswordOnlyWhileUnset<M>() -> Invariant<M> {
         Invariant("set-password only while the password is unset", source: "seed 000 Set Password", .step { t in
             guard t.sent.contains(where: { if case .setPassword = $0 { true } else { false } }) else { return nil }
             if case .passwordSetupRequired? = t.before.session { return nil }
@@ -255,7 +255,7 @@ public enum Catalogue {
 
     /// Sign-in, registration, code and password requests are never sent without a user action:
     /// nothing of the kind is retried by itself. (Seed 004 OTP; NIST SP 800-63B §5.2.2 throttling.)
-    public static func signInRequestsNeedTheUser<M>() -> Invariant<M> {
+    @inlinable public static func signInRequestsNeedTheUser<M>() -> Invariant<M> {
         Invariant("codes and sign-ins are never retried by themselves", source: "seed 004 OTP Best Practices; NIST SP 800-63B §5.2.2", .step { t in
             guard !t.move.choice.isUserAction else { return nil }
             let automatic = t.sent.filter(\.needsUserAction)
@@ -264,7 +264,7 @@ public enum Catalogue {
     }
 
     /// At most one code verification in flight. (Seed 004 OTP.)
-    public static func atMostOneVerificationInFlight<M>() -> Invariant<M> {
+    @inlinable public static func atMostOneVerificationInFlight<M>() -> Invariant<M> {
         Invariant("at most one verification in flight", source: "seed 004 OTP", .state { s in
             let current = s.world.network.filter { $0.request.codeVerifiedFor != nil && s.refers(to: $0.id) }
             return current.count <= 1 ? nil : "\(current.count) verifications in flight"
@@ -274,7 +274,7 @@ public enum Catalogue {
     /// A reset that signs in replaces the whole session with the reset's answer (or, for the reset
     /// flow alone, hands exactly that grant over). (Seed 000 Reset Password: "User is
     /// automatically logged in".)
-    public static func resetSignInReplacesSession<M>() -> Invariant<M> {
+    @inlinable public static func resetSignInReplacesSession<M>() -> Invariant<M> {
         Invariant("a reset that signs in replaces the whole session", source: "seed 000 Reset Password", .step { t in
             guard t.answersCurrentRequest, case .resetPassword? = t.answered?.request, case .granted(let grant)? = t.reply
             else { return nil }
@@ -289,7 +289,7 @@ public enum Catalogue {
 
     /// No request carries input the documented validation rejects: email format, password ≥ 8,
     /// E.164 phone, 6-digit code. (Seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2.)
-    public static func onlyValidInputSent<M>() -> Invariant<M> {
+    @inlinable public static func onlyValidInputSent<M>() -> Invariant<M> {
         let valid = Memo<APIRequest, Bool>()
         return Invariant("no request carries input the validation rejects", source: "seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2", .step { t in
             // Only requests a user's input went into are looked up (hashing one walks all of it):
@@ -308,7 +308,7 @@ public enum Catalogue {
     /// once per canonical state (its fingerprint, see ``Survey``): states with one fingerprint
     /// differ only in the names of ids and tokens and in where `now` is, so one shows a secret
     /// exactly when the other shows its renamed counterpart.
-    public static func noSecretInDescriptions<M>() -> Invariant<M> {
+    @inlinable public static func noSecretInDescriptions<M>() -> Invariant<M> {
         let scanner = LeakScanner<StateLeakKey>()
         return Invariant("no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .state { s in
             scanner.learn(s.secrets)
@@ -336,7 +336,7 @@ public enum Catalogue {
     /// scanned once against every secret known, and again when new secrets appear. An event is
     /// looked up by the key its environment numbered it with (``EventKey``), an effect by its
     /// exact digest (``Survey/digest(_:)``): neither is hashed as a value at every transition.
-    public static func noSecretInEventsOrEffects<M>() -> Invariant<M> {
+    @inlinable public static func noSecretInEventsOrEffects<M>() -> Invariant<M> {
         let scanner = LeakScanner<Described<M.Intent>>()
         @Sendable func describe(_ value: Described<M.Intent>) -> (texts: [String], own: [String]) {
             let shown: Any =
@@ -369,7 +369,7 @@ public enum Catalogue {
 
     /// A 401 causes at most one refresh-and-replay per call: no call is sent more than twice.
     /// (RFC 6750 §3.1; the retry loops Auth0.swift and supabase-swift shipped.)
-    public static func atMostOneReplayPerCall<M>() -> Invariant<M> {
+    @inlinable public static func atMostOneReplayPerCall<M>() -> Invariant<M> {
         Invariant("a 401 causes at most one replay per call", source: "RFC 6750 §3.1", .state { s in
             let looping = s.world.history.callSends.first { $0.sends > 2 }
             return looping.map { "\($0.call) was sent \($0.sends) times" }
@@ -378,7 +378,7 @@ public enum Catalogue {
 
     /// An access token known to have expired is never attached to a request. (RFC 6750 §3.1;
     /// seed 004 Token Refresh Strategy: "Before each API request, check if access_token is expired".)
-    public static func expiredTokenNeverAttached<M>() -> Invariant<M> {
+    @inlinable public static func expiredTokenNeverAttached<M>() -> Invariant<M> {
         Invariant("an expired access token is never attached", source: "seed 004 Token Refresh Strategy; RFC 6750", .step { t in
             for request in t.sent {
                 if case .revoke = request { continue }  // Revoking an expired token at logout is harmless.
@@ -395,7 +395,7 @@ public enum Catalogue {
 
     /// The code invariants: a new code only after the cooldown, a code only within its lifetime,
     /// submissions per code bounded. (Seed 004 OTP Best Practices; NIST SP 800-63B §5.1.3.)
-    public static func codeInvariants<M>(_ rules: CodeRules) -> [Invariant<M>] {
+    @inlinable public static func codeInvariants<M>(_ rules: CodeRules) -> [Invariant<M>] {
         var list: [Invariant<M>] = [
             Invariant("a new code only after the cooldown", source: "seed 004 OTP Best Practices (30-60 s)", .step { t in
                 for request in t.sent {
@@ -432,7 +432,7 @@ public enum Catalogue {
 
 extension APIRequest {
     /// Whether every validated value in the request still passes validation.
-    var inputIsValid: Bool {
+    @inlinable var inputIsValid: Bool {
         func ok(_ email: Email) -> Bool { (try? Email(email.rawValue)) == email }
         func ok(_ password: Password) -> Bool { (try? Password(password.secret)) != nil }
         func ok(_ code: VerificationCode) -> Bool { (try? VerificationCode(code.secret)) == code }
@@ -464,7 +464,7 @@ extension APIRequest {
 
 extension Array where Element == UInt8 {
     /// Whether `needle` occurs in these bytes (a plain scan: descriptions are short).
-    func containsBytes(_ needle: [UInt8]) -> Bool {
+    @inlinable func containsBytes(_ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, needle.count <= count, let first = needle.first else { return needle.isEmpty }
         var start = 0
         while start + needle.count <= count {

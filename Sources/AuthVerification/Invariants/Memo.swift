@@ -9,14 +9,17 @@ import AuthCore
 /// A thread-safe memo from a value to what was computed from it once: invariants use it for what
 /// depends on a value alone (its description, whether an intent is a logout), so the explorer's
 /// inner loop pays a dictionary lookup instead of a reflection or a string scan.
-final class Memo<Key: Hashable, Value>: @unchecked Sendable {
+@usableFromInline final class Memo<Key: Hashable, Value>: @unchecked Sendable {
     // Safe: every access to `values` holds `mutex`; so no access can overlap another, and the
     // runtime's check of that (`@exclusivity(unchecked)`) is left out.
-    @exclusivity(unchecked) private var values: [Key: Value] = [:]
-    private let mutex = PosixMutex()
+    @usableFromInline @exclusivity(unchecked) var values: [Key: Value] = [:]
+    @usableFromInline let mutex = PosixMutex()
+
+    /// An empty memo.
+    @inlinable init() {}
 
     /// The value for `key`, computed by `compute` the first time.
-    func value(_ key: Key, _ compute: (Key) -> Value) -> Value {
+    @inlinable func value(_ key: Key, _ compute: (Key) -> Value) -> Value {
         mutex.lock()
         if let known = values[key] {
             mutex.unlock()
@@ -36,24 +39,27 @@ final class Memo<Key: Hashable, Value>: @unchecked Sendable {
 /// A description can only show a secret that is in the described value or was copied out of the
 /// world around it, so each distinct value is scanned once against the secrets known at that
 /// time, and again only when new secrets appear.
-final class LeakScanner<Key: Hashable>: @unchecked Sendable {
+@usableFromInline final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     // Safe: every access to the stored properties holds `mutex`; no access can overlap another, so the
     // runtime's exclusivity check is left out (`@exclusivity(unchecked)`).
-    @exclusivity(unchecked) private var secrets: Set<String> = []
-    @exclusivity(unchecked) private var needles: [[UInt8]] = []
-    @exclusivity(unchecked) private var lastLearned: [String] = []
-    @exclusivity(unchecked) private var lastMore: [String] = []
-    @exclusivity(unchecked) private var verdicts: [Key: Verdict] = [:]
+    @usableFromInline @exclusivity(unchecked) var secrets: Set<String> = []
+    @usableFromInline @exclusivity(unchecked) var needles: [[UInt8]] = []
+    @usableFromInline @exclusivity(unchecked) var lastLearned: [String] = []
+    @usableFromInline @exclusivity(unchecked) var lastMore: [String] = []
+    @usableFromInline @exclusivity(unchecked) var verdicts: [Key: Verdict] = [:]
     /// Verdicts by event key, by index (a table numbers its payloads 0, 1, 2…): the table met
     /// last, and the others by serial number.
-    @exclusivity(unchecked) private var currentSerial: UInt64 = 0
-    @exclusivity(unchecked) private var currentVerdicts: [Verdict?] = []
-    @exclusivity(unchecked) private var otherTables: [UInt64: [Verdict?]] = [:]
-    @exclusivity(unchecked) private var digestVerdicts: [Fingerprint: Verdict] = [:]
-    private let mutex = PosixMutex()
+    @usableFromInline @exclusivity(unchecked) var currentSerial: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var currentVerdicts: [Verdict?] = []
+    @usableFromInline @exclusivity(unchecked) var otherTables: [UInt64: [Verdict?]] = [:]
+    @usableFromInline @exclusivity(unchecked) var digestVerdicts: [Fingerprint: Verdict] = [:]
+    @usableFromInline let mutex = PosixMutex()
+
+    /// A scanner that knows no secret yet.
+    @inlinable init() {}
 
     /// Learns the secrets (of 4 characters or more) of the worlds around the values to check next.
-    func learn(_ world: [String], _ more: [String] = []) {
+    @inlinable func learn(_ world: [String], _ more: [String] = []) {
         mutex.lock()
         defer { mutex.unlock() }
         // Consecutive calls mostly repeat the same secrets: comparing is cheaper than hashing.
@@ -71,7 +77,7 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
 
     /// Whether `key`'s description (computed by `describe` when needed) shows any secret known or
     /// any of its own: the length of a leaked secret, never the secret.
-    func leak(_ key: Key, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
+    @inlinable func leak(_ key: Key, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
         mutex.lock()
         defer { mutex.unlock() }
         return verdict(key, in: &verdicts) { describe(key) }
@@ -80,7 +86,7 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     /// ``leak(_:describe:)`` for an event its environment numbered, looked up by its key first;
     /// a key not met yet (each environment numbers afresh) falls back to the payload's own
     /// verdict, so a new exploration or fuzz session of a model describes nothing again.
-    func leak(event key: EventKey, payload: () -> Key?, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
+    @inlinable func leak(event key: EventKey, payload: () -> Key?, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
         mutex.lock()
         defer { mutex.unlock() }
         if key.serial != currentSerial {
@@ -99,7 +105,7 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     }
 
     /// ``leak(_:describe:)`` for a value known by its digest (``Survey/digest(_:)``).
-    func leak(digest: Fingerprint, describe: () -> (texts: [String], own: [String])) -> Int? {
+    @inlinable func leak(digest: Fingerprint, describe: () -> (texts: [String], own: [String])) -> Int? {
         mutex.lock()
         defer { mutex.unlock() }
         return verdict(digest, in: &digestVerdicts, describe: describe)
@@ -107,7 +113,7 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
 
     /// A value's verdict: the one recorded when no secret was learned since, or a new scan. The
     /// tables apart: an event key's or a digest's copy and comparison are a word's or two.
-    private func verdict<K: Hashable>(_ key: K, in table: inout [K: Verdict], describe: () -> (texts: [String], own: [String])) -> Int? {
+    @inlinable func verdict<K: Hashable>(_ key: K, in table: inout [K: Verdict], describe: () -> (texts: [String], own: [String])) -> Int? {
         if let verdict = table[key], verdict.known == needles.count { return verdict.leak }
         let (texts, own) = describe()
         add(own)
@@ -117,17 +123,23 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     }
 
     /// A scan's result: how many secrets were known, and the length of one that leaked.
-    private struct Verdict {
-        let known: Int
-        let leak: Int?
+    @usableFromInline struct Verdict {
+        @usableFromInline let known: Int
+        @usableFromInline let leak: Int?
+
+        /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+        @inlinable init(known: Int, leak: Int?) {
+            self.known = known
+            self.leak = leak
+        }
     }
 
-    private func leak(in texts: [String]) -> Int? {
+    @inlinable func leak(in texts: [String]) -> Int? {
         let haystacks = texts.map { Array($0.utf8) }
         return needles.first { needle in haystacks.contains { $0.containsBytes(needle) } }.map(\.count)
     }
 
-    private func add(_ values: [String], besides known: [String] = []) {
+    @inlinable func add(_ values: [String], besides known: [String] = []) {
         for value in values where value.utf8.count >= 4 && !known.contains(value) && !secrets.contains(value) {
             secrets.insert(value)
             needles.append(Array(value.utf8))
@@ -137,14 +149,14 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
 
 /// A value whose description the leak checks scan: what an event carries (its time left out, so
 /// one intent or answer is scanned once whenever it happens), or an effect that can carry text.
-enum Described<Intent: Hashable>: Hashable {
+@usableFromInline enum Described<Intent: Hashable>: Hashable {
     case intent(Intent)
     case reply(Reply)
     case launched(StoredCredentials)
     case effect(AuthEffect)
 
     /// The event's payload, or `nil` for a tick (a time, nothing else).
-    init?(_ event: AuthEvent<Intent>) {
+    @inlinable init?(_ event: AuthEvent<Intent>) {
         switch event {
         case .intent(let intent, _): self = .intent(intent)
         case .reply(_, let reply, _): self = .reply(reply)
@@ -157,7 +169,7 @@ enum Described<Intent: Hashable>: Hashable {
     /// carry none: ids, timers and instants. A request's id is left out (it is a number), so one
     /// request is scanned once whatever its id. Effects are built afresh at every step: a digest
     /// walks one once, where hashing it as a dictionary key walked it, then copied and compared it.
-    static func digest(_ effect: AuthEffect) -> Fingerprint? {
+    @inlinable static func digest(_ effect: AuthEffect) -> Fingerprint? {
         switch effect {
         case .send(_, let request): Survey.digest { $0.tag("send"); $0.visit(request) }
         case .persist(let credentials): Survey.digest { $0.tag("persist"); $0.visit(credentials) }
@@ -170,7 +182,7 @@ enum Described<Intent: Hashable>: Hashable {
     /// Equal when the same case holds equal values. Written out: the derived `==` copies both
     /// values into a tuple of generic values first, and the leak check compares these on every
     /// memo hit.
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    @inlinable static func == (lhs: Self, rhs: Self) -> Bool {
         switch lhs {
         case .intent(let left):
             guard case .intent(let right) = rhs else { return false }
@@ -188,7 +200,7 @@ enum Described<Intent: Hashable>: Hashable {
     }
 
     /// The case, then its value.
-    func hash(into hasher: inout Hasher) {
+    @inlinable func hash(into hasher: inout Hasher) {
         switch self {
         case .intent(let value):
             hasher.combine(0 as UInt8)
@@ -207,21 +219,21 @@ enum Described<Intent: Hashable>: Hashable {
 }
 
 /// A PThread mutex (Foundation-free).
-final class PosixMutex: @unchecked Sendable {
+@usableFromInline final class PosixMutex: @unchecked Sendable {
     // Safe: a pthread mutex is made for concurrent use; the pointer is allocated once.
-    private let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    init() { pthread_mutex_init(handle, nil) }
+    @usableFromInline let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @inlinable init() { pthread_mutex_init(handle, nil) }
     deinit {
         pthread_mutex_destroy(handle)
         handle.deallocate()
     }
-    func lock() { pthread_mutex_lock(handle) }
-    func unlock() { pthread_mutex_unlock(handle) }
+    @inlinable func lock() { pthread_mutex_lock(handle) }
+    @inlinable func unlock() { pthread_mutex_unlock(handle) }
 }
 
 /// Every secret value inside `value`, found through `Mirror` (for values that are not surveyed:
 /// events and effects, once per distinct value).
-func secretsInside(_ value: Any) -> [String] {
+@inlinable func secretsInside(_ value: Any) -> [String] {
     if let secret = value as? any AnySecret { return [secret.revealedForVerification()] }
     var found: [String] = []
     for child in Mirror(reflecting: value).children { found += secretsInside(child.value) }
@@ -230,7 +242,7 @@ func secretsInside(_ value: Any) -> [String] {
 
 /// What a state's leak check describes: the lifecycle state (by its fingerprint), or the
 /// requests in flight and the vault around it.
-enum StateLeakKey: Hashable {
+@usableFromInline enum StateLeakKey: Hashable {
     case state(Fingerprint)
     /// The requests in flight and the vault, by their exact digest (``Survey/digest(_:)``):
     /// hashing and comparing the values themselves cost more than walking them once.
@@ -238,7 +250,7 @@ enum StateLeakKey: Hashable {
 
     /// The fingerprint's own hash (see ``Fingerprint/_rawHashValue(seed:)``), the case told apart
     /// by a different seed.
-    func _rawHashValue(seed: Int) -> Int {
+    @inlinable func _rawHashValue(seed: Int) -> Int {
         switch self {
         case .state(let fingerprint): fingerprint._rawHashValue(seed: seed)
         case .surroundings(let fingerprint): fingerprint._rawHashValue(seed: ~seed)

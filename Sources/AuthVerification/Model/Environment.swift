@@ -17,20 +17,20 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
     /// The highest symbolic token indices in the world, for naming fresh tokens.
     public let symbols: SymbolCounts
     /// The canonical fingerprint (symmetry-reduced).
-    let fingerprint: Fingerprint
+    @usableFromInline let fingerprint: Fingerprint
     /// The fingerprint of the lifecycle state alone (its phases), to tell whether a move changed it.
-    let stateFingerprint: Fingerprint
+    @usableFromInline let stateFingerprint: Fingerprint
 
     /// The credentials the session holds, if signed in (read once: most invariants ask).
     public let sessionCredentials: Credentials?
     /// Whether the session holds credentials (`sessionCredentials != nil`, without copying them).
     public let isSignedIn: Bool
     /// The state's case path, e.g. `signedIn.refreshing`.
-    public var casePath: String { AuthVerification.casePath(of: world.state.phase) }
+    @inlinable public var casePath: String { AuthVerification.casePath(of: world.state.phase) }
 
     /// Surveys `world`; `settle` may update its history from the survey's facts before the
     /// history is surveyed.
-    convenience init(
+    @inlinable convenience init(
         _ world: consuming World<Machine>, horizon: Interval, historyHorizon: Interval,
         settle: (inout World<Machine>, Survey) -> Void = { _, _ in }
     ) {
@@ -39,7 +39,7 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
     }
 
     /// ``init(_:horizon:historyHorizon:settle:)`` with the survey's working lists from `scratch`.
-    init(
+    @inlinable init(
         _ world: consuming World<Machine>, horizon: Interval, historyHorizon: Interval, scratch: inout Survey.Scratch,
         settle: (inout World<Machine>, Survey) -> Void
     ) {
@@ -58,10 +58,10 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
     }
 
     /// Whether the state refers to request `id`.
-    public func refers(to id: RequestID) -> Bool { referencedRequests.contains(id) }
+    @inlinable public func refers(to id: RequestID) -> Bool { referencedRequests.contains(id) }
 
     /// The first phase of type `T` in the state (outermost first), if any.
-    public func phase<T: ExplorablePhase>(_ type: T.Type) -> T? {
+    @inlinable public func phase<T: ExplorablePhase>(_ type: T.Type) -> T? {
         // Through the phase type's own conformance: passing the phase as `Any` would box it.
         if let explorable = Machine.Phase.self as? any ExplorablePhase.Type {
             return Self.first(T.self, in: world.state.phase, as: explorable)
@@ -69,7 +69,7 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
         return firstPhase(T.self, in: world.state.phase)
     }
 
-    private static func first<T, Explorable: ExplorablePhase>(_ type: T.Type, in phase: Machine.Phase, as _: Explorable.Type) -> T? {
+    @inlinable static func first<T, Explorable: ExplorablePhase>(_ type: T.Type, in phase: Machine.Phase, as _: Explorable.Type) -> T? {
         if let phase = phase as? Explorable { return phase.firstPhase(type) }
         return firstPhase(type, in: phase)
     }
@@ -79,7 +79,7 @@ extension Survey {
     /// Surveys a world: the lifecycle state first (its phase, then the code cooldowns its context
     /// keeps), then network, timers and vault; `settle` may update the history from those facts
     /// before the history is surveyed.
-    static func of<M: Lifecycle>(
+    @inlinable static func of<M: Lifecycle>(
         _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, settle: (inout World<M>, Survey) -> Void
     ) -> Survey {
         var scratch = Scratch()
@@ -88,7 +88,7 @@ extension Survey {
 
     /// ``of(_:horizon:historyHorizon:settle:)`` with its working lists taken from `scratch`: the
     /// caller gives them back (``giveBack(_:)``) once done with the survey.
-    static func of<M: Lifecycle>(
+    @inlinable static func of<M: Lifecycle>(
         _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, scratch: inout Scratch,
         settle: (inout World<M>, Survey) -> Void
     ) -> Survey {
@@ -101,13 +101,13 @@ extension Survey {
         }
         survey.cooldowns(of: world.state.context)
         survey.stateFingerprint = survey.fingerprint.finished()
-        survey.region = .environment
+        survey.enter(.environment)
         survey.number(-1)
         survey.visit(world.network)
         survey.visit(world.timers)
         survey.visit(world.vault)
         settle(&world, survey)
-        survey.region = .history
+        survey.enter(.history)
         survey.visit(world.history)
         survey.fingerprint = survey.fingerprint.finished()
         return survey
@@ -116,35 +116,35 @@ extension Survey {
 
 /// The environment around a model's lifecycle: which moves are possible and what they do to the
 /// network, timers, vault and history.
-struct Environment<Model: LifecycleModel>: Sendable {
-    typealias Machine = Model.Machine
-    let model: Model
+@usableFromInline struct Environment<Model: LifecycleModel>: Sendable {
+    @usableFromInline typealias Machine = Model.Machine
+    @usableFromInline let model: Model
     // The model's requirements, read once: a model may compute them (a catalogue of replies, a
     // machine assembled from its backend), and the explorer asks for them at every step.
-    let machine: Machine
-    let replies: ReplyCatalogue
-    let maxInFlight: Int
-    let maxStale: Int
-    let relaunches: Bool
-    let timeHorizon: Interval
-    let historyHorizon: Interval
-    let maxCodeAttempts: Int?
+    @usableFromInline let machine: Machine
+    @usableFromInline let replies: ReplyCatalogue
+    @usableFromInline let maxInFlight: Int
+    @usableFromInline let maxStale: Int
+    @usableFromInline let relaunches: Bool
+    @usableFromInline let timeHorizon: Interval
+    @usableFromInline let historyHorizon: Interval
+    @usableFromInline let maxCodeAttempts: Int?
     /// The model's invariants, made once: their memos (what a description showed, whether an
     /// intent is a logout) then last the whole run even when the model computes the list.
-    let invariants: [Invariant<Machine>]
+    @usableFromInline let invariants: [Invariant<Machine>]
     /// The state invariants' checks with their positions in ``invariants``: what a check loop
     /// reads, without copying each invariant's name and source.
-    let stateChecks: [(index: Int, check: @Sendable (Snapshot<Machine>) -> String?)]
+    @usableFromInline let stateChecks: [(index: Int, check: @Sendable (Snapshot<Machine>) -> String?)]
     /// The step invariants' checks with their positions in ``invariants``.
-    let stepChecks: [(index: Int, check: @Sendable (Transition<Machine>) -> String?)]
+    @usableFromInline let stepChecks: [(index: Int, check: @Sendable (Transition<Machine>) -> String?)]
     /// The answers to each kind of request, built (and their keys numbered) once for each (see
     /// ``ReplyCatalogue/AnswerKey``): not rebuilt, with fresh token names, for every request in
     /// flight at every world.
-    let answers = Memo<ReplyCatalogue.AnswerKey, Answers>()
+    @usableFromInline let answers = Memo<ReplyCatalogue.AnswerKey, Answers>()
     /// The payloads of the events this environment builds, numbered (see ``EventKey``).
-    let events = EventTable<Machine.Intent>()
+    @usableFromInline let events = EventTable<Machine.Intent>()
 
-    init(model: Model) {
+    @inlinable init(model: Model) {
         self.model = model
         self.machine = model.machine
         self.replies = model.replies
@@ -170,7 +170,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
     /// The first of `checks` past invariant position `after` that fails on `value`, and its
     /// message. The closures are called where they lie in the array: copying each out, as a
     /// `for` loop does, retains and releases its context at every check.
-    static func firstFailure<Value>(
+    @inlinable static func firstFailure<Value>(
         of checks: [(index: Int, check: @Sendable (Value) -> String?)], on value: Value, after: Int = -1
     ) -> (Int, String)? {
         checks.withUnsafeBufferPointer { checks in
@@ -182,22 +182,22 @@ struct Environment<Model: LifecycleModel>: Sendable {
     }
 
     /// The initial world's snapshot.
-    var initial: Snapshot<Machine> { Snapshot(model.initialWorld, horizon: timeHorizon, historyHorizon: historyHorizon) }
+    @inlinable var initial: Snapshot<Machine> { Snapshot(model.initialWorld, horizon: timeHorizon, historyHorizon: historyHorizon) }
 
     /// Every possible next move, in a fixed order (determinism).
-    func moves(_ snapshot: Snapshot<Machine>) -> [Move<Machine>] {
+    @inlinable func moves(_ snapshot: Snapshot<Machine>) -> [Move<Machine>] {
         menu(snapshot).moves
     }
 
     /// The move with `choice` in `snapshot`, if it still applies.
-    func move(_ choice: Choice, in snapshot: Snapshot<Machine>) -> Move<Machine>? {
+    @inlinable func move(_ choice: Choice, in snapshot: Snapshot<Machine>) -> Move<Machine>? {
         menu(snapshot).move(choice)
     }
 
     /// The readable steps of `choices`, replayed from the initial world (up to the first that does
     /// not apply). The explorer keeps only each state's move, and a fuzz walk only its choices:
     /// readable steps are built for the traces that are reported.
-    func trace(_ choices: [Choice]) -> [TraceStep] {
+    @inlinable func trace(_ choices: [Choice]) -> [TraceStep] {
         var snapshot = initial
         var steps: [TraceStep] = []
         for choice in choices {
@@ -210,7 +210,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
 
     /// What can happen next in `snapshot`, without building each move's event: the fuzzer picks
     /// one move of many, and builds only that one.
-    func menu(_ snapshot: Snapshot<Machine>) -> Menu {
+    @inlinable func menu(_ snapshot: Snapshot<Machine>) -> Menu {
         let world = snapshot.world
         var intents: [Machine.Intent] = []
         if world.network.count < maxInFlight,
@@ -238,33 +238,50 @@ struct Environment<Model: LifecycleModel>: Sendable {
     }
 
     /// The answers a request in flight can get, and their keys.
-    struct Answers {
+    @usableFromInline struct Answers {
         /// The answers, in catalogue order.
-        let replies: [Reply]
+        @usableFromInline let replies: [Reply]
         /// Each answer's key.
-        let keys: [EventKey]
+        @usableFromInline let keys: [EventKey]
+
+        /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+        @inlinable init(replies: [Reply], keys: [EventKey]) {
+            self.replies = replies
+            self.keys = keys
+        }
     }
 
     /// The moves possible in one world, in a fixed order: intents, answers to each request in
     /// flight (in issue order), timers, relaunches.
-    struct Menu {
+    @usableFromInline struct Menu {
         /// The world's time.
-        let now: Instant
+        @usableFromInline let now: Instant
         /// The model's intents (none while the request bounds are reached).
-        let intents: [Machine.Intent]
+        @usableFromInline let intents: [Machine.Intent]
         /// The answers each request in flight can get.
-        let answers: [Answers]
+        @usableFromInline let answers: [Answers]
         /// The requests in flight.
-        let exchanges: [RequestID]
+        @usableFromInline let exchanges: [RequestID]
         /// When each pending timer fires (never before now).
-        let timers: [Instant]
+        @usableFromInline let timers: [Instant]
         /// What a relaunch finds in the vault: as it is, then (when it holds something) unreadable.
-        let relaunches: [StoredCredentials]
+        @usableFromInline let relaunches: [StoredCredentials]
         /// The environment's payload numbers.
-        let events: EventTable<Machine.Intent>
+        @usableFromInline let events: EventTable<Machine.Intent>
+
+        /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+        @inlinable init(now: Instant, intents: [Machine.Intent], answers: [Answers], exchanges: [RequestID], timers: [Instant], relaunches: [StoredCredentials], events: EventTable<Machine.Intent>) {
+            self.now = now
+            self.intents = intents
+            self.answers = answers
+            self.exchanges = exchanges
+            self.timers = timers
+            self.relaunches = relaunches
+            self.events = events
+        }
 
         /// Every move, in order.
-        var moves: [Move<Machine>] {
+        @inlinable var moves: [Move<Machine>] {
             var moves: [Move<Machine>] = []
             moves.reserveCapacity(intents.count + answers.reduce(0) { $0 + $1.replies.count } + timers.count + relaunches.count)
             let intentKeys = events.keys(of: intents)
@@ -280,7 +297,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         }
 
         /// The move `choice` names, if this menu has it.
-        func move(_ choice: Choice) -> Move<Machine>? {
+        @inlinable func move(_ choice: Choice) -> Move<Machine>? {
             let offered =
                 switch choice {
                 case .intent(let index): intents.indices.contains(index)
@@ -292,7 +309,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         }
 
         /// The move for a choice this menu offers.
-        private func building(_ choice: Choice) -> Move<Machine> {
+        @inlinable func building(_ choice: Choice) -> Move<Machine> {
             switch choice {
             case .intent(let index):
                 Move(choice: choice, event: .intent(intents[index], at: now), key: events.key(of: intents, at: index))
@@ -308,7 +325,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
     }
 
     /// Applies `move`: the event reaches the reducer, its effects reach the environment.
-    func apply(_ move: Move<Machine>, to snapshot: Snapshot<Machine>) -> (world: World<Machine>, effects: [AuthEffect], answered: Exchange?) {
+    @inlinable func apply(_ move: Move<Machine>, to snapshot: Snapshot<Machine>) -> (world: World<Machine>, effects: [AuthEffect], answered: Exchange?) {
         var world = snapshot.world
         var answered: Exchange?
         switch move.choice {
@@ -352,18 +369,18 @@ struct Environment<Model: LifecycleModel>: Sendable {
 
     /// Applies `move` and surveys the world it leads to. A move that changes nothing (a refused
     /// intent, a stale answer) leads back to the same snapshot without a new survey.
-    func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>) -> Transition<Machine> {
+    @inlinable func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>) -> Transition<Machine> {
         var none = Successors()
         return step(move, from: snapshot, besides: &none, sharing: false)
     }
 
     /// ``step(_:from:)`` for one of several moves from `snapshot`: a move that makes the same world
     /// as an earlier one in `successors` leads to that move's snapshot, without a new survey.
-    func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>, besides successors: inout Successors) -> Transition<Machine> {
+    @inlinable func step(_ move: Move<Machine>, from snapshot: Snapshot<Machine>, besides successors: inout Successors) -> Transition<Machine> {
         step(move, from: snapshot, besides: &successors, sharing: Successors.shares(move.choice))
     }
 
-    private func step(
+    @inlinable func step(
         _ move: Move<Machine>, from snapshot: Snapshot<Machine>, besides successors: inout Successors, sharing shares: Bool
     ) -> Transition<Machine> {
         let (world, effects, answered) = apply(move, to: snapshot)
@@ -396,13 +413,16 @@ struct Environment<Model: LifecycleModel>: Sendable {
     /// Only intents and answers take part: a timer or a relaunch almost never makes a sibling's
     /// world (in the app models, 0.2–1 % of timers and 0.03 % of relaunches did), and they come
     /// last in a menu, where the comparisons would be most.
-    struct Successors {
-        private var snapshots: [Snapshot<Machine>] = []
+    @usableFromInline struct Successors {
+        @usableFromInline var snapshots: [Snapshot<Machine>] = []
         /// The surveys' working lists, kept from one survey to the next.
-        var scratch = Survey.Scratch()
+        @usableFromInline var scratch = Survey.Scratch()
+
+        /// None remembered yet.
+        @inlinable init() {}
 
         /// Whether a move of this kind looks for a sibling's world (and is remembered for later ones).
-        static func shares(_ choice: Choice) -> Bool {
+        @inlinable static func shares(_ choice: Choice) -> Bool {
             switch choice {
             case .intent, .reply: true
             case .timer, .relaunch: false
@@ -410,18 +430,18 @@ struct Environment<Model: LifecycleModel>: Sendable {
         }
 
         /// Forgets every snapshot (for the next world's moves).
-        mutating func removeAll() { snapshots.empty() }
+        @inlinable mutating func removeAll() { snapshots.empty() }
 
         /// The snapshot of a world a move made, when an earlier move made the same one.
-        func snapshot(of world: World<Machine>) -> Snapshot<Machine>? {
+        @inlinable func snapshot(of world: World<Machine>) -> Snapshot<Machine>? {
             snapshots.first { World.same($0.world, world) }
         }
 
         /// Remembers the snapshot a move made.
-        mutating func remember(_ snapshot: Snapshot<Machine>) { snapshots.append(snapshot) }
+        @inlinable mutating func remember(_ snapshot: Snapshot<Machine>) { snapshots.append(snapshot) }
     }
 
-    private func record(_ reply: Reply, to exchange: Exchange, in history: inout History, at now: Instant) {
+    @inlinable func record(_ reply: Reply, to exchange: Exchange, in history: inout History, at now: Instant) {
         switch (exchange.request, reply) {
         case (.refresh(let old), .refreshed(let tokens)):
             if let new = tokens.refreshToken, new != old, !history.retiredRefreshTokens.contains(old) {
@@ -441,7 +461,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
         }
     }
 
-    private func perform(_ effect: AuthEffect, in world: inout World<Machine>) {
+    @inlinable func perform(_ effect: AuthEffect, in world: inout World<Machine>) {
         switch effect {
         case .send(let id, let request):
             world.network.append(Exchange(id: id, request: request, opened: false))
@@ -485,7 +505,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
     /// Settling a settled world changes nothing (``Successors`` relies on it): each rule sets a
     /// variable from parts of the world it leaves alone, or drops entries those parts no longer
     /// hold.
-    func settleHistory(_ world: inout World<Machine>, _ facts: Survey, signedInBefore: Bool) {
+    @inlinable func settleHistory(_ world: inout World<Machine>, _ facts: Survey, signedInBefore: Bool) {
         let signedInAfter = facts.session.flatMap(SessionLifecycle.credentials(in:)) != nil
         if signedInBefore, !signedInAfter {
             world.history.inFlightAtSignOut = world.network.map(\.id)
@@ -504,7 +524,7 @@ struct Environment<Model: LifecycleModel>: Sendable {
 
 extension APIRequest {
     /// The access token the request carries, if any.
-    var accessToken: AccessToken? {
+    @inlinable var accessToken: AccessToken? {
         switch self {
         case .setPassword(_, let bearer), .changePassword(_, _, let bearer), .currentUser(let bearer),
             .revoke(_, let bearer), .protected(_, let bearer):
@@ -517,7 +537,7 @@ extension APIRequest {
     }
 
     /// The refresh token the request presents, if any.
-    var refreshToken: RefreshToken? {
+    @inlinable var refreshToken: RefreshToken? {
         switch self {
         case .refresh(let token), .revoke(let token, _): token
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
@@ -528,7 +548,7 @@ extension APIRequest {
     }
 
     /// For a request that sends a code: where, and for what (`email:a@b.c:register`).
-    var codeSentTo: String? {
+    @inlinable var codeSentTo: String? {
         switch self {
         case .sendEmailCode(let email, let purpose): "email:\(email.rawValue):\(purpose.rawValue)"
         case .sendPhoneCode(let phone): "phone:\(phone.e164):login"
@@ -541,7 +561,7 @@ extension APIRequest {
     }
 
     /// For a request that submits a code: the code's destination key (as ``codeSentTo``).
-    var codeVerifiedFor: String? {
+    @inlinable var codeVerifiedFor: String? {
         switch self {
         case .registerWithEmailCode(let email, _): "email:\(email.rawValue):register"
         case .signInWithEmailCode(let email, _): "email:\(email.rawValue):login"
@@ -554,7 +574,7 @@ extension APIRequest {
     }
 
     /// Requests only a user's action may cause: sign-ins, registrations, codes, resets, password steps.
-    var needsUserAction: Bool {
+    @inlinable var needsUserAction: Bool {
         switch self {
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL:

@@ -7,18 +7,23 @@ import AuthCore
 /// intent is a logout — is then looked up by a number, where hashing the payload walked a nested
 /// enum at every transition. A key names its table too, so keys from two environments (an
 /// exploration and a fuzz session sharing one model's invariants) never mix.
-struct EventKey: Hashable, Sendable {
+@usableFromInline struct EventKey: Hashable, Sendable {
     /// The table's serial number (high half) and the payload's index in it (low half).
-    let bits: UInt64
+    @usableFromInline let bits: UInt64
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(bits: UInt64) {
+        self.bits = bits
+    }
 
     /// The serial number of the table that numbered the payload.
-    var serial: UInt64 { bits >> 32 }
+    @inlinable var serial: UInt64 { bits >> 32 }
     /// The payload's index in its table: 0, 1, 2… in numbering order.
-    var index: Int { Int(truncatingIfNeeded: bits & 0xFFFF_FFFF) }
+    @inlinable var index: Int { Int(truncatingIfNeeded: bits & 0xFFFF_FFFF) }
 
     /// The hash memos use, without `Hasher` (see ``Fingerprint/_rawHashValue(seed:)``): the bits
     /// and the table's seed through a multiplicative mix.
-    func _rawHashValue(seed: Int) -> Int { Fingerprint.mixed(bits, seed: seed) }
+    @inlinable func _rawHashValue(seed: Int) -> Int { Fingerprint.mixed(bits, seed: seed) }
 }
 
 /// The payloads one environment's moves carry, each numbered once.
@@ -29,27 +34,27 @@ struct EventKey: Hashable, Sendable {
 /// list's. A model whose menu builds a new list at every world fills the table's room for lists
 /// (`rememberedLists`); its intents then get no key, and per-event memos key on the intent itself
 /// as before there were keys (numbering them would only add a lookup).
-final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
+@usableFromInline final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
     // Safe: every access to the stored variables holds `mutex`; no access can overlap another, so the
     // runtime's exclusivity check is left out (`@exclusivity(unchecked)`).
-    private let serial: UInt64
-    @exclusivity(unchecked) private var indices: [Described<Intent>: UInt32] = [:]
-    @exclusivity(unchecked) private var lists: [UInt: (list: [Intent], keys: [EventKey])] = [:]
+    @usableFromInline let serial: UInt64
+    @usableFromInline @exclusivity(unchecked) var indices: [Described<Intent>: UInt32] = [:]
+    @usableFromInline @exclusivity(unchecked) var lists: [UInt: (list: [Intent], keys: [EventKey])] = [:]
     /// Storage addresses of lists met once by ``key(of:at:)`` (only a hint: a list is numbered
     /// from its own intents when remembered).
-    @exclusivity(unchecked) private var sightings: Set<UInt> = []
-    private let mutex = PosixMutex()
-    private let rememberedLists: Int
+    @usableFromInline @exclusivity(unchecked) var sightings: Set<UInt> = []
+    @usableFromInline let mutex = PosixMutex()
+    @usableFromInline let rememberedLists: Int
     /// The credentials of the last relaunch numbered, and its key.
-    @exclusivity(unchecked) private var lastStored: (credentials: Credentials, key: EventKey)?
+    @usableFromInline @exclusivity(unchecked) var lastStored: (credentials: Credentials, key: EventKey)?
 
-    init(rememberedLists: Int = 1_024) {
+    @inlinable init(rememberedLists: Int = 1_024) {
         self.serial = EventTableSerials.shared.next()
         self.rememberedLists = rememberedLists
     }
 
     /// The key of `payload`.
-    func key(_ payload: Described<Intent>) -> EventKey {
+    @inlinable func key(_ payload: Described<Intent>) -> EventKey {
         mutex.lock()
         defer { mutex.unlock() }
         // A menu offers a relaunch finding the vault's credentials at every world that holds
@@ -65,7 +70,7 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
     }
 
     /// The keys of `intents`, in order, or `nil` for a list not known once the room for lists is full.
-    func keys(of intents: [Intent]) -> [EventKey]? {
+    @inlinable func keys(of intents: [Intent]) -> [EventKey]? {
         guard !intents.isEmpty else { return [] }
         let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         mutex.lock()
@@ -78,7 +83,7 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
     /// builds one move of a menu, so a list met for the first time has that one intent numbered
     /// alone; a list met again (its storage seen before) is numbered whole and remembered. `nil`
     /// for a list not known once the room for lists is full.
-    func key(of intents: [Intent], at index: Int) -> EventKey? {
+    @inlinable func key(of intents: [Intent], at index: Int) -> EventKey? {
         let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         mutex.lock()
         defer { mutex.unlock() }
@@ -91,19 +96,19 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
     }
 
     /// The keys of a list remembered at `address`, if it is that list.
-    private func known(_ intents: [Intent], at address: UInt) -> [EventKey]? {
+    @inlinable func known(_ intents: [Intent], at address: UInt) -> [EventKey]? {
         guard let known = lists[address], known.list.count == intents.count else { return nil }
         return known.keys
     }
 
     /// Numbers every intent of `intents` and remembers the list, keeping it alive.
-    private func remember(_ intents: [Intent], at address: UInt) -> [EventKey] {
+    @inlinable func remember(_ intents: [Intent], at address: UInt) -> [EventKey] {
         let keys = intents.map { locked(.intent($0)) }
         lists[address] = (intents, keys)
         return keys
     }
 
-    private func locked(_ payload: Described<Intent>) -> EventKey {
+    @inlinable func locked(_ payload: Described<Intent>) -> EventKey {
         let index: UInt32
         if let known = indices[payload] {
             index = known
@@ -116,13 +121,13 @@ final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
 }
 
 /// Serial numbers for event tables, unique in the process.
-private final class EventTableSerials: @unchecked Sendable {
+@usableFromInline final class EventTableSerials: @unchecked Sendable {
     // Safe: `last` is read and written holding `mutex`.
-    static let shared = EventTableSerials()
-    private var last: UInt64 = 0
-    private let mutex = PosixMutex()
+    @usableFromInline static let shared = EventTableSerials()
+    @usableFromInline var last: UInt64 = 0
+    @usableFromInline let mutex = PosixMutex()
 
-    func next() -> UInt64 {
+    @inlinable func next() -> UInt64 {
         mutex.lock()
         defer { mutex.unlock() }
         last += 1

@@ -14,7 +14,7 @@ public enum Choice: Hashable, Sendable, CustomStringConvertible {
     case relaunch(Int)
 
     /// `i3`, `a1.0`, `t0`, `L0`.
-    public var description: String {
+    @inlinable public var description: String {
         switch self {
         case .intent(let n): "i\(n)"
         case .reply(let exchange, let reply): "a\(exchange).\(reply)"
@@ -24,7 +24,7 @@ public enum Choice: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the user (not the server, a timer or the OS) made this move.
-    public var isUserAction: Bool {
+    @inlinable public var isUserAction: Bool {
         if case .intent = self { return true }
         return false
     }
@@ -41,19 +41,19 @@ public struct Move<Machine: Lifecycle>: Hashable, Sendable {
     /// The event's payload as the environment numbered it: what per-event memos look up instead
     /// of the payload. `nil` for a tick, for an intent whose list the environment's table had no
     /// room to remember (see ``EventTable``), and once `event` is changed.
-    private(set) var key: EventKey?
+    @usableFromInline var key: EventKey?
 
-    init(choice: Choice, event: Machine.Event, key: EventKey?) {
+    @inlinable init(choice: Choice, event: Machine.Event, key: EventKey?) {
         self.choice = choice
         self.event = event
         self.key = key
     }
 
     /// Equal when choice and event are: the key only names the event's payload.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.choice == rhs.choice && lhs.event == rhs.event }
+    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool { lhs.choice == rhs.choice && lhs.event == rhs.event }
 
     /// The choice, then the event.
-    public func hash(into hasher: inout Hasher) {
+    @inlinable public func hash(into hasher: inout Hasher) {
         hasher.combine(choice)
         hasher.combine(event)
     }
@@ -118,23 +118,23 @@ public protocol LifecycleModel: Sendable {
 
 extension LifecycleModel {
     /// The lifecycle's initial state, the vault empty.
-    public var initialWorld: World<Machine> { World(state: machine.initial) }
+    @inlinable public var initialWorld: World<Machine> { World(state: machine.initial) }
     /// Nothing is final.
-    public var finalCases: [String] { [] }
+    @inlinable public var finalCases: [String] { [] }
     /// Every declared case is reachable.
-    public var unreachableByDesign: [String: String] { [:] }
+    @inlinable public var unreachableByDesign: [String: String] { [:] }
     /// Four: enough for a logout while a sign-in, a refresh and a protected call are all in flight.
-    public var maxInFlight: Int { 4 }
+    @inlinable public var maxInFlight: Int { 4 }
     /// Two: a logout during a refresh leaves the refresh and the revoke unawaited.
-    public var maxStale: Int { 2 }
+    @inlinable public var maxStale: Int { 2 }
     /// Ten minutes: longer than every cooldown, code lifetime, backoff and refresh margin used.
     /// Models that know their lifecycle may choose less (see ``Model``).
-    public var timeHorizon: Interval { .seconds(600) }
+    @inlinable public var timeHorizon: Interval { .seconds(600) }
     /// The longest of the code rules' cooldown and lifetime, which the code invariants count from
     /// when a code was issued; none without codes.
-    public var historyHorizon: Interval { codeRules.map { max($0.cooldown, $0.lifetime ?? .zero) } ?? .zero }
+    @inlinable public var historyHorizon: Interval { codeRules.map { max($0.cooldown, $0.lifetime ?? .zero) } ?? .zero }
     /// The whole catalogue.
-    public var invariants: [Invariant<Machine>] { Catalogue.all(codes: codeRules) }
+    @inlinable public var invariants: [Invariant<Machine>] { Catalogue.all(codes: codeRules) }
     /// No codes.
-    public var codeRules: CodeRules? { nil }
+    @inlinable public var codeRules: CodeRules? { nil }
 }

@@ -13,7 +13,7 @@ public struct ReplyCatalogue: Sendable {
         public var withRefreshToken: Bool
 
         /// Creates a shape.
-        public init(passwordSet: Bool? = nil, requiresPasswordChange: Bool = false, withRefreshToken: Bool = false) {
+        @inlinable public init(passwordSet: Bool? = nil, requiresPasswordChange: Bool = false, withRefreshToken: Bool = false) {
             self.passwordSet = passwordSet
             self.requiresPasswordChange = requiresPasswordChange
             self.withRefreshToken = withRefreshToken
@@ -44,7 +44,7 @@ public struct ReplyCatalogue: Sendable {
     public var refreshMayOmitToken: Bool
 
     /// Creates a catalogue.
-    public init(
+    @inlinable public init(
         grants: [GrantShape] = [GrantShape()], registration: [RegistrationOutcome] = [.session],
         failures: [AuthFailure] = ReplyCatalogue.standardFailures,
         callFailures: [AuthFailure] = [.unauthorized(nil), .forbidden(nil), .network],
@@ -66,23 +66,23 @@ public struct ReplyCatalogue: Sendable {
     ]
 
     /// The user every grant names.
-    static func user(passwordSet: Bool?) -> UserProfile {
+    @inlinable static func user(passwordSet: Bool?) -> UserProfile {
         UserProfile(id: "u1", email: "student@harvard.edu", passwordSet: passwordSet)
     }
 
     /// All the answers to a request depend on in a world: what the request asks, and the indices
     /// new tokens take. Worlds with one key get the same answers, so they are built once.
-    struct AnswerKey: Hashable, Sendable {
+    @usableFromInline struct AnswerKey: Hashable, Sendable {
         /// The answers, by what the request asks.
-        enum Kind: Hashable, Sendable {
+        @usableFromInline enum Kind: Hashable, Sendable {
             case accepted, granted, registration, passwordStep, authorizationURL(OAuthProvider), refreshed, currentUser
             case protected, realtime(opened: Bool)
         }
 
-        let kind: Kind
-        let symbols: SymbolCounts
+        @usableFromInline let kind: Kind
+        @usableFromInline let symbols: SymbolCounts
 
-        init(_ exchange: Exchange, symbols: SymbolCounts) {
+        @inlinable init(_ exchange: Exchange, symbols: SymbolCounts) {
             self.symbols = symbols
             kind =
                 switch exchange.request {
@@ -100,7 +100,7 @@ public struct ReplyCatalogue: Sendable {
     }
 
     /// The answers for `key`, naming new tokens after the highest symbolic indices in the world.
-    func replies(to key: AnswerKey) -> [Reply] {
+    @inlinable func replies(to key: AnswerKey) -> [Reply] {
         let access = AccessToken(Symbols.name("at", key.symbols.access + 1))
         let refresh = RefreshToken(Symbols.name("rt", key.symbols.refresh + 1))
         let expiry: TokenExpiry = accessLifetime.map(TokenExpiry.after) ?? .unknown

@@ -9,8 +9,15 @@ public struct Exchange: Hashable, Sendable, CustomStringConvertible {
     /// For a realtime connection: it opened and can still drop.
     public var opened: Bool
 
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(id: RequestID, request: APIRequest, opened: Bool) {
+        self.id = id
+        self.request = request
+        self.opened = opened
+    }
+
     /// `r3 refresh(‹refresh token›)`.
-    public var description: String { "\(id) \(request)\(opened ? " (open)" : "")" }
+    @inlinable public var description: String { "\(id) \(request)\(opened ? " (open)" : "")" }
 }
 
 /// A wake-up the reducer asked for.
@@ -19,6 +26,12 @@ public struct PendingTimer: Hashable, Sendable {
     public var id: TimerID
     /// When.
     public var at: Instant
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(id: TimerID, at: Instant) {
+        self.id = id
+        self.at = at
+    }
 }
 
 /// What the app's vault holds.
@@ -31,13 +44,13 @@ public enum VaultContents: Hashable, Sendable, CustomStringConvertible {
     indirect case unreadable(Credentials)
 
     /// The readable credentials, if any.
-    public var credentials: Credentials? {
+    @inlinable public var credentials: Credentials? {
         if case .holds(let credentials) = self { return credentials }
         return nil
     }
 
     /// Redacted summary.
-    public var description: String {
+    @inlinable public var description: String {
         switch self {
         case .empty: "empty"
         case .holds(let credentials): "holds(\(credentials))"
@@ -63,7 +76,7 @@ public struct History: Hashable, Sendable {
     public var passwordStepDue: PasswordStep?
 
     /// Creates an empty history.
-    public init() {}
+    @inlinable public init() {}
 }
 
 /// A password step a server demands before anything else.
@@ -82,6 +95,13 @@ public struct CodeIssue: Hashable, Sendable {
     public var issuedAt: Instant
     /// Verifications sent for it.
     public var verifications: Int
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(destination: String, issuedAt: Instant, verifications: Int) {
+        self.destination = destination
+        self.issuedAt = issuedAt
+        self.verifications = verifications
+    }
 }
 
 /// How often a protected call was sent.
@@ -90,6 +110,12 @@ public struct CallSends: Hashable, Sendable {
     public var call: CallID
     /// Sends so far.
     public var sends: Int
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(call: CallID, sends: Int) {
+        self.call = call
+        self.sends = sends
+    }
 }
 
 /// A lifecycle together with its environment: the clock, the network, the timers, the vault and
@@ -110,7 +136,7 @@ public struct World<Machine: Lifecycle>: Hashable, Sendable {
     public var history: History
 
     /// A world at `now` with nothing in flight.
-    public init(state: Machine.State, now: Instant = .seconds(1_000_000), vault: VaultContents = .empty) {
+    @inlinable public init(state: Machine.State, now: Instant = .seconds(1_000_000), vault: VaultContents = .empty) {
         self.state = state
         self.now = now
         self.network = []
@@ -125,7 +151,7 @@ extension World {
     /// requests and timers are pending and which requests, then the lifecycle state (where
     /// siblings mostly differ, and an unequal state most often differs in its outer case), then
     /// the rest in full.
-    static func same(_ a: World, _ b: World) -> Bool {
+    @inlinable static func same(_ a: World, _ b: World) -> Bool {
         guard a.now == b.now, a.network.count == b.network.count, a.timers.count == b.timers.count else { return false }
         for index in a.network.indices where a.network[index].id != b.network[index].id { return false }
         return a.state == b.state && a.network == b.network && a.timers == b.timers && a.vault == b.vault && a.history == b.history
@@ -134,7 +160,7 @@ extension World {
 
 extension Exchange: Surveyable {
     /// Id, request, whether it opened.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.visit(id)
         s.visit(request)
         s.plain(opened)
@@ -143,7 +169,7 @@ extension Exchange: Surveyable {
 
 extension PendingTimer: Surveyable {
     /// Which timer, when.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.plain(id.description)  // The case name, a literal: its bytes, no hasher.
         s.visit(at)
     }
@@ -151,7 +177,7 @@ extension PendingTimer: Surveyable {
 
 extension VaultContents: Surveyable {
     /// The case and the credentials.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         switch self {
         case .empty: s.tag("empty")
         case .holds(let credentials):
@@ -166,7 +192,7 @@ extension VaultContents: Surveyable {
 
 extension History: Surveyable {
     /// Every history variable.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.visit(retiredRefreshTokens)
         s.number(codes.count)
         for code in codes {

@@ -31,7 +31,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     public var maxStale: Int
 
     /// Creates a model.
-    public init(
+    @inlinable public init(
         name: String, machine: Machine, replies: ReplyCatalogue, relaunches: Bool = false, finalCases: [String] = [],
         unreachableByDesign: [String: String] = [:], codes: CodeRules? = nil, timeHorizon: Interval = .seconds(600),
         maxInFlight: Int = 4, maxStale: Int = 2,
@@ -53,7 +53,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     }
 
     /// See ``LifecycleModel/intents(in:)``.
-    public func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] { menu(snapshot) }
+    @inlinable public func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] { menu(snapshot) }
 }
 
 /// Representative inputs: one valid and one invalid (or edge) value of each kind. Secrets are

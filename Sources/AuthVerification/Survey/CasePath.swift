@@ -4,7 +4,7 @@ import AuthCore
 /// `(active + connected)` for a product of phases. Payloads that are not phases are dropped.
 ///
 /// Read from ``ExplorablePhase`` when the phase conforms, otherwise through `Mirror`.
-public func casePath(of phase: Any) -> String {
+@inlinable public func casePath(of phase: Any) -> String {
     if let explorable = phase as? any ExplorablePhase { return explorable.casePath }
     let mirror = Mirror(reflecting: phase)
     switch mirror.displayStyle {
@@ -23,7 +23,7 @@ public func casePath(of phase: Any) -> String {
     }
 }
 
-private func phasesInside(_ payload: Any) -> [String] {
+@inlinable func phasesInside(_ payload: Any) -> [String] {
     if payload is any LifecyclePhase { return [casePath(of: payload)] }
     let mirror = Mirror(reflecting: payload)
     guard mirror.displayStyle == .tuple else { return [] }
@@ -32,7 +32,7 @@ private func phasesInside(_ payload: Any) -> [String] {
 
 /// The phase cases a state reaches (its own and every inner phase's), with each phase type's
 /// declared cases: from ``ExplorablePhase`` when the phase conforms, otherwise through `Mirror`.
-func reachedCases(of phase: Any, into cases: inout [PhaseCase], declared: inout [String: [String]]) {
+@inlinable func reachedCases(of phase: Any, into cases: inout [PhaseCase], declared: inout [String: [String]]) {
     if let explorable = phase as? any ExplorablePhase {
         explorable.reachedCases(into: &cases, declared: &declared)
         return
@@ -50,7 +50,7 @@ func reachedCases(of phase: Any, into cases: inout [PhaseCase], declared: inout 
 }
 
 /// The first phase of type `T` in `phase` or inside it, outermost first.
-func firstPhase<T>(_ type: T.Type, in phase: Any) -> T? {
+@inlinable func firstPhase<T>(_ type: T.Type, in phase: Any) -> T? {
     if let match = phase as? T { return match }
     if let explorable = phase as? any ExplorablePhase { return explorable.firstPhase(T.self) }
     if phase is any AnySecret { return nil }

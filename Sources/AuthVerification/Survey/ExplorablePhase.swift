@@ -23,15 +23,15 @@ public protocol ExplorablePhase: LifecyclePhase, Surveyable {
 
 extension ExplorablePhase {
     /// The case name: a leaf phase has no inner phases.
-    public var casePath: String { "\(caseName)" }
+    @inlinable public var casePath: String { "\(caseName)" }
 
     /// None: a leaf phase.
-    public var innerPhases: [any ExplorablePhase] { [] }
+    @inlinable public var innerPhases: [any ExplorablePhase] { [] }
 
     /// This phase if it is a `T`, else the first `T` in `innerPhases` (none for a leaf phase).
     /// A composition of your own that lists its `innerPhases` is searched without more code;
     /// AuthCore's compositions answer with a `switch` instead.
-    public func firstPhase<T>(_ type: T.Type) -> T? {
+    @inlinable public func firstPhase<T>(_ type: T.Type) -> T? {
         if let match = self as? T { return match }
         for inner in innerPhases {
             if let found = inner.firstPhase(type) { return found }
@@ -40,7 +40,7 @@ extension ExplorablePhase {
     }
 
     /// This phase's case.
-    public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
+    @inlinable public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
         let type = typeName(Self.self)
         cases.append(PhaseCase(type: type, name: "\(caseName)"))
         if declared[type] == nil { declared[type] = Self.declaredCases }
@@ -49,7 +49,7 @@ extension ExplorablePhase {
 
 extension LifecycleState: Surveyable where Phase: Surveyable {
     /// The phase and the code cooldowns; the request counter is symmetric and left out.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.visit(phase)
         s.cooldowns(of: context)
     }
@@ -58,7 +58,7 @@ extension LifecycleState: Surveyable where Phase: Surveyable {
 extension Survey {
     /// The code cooldowns a lifecycle's context keeps (they outlive the flow that set them); the
     /// request counter is symmetric and left out.
-    mutating func cooldowns(of context: FlowContext) {
+    @inlinable mutating func cooldowns(of context: FlowContext) {
         number(context.codeCooldowns.count)
         for cooldown in context.codeCooldowns {
             plain(cooldown.target)
@@ -71,7 +71,7 @@ extension Survey {
 
 extension Either: Surveyable where First: Surveyable, Second: Surveyable {
     /// The active side and its phase.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         switch self {
         case .first(let inner):
             s.tag("first")
@@ -85,7 +85,7 @@ extension Either: Surveyable where First: Surveyable, Second: Surveyable {
 
 extension Either: ExplorablePhase where First: ExplorablePhase, Second: ExplorablePhase {
     /// `first` or `second`.
-    public var caseName: StaticString {
+    @inlinable public var caseName: StaticString {
         switch self {
         case .first: "first"
         case .second: "second"
@@ -93,7 +93,7 @@ extension Either: ExplorablePhase where First: ExplorablePhase, Second: Explorab
     }
 
     /// `first.<inner path>`.
-    public var casePath: String {
+    @inlinable public var casePath: String {
         switch self {
         case .first(let inner): "first." + inner.casePath
         case .second(let inner): "second." + inner.casePath
@@ -101,7 +101,7 @@ extension Either: ExplorablePhase where First: ExplorablePhase, Second: Explorab
     }
 
     /// The active side's phase.
-    public var innerPhases: [any ExplorablePhase] {
+    @inlinable public var innerPhases: [any ExplorablePhase] {
         switch self {
         case .first(let inner): [inner]
         case .second(let inner): [inner]
@@ -109,7 +109,7 @@ extension Either: ExplorablePhase where First: ExplorablePhase, Second: Explorab
     }
 
     /// This nest, or the first `T` on the active side.
-    public func firstPhase<T>(_ type: T.Type) -> T? {
+    @inlinable public func firstPhase<T>(_ type: T.Type) -> T? {
         if let match = self as? T { return match }
         switch self {
         case .first(let inner): return inner.firstPhase(type)
@@ -118,7 +118,7 @@ extension Either: ExplorablePhase where First: ExplorablePhase, Second: Explorab
     }
 
     /// This case and the active side's.
-    public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
+    @inlinable public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
         let type = typeName(Self.self)
         cases.append(PhaseCase(type: type, name: "\(caseName)"))
         if declared[type] == nil { declared[type] = Self.declaredCases }
@@ -131,7 +131,7 @@ extension Either: ExplorablePhase where First: ExplorablePhase, Second: Explorab
 
 extension AppPhase: Surveyable where EntryPhase: Surveyable, SessionPhase: Surveyable {
     /// Signed out or in, and the inner phase.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         switch self {
         case .signedOut(let inner):
             s.tag("signedOut")
@@ -145,7 +145,7 @@ extension AppPhase: Surveyable where EntryPhase: Surveyable, SessionPhase: Surve
 
 extension AppPhase: ExplorablePhase where EntryPhase: ExplorablePhase, SessionPhase: ExplorablePhase {
     /// `signedOut` or `signedIn`.
-    public var caseName: StaticString {
+    @inlinable public var caseName: StaticString {
         switch self {
         case .signedOut: "signedOut"
         case .signedIn: "signedIn"
@@ -153,7 +153,7 @@ extension AppPhase: ExplorablePhase where EntryPhase: ExplorablePhase, SessionPh
     }
 
     /// `signedIn.<inner path>`.
-    public var casePath: String {
+    @inlinable public var casePath: String {
         switch self {
         case .signedOut(let inner): "signedOut." + inner.casePath
         case .signedIn(let inner): "signedIn." + inner.casePath
@@ -161,7 +161,7 @@ extension AppPhase: ExplorablePhase where EntryPhase: ExplorablePhase, SessionPh
     }
 
     /// The entry flows' or the session's phase.
-    public var innerPhases: [any ExplorablePhase] {
+    @inlinable public var innerPhases: [any ExplorablePhase] {
         switch self {
         case .signedOut(let inner): [inner]
         case .signedIn(let inner): [inner]
@@ -169,7 +169,7 @@ extension AppPhase: ExplorablePhase where EntryPhase: ExplorablePhase, SessionPh
     }
 
     /// This phase, or the first `T` in the entry flows' or the session's phase.
-    public func firstPhase<T>(_ type: T.Type) -> T? {
+    @inlinable public func firstPhase<T>(_ type: T.Type) -> T? {
         if let match = self as? T { return match }
         switch self {
         case .signedOut(let inner): return inner.firstPhase(type)
@@ -178,7 +178,7 @@ extension AppPhase: ExplorablePhase where EntryPhase: ExplorablePhase, SessionPh
     }
 
     /// This case and the inner phase's.
-    public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
+    @inlinable public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
         let type = typeName(Self.self)
         cases.append(PhaseCase(type: type, name: "\(caseName)"))
         if declared[type] == nil { declared[type] = Self.declaredCases }
@@ -191,20 +191,20 @@ extension AppPhase: ExplorablePhase where EntryPhase: ExplorablePhase, SessionPh
 
 extension SessionWithRealtime.Phase: ExplorablePhase {
     /// A product has no case of its own.
-    public var caseName: StaticString { "" }
+    @inlinable public var caseName: StaticString { "" }
     /// `(<session path> + <connection path>)`.
-    public var casePath: String { "(" + session.casePath + " + " + connection.casePath + ")" }
+    @inlinable public var casePath: String { "(" + session.casePath + " + " + connection.casePath + ")" }
     /// Both halves.
-    public var innerPhases: [any ExplorablePhase] { [session, connection] }
+    @inlinable public var innerPhases: [any ExplorablePhase] { [session, connection] }
     /// This product, or the first `T` in the session's half, then the connection's.
-    public func firstPhase<T>(_ type: T.Type) -> T? { self as? T ?? session.firstPhase(type) ?? connection.firstPhase(type) }
+    @inlinable public func firstPhase<T>(_ type: T.Type) -> T? { self as? T ?? session.firstPhase(type) ?? connection.firstPhase(type) }
     /// Both halves' cases.
-    public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
+    @inlinable public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
         session.reachedCases(into: &cases, declared: &declared)
         connection.reachedCases(into: &cases, declared: &declared)
     }
     /// Both halves.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.visit(session)
         s.visit(connection)
     }
@@ -214,7 +214,7 @@ extension SessionWithRealtime.Phase: ExplorablePhase {
 
 extension CodeRegistration.Phase: ExplorablePhase {
     /// The case's name.
-    public var caseName: StaticString {
+    @inlinable public var caseName: StaticString {
         switch self {
         case .enteringEmail: "enteringEmail"
         case .sendingCode: "sendingCode"
@@ -226,7 +226,7 @@ extension CodeRegistration.Phase: ExplorablePhase {
     }
 
     /// The case and its payload.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.tag(caseName)
         switch self {
         case .enteringEmail: break
@@ -248,7 +248,7 @@ extension CodeRegistration.Phase: ExplorablePhase {
 
 extension OneTimeCodeSignIn.Phase: ExplorablePhase {
     /// The case's name.
-    public var caseName: StaticString {
+    @inlinable public var caseName: StaticString {
         switch self {
         case .enteringDestination: "enteringDestination"
         case .requestingCode: "requestingCode"
@@ -262,7 +262,7 @@ extension OneTimeCodeSignIn.Phase: ExplorablePhase {
     }
 
     /// The case and its payload.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.tag(caseName)
         switch self {
         case .enteringDestination: break
@@ -282,7 +282,7 @@ extension OneTimeCodeSignIn.Phase: ExplorablePhase {
 
 extension PasswordSignIn.Phase: ExplorablePhase {
     /// The case's name.
-    public var caseName: StaticString {
+    @inlinable public var caseName: StaticString {
         switch self {
         case .enteringCredentials: "enteringCredentials"
         case .signingIn: "signingIn"
@@ -293,7 +293,7 @@ extension PasswordSignIn.Phase: ExplorablePhase {
     }
 
     /// The case and its payload.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.tag(caseName)
         switch self {
         case .enteringCredentials: break
@@ -312,7 +312,7 @@ extension PasswordSignIn.Phase: ExplorablePhase {
 
 extension Registration.Phase: ExplorablePhase {
     /// The case's name.
-    public var caseName: StaticString {
+    @inlinable public var caseName: StaticString {
         switch self {
         case .editing: "editing"
         case .submitting: "submitting"
@@ -323,7 +323,7 @@ extension Registration.Phase: ExplorablePhase {
     }
 
     /// The case and its payload.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.tag(caseName)
         switch self {
         case .editing, .awaitingVerification, .pendingApproval: break
@@ -335,7 +335,7 @@ extension Registration.Phase: ExplorablePhase {
 
 extension PasswordReset.Phase: ExplorablePhase {
     /// The case's name.
-    public var caseName: StaticString {
+    @inlinable public var caseName: StaticString {
         switch self {
         case .enteringIdentifier: "enteringIdentifier"
         case .requesting: "requesting"
@@ -349,7 +349,7 @@ extension PasswordReset.Phase: ExplorablePhase {
     }
 
     /// The case and its payload.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.tag(caseName)
         switch self {
         case .enteringIdentifier, .linkSent, .completed: break
@@ -371,7 +371,7 @@ extension PasswordReset.Phase: ExplorablePhase {
 
 extension OAuthSignIn.Phase: ExplorablePhase {
     /// The case's name.
-    public var caseName: StaticString {
+    @inlinable public var caseName: StaticString {
         switch self {
         case .choosingProvider: "choosingProvider"
         case .fetchingURL: "fetchingURL"
@@ -381,7 +381,7 @@ extension OAuthSignIn.Phase: ExplorablePhase {
     }
 
     /// The case and its payload.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.tag(caseName)
         switch self {
         case .choosingProvider: break
@@ -400,7 +400,7 @@ extension OAuthSignIn.Phase: ExplorablePhase {
 
 extension SessionLifecycle.Phase: ExplorablePhase {
     /// The case's name.
-    public var caseName: StaticString {
+    @inlinable public var caseName: StaticString {
         switch self {
         case .signedOut: "signedOut"
         case .restoring: "restoring"
@@ -414,7 +414,7 @@ extension SessionLifecycle.Phase: ExplorablePhase {
     }
 
     /// The case and its payload; remembered as the world's session.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.noteSession(self)
         s.tag(caseName)
         switch self {
@@ -441,7 +441,7 @@ extension SessionLifecycle.Phase: ExplorablePhase {
 
 extension RealtimeConnection.Phase: ExplorablePhase {
     /// The case's name.
-    public var caseName: StaticString {
+    @inlinable public var caseName: StaticString {
         switch self {
         case .idle: "idle"
         case .connecting: "connecting"
@@ -453,7 +453,7 @@ extension RealtimeConnection.Phase: ExplorablePhase {
     }
 
     /// The case and its payload.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.tag(caseName)
         switch self {
         case .idle, .rejected: break

@@ -4,16 +4,16 @@
 /// worlds share a fingerprint with probability about n²/2¹²⁹ for n states (below 10⁻²⁵ for
 /// 10⁷ states), and a fingerprint is 16 bytes whatever the world's size.
 public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
-    private var a: UInt64 = 0x243F_6A88_85A3_08D3
-    private var b: UInt64 = 0x1319_8A2E_0370_7344
+    @usableFromInline var a: UInt64 = 0x243F_6A88_85A3_08D3
+    @usableFromInline var b: UInt64 = 0x1319_8A2E_0370_7344
 
     /// The fingerprint of nothing.
-    public init() {}
+    @inlinable public init() {}
 
     /// Mixes one word into both lanes (different rotations and multipliers, so the lanes are
     /// independent hashes).
     @inline(__always)
-    mutating func mix(_ word: UInt64) {
+    @inlinable mutating func mix(_ word: UInt64) {
         a = (a ^ word).rotatedLeft(by: 29) &* 0x9E37_79B9_7F4A_7C15
         b = (b &+ word).rotatedLeft(by: 37) &* 0xC2B2_AE3D_27D4_EB4F
         b ^= b >> 31
@@ -22,7 +22,7 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
     /// Mixes a byte string: its length, then its bytes eight at a time (the last word padded
     /// with zeros; the length keeps `"a"` and `"a\0"` apart).
     @inline(__always)
-    mutating func mix(bytes: UnsafeRawBufferPointer) {
+    @inlinable mutating func mix(bytes: UnsafeRawBufferPointer) {
         mix(0x5458_5400_0000_0000 | UInt64(bytes.count))
         var offset = 0
         while offset + 8 <= bytes.count {
@@ -37,14 +37,14 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The finished fingerprint (each lane through the SplitMix64 finalizer).
-    func finished() -> Fingerprint {
+    @inlinable func finished() -> Fingerprint {
         var result = self
         result.a = Self.finalize(a ^ (b >> 17))
         result.b = Self.finalize(b ^ (a << 13))
         return result
     }
 
-    private static func finalize(_ value: UInt64) -> UInt64 {
+    @inlinable static func finalize(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -57,28 +57,28 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
     /// SipHash over its 16 bytes was 2.7 % of the explorer's instructions. Equal fingerprints
     /// have equal lanes, so the hash agrees with `==`; the seed still differs per table, so
     /// copying one table into another does not cluster.
-    public func _rawHashValue(seed: Int) -> Int { Self.mixed(a, seed: seed) }
+    @inlinable public func _rawHashValue(seed: Int) -> Int { Self.mixed(a, seed: seed) }
 
     /// `word` and `seed` mixed into a hash-table hash (a few multiplications and shifts).
     @inline(__always)
-    static func mixed(_ word: UInt64, seed: Int) -> Int {
+    @inlinable static func mixed(_ word: UInt64, seed: Int) -> Int {
         var z = word ^ UInt64(UInt(bitPattern: seed)) &* 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 32)) &* 0xD6E8_FEB8_6659_FD93
         return Int(truncatingIfNeeded: z ^ (z >> 32))
     }
 
     /// Hexadecimal.
-    public var description: String {
+    @inlinable public var description: String {
         String(a, radix: 16).leftPadded(to: 16) + String(b, radix: 16).leftPadded(to: 16)
     }
 }
 
 extension UInt64 {
     @inline(__always)
-    func rotatedLeft(by bits: UInt64) -> UInt64 { (self << bits) | (self >> (64 - bits)) }
+    @inlinable func rotatedLeft(by bits: UInt64) -> UInt64 { (self << bits) | (self >> (64 - bits)) }
 }
 
 extension String {
     /// Pads with leading zeros to `width`.
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    @inlinable func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

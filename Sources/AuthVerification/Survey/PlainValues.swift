@@ -6,34 +6,34 @@ import AuthCore
 extension Survey {
     /// Surveys an email address: its text.
     @inline(__always)
-    public mutating func plain(_ value: Email) { plain(value.rawValue) }
+    @inlinable public mutating func plain(_ value: Email) { plain(value.rawValue) }
 
     /// Surveys an optional email address.
     @inline(__always)
-    public mutating func plain(_ value: Email?) { plain(value?.rawValue) }
+    @inlinable public mutating func plain(_ value: Email?) { plain(value?.rawValue) }
 
     /// Surveys a username: its text.
     @inline(__always)
-    public mutating func plain(_ value: Username) { plain(value.rawValue) }
+    @inlinable public mutating func plain(_ value: Username) { plain(value.rawValue) }
 
     /// Surveys an optional name: its text.
     @inline(__always)
-    public mutating func plain(_ value: PersonName?) { plain(value?.rawValue) }
+    @inlinable public mutating func plain(_ value: PersonName?) { plain(value?.rawValue) }
 
     /// Surveys a phone number: its E.164 text.
     @inline(__always)
-    public mutating func plain(_ value: PhoneNumber) { plain(value.e164) }
+    @inlinable public mutating func plain(_ value: PhoneNumber) { plain(value.e164) }
 
     /// Surveys a protected call's id.
     @inline(__always)
-    public mutating func plain(_ value: CallID) { number(Int(truncatingIfNeeded: value.rawValue)) }
+    @inlinable public mutating func plain(_ value: CallID) { number(Int(truncatingIfNeeded: value.rawValue)) }
 
     /// Surveys a code's purpose: its wire name.
     @inline(__always)
-    public mutating func plain(_ value: CodePurpose) { plain(value.rawValue) }
+    @inlinable public mutating func plain(_ value: CodePurpose) { plain(value.rawValue) }
 
     /// Surveys a sign-in identifier: its kind, then its text.
-    public mutating func plain(_ value: SignInIdentifier) {
+    @inlinable public mutating func plain(_ value: SignInIdentifier) {
         switch value {
         case .email(let email):
             tag("email")
@@ -48,7 +48,7 @@ extension Survey {
     }
 
     /// Surveys where a code goes: its kind, then its text.
-    public mutating func plain(_ value: CodeDestination) {
+    @inlinable public mutating func plain(_ value: CodeDestination) {
         switch value {
         case .email(let email):
             tag("email")
@@ -60,7 +60,7 @@ extension Survey {
     }
 
     /// Surveys the identifier a reset is for: its kind, then its text.
-    public mutating func plain(_ value: ResetIdentifier) {
+    @inlinable public mutating func plain(_ value: ResetIdentifier) {
         switch value {
         case .email(let email):
             tag("email")
@@ -72,7 +72,7 @@ extension Survey {
     }
 
     /// Surveys what a code cooldown is for: a destination and purpose, or a reset's identifier.
-    public mutating func plain(_ value: CodeTarget) {
+    @inlinable public mutating func plain(_ value: CodeTarget) {
         switch value {
         case .destination(let destination, let purpose):
             tag("destination")

@@ -38,33 +38,37 @@ public struct Survey {
 
     /// The part of the world being walked.
     public internal(set) var region: Region = .state
-    /// The fingerprint so far.
-    var fingerprint = Fingerprint()
-    /// The fingerprint of the lifecycle state alone, taken before the environment is surveyed.
-    var stateFingerprint = Fingerprint()
-    /// Request ids the lifecycle state refers to.
-    var referencedRequests: [RequestID] = []
-    /// Every secret value met, revealed (for leak checks only).
-    var secrets: [String] = []
-    /// Refresh tokens met in the state, network or vault (not the history), revealed.
-    var liveRefreshTokens: [String] = []
-    /// The session phase met first in the state, if any.
-    var session: SessionLifecycle.Phase?
-    /// The highest symbolic token indices met.
-    var symbols = SymbolCounts()
 
-    private let now: Int64
-    private let longAgo: Int64
-    private let historyLongAgo: Int64
+    /// Walks `region` from now on (a method, so inlinable code can move on without a public setter).
+    @usableFromInline mutating func enter(_ region: Region) { self.region = region }
+
+    /// The fingerprint so far.
+    @usableFromInline var fingerprint = Fingerprint()
+    /// The fingerprint of the lifecycle state alone, taken before the environment is surveyed.
+    @usableFromInline var stateFingerprint = Fingerprint()
+    /// Request ids the lifecycle state refers to.
+    @usableFromInline var referencedRequests: [RequestID] = []
+    /// Every secret value met, revealed (for leak checks only).
+    @usableFromInline var secrets: [String] = []
+    /// Refresh tokens met in the state, network or vault (not the history), revealed.
+    @usableFromInline var liveRefreshTokens: [String] = []
+    /// The session phase met first in the state, if any.
+    @usableFromInline var session: SessionLifecycle.Phase?
+    /// The highest symbolic token indices met.
+    @usableFromInline var symbols = SymbolCounts()
+
+    @usableFromInline let now: Int64
+    @usableFromInline let longAgo: Int64
+    @usableFromInline let historyLongAgo: Int64
     /// A digest of one value, not a world's survey: nothing is renamed or made relative, and no
     /// fact is gathered (see ``digest(_:)``).
-    private var exact = false
-    private var requestNames: [UInt64] = []
-    private var tokenNames: [String] = []
+    @usableFromInline var exact = false
+    @usableFromInline var requestNames: [UInt64] = []
+    @usableFromInline var tokenNames: [String] = []
 
     /// A survey of a world at `now` whose model forgets exact instants older than `horizon` in
     /// the state and environment, and older than `historyHorizon` in the history variables.
-    init(now: Instant, horizon: Interval, historyHorizon: Interval) {
+    @inlinable init(now: Instant, horizon: Interval, historyHorizon: Interval) {
         self.now = now.milliseconds
         self.longAgo = -horizon.milliseconds - 1
         self.historyLongAgo = -historyHorizon.milliseconds - 1
@@ -73,21 +77,24 @@ public struct Survey {
     /// The lists a survey needs only while it runs (names in order of first appearance, the
     /// refresh tokens still in use), kept between surveys so that each does not allocate them
     /// afresh: the explorer surveys millions of worlds, each with a few ids and tokens.
-    struct Scratch {
-        fileprivate var requestNames: [UInt64] = []
-        fileprivate var tokenNames: [String] = []
-        fileprivate var liveRefreshTokens: [String] = []
+    @usableFromInline struct Scratch {
+        @usableFromInline var requestNames: [UInt64] = []
+        @usableFromInline var tokenNames: [String] = []
+        @usableFromInline var liveRefreshTokens: [String] = []
+
+        /// Empty lists.
+        @inlinable init() {}
     }
 
     /// Takes `scratch`'s lists (emptied, their storage kept) for this survey's working lists.
-    mutating func borrow(_ scratch: inout Scratch) {
+    @inlinable mutating func borrow(_ scratch: inout Scratch) {
         swap(&requestNames, &scratch.requestNames)
         swap(&tokenNames, &scratch.tokenNames)
         swap(&liveRefreshTokens, &scratch.liveRefreshTokens)
     }
 
     /// Gives the working lists back to `scratch`, emptied (a survey's facts keep none of them).
-    mutating func giveBack(_ scratch: inout Scratch) {
+    @inlinable mutating func giveBack(_ scratch: inout Scratch) {
         requestNames.empty()
         tokenNames.empty()
         liveRefreshTokens.empty()
@@ -99,7 +106,7 @@ public struct Survey {
     /// about n²/2¹²⁹ for n values, as for a world's fingerprint (n²/2⁶⁵ where parts are surveyed
     /// as hashable values through a hasher, 64 bits each); per-value memos of values many times
     /// larger than a digest key on it.
-    static func digest(_ build: (inout Survey) -> Void) -> Fingerprint {
+    @inlinable static func digest(_ build: (inout Survey) -> Void) -> Fingerprint {
         var survey = Survey(now: .seconds(0), horizon: .zero, historyHorizon: .zero)
         survey.exact = true
         build(&survey)
@@ -110,13 +117,13 @@ public struct Survey {
 
     /// Surveys a part.
     @inline(__always)
-    public mutating func visit<T: Surveyable>(_ value: T) { value.survey(&self) }
+    @inlinable public mutating func visit<T: Surveyable>(_ value: T) { value.survey(&self) }
 
     /// Surveys `value` as the conforming type it is. Casting the value itself to `any Surveyable`
     /// would box it (a phase is too large for an existential's inline buffer) at every survey;
     /// casting its type costs no allocation. (Were `Conforming` not `value`'s type after all, the
     /// value is reflected rather than left out of the fingerprint.)
-    mutating func visit<Value, Conforming: Surveyable>(_ value: Value, as _: Conforming.Type) {
+    @inlinable mutating func visit<Value, Conforming: Surveyable>(_ value: Value, as _: Conforming.Type) {
         if let value = value as? Conforming {
             value.survey(&self)
         } else {
@@ -126,13 +133,13 @@ public struct Survey {
 
     /// Marks which case of an enum follows (a literal: its address is the mark).
     @inline(__always)
-    public mutating func tag(_ name: StaticString) {
+    @inlinable public mutating func tag(_ name: StaticString) {
         fingerprint.mix(name.hasPointerRepresentation ? UInt64(UInt(bitPattern: name.utf8Start)) : UInt64(name.unicodeScalar.value))
     }
 
     /// Surveys plain data that holds no request id, token or instant (emails, names, counts).
     @inline(__always)
-    public mutating func plain<T: Hashable>(_ value: T) {
+    @inlinable public mutating func plain<T: Hashable>(_ value: T) {
         var hasher = Hasher()
         hasher.combine(value)
         fingerprint.mix(UInt64(bitPattern: Int64(hasher.finalize())))
@@ -141,14 +148,14 @@ public struct Survey {
     /// Surveys plain text (an email, a name, a password): its bytes, eight at a time, straight
     /// into the fingerprint — no hasher to seed and finish for every string.
     @inline(__always)
-    public mutating func plain(_ value: String) {
+    @inlinable public mutating func plain(_ value: String) {
         var value = value
         value.withUTF8 { fingerprint.mix(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Surveys optional plain text.
     @inline(__always)
-    public mutating func plain(_ value: String?) {
+    @inlinable public mutating func plain(_ value: String?) {
         if let value {
             plain(value)
         } else {
@@ -158,21 +165,21 @@ public struct Survey {
 
     /// Surveys a flag (no hasher to seed and finish).
     @inline(__always)
-    public mutating func plain(_ value: Bool) { fingerprint.mix(value ? 0x424F_4F4C_0000_0001 : 0x424F_4F4C_0000_0000) }
+    @inlinable public mutating func plain(_ value: Bool) { fingerprint.mix(value ? 0x424F_4F4C_0000_0001 : 0x424F_4F4C_0000_0000) }
 
     /// Surveys a small number.
     @inline(__always)
-    public mutating func number(_ value: Int) { fingerprint.mix(UInt64(bitPattern: Int64(value))) }
+    @inlinable public mutating func number(_ value: Int) { fingerprint.mix(UInt64(bitPattern: Int64(value))) }
 
     /// Surveys a request id: renamed in order of first appearance.
-    public mutating func request(_ id: RequestID) {
+    @inlinable public mutating func request(_ id: RequestID) {
         if exact { return fingerprint.mix(0x5245_5100_0000_0000 ^ id.rawValue) }
         if region == .state { Self.append(id, to: &referencedRequests) }
         fingerprint.mix(0x5245_5100_0000_0000 | UInt64(Self.position(of: id.rawValue, in: &requestNames)))
     }
 
     /// Surveys an instant: relative to now, and "long ago" beyond the horizon.
-    public mutating func instant(_ instant: Instant) {
+    @inlinable public mutating func instant(_ instant: Instant) {
         if exact { return fingerprint.mix(0x494E_5354_0000_0000 ^ UInt64(bitPattern: instant.milliseconds)) }
         let relative = max(instant.milliseconds &- now, region == .history ? historyLongAgo : longAgo)
         fingerprint.mix(0x494E_5354_0000_0000 ^ UInt64(bitPattern: relative))
@@ -180,7 +187,7 @@ public struct Survey {
 
     /// Surveys a secret: a server-issued token is renamed in order of first appearance; what the
     /// user typed (password, code) is plain data.
-    public mutating func secret<Kind>(_ secret: Secret<Kind>) {
+    @inlinable public mutating func secret<Kind>(_ secret: Secret<Kind>) {
         let value = secret.reveal()
         if exact { return plain(value) }
         Self.append(value, to: &secrets)
@@ -198,7 +205,7 @@ public struct Survey {
     }
 
     /// The position of `value` in order of first appearance, appending it when new.
-    private static func position<T: Equatable>(of value: T, in names: inout [T]) -> Int {
+    @inlinable static func position<T: Equatable>(of value: T, in names: inout [T]) -> Int {
         if let known = names.firstIndex(of: value) { return known }
         append(value, to: &names)
         return names.count - 1
@@ -206,20 +213,20 @@ public struct Survey {
 
     /// Appends `value`. A list is made only when a world holds such values, and then with room
     /// for eight (what a world rarely exceeds), not grown one by one.
-    private static func append<T>(_ value: T, to list: inout [T]) {
+    @inlinable static func append<T>(_ value: T, to list: inout [T]) {
         if list.capacity == 0 { list.reserveCapacity(8) }
         list.append(value)
     }
 
     /// Remembers the first session phase met in the state (what session invariants read).
-    public mutating func noteSession(_ phase: SessionLifecycle.Phase) {
+    @inlinable public mutating func noteSession(_ phase: SessionLifecycle.Phase) {
         if region == .state, session == nil { session = phase }
     }
 
     // MARK: Reflection, for types that do not conform
 
     /// Surveys any value: through ``Surveyable`` when it conforms, otherwise through `Mirror`.
-    public mutating func reflect(_ value: Any) {
+    @inlinable public mutating func reflect(_ value: Any) {
         if let surveyable = value as? any Surveyable {
             surveyable.survey(&self)
             return
@@ -246,17 +253,17 @@ public struct SymbolCounts: Hashable, Sendable {
     /// The highest refresh-token index.
     public var refresh = 0
 
-    mutating func note(access value: String) { access = max(access, Symbols.index(value, kind: "at") ?? 0) }
-    mutating func note(refresh value: String) { refresh = max(refresh, Symbols.index(value, kind: "rt") ?? 0) }
+    @inlinable mutating func note(access value: String) { access = max(access, Symbols.index(value, kind: "at") ?? 0) }
+    @inlinable mutating func note(refresh value: String) { refresh = max(refresh, Symbols.index(value, kind: "rt") ?? 0) }
 }
 
 /// Symbolic token names: `tok-at-1`, `tok-rt-2`… (distinctive, so a leak check cannot mistake
 /// ordinary text for a token).
-enum Symbols {
-    static func name(_ kind: String, _ index: Int) -> String { "tok-\(kind)-\(index)" }
+@usableFromInline enum Symbols {
+    @inlinable static func name(_ kind: String, _ index: Int) -> String { "tok-\(kind)-\(index)" }
 
     /// The index of a symbolic name of `kind` (`at`, `rt`), without splitting or building strings.
-    static func index(_ name: String, kind: StaticString) -> Int? {
+    @inlinable static func index(_ name: String, kind: StaticString) -> Int? {
         // A native string's bytes are read in place (the survey asks for every token of every
         // world); any other string is read through a copy of its UTF-8 view.
         if let parsed = name.utf8.withContiguousStorageIfAvailable({ index(bytes: $0, kind: kind) }) { return parsed }
@@ -264,7 +271,7 @@ enum Symbols {
     }
 
     /// ``index(_:kind:)`` over the name's bytes: `tok-`, the two-letter kind, `-`, then digits only.
-    static func index<Bytes: RandomAccessCollection<UInt8>>(bytes: Bytes, kind: StaticString) -> Int? where Bytes.Index == Int {
+    @inlinable static func index<Bytes: RandomAccessCollection<UInt8>>(bytes: Bytes, kind: StaticString) -> Int? where Bytes.Index == Int {
         guard bytes.count > 7 else { return nil }
         let s = bytes.startIndex
         guard bytes[s] == 0x74, bytes[s + 1] == 0x6F, bytes[s + 2] == 0x6B, bytes[s + 3] == 0x2D,
@@ -285,14 +292,20 @@ public struct PhaseCase: Hashable, Sendable, Comparable, CustomStringConvertible
     public var type: String
     /// The case.
     public var name: String
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(type: String, name: String) {
+        self.type = type
+        self.name = name
+    }
     /// Orders by type, then case.
-    public static func < (lhs: PhaseCase, rhs: PhaseCase) -> Bool { (lhs.type, lhs.name) < (rhs.type, rhs.name) }
+    @inlinable public static func < (lhs: PhaseCase, rhs: PhaseCase) -> Bool { (lhs.type, lhs.name) < (rhs.type, rhs.name) }
     /// `Type.case`.
-    public var description: String { "\(type).\(name)" }
+    @inlinable public var description: String { "\(type).\(name)" }
 }
 
 /// A type's name without the module: `SessionLifecycle.Phase`, `Either<…>`.
-func typeName(_ type: Any.Type) -> String {
+@inlinable func typeName(_ type: Any.Type) -> String {
     String(reflecting: type).split(separator: "AuthCore.", omittingEmptySubsequences: false).joined()
 }
 
@@ -301,7 +314,7 @@ extension Array {
     /// a few instructions each where `removeAll(keepingCapacity:)` goes through the general
     /// `replaceSubrange`.
     @inline(__always)
-    mutating func empty() {
+    @inlinable mutating func empty() {
         while !isEmpty { removeLast() }
     }
 }

@@ -20,58 +20,58 @@ public protocol TransientCaseListing {
 }
 
 /// The cases `machine` passes through without storing them, if it says.
-func transientCases(of machine: Any) -> [String] {
+@inlinable func transientCases(of machine: Any) -> [String] {
     (machine as? any TransientCaseListing)?.transientCases ?? []
 }
 
-private func key<P: LifecyclePhase>(_ phase: P.Type, _ name: String) -> String { "\(typeName(P.self)).\(name)" }
+@inlinable func key<P: LifecyclePhase>(_ phase: P.Type, _ name: String) -> String { "\(typeName(P.self)).\(name)" }
 
 extension Handover: TransientCaseListing where Entry: HandoverCases, SessionSide: SignedOutCases {
     /// The entry flows' handover cases and the session's signed-out cases.
-    public var transientCases: [String] { entry.handoverCases + session.signedOutCases }
+    @inlinable public var transientCases: [String] { entry.handoverCases + session.signedOutCases }
 }
 
 extension OneOf: HandoverCases where First: HandoverCases, Second: HandoverCases {
     /// Both flows' handover cases.
-    public var handoverCases: [String] { first.handoverCases + second.handoverCases }
+    @inlinable public var handoverCases: [String] { first.handoverCases + second.handoverCases }
 }
 
 extension CodeRegistration: HandoverCases {
     /// `registered`.
-    public var handoverCases: [String] { [key(Phase.self, "registered")] }
+    @inlinable public var handoverCases: [String] { [key(Phase.self, "registered")] }
 }
 
 extension OneTimeCodeSignIn: HandoverCases {
     /// `signedIn`.
-    public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
+    @inlinable public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
 }
 
 extension PasswordSignIn: HandoverCases {
     /// `signedIn`.
-    public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
+    @inlinable public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
 }
 
 extension Registration: HandoverCases {
     /// `registered`.
-    public var handoverCases: [String] { [key(Phase.self, "registered")] }
+    @inlinable public var handoverCases: [String] { [key(Phase.self, "registered")] }
 }
 
 extension PasswordReset: HandoverCases {
     /// `signedIn`.
-    public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
+    @inlinable public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
 }
 
 extension OAuthSignIn: HandoverCases {
     /// `signedIn`.
-    public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
+    @inlinable public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
 }
 
 extension SessionLifecycle: SignedOutCases {
     /// `signedOut`.
-    public var signedOutCases: [String] { [key(Phase.self, "signedOut")] }
+    @inlinable public var signedOutCases: [String] { [key(Phase.self, "signedOut")] }
 }
 
 extension SessionWithRealtime: SignedOutCases {
     /// The session's `signedOut`.
-    public var signedOutCases: [String] { session.signedOutCases }
+    @inlinable public var signedOutCases: [String] { session.signedOutCases }
 }

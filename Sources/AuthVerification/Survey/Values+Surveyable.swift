@@ -6,22 +6,22 @@ import AuthCore
 
 extension RequestID: Surveyable {
     /// Renamed by first appearance.
-    public func survey(_ s: inout Survey) { s.request(self) }
+    @inlinable public func survey(_ s: inout Survey) { s.request(self) }
 }
 
 extension Instant: Surveyable {
     /// Relative to now.
-    public func survey(_ s: inout Survey) { s.instant(self) }
+    @inlinable public func survey(_ s: inout Survey) { s.instant(self) }
 }
 
 extension Secret: Surveyable {
     /// Renamed when server-issued; plain otherwise.
-    public func survey(_ s: inout Survey) { s.secret(self) }
+    @inlinable public func survey(_ s: inout Survey) { s.secret(self) }
 }
 
 extension Optional: Surveyable where Wrapped: Surveyable {
     /// `none`, or the value.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         switch self {
         case .none: s.tag("none")
         case .some(let value):
@@ -33,7 +33,7 @@ extension Optional: Surveyable where Wrapped: Surveyable {
 
 extension Array: Surveyable where Element: Surveyable {
     /// The count, then every element in order.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.number(count)
         for element in self { s.visit(element) }
     }
@@ -41,22 +41,22 @@ extension Array: Surveyable where Element: Surveyable {
 
 extension Password: Surveyable {
     /// The secret.
-    public func survey(_ s: inout Survey) { s.visit(secret) }
+    @inlinable public func survey(_ s: inout Survey) { s.visit(secret) }
 }
 
 extension VerificationCode: Surveyable {
     /// The secret.
-    public func survey(_ s: inout Survey) { s.visit(secret) }
+    @inlinable public func survey(_ s: inout Survey) { s.visit(secret) }
 }
 
 extension ResetProof: Surveyable {
     /// The secret.
-    public func survey(_ s: inout Survey) { s.visit(secret) }
+    @inlinable public func survey(_ s: inout Survey) { s.visit(secret) }
 }
 
 extension TokenExpiry: Surveyable {
     /// The case and its instant or interval.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         switch self {
         case .after(let interval):
             s.tag("after")
@@ -72,7 +72,7 @@ extension TokenExpiry: Surveyable {
 
 extension Grant: Surveyable {
     /// Tokens, expiry, user, password flag.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.visit(accessToken)
         s.visit(refreshToken)
         s.visit(expiry)
@@ -83,7 +83,7 @@ extension Grant: Surveyable {
 
 extension Credentials: Surveyable {
     /// Tokens, expiry, user.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.visit(accessToken)
         s.visit(refreshToken)
         s.visit(expiresAt)
@@ -93,7 +93,7 @@ extension Credentials: Surveyable {
 
 extension UserProfile: Surveyable {
     /// Every field, as plain data.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.plain(id)
         s.plain(email)
         s.plain(phone)
@@ -105,7 +105,7 @@ extension UserProfile: Surveyable {
 
 extension TokenRefresh: Surveyable {
     /// Tokens and expiry.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.visit(accessToken)
         s.visit(refreshToken)
         s.visit(expiry)
@@ -114,7 +114,7 @@ extension TokenRefresh: Surveyable {
 
 extension Bearer: Surveyable {
     /// Token and user id.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.visit(token)
         s.plain(userID)
     }
@@ -122,7 +122,7 @@ extension Bearer: Surveyable {
 
 extension RegistrationDetails: Surveyable {
     /// Every field; the password as a secret.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.plain(identifier)
         s.visit(password)
         s.plain(name)
@@ -133,7 +133,7 @@ extension RegistrationDetails: Surveyable {
 
 extension ResetCompletion: Surveyable {
     /// The proof.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         switch self {
         case .emailCode(let email, let code):
             s.tag("emailCode")
@@ -148,7 +148,7 @@ extension ResetCompletion: Surveyable {
 
 extension APIRequest: Surveyable {
     /// The case and its payload.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         switch self {
         case .sendEmailCode(let email, let purpose):
             s.tag("sendEmailCode")
@@ -218,7 +218,7 @@ extension APIRequest: Surveyable {
 
 extension PendingCall: Surveyable {
     /// The call, its stage and whether it was replayed.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.plain(id)
         switch stage {
         case .sent(let request, let token):
@@ -234,7 +234,7 @@ extension PendingCall: Surveyable {
 
 extension Session: Surveyable {
     /// Credentials, calls, password change in flight.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.visit(credentials)
         s.visit(calls)
         s.visit(passwordChange)
@@ -243,7 +243,7 @@ extension Session: Surveyable {
 
 extension CodeChallenge: Surveyable {
     /// Destination, deadlines, attempts.
-    public func survey(_ s: inout Survey) {
+    @inlinable public func survey(_ s: inout Survey) {
         s.plain(destination)
         s.visit(expiresAt)
         s.visit(resendAt)
