@@ -149,6 +149,11 @@ public enum Bench: Sendable {
             notes.append(
                 "growth: every caller count explored to the same depth, \(depth) events from launch, so the rows compare like with like")
         }
+        if explores || !sections.isDisjoint(with: [.fuzzer, .plantedBug]) {
+            notes.append(
+                "every exploration and fuzzing sample runs on a model built afresh, so the invariants' caches (the leak scanner's, the memos') start empty "
+                    + "as in a first `authflow verify`; the large model is defined in the bench's own module, as an app's composition would be")
+        }
         if explores {
             notes.append(ResidentMemory.method)
             notes.append(
