@@ -6,12 +6,13 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     public let name: String
     /// The invariants it checks, by name.
     public let invariantNames: [String]
-    private let exploreBody: @Sendable (ExplorationLimits, (@Sendable (Int, Int) -> Void)?) -> ExplorationReport
-    private let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
-    private let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
+    @usableFromInline let exploreBody: @Sendable (ExplorationLimits, (@Sendable (Int, Int) -> Void)?) -> ExplorationReport
+    @usableFromInline let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
+    @usableFromInline let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
 
-    /// Erases `model`.
-    public init<M: LifecycleModel>(_ model: M) {
+    /// Erases `model`. Inlinable, like the engine: the closures are compiled where the model's type
+    /// is known, so they run an engine specialized for it.
+    @inlinable public init<M: LifecycleModel>(_ model: M) {
         self.name = model.name
         self.invariantNames = model.invariants.map(\.name)
         self.exploreBody = { Explorer.explore(model, limits: $0, progress: $1) }
