@@ -101,13 +101,13 @@ extension Survey {
         }
         survey.cooldowns(of: world.state.context)
         survey.stateFingerprint = survey.fingerprint.finished()
-        survey.enter(.environment)
+        survey.walking = .environment
         survey.number(-1)
         survey.visit(world.network)
         survey.visit(world.timers)
         survey.visit(world.vault)
         settle(&world, survey)
-        survey.enter(.history)
+        survey.walking = .history
         survey.visit(world.history)
         survey.fingerprint = survey.fingerprint.finished()
         return survey

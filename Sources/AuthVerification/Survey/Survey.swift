@@ -37,10 +37,10 @@ public struct Survey {
     }
 
     /// The part of the world being walked.
-    public internal(set) var region: Region = .state
-
-    /// Walks `region` from now on (a method, so inlinable code can move on without a public setter).
-    @usableFromInline mutating func enter(_ region: Region) { self.region = region }
+    @inlinable public var region: Region { walking }
+    /// ``region``'s storage, set as the survey moves on (internal, so that inlinable code can set
+    /// it without a public setter and without a call on every survey).
+    @usableFromInline var walking: Region = .state
 
     /// The fingerprint so far.
     @usableFromInline var fingerprint = Fingerprint()
