@@ -45,10 +45,11 @@ struct VerificationBench {
         #endif
     }
 
-    /// `model` built afresh. An invariant may keep a cache that lives as long as its model (the
+    /// The shipped model at `index` in `Models.all`, built afresh (`Models.all` builds every model
+    /// anew on each read). An invariant may keep a cache that lives as long as its model (the
     /// leak scanner remembers the states it has read), so a second exploration of the same model
     /// value starts warm: every sample takes a new model, as a first `authflow verify` would.
-    static func fresh(_ model: AnyModel) -> AnyModel { Models.named(model.name) ?? model }
+    static func fresh(_ index: Int) -> AnyModel { Models.all[index] }
 
     /// `body` run up to `count` times, and at least once, stopping early once the samples so far
     /// took `budget` seconds (a full exploration of a large model may take minutes).
@@ -106,10 +107,11 @@ struct VerificationBench {
     /// Every shipped model, explored (to closure unless the configuration caps it).
     func shippedModels(progress: (String) -> Void) -> [BenchRow] {
         let limits = ExplorationLimits(maxStates: configuration.explorerStateCap ?? Int(Int32.max - 1))
-        return Models.all.map { model in
+        return Models.all.indices.map { index in
+            let model = Self.fresh(index)
             progress("explorer: \(model.name)")
             let samples = Self.repeated(configuration.explorerRepetitions, budget: configuration.figureBudget) {
-                let fresh = Self.fresh(model)
+                let fresh = Self.fresh(index)
                 return Self.measure { fresh.explore(limits: limits) }
             }
             return BenchRow(
@@ -204,10 +206,11 @@ struct VerificationBench {
         let fuzz = FuzzConfiguration(seed: configuration.seed, runs: configuration.fuzzRuns, length: configuration.fuzzLength)
         var afresh = fuzz
         afresh.reusesCheckedTransitions = false
-        return Models.all.map { model in
+        return Models.all.indices.map { index in
+            let model = Self.fresh(index)
             progress("fuzzer: \(model.name)")
-            let samples = Self.repeated(configuration.fuzzRepetitions, budget: configuration.figureBudget) { Self.fresh(model).fuzz(fuzz) }
-            let stepped = Self.fresh(model).fuzz(afresh)
+            let samples = Self.repeated(configuration.fuzzRepetitions, budget: configuration.figureBudget) { Self.fresh(index).fuzz(fuzz) }
+            let stepped = Self.fresh(index).fuzz(afresh)
             let last = samples[samples.count - 1]
             var details = [
                 BenchDetail("events", .int(last.events), "\(BenchFormat.grouped(last.events)) events a sample"),
