@@ -145,6 +145,13 @@ public enum Bench: Sendable {
                     : "large model (\(configuration.name)): capped at \(BenchFormat.grouped(cap)) states, so this is not the 10⁶-state space; "
                         + "the full run explores session.everday×\(BenchConfiguration.full.largeCallers) callers until \(BenchFormat.grouped(BenchConfiguration.full.largeStateCap ?? 0)) states")
         }
+        if sections.contains(.largeModel) {
+            notes.append(
+                "large model, reduce-only ceiling: the transitions of every 8th state an exploration capped at 25,000 states expands are kept (the state before each and its event) "
+                    + "and only copying that state and `reduce` on it are timed, in exploration order; that time a transition, times the measured exploration's transitions "
+                    + "a state, is what one distinct state costs before the explorer does anything of its own (the world around the state, fingerprints, checks, the frontier), "
+                    + "so one core cannot explore faster than this ceiling, and two at most twice as fast")
+        }
         if let depth = configuration.growthDepth, sections.contains(.growth) {
             notes.append(
                 "growth: every caller count explored to the same depth, \(depth) events from launch, so the rows compare like with like")

@@ -1,4 +1,5 @@
 @testable import AuthflowKit
+import AuthCore
 import AuthVerification
 import Foundation
 import Testing
@@ -390,6 +391,62 @@ struct BenchRunTests {
         #expect(report.notes.contains { $0.hasPrefix("reducer streams") })
         #expect(!report.notes.contains { $0.hasPrefix("runner overhead") || $0.hasPrefix("single-flight") || $0.hasPrefix("B/state") }, "\(report.notes)")
     }
+}
+
+@Suite("authflow bench: the large model's reduce-only ceiling")
+struct ReduceCeilingTests {
+    @Test("the sampler sees every transition and keeps those of every stride-th expanded state, a relaunch from the initial state", arguments: [3, 8])
+    func samplerKeepsWholeStates(stride: Int) throws {
+        let model = BenchModels.callers(1)
+        let limits = ExplorationLimits(maxStates: 300)
+        let all = TransitionSampler<CallersModel.Machine>(initial: model.machine.initial, stride: 1)
+        let report = Explorer.explore(ObservingModel(base: model) { all.record($0) }, limits: limits)
+        let some = TransitionSampler<CallersModel.Machine>(initial: model.machine.initial, stride: stride)
+        _ = Explorer.explore(ObservingModel(base: model) { some.record($0) }, limits: limits)
+
+        #expect(report.transitions > 0)
+        #expect(all.transitions == report.transitions && some.transitions == report.transitions, "shown every transition stepped")
+        #expect(all.segments.count == report.transitions, "stride 1 keeps every transition")
+        #expect(all.segments.allSatisfy { $0.events.count == 1 })
+        #expect(all.expandedStates == all.expandedStates.sorted(), "the transitions of one state come in a row")
+        let expanded = Set(all.expandedStates).count
+        #expect(expanded > 1 && expanded <= report.states)
+        // Every stride-th expanded state's transitions, all of them, and nothing else.
+        let chosen = all.expandedStates.indices.filter { all.expandedStates[$0] % stride == 0 }
+        #expect(some.expandedStates == chosen.map { all.expandedStates[$0] })
+        #expect(some.segments.map(\.events) == chosen.map { all.segments[$0].events })
+        #expect(some.segments.map(\.start) == chosen.map { all.segments[$0].start })
+
+        let relaunches = all.segments.filter {
+            if case .launched = $0.events[0] { return true }
+            return false
+        }
+        #expect(!relaunches.isEmpty, "the session relaunches, so some transition is a relaunch")
+        #expect(relaunches.allSatisfy { $0.start == model.machine.initial }, "a relaunch restarts the app from its initial state")
+        #expect(report.violations.isEmpty, "the observing check never reports anything itself")
+    }
+
+    @Test("the ceiling row follows from its own details: reduce's time a transition times transitions a state")
+    func ceilingRowIsConsistent() throws {
+        let report = Bench.run(.smallest, sections: [.largeModel]) { _ in }
+        let row = try #require(report.rows.first { $0.figure.hasSuffix("reduce-only ceiling") })
+        let explorer = try #require(report.rows.first { $0.figure.hasSuffix("distinct states/s") })
+        func value(_ key: String) throws -> Double {
+            let detail = try #require(row.details.first { $0.key == key }, "detail \(key)")
+            guard case .double(let number) = detail.value else { throw CeilingProblem.notANumber(key) }
+            return number
+        }
+        let nanoseconds = try value("nanosecondsPerTransition")
+        let perState = try value("transitionsPerState")
+        let microseconds = try value("reduceMicrosecondsPerState")
+        #expect(nanoseconds > 0 && perState > 1)
+        #expect(abs(microseconds - nanoseconds * perState / 1_000) <= 1e-9 * microseconds)
+        #expect(abs(row.spread.median - 1e6 / microseconds) <= 1e-6 * row.spread.median)
+        #expect(abs(try value("explorerMicrosecondsPerState") - 1e6 / explorer.spread.median) <= 1e-6 * 1e6 / explorer.spread.median)
+        #expect(report.notes.contains { $0.hasPrefix("large model, reduce-only ceiling") })
+    }
+
+    enum CeilingProblem: Error { case notANumber(String) }
 }
 
 @Suite("authflow bench: the reducer's recorded event stream")

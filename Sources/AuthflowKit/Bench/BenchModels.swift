@@ -75,21 +75,31 @@ struct CallersModel: ForwardingModel {
     }
 }
 
-/// A model whose only invariant records what its random walks feed the reducer, so the fuzzer's
-/// environment (answers to requests in flight, timers, relaunches) produces a realistic event
-/// stream that the bench then replays through `reduce` alone.
-struct RecordingModel<Base: LifecycleModel>: ForwardingModel {
+/// A model whose only invariant shows every transition stepped to `observe` and never reports
+/// anything: how the bench sees what the fuzzer's walks (through the environment: answers to
+/// requests in flight, timers, relaunches) or an exploration feed the reducer, to replay it
+/// through `reduce` alone. The states explored are the base's; its own checks are left out.
+struct ObservingModel<Base: LifecycleModel>: ForwardingModel {
     typealias Machine = Base.Machine
 
     let base: Base
-    let recorder: EventRecorder<Machine>
+    let observe: @Sendable (Transition<Machine>) -> Void
 
     var invariants: [Invariant<Machine>] {
-        let recorder = recorder
-        return [Invariant("records the event stream", source: "authflow bench", .step { transition in
-            recorder.record(transition)
+        let observe = observe
+        return [Invariant("observes every transition", source: "authflow bench", .step { transition in
+            observe(transition)
             return nil
         })]
+    }
+}
+
+extension Transition {
+    /// The state `reduce` steps from for this transition: the state before it, except at a
+    /// relaunch, where the environment restarts the app from the lifecycle's `initial` state.
+    func reduceStart(initial: Machine.State) -> Machine.State {
+        if case .relaunch = move.choice { return initial }
+        return before.world.state
     }
 }
 
@@ -113,8 +123,7 @@ final class EventRecorder<Machine: Lifecycle>: @unchecked Sendable {
 
     func record(_ transition: Transition<Machine>) {
         lock.withLock { _ in
-            let start: Machine.State
-            if case .relaunch = transition.move.choice { start = initial } else { start = transition.before.world.state }
+            let start = transition.reduceStart(initial: initial)
             if current != start || segments.isEmpty {
                 segments.append(EventSegment(start: start, events: []))
             }
@@ -125,6 +134,52 @@ final class EventRecorder<Machine: Lifecycle>: @unchecked Sendable {
 
     /// Events recorded so far.
     var events: Int { lock.withLock { _ in segments.reduce(0) { $0 + $1.events.count } } }
+}
+
+/// Keeps the transitions an exploration steps from every `stride`-th state it expands, each as a
+/// one-event segment (the state before it and its event): what `reduce` alone costs on the
+/// exploration's own mix of transitions. Whole states are kept, not every `stride`-th
+/// transition, so a replay meets the state before a transition warm after its first, as the
+/// explorer does when it steps every move of one state in a row.
+final class TransitionSampler<Machine: Lifecycle>: @unchecked Sendable {
+    // Safe: the explorer steps on one thread; `lock` guards every access anyway.
+    private let lock = Locked(())
+    private let initial: Machine.State
+    private let stride: Int
+    private var from: Machine.State?
+    private var shown = 0
+    private var states = 0
+    private var kept: [EventSegment<Machine>] = []
+    private var keptStates: [Int] = []
+
+    init(initial: Machine.State, stride: Int) {
+        self.initial = initial
+        self.stride = max(1, stride)
+    }
+
+    func record(_ transition: Transition<Machine>) {
+        lock.withLock { _ in
+            shown += 1
+            // The explorer steps every move of one state in a row: a new state before begins the
+            // next expanded state's run (two expanded states in a row with equal reducer states,
+            // their worlds differing, count as one).
+            let before = transition.before.world.state
+            if before != from {
+                from = before
+                states += 1
+            }
+            guard (states - 1) % stride == 0 else { return }
+            kept.append(EventSegment(start: transition.reduceStart(initial: initial), events: [transition.move.event]))
+            keptStates.append(states - 1)
+        }
+    }
+
+    /// Transitions shown so far, kept or not.
+    var transitions: Int { lock.withLock { _ in shown } }
+    /// The transitions kept, in the order shown.
+    var segments: [EventSegment<Machine>] { lock.withLock { _ in kept } }
+    /// For each kept transition, the index of the expanded state it was stepped from.
+    var expandedStates: [Int] { lock.withLock { _ in keptStates } }
 }
 
 /// The planted bug: a rotating-refresh session that drops the `persist` of a refreshed pair, so

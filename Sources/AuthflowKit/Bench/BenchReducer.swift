@@ -70,7 +70,7 @@ enum ReducerBench {
     @_semantics("optimize.sil.specialize.generic.never")
     static func record<M: LifecycleModel>(_ model: M, events: Int, seed: UInt64) -> [EventSegment<M.Machine>] {
         let recorder = EventRecorder<M.Machine>(initial: model.machine.initial)
-        let recording = RecordingModel(base: model, recorder: recorder)
+        let recording = ObservingModel(base: model) { recorder.record($0) }
         let length = 400
         var round: UInt64 = 0
         while recorder.events < events, round < 64 {

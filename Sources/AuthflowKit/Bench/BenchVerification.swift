@@ -155,6 +155,10 @@ struct VerificationBench {
                 .largeModel, "\(model.name): peak RSS", unit: .bytes, spread: Spread(samples.map { Double($0.peak) }),
                 details: [BenchDetail("bytesPerState", .int(last.bytesPerState), "\(last.bytesPerState) B/state stored by the explorer")]),
         ]
+        if last.states > 0, last.transitions > 0 {
+            progress("large model: reduce alone on its transitions")
+            rows.append(reduceCeiling(model, explored: samples))
+        }
         let added = samples.compactMap(\.added)
         if !added.isEmpty, last.states > 0 {
             rows.append(
@@ -168,6 +172,43 @@ struct VerificationBench {
                     ]))
         }
         return rows
+    }
+
+    /// The most distinct states per second the large model's exploration could reach if `reduce`
+    /// were all it did: `reduce`'s time per transition (timed alone, on the transitions of every
+    /// 8th state expanded by an exploration capped at 25,000 states or the large model's own cap,
+    /// each from a copy of the state before it) times the
+    /// transitions per state of the measured exploration. Everything else the explorer does
+    /// (the environment's world, fingerprints, checks, the frontier) only adds to it.
+    func reduceCeiling(_ model: CallersModel, explored samples: [Exploration]) -> BenchRow {
+        let last = samples[samples.count - 1].report
+        let sampler = TransitionSampler<CallersModel.Machine>(initial: model.machine.initial, stride: 8)
+        let cap = min(25_000, configuration.largeStateCap ?? 25_000)
+        _ = Explorer.explore(ObservingModel(base: model) { sampler.record($0) }, limits: ExplorationLimits(maxStates: cap))
+        let prepared = ReducerBench.prepared(model.machine, sampler.segments)
+        let once = max(prepared.replay(1), 1e-7)
+        let passes = max(1, Int((configuration.reducerSampleSeconds / once).rounded(.up)))
+        let nanoseconds = Spread(
+            (0..<configuration.reducerRepetitions).map { _ in 1e9 * max(prepared.replay(passes), 1e-9) / Double(prepared.events * passes) })
+        let perState = Double(last.transitions) / Double(last.states)
+        let reduceMicroseconds = nanoseconds.median * perState / 1_000
+        let explorerMicroseconds = 1e6 / Spread(samples.map(\.report.statesPerSecond)).median
+        return BenchRow(
+            .largeModel, "\(model.name): reduce-only ceiling", unit: .perSecond,
+            spread: nanoseconds.map { 1e9 / ($0 * perState) },
+            details: [
+                BenchDetail(
+                    "nanosecondsPerTransition", .double(nanoseconds.median),
+                    "reduce: \(BenchFormat.significant(nanoseconds.median)) ns a transition (state copy included)"),
+                BenchDetail("transitionsPerState", .double(perState), "× \(BenchFormat.significant(perState)) transitions a state"),
+                BenchDetail("reduceMicrosecondsPerState", .double(reduceMicroseconds), "= \(BenchFormat.significant(reduceMicroseconds)) µs a state"),
+                BenchDetail(
+                    "explorerMicrosecondsPerState", .double(explorerMicroseconds),
+                    "the explorer: \(BenchFormat.significant(explorerMicroseconds)) µs a state, ×\(BenchFormat.significant(explorerMicroseconds / reduceMicroseconds)) reduce's"),
+                BenchDetail(
+                    "sampledTransitions", .int(prepared.events),
+                    "\(BenchFormat.grouped(prepared.events)) of \(BenchFormat.grouped(sampler.transitions)) transitions timed (every 8th state's), \(passes) passes a sample"),
+            ])
     }
 
     /// Exploration cost for 1…n concurrent callers, every one within the same bounds.
