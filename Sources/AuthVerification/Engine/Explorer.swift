@@ -137,6 +137,8 @@ public enum Explorer {
     @usableFromInline var declared: [String: [String]] = [:]
     @usableFromInline var complete = true
     @usableFromInline var levels: [Int] = []
+    /// The first trace found not to replay (see ``replay(_:reaching:)``).
+    @usableFromInline var brokenContract: Finding?
 
     @inlinable init(model: Model, limits: ExplorationLimits) {
         self.model = model
@@ -187,7 +189,7 @@ public enum Explorer {
                     // shortest violation is kept): only a broken model pays for that, where
                     // skipping it meant reading the mutable list of failures at every transition.
                     while let (position, message) = Environment<Model>.firstFailure(of: stepChecks, on: transition, after: checked) {
-                        if !failed[position] { record(position, message, trace: trace(to: node) + [move.choice]) }
+                        if !failed[position] { record(position, message, trace: trace(to: node) + [move.choice], reaching: after.fingerprint) }
                         checked = position  // The checks after a failing one still see this transition.
                     }
                     var target = index[after.fingerprint]
@@ -222,7 +224,9 @@ public enum Explorer {
             next = []
             level += 1
         }
-        let findings = complete ? structuralFindings() + coverageFindings() : []
+        var findings = complete ? structuralFindings() + coverageFindings() : []
+        let deepestTrace = complete ? [] : replay(trace(to: Int32(parent.count - 1)), to: Int32(parent.count - 1))
+        if let brokenContract { findings.append(brokenContract) }
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let perState = MemoryLayout<Fingerprint>.stride + MemoryLayout<Int32>.stride * 2 + MemoryLayout<PackedChoice>.stride
@@ -233,7 +237,7 @@ public enum Explorer {
             violations: violationOrder.compactMap { violations[$0] }, findings: findings,
             edges: projected.map { ProjectedEdge(from: paths[Int($0.from)], label: labels.names[Int($0.label)], to: paths[Int($0.to)], kind: $0.kind) }.sorted(),
             initialCase: paths[0], finalCases: model.finalCases, bytesPerState: perState, storedEdges: edgeTargets.count,
-            levels: levels, deepestTrace: complete ? [] : replay(trace(to: Int32(parent.count - 1))),
+            levels: levels, deepestTrace: deepestTrace,
             statesPerCase: statesPerCase())
     }
 
@@ -270,17 +274,18 @@ public enum Explorer {
         }
         var checked = -1
         while let (position, message) = Environment<Model>.firstFailure(of: environment.stateChecks, on: snapshot, after: checked) {
-            if !failed[position] { record(position, message, trace: trace(to: id)) }
+            if !failed[position] { record(position, message, trace: trace(to: id), reaching: snapshot.fingerprint) }
             checked = position
         }
         return id
     }
 
-    @inlinable mutating func record(_ position: Int, _ message: String, trace choices: [Choice]) {
+    @inlinable mutating func record(_ position: Int, _ message: String, trace choices: [Choice], reaching fingerprint: Fingerprint) {
         guard !failed[position] else { return }
         failed[position] = true
         let invariant = invariants[position]
-        violations[position] = Violation(invariant: invariant.name, source: invariant.source, message: message, trace: replay(choices))
+        violations[position] = Violation(
+            invariant: invariant.name, source: invariant.source, message: message, trace: replay(choices) { $0 == fingerprint })
         violationOrder.append(position)
     }
 
@@ -295,8 +300,36 @@ public enum Explorer {
         return steps.reversed()
     }
 
-    /// Replays `choices` from the initial world into readable steps.
-    @inlinable func replay(_ choices: [Choice]) -> [TraceStep] { environment.trace(choices) }
+    /// Replays `choices` from the initial world into readable steps, and checks that they lead
+    /// where the exploration went with them: to a world whose fingerprint `reached` accepts.
+    /// They do whenever the model keeps ``LifecycleModel/intents(in:)``'s contract (one menu,
+    /// renamed alike, at every world with one fingerprint), since the explorer expanded only the
+    /// first world of each fingerprint. When they do not, the trace printed is not the path the
+    /// exploration took, and the first such trace becomes a ``Finding/Kind/brokenModelContract``
+    /// finding instead of passing silently. Only reported traces are replayed, so this costs
+    /// nothing per state.
+    @inlinable mutating func replay(_ choices: [Choice], reaching reached: (Fingerprint) -> Bool) -> [TraceStep] {
+        let (steps, end) = environment.replayed(choices)
+        if brokenContract == nil, end.map({ reached($0.fingerprint) }) != true {
+            let how =
+                end == nil
+                ? "its move \(steps.count + 1) of \(choices.count) is not offered there"
+                : "its \(choices.count) moves lead to another world"
+            brokenContract = Finding(
+                kind: .brokenModelContract,
+                detail: "a trace the explorer recorded to \(end?.casePath ?? "a state") does not replay from the initial world (\(how)): "
+                    + "the model offers different moves at worlds with one fingerprint; intents(in:) must depend only on the snapshot's facts "
+                    + "(not on absolute times or state outside the world), or no trace can be trusted",
+                trace: steps)
+        }
+        return steps
+    }
+
+    /// ``replay(_:reaching:)`` of the trace to `node`: it must end in `node`'s world.
+    @inlinable mutating func replay(_ choices: [Choice], to node: Int32) -> [TraceStep] {
+        let index = self.index
+        return replay(choices) { index[$0] == node }
+    }
 
     /// Timers and failed answers: the only moves a livelock may consist of.
     @inlinable static func isEnvironmentFailure(_ move: Move<Machine>) -> Bool {
@@ -310,7 +343,7 @@ public enum Explorer {
 
     // MARK: Structure
 
-    @inlinable func structuralFindings() -> [Finding] {
+    @inlinable mutating func structuralFindings() -> [Finding] {
         let count = parent.count
         let finals = Set(model.finalCases)
         func path(_ node: Int) -> String { paths[Int(pathOf[node])] }
@@ -318,7 +351,7 @@ public enum Explorer {
         var findings: [Finding] = []
         // Deadlocks: non-final states where no event changes anything.
         if let node = (0..<count).first(where: { outgoing($0).isEmpty && !finals.contains(path($0)) }) {
-            findings.append(Finding(kind: .deadlock, detail: path(node), trace: replay(trace(to: Int32(node)))))
+            findings.append(Finding(kind: .deadlock, detail: path(node), trace: replay(trace(to: Int32(node)), to: Int32(node))))
         }
         // The starting case is reachable from every non-final state (backwards search from home).
         var incomingStart = [Int32](repeating: 0, count: count + 1)
@@ -346,7 +379,8 @@ public enum Explorer {
             }
         }
         if let node = (0..<count).first(where: { !reachesHome[$0] && !finals.contains(path($0)) }) {
-            findings.append(Finding(kind: .noWayHome, detail: "no way back to \(paths[0]) from \(path(node))", trace: replay(trace(to: Int32(node)))))
+            findings.append(
+                Finding(kind: .noWayHome, detail: "no way back to \(paths[0]) from \(path(node))", trace: replay(trace(to: Int32(node)), to: Int32(node))))
         }
         // Livelocks: cycles in the subgraph of timers and failed answers (Kahn's algorithm).
         var inDegree = [Int32](repeating: 0, count: count)
@@ -363,7 +397,9 @@ public enum Explorer {
         }
         if let node = (0..<count).first(where: { !removed[$0] }) {
             findings.append(
-                Finding(kind: .livelock, detail: "timers and failed answers alone loop through \(path(node))", trace: replay(trace(to: Int32(node)))))
+                Finding(
+                    kind: .livelock, detail: "timers and failed answers alone loop through \(path(node))",
+                    trace: replay(trace(to: Int32(node)), to: Int32(node))))
         }
         return findings
     }

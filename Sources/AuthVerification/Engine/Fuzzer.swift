@@ -129,6 +129,11 @@ public struct FuzzReport: Sendable {
 /// traces, replayed from the initial world, rely on it too), and a test compares fuzz sessions
 /// with and without reuse choice by choice. ``FuzzReport/freshEvents`` counts the events stepped
 /// afresh. The session keeps at most ``reuseCapacity`` worlds; past it, walks step afresh.
+///
+/// Both arguments rest on the model's contract (one menu per fingerprint) and on invariants that
+/// are functions of what they are shown. A failing walk is therefore walked again afresh from its
+/// seed, as `replay` does, before it is shrunk; one that does not fail again is reported as a
+/// ``brokenContractName`` failure with its seed and choices, never shrunk towards another walk.
 public enum Fuzzer {
     /// Worlds a fuzzing session keeps with their checked transitions (each with its snapshot, its
     /// menu's shape and one entry per move): past this, moves to worlds it does not hold are
@@ -158,8 +163,14 @@ public enum Fuzzer {
             fresh += walk.fresh
             walked?(walk.choices)
             if let violation = walk.violation {
-                let shrunk = shrink(environment, walk.choices, invariant: violation.invariant)
-                let failure = FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
+                let failure: FuzzFailure
+                if checked != nil, !walksAlike(environment, seed: seed, length: configuration.length, as: walk.choices) {
+                    failure = brokenContract(environment, seed: seed, walk.choices, violation, "the same seed walked afresh (as `replay` does) takes other moves")
+                } else if let shrunk = shrink(environment, walk.choices, invariant: violation.invariant) {
+                    failure = FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
+                } else {
+                    failure = brokenContract(environment, seed: seed, walk.choices, violation, "its moves replayed afresh do not break it again")
+                }
                 return FuzzReport(
                     model: model.name, runs: run + 1, events: events, freshEvents: fresh, seconds: elapsed(clock, start), failure: failure)
             }
@@ -175,8 +186,41 @@ public enum Fuzzer {
         var held = Set<Fingerprint>()
         let walk = self.walk(environment, seed: seed, length: length, held: &held, checked: nil)
         guard let violation = walk.violation else { return nil }
-        let shrunk = shrink(environment, walk.choices, invariant: violation.invariant)
+        guard let shrunk = shrink(environment, walk.choices, invariant: violation.invariant) else {
+            return brokenContract(environment, seed: seed, walk.choices, violation, "its moves replayed afresh do not break it again")
+        }
         return FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
+    }
+
+    /// The name of the violation a fuzzing session reports when a failing walk does not fail
+    /// again when stepped afresh (see ``brokenContract(_:seed:_:_:_:)``).
+    public static let brokenContractName = "a failing walk fails again when stepped afresh"
+
+    /// Whether the walk from `seed`, every event stepped afresh with no state invariant skipped,
+    /// takes exactly `choices`: true for a model that keeps ``LifecycleModel/intents(in:)``'s
+    /// contract and invariants that are functions of what they are shown. A session that reuses
+    /// checked transitions asks this of a failing walk before reporting it, so that the failure
+    /// it reports is the one `replay` (which steps afresh) reproduces.
+    @inlinable static func walksAlike<Model: LifecycleModel>(_ environment: Environment<Model>, seed: UInt64, length: Int, as choices: [Choice]) -> Bool {
+        var held = Set<Fingerprint>()
+        return walk(environment, seed: seed, length: length, held: &held, checked: nil).choices == choices
+    }
+
+    /// What a session reports when a walk failed `violation` but cannot be reproduced (`why`):
+    /// the model offers different moves at worlds with one fingerprint, or an invariant depends
+    /// on more than what it is shown. Shrinking and replay would chase a different walk, so the
+    /// walk is reported as found, with its seed and every choice, rather than trapping.
+    @inlinable static func brokenContract<Model: LifecycleModel>(
+        _ environment: Environment<Model>, seed: UInt64, _ choices: [Choice], _ violation: Violation, _ why: String
+    ) -> FuzzFailure {
+        let message =
+            "the walk from seed 0x\(String(seed, radix: 16)) broke “\(violation.invariant)” after \(choices.count) events, but \(why): "
+            + "the model offers different moves at worlds with one fingerprint (intents(in:) must depend only on the snapshot's facts, "
+            + "not on absolute times or state outside the world), or an invariant is not a function of the transition or state it is shown"
+        let reported = Violation(
+            invariant: brokenContractName, source: "LifecycleModel.intents(in:) contract; Invariant", message: message,
+            trace: environment.trace(choices))
+        return FuzzFailure(seed: seed, originalLength: choices.count, violation: reported, choices: choices)
     }
 
     /// Replays explicit choices; choices that do not apply are skipped.
@@ -303,13 +347,15 @@ public enum Fuzzer {
     /// Delta debugging: drop chunks, then single choices, then simplify each choice to a smaller
     /// index (the first intent, the first answer), keeping a candidate only if it still breaks the
     /// same invariant.
-    @inlinable static func shrink<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice], invariant: String) -> (violation: Violation, choices: [Choice]) {
+    /// `nil` when `choices` replayed afresh do not break `invariant` (a model or invariant that
+    /// breaks its contract; see ``brokenContract(_:seed:_:_:_:)``).
+    @inlinable static func shrink<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice], invariant: String) -> (violation: Violation, choices: [Choice])? {
         func attempt(_ candidate: [Choice]) -> (Violation, [Choice])? {
             let result = replay(environment, candidate)
             guard let violation = result.violation, violation.invariant == invariant else { return nil }
             return (violation, result.applied)
         }
-        var (best, bestChoices) = attempt(choices)!
+        guard var (best, bestChoices) = attempt(choices) else { return nil }
         var chunk = max(bestChoices.count / 2, 1)
         while true {
             var start = 0

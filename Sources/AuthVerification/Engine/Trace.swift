@@ -61,6 +61,11 @@ public struct Finding: Hashable, Sendable, CustomStringConvertible {
         case unusedIntent
         /// A cycle made only of timers and failed answers: a retry loop the user never sees end.
         case livelock
+        /// A trace that does not lead back to the state it was recorded for when replayed from
+        /// the initial world: the model offered different moves at worlds with one fingerprint,
+        /// breaking ``LifecycleModel/intents(in:)``'s contract, so no trace it reports can be
+        /// trusted until that is mended.
+        case brokenModelContract
     }
 
     /// What kind.

@@ -197,15 +197,19 @@ extension Survey {
     /// The readable steps of `choices`, replayed from the initial world (up to the first that does
     /// not apply). The explorer keeps only each state's move, and a fuzz walk only its choices:
     /// readable steps are built for the traces that are reported.
-    @inlinable func trace(_ choices: [Choice]) -> [TraceStep] {
+    @inlinable func trace(_ choices: [Choice]) -> [TraceStep] { replayed(choices).steps }
+
+    /// ``trace(_:)`` with the world the steps end in: `nil` when a choice does not apply (the
+    /// steps then stop before it).
+    @inlinable func replayed(_ choices: [Choice]) -> (steps: [TraceStep], end: Snapshot<Machine>?) {
         var snapshot = initial
         var steps: [TraceStep] = []
         for choice in choices {
-            guard let move = move(choice, in: snapshot) else { break }
+            guard let move = move(choice, in: snapshot) else { return (steps, nil) }
             snapshot = step(move, from: snapshot).after
             steps.append(TraceStep(choice: choice, event: move.event.description, phase: snapshot.casePath))
         }
-        return steps
+        return (steps, snapshot)
     }
 
     /// What can happen next in `snapshot`, without building each move's event: the fuzzer picks

@@ -80,6 +80,9 @@ public protocol LifecycleModel: Sendable {
     /// renamed alike: the explorer expands one world per fingerprint and rebuilds a trace by
     /// replaying its choices from the initial world, and the fuzzer follows a move it checked
     /// before by its choice. Build the list from the snapshot's facts, not from absolute times.
+    /// A break is reported, not trusted: a reported trace that does not replay becomes a
+    /// ``Finding/Kind/brokenModelContract`` finding, and a fuzz failure that does not fail again
+    /// stepped afresh becomes a ``Fuzzer/brokenContractName`` failure.
     func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent]
     /// Whether relaunching the app is a possible move (for lifecycles that read the vault).
     var relaunches: Bool { get }
