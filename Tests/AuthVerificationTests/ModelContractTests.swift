@@ -4,17 +4,20 @@ import Testing
 
 @testable import AuthVerification
 
-/// The sign-in test model whose menu breaks ``LifecycleModel/intents(in:)``'s contract when
-/// `breaks` is set: the first read of a world's intents gets the menu, every later read of a world
-/// with that fingerprint gets it rotated by one (what a menu built from state outside the world,
-/// or from absolute times, does). The explorer reads each world's menu once while it explores,
-/// and again when it replays a trace to report it.
+/// The sign-in test model whose menu breaks ``LifecycleModel/intents(in:)``'s contract when told
+/// to: the first read of a world's intents gets the menu, every later read of a world with that
+/// fingerprint gets it rotated by one, or without its last intent (what a menu built from state
+/// outside the world, or from absolute times, does). The explorer reads each world's menu once
+/// while it explores, and again when it replays a trace to report it.
 struct RotatingMenuModel: LifecycleModel {
-    let breaks: Bool
+    /// How a menu read again differs.
+    enum Break: Sendable { case none, rotates, shrinks }
+
+    let breaks: Break
     let read = FingerprintSet()
     let build: @Sendable () -> [Invariant<PasswordSignIn>]
 
-    var name: String { breaks ? "rotating menu" : "steady menu" }
+    var name: String { "menu that \(breaks)" }
     var machine: PasswordSignIn { PasswordSignIn(identifiers: .username) }
     var replies: ReplyCatalogue { ReplyCatalogue(grants: [.init(withRefreshToken: true)]) }
     var relaunches: Bool { false }
@@ -24,8 +27,11 @@ struct RotatingMenuModel: LifecycleModel {
     func intents(in snapshot: Snapshot<PasswordSignIn>) -> [PasswordSignIn.Intent] {
         let menu = Menus.passwordSignIn(.username)
         let first = read.set.withLock { $0.insert(snapshot.fingerprint).inserted }
-        guard breaks, !first else { return menu }
-        return Array(menu.dropFirst()) + [menu[0]]
+        switch breaks {
+        case _ where first, .none: return menu
+        case .rotates: return Array(menu.dropFirst()) + [menu[0]]
+        case .shrinks: return Array(menu.dropLast())
+        }
     }
 }
 
@@ -62,12 +68,12 @@ struct ModelContractTests {
         let menu = Menus.passwordSignIn(.username)
         #expect(menu.count >= 2 && Set(menu).count == menu.count, "rotating by one moves every intent")
 
-        let steady = Explorer.explore(RotatingMenuModel(breaks: false) { [Self.neverSignedIn] })
+        let steady = Explorer.explore(RotatingMenuModel(breaks: .none) { [Self.neverSignedIn] })
         let kept = try #require(steady.violations.first)
         #expect(kept.trace.last?.phase == "signedIn", "the trace replays to the violation")
         #expect(!steady.findings.contains { $0.kind == .brokenModelContract }, "\(steady.findings)")
 
-        let rotating = Explorer.explore(RotatingMenuModel(breaks: true) { [Self.neverSignedIn] })
+        let rotating = Explorer.explore(RotatingMenuModel(breaks: .rotates) { [Self.neverSignedIn] })
         let broken = try #require(rotating.findings.first { $0.kind == .brokenModelContract }, "\(rotating.findings)")
         #expect(broken.detail.contains("does not replay from the initial world"))
         #expect(broken.detail.contains("intents(in:)"))
@@ -77,10 +83,10 @@ struct ModelContractTests {
     @Test("a capped exploration's deepest trace is checked too")
     func deepestTraceChecked() throws {
         let limits = ExplorationLimits(maxStates: 4)
-        let steady = Explorer.explore(RotatingMenuModel(breaks: false) { [] }, limits: limits)
+        let steady = Explorer.explore(RotatingMenuModel(breaks: .none) { [] }, limits: limits)
         #expect(!steady.complete && !steady.deepestTrace.isEmpty)
         #expect(steady.findings.isEmpty, "\(steady.findings)")
-        let rotating = Explorer.explore(RotatingMenuModel(breaks: true) { [] }, limits: limits)
+        let rotating = Explorer.explore(RotatingMenuModel(breaks: .rotates) { [] }, limits: limits)
         #expect(rotating.findings.map(\.kind) == [.brokenModelContract], "\(rotating.findings)")
     }
 
@@ -88,7 +94,7 @@ struct ModelContractTests {
         "a walk that fails but not when stepped afresh is reported as a broken contract with its seed and choices, with reuse and without",
         arguments: [true, false])
     func fuzzerReportsUnreproducibleWalk(reuse: Bool) throws {
-        let model = RotatingMenuModel(breaks: false) { [failsOnce(at: 10)] }
+        let model = RotatingMenuModel(breaks: .none) { [failsOnce(at: 10)] }
         let report = Fuzzer.fuzz(model, FuzzConfiguration(seed: 5, runs: 3, length: 100, reusesCheckedTransitions: reuse))
         let failure = try #require(report.failure)
         #expect(failure.violation.invariant == Fuzzer.brokenContractName)
@@ -99,9 +105,18 @@ struct ModelContractTests {
         #expect(failure.violation.trace.count == failure.choices.count)
     }
 
+    @Test("a world the session keeps whose menu, read again, lacks the move picked from its first reading is reported, not trapped")
+    func fuzzerReportsShrunkMenu() throws {
+        let report = Fuzzer.fuzz(RotatingMenuModel(breaks: .shrinks) { [] }, FuzzConfiguration(seed: 5, runs: 20, length: 100))
+        let failure = try #require(report.failure)
+        #expect(failure.violation.invariant == Fuzzer.brokenContractName)
+        #expect(failure.violation.message.contains("no longer offers move i"), "\(failure.violation.message)")
+        #expect(failure.choices.count == failure.originalLength)
+    }
+
     @Test("replay of such a walk reports the same instead of trapping")
     func replayReportsUnreproducibleWalk() throws {
-        let model = RotatingMenuModel(breaks: false) { [failsOnce(at: 3)] }
+        let model = RotatingMenuModel(breaks: .none) { [failsOnce(at: 3)] }
         let failure = try #require(Fuzzer.replay(model, seed: 9, length: 50))
         #expect(failure.violation.invariant == Fuzzer.brokenContractName)
         #expect(failure.choices.count == 3)
@@ -109,7 +124,7 @@ struct ModelContractTests {
 
     @Test("a model keeping the contract still shrinks and replays its failures as before")
     func keptContractShrinks() throws {
-        let model = RotatingMenuModel(breaks: false) { [Self.neverSignedIn] }
+        let model = RotatingMenuModel(breaks: .none) { [Self.neverSignedIn] }
         let report = Fuzzer.fuzz(model, FuzzConfiguration(seed: 3, runs: 5, length: 100))
         let failure = try #require(report.failure)
         #expect(failure.violation.invariant == "never signed in")

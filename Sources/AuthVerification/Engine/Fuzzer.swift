@@ -164,7 +164,9 @@ public enum Fuzzer {
             walked?(walk.choices)
             if let violation = walk.violation {
                 let failure: FuzzFailure
-                if checked != nil, !walksAlike(environment, seed: seed, length: configuration.length, as: walk.choices) {
+                if violation.invariant == brokenContractName {
+                    failure = FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: violation, choices: walk.choices)
+                } else if checked != nil, !walksAlike(environment, seed: seed, length: configuration.length, as: walk.choices) {
                     failure = brokenContract(environment, seed: seed, walk.choices, violation, "the same seed walked afresh (as `replay` does) takes other moves")
                 } else if let shrunk = shrink(environment, walk.choices, invariant: violation.invariant) {
                     failure = FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
@@ -195,6 +197,10 @@ public enum Fuzzer {
     /// The name of the violation a fuzzing session reports when a failing walk does not fail
     /// again when stepped afresh (see ``brokenContract(_:seed:_:_:_:)``).
     public static let brokenContractName = "a failing walk fails again when stepped afresh"
+    @usableFromInline static let brokenContractSource = "LifecycleModel.intents(in:) contract; Invariant"
+    @usableFromInline static let brokenContractCauses =
+        "the model offers different moves at worlds with one fingerprint (intents(in:) must depend only on the snapshot's facts, "
+        + "not on absolute times or state outside the world), or an invariant is not a function of the transition or state it is shown"
 
     /// Whether the walk from `seed`, every event stepped afresh with no state invariant skipped,
     /// takes exactly `choices`: true for a model that keeps ``LifecycleModel/intents(in:)``'s
@@ -215,11 +221,8 @@ public enum Fuzzer {
     ) -> FuzzFailure {
         let message =
             "the walk from seed 0x\(String(seed, radix: 16)) broke “\(violation.invariant)” after \(choices.count) events, but \(why): "
-            + "the model offers different moves at worlds with one fingerprint (intents(in:) must depend only on the snapshot's facts, "
-            + "not on absolute times or state outside the world), or an invariant is not a function of the transition or state it is shown"
-        let reported = Violation(
-            invariant: brokenContractName, source: "LifecycleModel.intents(in:) contract; Invariant", message: message,
-            trace: environment.trace(choices))
+            + brokenContractCauses
+        let reported = Violation(invariant: brokenContractName, source: brokenContractSource, message: message, trace: environment.trace(choices))
         return FuzzFailure(seed: seed, originalLength: choices.count, violation: reported, choices: choices)
     }
 
@@ -285,7 +288,15 @@ public enum Fuzzer {
                 choices.append(picked)
                 choice = picked
             }
-            guard let chosen = menu.move(choice) else { preconditionFailure("a menu offers the move its shape picked") }
+            guard let chosen = menu.move(choice) else {
+                // Only a model breaking intents(in:)'s contract gets here: a world the session
+                // keeps, its menu read again, no longer offers a move its first reading did.
+                let violation = Violation(
+                    invariant: brokenContractName, source: brokenContractSource,
+                    message: "a world met before no longer offers move \(choice) when its menu is read again: " + brokenContractCauses,
+                    trace: environment.trace(choices))
+                return (choices, violation, fresh)
+            }
             fresh += 1
             let (after, violation) = check(environment, snapshot, chosen, held: &held)
             if var violation {
