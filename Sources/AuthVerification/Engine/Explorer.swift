@@ -312,12 +312,14 @@ public enum Explorer {
         let (steps, end) = environment.replayed(choices)
         if brokenContract == nil, end.map({ reached($0.fingerprint) }) != true {
             let how =
-                end == nil
-                ? "its move \(steps.count + 1) of \(choices.count) is not offered there"
-                : "its \(choices.count) moves lead to another world"
+                if let end {
+                    "its \(choices.count) moves end in another world, in \(end.casePath)"
+                } else {
+                    "its move \(steps.count + 1) of \(choices.count) is not offered where the replay got to"
+                }
             brokenContract = Finding(
                 kind: .brokenModelContract,
-                detail: "a trace the explorer recorded to \(end?.casePath ?? "a state") does not replay from the initial world (\(how)): "
+                detail: "a trace the explorer recorded does not replay from the initial world (\(how)): "
                     + "the model offers different moves at worlds with one fingerprint; intents(in:) must depend only on the snapshot's facts "
                     + "(not on absolute times or state outside the world), or no trace can be trusted",
                 trace: steps)
