@@ -177,9 +177,9 @@ struct VerificationBench {
     /// The most distinct states per second the large model's exploration could reach if `reduce`
     /// were all it did: `reduce`'s time per transition (timed alone, on the transitions of every
     /// 8th state expanded by an exploration capped at 25,000 states or the large model's own cap,
-    /// each from a copy of the state before it) times the
-    /// transitions per state of the measured exploration. Everything else the explorer does
-    /// (the environment's world, fingerprints, checks, the frontier) only adds to it.
+    /// each from a copy of the state before it) times the transitions per state of the measured
+    /// exploration. Everything else the explorer does (the environment's world, fingerprints,
+    /// checks, the frontier) only adds to it.
     func reduceCeiling(_ model: CallersModel, explored samples: [Exploration]) -> BenchRow {
         let last = samples[samples.count - 1].report
         let sampler = TransitionSampler<CallersModel.Machine>(initial: model.machine.initial, stride: 8)
