@@ -281,7 +281,7 @@ public enum Fuzzer {
                 }
                 choice = picked
                 snapshot = checked.snapshots[Int(at)]
-                menu = environment.menu(snapshot)
+                menu = checked.menu(of: at, in: environment)
             } else {
                 menu = environment.menu(snapshot)
                 guard let picked = MenuShape(menu).pick(&random)?.choice else { break }
@@ -500,6 +500,9 @@ public enum Fuzzer {
     @usableFromInline var next: [[Int32]] = []
     @usableFromInline var index: [Fingerprint: Int32] = [:]
     @usableFromInline let capacity: Int
+    /// The menu built for the world kept last: a walk steps from a world it has just met, and
+    /// would otherwise build that menu again.
+    @usableFromInline var lastMenu: (node: Int32, menu: Environment<Model>.Menu)?
 
     @inlinable init(capacity: Int) { self.capacity = capacity }
 
@@ -508,12 +511,20 @@ public enum Fuzzer {
         if let known = index[snapshot.fingerprint] { return known }
         guard snapshots.count < capacity else { return nil }
         let id = Int32(snapshots.count)
-        let shape = MenuShape(environment.menu(snapshot))
+        let menu = environment.menu(snapshot)
+        lastMenu = (id, menu)
+        let shape = MenuShape(menu)
         index[snapshot.fingerprint] = id
         snapshots.append(snapshot)
         shapes.append(shape)
         next.append(Array(repeating: -1, count: shape.count))
         return id
+    }
+
+    /// World `node`'s menu.
+    @inlinable func menu(of node: Int32, in environment: Environment<Model>) -> Environment<Model>.Menu {
+        if let last = lastMenu, last.node == node { return last.menu }
+        return environment.menu(snapshots[Int(node)])
     }
 
     /// The position of `choice` among world `node`'s moves.
