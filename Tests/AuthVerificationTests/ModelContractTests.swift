@@ -4,35 +4,26 @@ import Testing
 
 @testable import AuthVerification
 
+/// How a menu read again differs, for ``unsteady(_:_:)``.
+enum MenuBreak: Sendable { case none, rotates, shrinks }
+
 /// The sign-in test model whose menu breaks ``LifecycleModel/intents(in:)``'s contract when told
 /// to: the first read of a world's intents gets the menu, every later read of a world with that
 /// fingerprint gets it rotated by one, or without its last intent (what a menu built from state
 /// outside the world, or from absolute times, does). The explorer reads each world's menu once
 /// while it explores, and again when it replays a trace to report it.
-struct UnsteadyMenuModel: LifecycleModel {
-    /// How a menu read again differs.
-    enum Break: Sendable { case none, rotates, shrinks }
-
-    let breaks: Break
+func unsteady(_ breaks: MenuBreak, _ build: @escaping @Sendable () -> [Invariant<PasswordSignIn>]) -> SignInTestModel {
     let read = FingerprintSet()
-    let build: @Sendable () -> [Invariant<PasswordSignIn>]
-
-    var name: String { "menu that \(breaks)" }
-    var machine: PasswordSignIn { PasswordSignIn(identifiers: .username) }
-    var replies: ReplyCatalogue { ReplyCatalogue(grants: [.init(withRefreshToken: true)]) }
-    var relaunches: Bool { false }
-    var finalCases: [String] { ["signedIn"] }
-    var invariants: [Invariant<PasswordSignIn>] { build() }
-
-    func intents(in snapshot: Snapshot<PasswordSignIn>) -> [PasswordSignIn.Intent] {
-        let menu = Menus.passwordSignIn(.username)
-        let first = read.set.withLock { $0.insert(snapshot.fingerprint).inserted }
-        switch breaks {
-        case _ where first, .none: return menu
-        case .rotates: return Array(menu.dropFirst()) + [menu[0]]
-        case .shrinks: return Array(menu.dropLast())
-        }
-    }
+    return SignInTestModel(
+        menu: { snapshot in
+            let menu = Menus.passwordSignIn(.username)
+            let first = read.set.withLock { $0.insert(snapshot.fingerprint).inserted }
+            switch breaks {
+            case _ where first, .none: return menu
+            case .rotates: return Array(menu.dropFirst()) + [menu[0]]
+            case .shrinks: return Array(menu.dropLast())
+            }
+        }, build: build)
 }
 
 /// Fingerprints met so far.
@@ -68,12 +59,12 @@ struct ModelContractTests {
         let menu = Menus.passwordSignIn(.username)
         #expect(menu.count >= 2 && Set(menu).count == menu.count, "rotating by one moves every intent")
 
-        let steady = Explorer.explore(UnsteadyMenuModel(breaks: .none) { [Self.neverSignedIn] })
+        let steady = Explorer.explore(unsteady(.none) { [Self.neverSignedIn] })
         let kept = try #require(steady.violations.first)
         #expect(kept.trace.last?.phase == "signedIn", "the trace replays to the violation")
         #expect(!steady.findings.contains { $0.kind == .brokenModelContract }, "\(steady.findings)")
 
-        let rotating = Explorer.explore(UnsteadyMenuModel(breaks: .rotates) { [Self.neverSignedIn] })
+        let rotating = Explorer.explore(unsteady(.rotates) { [Self.neverSignedIn] })
         let broken = try #require(rotating.findings.first { $0.kind == .brokenModelContract }, "\(rotating.findings)")
         #expect(broken.detail.contains("does not replay from the initial world"))
         #expect(broken.detail.contains("intents(in:)"))
@@ -83,10 +74,10 @@ struct ModelContractTests {
     @Test("a capped exploration's deepest trace is checked too")
     func deepestTraceChecked() throws {
         let limits = ExplorationLimits(maxStates: 4)
-        let steady = Explorer.explore(UnsteadyMenuModel(breaks: .none) { [] }, limits: limits)
+        let steady = Explorer.explore(unsteady(.none) { [] }, limits: limits)
         #expect(!steady.complete && !steady.deepestTrace.isEmpty)
         #expect(steady.findings.isEmpty, "\(steady.findings)")
-        let rotating = Explorer.explore(UnsteadyMenuModel(breaks: .rotates) { [] }, limits: limits)
+        let rotating = Explorer.explore(unsteady(.rotates) { [] }, limits: limits)
         #expect(rotating.findings.map(\.kind) == [.brokenModelContract], "\(rotating.findings)")
     }
 
@@ -94,7 +85,7 @@ struct ModelContractTests {
         "a walk that fails but not when stepped afresh is reported as a broken contract with its seed and choices, with reuse and without",
         arguments: [true, false])
     func fuzzerReportsUnreproducibleWalk(reuse: Bool) throws {
-        let model = UnsteadyMenuModel(breaks: .none) { [failsOnce(at: 10)] }
+        let model = unsteady(.none) { [failsOnce(at: 10)] }
         let report = Fuzzer.fuzz(model, FuzzConfiguration(seed: 5, runs: 3, length: 100, reusesCheckedTransitions: reuse))
         let failure = try #require(report.failure)
         #expect(failure.violation.invariant == Fuzzer.brokenContractName)
@@ -107,7 +98,7 @@ struct ModelContractTests {
 
     @Test("a world the session keeps whose menu, read again, lacks the move picked from its first reading is reported, not trapped")
     func fuzzerReportsShrunkMenu() throws {
-        let report = Fuzzer.fuzz(UnsteadyMenuModel(breaks: .shrinks) { [] }, FuzzConfiguration(seed: 5, runs: 20, length: 100))
+        let report = Fuzzer.fuzz(unsteady(.shrinks) { [] }, FuzzConfiguration(seed: 5, runs: 20, length: 100))
         let failure = try #require(report.failure)
         #expect(failure.violation.invariant == Fuzzer.brokenContractName)
         #expect(failure.violation.message.contains("no longer offers move i"), "\(failure.violation.message)")
@@ -116,7 +107,7 @@ struct ModelContractTests {
 
     @Test("replay of such a walk reports the same instead of trapping")
     func replayReportsUnreproducibleWalk() throws {
-        let model = UnsteadyMenuModel(breaks: .none) { [failsOnce(at: 3)] }
+        let model = unsteady(.none) { [failsOnce(at: 3)] }
         let failure = try #require(Fuzzer.replay(model, seed: 9, length: 50))
         #expect(failure.violation.invariant == Fuzzer.brokenContractName)
         #expect(failure.choices.count == 3)
@@ -124,7 +115,7 @@ struct ModelContractTests {
 
     @Test("a model keeping the contract still shrinks and replays its failures as before")
     func keptContractShrinks() throws {
-        let model = UnsteadyMenuModel(breaks: .none) { [Self.neverSignedIn] }
+        let model = unsteady(.none) { [Self.neverSignedIn] }
         let report = Fuzzer.fuzz(model, FuzzConfiguration(seed: 3, runs: 5, length: 100))
         let failure = try #require(report.failure)
         #expect(failure.violation.invariant == "never signed in")

@@ -9,8 +9,9 @@ final class ReadCounter: Sendable {
 }
 
 /// A password sign-in model of a test's own, as an embedding app writes one, whose invariants
-/// `build` makes at every read (as the protocol's default does).
+/// `build` makes at every read (as the protocol's default does); `menu` gives its intents.
 struct SignInTestModel: LifecycleModel {
+    var menu: @Sendable (Snapshot<PasswordSignIn>) -> [PasswordSignIn.Intent] = { _ in Menus.passwordSignIn(.username) }
     let build: @Sendable () -> [Invariant<PasswordSignIn>]
 
     var name: String { "test" }
@@ -18,7 +19,7 @@ struct SignInTestModel: LifecycleModel {
     var replies: ReplyCatalogue { ReplyCatalogue(grants: [.init(withRefreshToken: true)]) }
     var relaunches: Bool { false }
     var finalCases: [String] { ["signedIn"] }
-    func intents(in snapshot: Snapshot<PasswordSignIn>) -> [PasswordSignIn.Intent] { Menus.passwordSignIn(.username) }
+    func intents(in snapshot: Snapshot<PasswordSignIn>) -> [PasswordSignIn.Intent] { menu(snapshot) }
     var invariants: [Invariant<PasswordSignIn>] { build() }
 }
 
