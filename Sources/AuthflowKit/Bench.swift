@@ -147,7 +147,8 @@ public enum Bench: Sendable {
         }
         if sections.contains(.largeModel) {
             notes.append(
-                "large model, reduce-only ceiling: the transitions of every 8th state an exploration capped at 25,000 states expands are kept (the state before each and its event) "
+                "large model, reduce-only ceiling: the transitions of every \(VerificationBench.ceilingStride)th state an exploration capped at "
+                    + "\(BenchFormat.grouped(VerificationBench.ceilingStateCap)) states expands are kept (the state before each and its event) "
                     + "and only copying that state and `reduce` on it are timed, in exploration order; that time a transition, times the measured exploration's transitions "
                     + "a state, is what one distinct state costs before the explorer does anything of its own (the world around the state, fingerprints, checks, the frontier), "
                     + "so one core cannot explore faster than this ceiling, and two at most twice as fast")

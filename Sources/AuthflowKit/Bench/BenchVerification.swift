@@ -174,6 +174,11 @@ struct VerificationBench {
         return rows
     }
 
+    /// Every how many expanded states the reduce-only ceiling keeps one's transitions.
+    static let ceilingStride = 8
+    /// The most states the reduce-only ceiling's exploration expands.
+    static let ceilingStateCap = 25_000
+
     /// The most distinct states per second the large model's exploration could reach if `reduce`
     /// were all it did: `reduce`'s time per transition (timed alone, on the transitions of every
     /// 8th state expanded by an exploration capped at 25,000 states or the large model's own cap,
@@ -182,8 +187,8 @@ struct VerificationBench {
     /// checks, the frontier) only adds to it.
     func reduceCeiling(_ model: CallersModel, explored samples: [Exploration]) -> BenchRow {
         let last = samples[samples.count - 1].report
-        let sampler = TransitionSampler<CallersModel.Machine>(initial: model.machine.initial, stride: 8)
-        let cap = min(25_000, configuration.largeStateCap ?? 25_000)
+        let sampler = TransitionSampler<CallersModel.Machine>(initial: model.machine.initial, stride: Self.ceilingStride)
+        let cap = min(Self.ceilingStateCap, configuration.largeStateCap ?? Self.ceilingStateCap)
         _ = Explorer.explore(ObservingModel(base: model) { sampler.record($0) }, limits: ExplorationLimits(maxStates: cap))
         let prepared = ReducerBench.prepared(model.machine, sampler.segments)
         let once = max(prepared.replay(1), 1e-7)
@@ -207,7 +212,7 @@ struct VerificationBench {
                     "the explorer: \(BenchFormat.significant(explorerMicroseconds)) µs a state, ×\(BenchFormat.significant(explorerMicroseconds / reduceMicroseconds)) reduce's"),
                 BenchDetail(
                     "sampledTransitions", .int(prepared.events),
-                    "\(BenchFormat.grouped(prepared.events)) of \(BenchFormat.grouped(sampler.transitions)) transitions timed (every 8th state's), \(passes) passes a sample"),
+                    "\(BenchFormat.grouped(prepared.events)) of \(BenchFormat.grouped(sampler.transitions)) transitions timed (every \(Self.ceilingStride)th state's), \(passes) passes a sample"),
             ])
     }
 
