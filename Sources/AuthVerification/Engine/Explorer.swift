@@ -437,31 +437,38 @@ public enum Explorer {
     }
 }
 
-/// A ``Choice`` in 32 bits: 2 bits of kind, 14 and 16 bits of indices.
+/// A ``Choice`` in 64 bits: 2 bits of kind, then the index (62 bits), or for a reply the
+/// exchange's index (30 bits) and the reply's (32 bits). No model a computer can hold offers
+/// more: a world with 2³⁰ requests in flight would not fit in memory. (Until stop 20 it was 32
+/// bits, with 14 and 16 bits for a reply's indices: 16,384 requests in flight or 65,536 replies
+/// to one would have been named as other moves, and their traces reported as a broken contract.)
 @usableFromInline struct PackedChoice: Hashable, Sendable {
-    @usableFromInline let bits: UInt32
+    @usableFromInline let bits: UInt64
 
     @usableFromInline static let none = PackedChoice(bits: 0)
 
-    @inlinable init(bits: UInt32) { self.bits = bits }
+    @inlinable init(bits: UInt64) { self.bits = bits }
 
     @inlinable init(_ choice: Choice) {
         switch choice {
-        case .intent(let n): bits = 0 << 30 | UInt32(n)
-        case .reply(let exchange, let reply): bits = 1 << 30 | UInt32(exchange) << 16 | UInt32(reply)
-        case .timer(let n): bits = 2 << 30 | UInt32(n)
-        case .relaunch(let n): bits = 3 << 30 | UInt32(n)
+        case .intent(let n): bits = 0 << 62 | UInt64(n)
+        case .reply(let exchange, let reply): bits = 1 << 62 | UInt64(exchange) << 32 | UInt64(reply)
+        case .timer(let n): bits = 2 << 62 | UInt64(n)
+        case .relaunch(let n): bits = 3 << 62 | UInt64(n)
         }
     }
 
     @inlinable var choice: Choice {
-        switch bits >> 30 {
-        case 0: .intent(Int(bits & 0x3FFF_FFFF))
-        case 1: .reply(exchange: Int(bits >> 16 & 0x3FFF), reply: Int(bits & 0xFFFF))
-        case 2: .timer(Int(bits & 0x3FFF_FFFF))
-        default: .relaunch(Int(bits & 0x3FFF_FFFF))
+        switch bits >> 62 {
+        case 0: .intent(Int(bits & Self.index))
+        case 1: .reply(exchange: Int(bits >> 32 & 0x3FFF_FFFF), reply: Int(bits & 0xFFFF_FFFF))
+        case 2: .timer(Int(bits & Self.index))
+        default: .relaunch(Int(bits & Self.index))
         }
     }
+
+    /// The low 62 bits: an intent's, timer's or relaunch's index.
+    @usableFromInline static let index: UInt64 = 0x3FFF_FFFF_FFFF_FFFF
 }
 
 /// A projected edge with interned paths and label.
