@@ -22,16 +22,27 @@ struct ReadmeExampleTests {
         "Registration.Phase.pendingApproval": "idem",
     ]
 
-    @Test("my app's sign-in and session hold every invariant")
-    func myApp() {
-        let model = Model(
+    /// The README's model of `myComposition`.
+    static var model: Model<SubspaceApp> {
+        Model(
             name: "myApp", machine: Self.myComposition, replies: ReplyCatalogue(), relaunches: true, unreachableByDesign: Self.unreachable,
             timeHorizon: .zero
         ) { snapshot in
             Self.myMenu(snapshot)
         }
-        let report = Explorer.explore(model)
+    }
+
+    @Test("my app's sign-in and session hold every invariant")
+    func myApp() {
+        let report = Explorer.explore(Self.model)
         #expect(report.passed, "\(report.violations) \(report.findings)")
         #expect(report.states > 10)
+    }
+
+    @Test("my app's menu keeps the model contract, checked ahead of time as the README says")
+    func myMenuKeepsTheContract() {
+        let report = ContractCheck.check(Self.model, states: 2_000)
+        #expect(report.passed, "\(report.finding.map(String.init(describing:)) ?? "")")
+        #expect(report.compared > 0)
     }
 }

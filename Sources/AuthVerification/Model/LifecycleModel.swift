@@ -82,7 +82,9 @@ public protocol LifecycleModel: Sendable {
     /// before by its choice. Build the list from the snapshot's facts, not from absolute times.
     /// A break is reported, not trusted: a reported trace that does not replay becomes a
     /// ``Finding/Kind/brokenModelContract`` finding, and a fuzz failure that does not fail again
-    /// stepped afresh becomes a ``Fuzzer/brokenContractName`` failure.
+    /// stepped afresh becomes a ``Fuzzer/brokenContractName`` failure. A break with nothing to
+    /// report narrows the search silently: ``ContractCheck/check(_:states:)`` looks for one ahead
+    /// of time.
     func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent]
     /// Whether relaunching the app is a possible move (for lifecycles that read the vault).
     var relaunches: Bool { get }

@@ -1,0 +1,130 @@
+import AuthCore
+
+/// What ``ContractCheck/check(_:states:)`` found.
+public struct ContractCheckReport: Sendable {
+    /// The model's name.
+    public var model: String
+    /// Distinct worlds (by fingerprint) expanded, breadth-first from the initial one.
+    public var states: Int
+    /// Worlds met under a fingerprint already admitted, other than its first world, whose moves
+    /// were stepped and compared with those of the first: one per fingerprint, the first met.
+    public var compared: Int
+    /// The first world found to break the contract, as a ``Finding/Kind/brokenModelContract``
+    /// finding whose trace reaches it; `nil` when every compared world kept it.
+    public var finding: Finding?
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(model: String, states: Int, compared: Int, finding: Finding?) {
+        self.model = model
+        self.states = states
+        self.compared = compared
+        self.finding = finding
+    }
+
+    /// True when no compared world broke the contract.
+    @inlinable public var passed: Bool { finding == nil }
+}
+
+/// Checks ``LifecycleModel/intents(in:)``'s contract ahead of time, where the explorer and the
+/// fuzzer only check the traces they report.
+///
+/// The explorer expands the first world of each fingerprint and trusts every later world with
+/// that fingerprint to offer the same moves, leading to worlds of the same fingerprints. A model
+/// whose menu depends on something its fingerprint leaves out (an absolute time, a token's or
+/// request id's own name, state outside the world) breaks that silently: the exploration is
+/// narrowed, and only a reported trace that fails to replay reveals it. This check looks for it:
+/// breadth-first over the model's first `states` distinct worlds, it steps every move of each
+/// world expanded and, for each fingerprint met again in another world, every move of the first
+/// such world, and compares the two lists move by move (choice and the fingerprint it leads to).
+///
+/// It costs about two explorations of the same worlds without invariants, so it is a separate
+/// call: run it in a test over a composition of your own, as this package's tests run it over
+/// every shipped model.
+public enum ContractCheck {
+    /// Checks `model`'s first `states` distinct worlds; see ``ContractCheck``.
+    @inlinable public static func check<Model: LifecycleModel>(_ model: Model, states cap: Int = 1_000) -> ContractCheckReport {
+        typealias Machine = Model.Machine
+        let environment = Environment(model: model)
+        /// A world's moves as the explorer follows them: each choice and the fingerprint it leads to.
+        func outcomes(of snapshot: Snapshot<Machine>) -> [(choice: Choice, to: Fingerprint)] {
+            environment.moves(snapshot).map { ($0.choice, environment.step($0, from: snapshot).after.fingerprint) }
+        }
+        var index: [Fingerprint: Int] = [:]
+        var parents: [(node: Int, choice: Choice)] = []
+        var worlds: [Snapshot<Machine>] = []
+        var expanded: [[(choice: Choice, to: Fingerprint)]] = []
+        var metAgain: [(snapshot: Snapshot<Machine>, parent: Int, choice: Choice, first: Int)] = []
+        var comparing = Set<Int>()
+        var frontier = [environment.initial]
+        index[frontier[0].fingerprint] = 0
+        parents.append((-1, .intent(0)))
+        worlds.append(frontier[0])
+        var node = 0
+        while !frontier.isEmpty {
+            var next: [Snapshot<Machine>] = []
+            for snapshot in frontier {
+                defer { node += 1 }
+                var moves: [(choice: Choice, to: Fingerprint)] = []
+                for move in environment.moves(snapshot) {
+                    let after = environment.step(move, from: snapshot).after
+                    moves.append((move.choice, after.fingerprint))
+                    if let first = index[after.fingerprint] {
+                        // The same world again (a self-loop, or a move that changes nothing)
+                        // offers the same moves by construction: only another world can differ.
+                        if !comparing.contains(first), after.world != worlds[first].world {
+                            comparing.insert(first)
+                            metAgain.append((after, node, move.choice, first))
+                        }
+                    } else if index.count < cap {
+                        index[after.fingerprint] = parents.count
+                        parents.append((node, move.choice))
+                        worlds.append(after)
+                        next.append(after)
+                    }
+                }
+                expanded.append(moves)
+            }
+            frontier = next
+        }
+        func trace(to node: Int) -> [Choice] {
+            var choices: [Choice] = []
+            var current = node
+            while current > 0 {
+                choices.append(parents[current].choice)
+                current = parents[current].node
+            }
+            return choices.reversed()
+        }
+        /// Where `choice` leads from `snapshot`, by case path.
+        func path(after choice: Choice, from snapshot: Snapshot<Machine>) -> String {
+            environment.move(choice, in: snapshot).map { environment.step($0, from: snapshot).after.casePath } ?? "nowhere"
+        }
+        for (compared, again) in metAgain.enumerated() {
+            let theirs = expanded[again.first]
+            let ours = outcomes(of: again.snapshot)
+            let differ = (0..<min(theirs.count, ours.count)).first { theirs[$0].choice != ours[$0].choice || theirs[$0].to != ours[$0].to }
+            guard differ != nil || theirs.count != ours.count else { continue }
+            let how: String
+            if let differ {
+                let (a, b) = (theirs[differ], ours[differ])
+                how =
+                    a.choice == b.choice
+                    ? "move \(a.choice) leads to \(path(after: a.choice, from: worlds[again.first])) from the first "
+                        + "and to another world, in \(path(after: b.choice, from: again.snapshot)), from this one"
+                    : "move \(differ + 1) is \(a.choice) at the first and \(b.choice) at this one"
+            } else {
+                how = "the first offers \(theirs.count) moves and this one \(ours.count)"
+            }
+            let choices = trace(to: again.parent) + [again.choice]
+            return ContractCheckReport(
+                model: model.name, states: parents.count, compared: compared + 1,
+                finding: Finding(
+                    kind: .brokenModelContract,
+                    detail: "two worlds with one fingerprint offer different moves (\(how)); the first was reached in \(trace(to: again.first).count) moves, "
+                        + "this one by the trace below: intents(in:) must depend only on the snapshot's facts (not on absolute times, "
+                        + "the names of ids and tokens, or state outside the world), or the explorer's search is narrowed and its traces cannot be trusted",
+                    trace: environment.trace(choices)))
+        }
+        return ContractCheckReport(model: model.name, states: parents.count, compared: metAgain.count, finding: nil)
+    }
+}
