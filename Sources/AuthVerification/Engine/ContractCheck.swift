@@ -37,9 +37,10 @@ public struct ContractCheckReport: Sendable {
 /// world expanded and, for each fingerprint met again in another world, every move of the first
 /// such world, and compares the two lists move by move (choice and the fingerprint it leads to).
 ///
-/// It costs about two explorations of the same worlds without invariants, so it is a separate
-/// call: run it in a test over a composition of your own, as this package's tests run it over
-/// every shipped model.
+/// It costs about two explorations of the same worlds without invariants, and keeps every world
+/// it admits whole (the explorer keeps a fingerprint), so it is a separate call with a small bound:
+/// run it in a test over a composition of your own, as this package's tests run it over every
+/// shipped model.
 public enum ContractCheck {
     /// Checks `model`'s first `states` distinct worlds; see ``ContractCheck``.
     @inlinable public static func check<Model: LifecycleModel>(_ model: Model, states cap: Int = 1_000) -> ContractCheckReport {
