@@ -36,6 +36,9 @@ public struct ContractCheckReport: Sendable {
 /// breadth-first over the model's first `states` distinct worlds, it steps every move of each
 /// world expanded and, for each fingerprint met again in another world, every move of the first
 /// such world, and compares the two lists move by move (choice and the fingerprint it leads to).
+/// The same comparison also fails when the menus agree but one move leads to worlds of different
+/// fingerprints: then the fingerprint leaves out something the lifecycle's steps depend on, and
+/// the search's symmetry reduction is unsound in the same way.
 ///
 /// It costs about two explorations of the same worlds without invariants, and keeps every world
 /// it admits whole (the explorer keeps a fingerprint), so it is a separate call with a small bound:
@@ -123,7 +126,8 @@ public enum ContractCheck {
                     kind: .brokenModelContract,
                     detail: "two worlds with one fingerprint offer different moves (\(how)); the first was reached in \(trace(to: again.first).count) moves, "
                         + "this one by the trace below: intents(in:) must depend only on the snapshot's facts (not on absolute times, "
-                        + "the names of ids and tokens, or state outside the world), or the explorer's search is narrowed and its traces cannot be trusted",
+                        + "the names of ids and tokens, or state outside the world), and a move must lead alike from both (else the fingerprint "
+                        + "leaves out something the step depends on), or the explorer's search is narrowed and its traces cannot be trusted",
                     trace: environment.trace(choices)))
         }
         return ContractCheckReport(model: model.name, states: parents.count, compared: metAgain.count, finding: nil)
