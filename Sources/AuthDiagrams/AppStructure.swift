@@ -57,7 +57,7 @@ public struct EntryPosition: Hashable, Sendable, Comparable {
 public enum AppPlace: Hashable, Sendable {
     /// In the entry flow at this position, at this case path of its own.
     case entry(EntryPosition, String)
-    /// Signed in (or restoring, refreshing…): the session's case path (`active`, `(active + connected)`).
+    /// Signed in (or restoring, refreshing…): the session's case path (`active`, `(active.idle + connected)`).
     case session(String)
     /// Not an app case path.
     case unknown(String)

@@ -6,7 +6,7 @@ import AuthVerification
 ///
 /// The app's projected graph is projected once more: every signed-out flow becomes one state
 /// (named after its type; its inner cases are in its own lifecycle diagram), every flow's starting
-/// case becomes the one `signedOut` state, and the session keeps its cases (`signedIn.active`,
+/// case becomes the one `signedOut` state, and the session keeps its cases (`signedIn.active.idle`,
 /// `signedIn.passwordSetupRequired`, …; a realtime connection beside the session is folded into the
 /// session's case). Switches from one signed-out flow to another (an intent for another flow
 /// abandons the current one) are not drawn: every flow can be left for every other.
@@ -26,11 +26,11 @@ public enum CompositionGraph: Sendable {
         }
     }
 
-    /// The session's own case in a session case path: `(active + connected)` → `active`.
+    /// The session's own case in a session case path: `(active.idle + connected)` → `active.idle`.
     static func sessionCase(_ path: String) -> String {
         var word = ""
         for character in path.drop(while: { $0 == "(" }) {
-            if character == "." || character == " " || character == ")" { break }
+            if character == " " || character == ")" { break }
             word.append(character)
         }
         return word.isEmpty ? path : word

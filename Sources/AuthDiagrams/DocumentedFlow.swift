@@ -11,7 +11,7 @@ public struct DocumentedFlow: Sendable, CustomStringConvertible {
     public let seed: String
     /// The section that writes the flow out (`User Flows › Registration Flow`).
     public let section: String
-    /// The app's case path the flow must end in (`signedIn.active`).
+    /// The app's case path the flow must end in (`signedIn.active.idle`).
     public let expectedEnd: String
     /// The effects the seed names.
     public let expectations: [FlowExpectation]

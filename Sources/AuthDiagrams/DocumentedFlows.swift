@@ -56,7 +56,7 @@ public enum DocumentedFlows: Sendable {
                     session(.setPassword(PasswordInput("secure_password"))),  // 7. → password/set
                     .answer(.setPassword, .user(passwordSet)),
                 ],
-                endsIn: "signedIn.active",  // 8. WallView
+                endsIn: "signedIn.active.idle",  // 8. WallView
                 expecting: [
                     .sent(.sendEmailCode(valid(Email.validate(student)), .register)),
                     .sent(.registerWithEmailCode(valid(Email.validate(student)), valid(VerificationCode.validate(CodeInput("123456"))))),
@@ -78,7 +78,7 @@ public enum DocumentedFlows: Sendable {
                 "anonymousWall.loginWithPassword", backend: .anonymousWall, seed: anonymousWallSeed,
                 section: "User Flows › Login Flow (with Password)", app: Apps.anonymousWall(),
                 steps: signInWithPassword,  // 1–3. Password tab, email and password, "Login" → login/password
-                endsIn: "signedIn.active",  // 4. WallView
+                endsIn: "signedIn.active.idle",  // 4. WallView
                 expecting: [
                     .sent(.signIn(.email(valid(Email.validate(mit))), valid(Password.validate(PasswordInput("mySecurePassword123"))))),
                     .emitted(.signedIn(mitUser)), .vaultHolds(access: signInToken, refresh: nil),
@@ -92,7 +92,7 @@ public enum DocumentedFlows: Sendable {
                     codeSignIn(.submitCode(CodeInput("034883"))),  // 3–4. "Login" → login/email
                     .answer(.signInWithEmailCode, .granted(Grant(accessToken: AccessToken(signInToken), user: nyuUser))),
                 ],
-                endsIn: "signedIn.active",  // 5. WallView
+                endsIn: "signedIn.active.idle",  // 5. WallView
                 expecting: [
                     .sent(.sendEmailCode(valid(Email.validate(nyu)), .login)),
                     .sent(.signInWithEmailCode(valid(Email.validate(nyu)), valid(VerificationCode.validate(CodeInput("034883"))))),
@@ -107,7 +107,7 @@ public enum DocumentedFlows: Sendable {
                     reset(.submitCode(CodeInput("364752"), newPassword: PasswordInput("myNewPassword789"))),  // 4–5. → password/reset
                     .answer(.resetPassword, .granted(Grant(accessToken: AccessToken(resetToken), user: mitUser))),
                 ],
-                endsIn: "signedIn.active",  // 6. "User is logged in with new password"
+                endsIn: "signedIn.active.idle",  // 6. "User is logged in with new password"
                 expecting: [
                     .sent(.requestPasswordReset(.email(valid(Email.validate(mit))))),
                     .sent(
@@ -123,7 +123,7 @@ public enum DocumentedFlows: Sendable {
                     session(.changePassword(old: PasswordInput("mySecurePassword123"), new: PasswordInput("myNewPassword456"))),  // 3–4. → password/change
                     .answer(.changePassword, .user(mitUser)),
                 ],
-                endsIn: "signedIn.active",  // 5. "Password is updated"; still signed in
+                endsIn: "signedIn.active.idle",  // 5. "Password is updated"; still signed in
                 expecting: [
                     .sent(
                         .changePassword(
@@ -176,7 +176,7 @@ public enum DocumentedFlows: Sendable {
                     .answer(.register, .granted(grant)),  // 5.3
                     .answer(.openRealtime, .realtimeOpened),  // 9.1
                 ],
-                endsIn: "signedIn.(active + connected)",
+                endsIn: "signedIn.(active.idle + connected)",
                 expecting: [
                     .sent(
                         .register(
@@ -188,7 +188,7 @@ public enum DocumentedFlows: Sendable {
                 ]),
             DocumentedFlow(
                 "vynqTalk.login", backend: .vynqTalk, seed: vynqTalkSeed, section: "Requirement 5 › Acceptance Criteria 2–4 (login)",
-                app: Apps.vynqTalk(), steps: logInSteps, endsIn: "signedIn.(active + connected)",
+                app: Apps.vynqTalk(), steps: logInSteps, endsIn: "signedIn.(active.idle + connected)",
                 expecting: [
                     .sent(.signIn(.email(valid(Email.validate(email))), valid(Password.validate(PasswordInput("correct horse battery"))))),
                     .vaultHolds(access: token, refresh: nil), .sent(.openRealtime(AccessToken(token))),
@@ -201,7 +201,7 @@ public enum DocumentedFlows: Sendable {
                     .wait(.seconds(1)),  // …"THEN attempt to reconnect with a valid token"
                     .answer(.openRealtime, .realtimeOpened),
                 ],
-                endsIn: "signedIn.(active + connected)",
+                endsIn: "signedIn.(active.idle + connected)",
                 expecting: [.sent(.openRealtime(AccessToken(token))), .vaultHolds(access: token, refresh: nil)]),
             autoLogout("vynqTalk.autoLogout401", status: "401", failure: .unauthorized("Unauthorized")),
             autoLogout("vynqTalk.autoLogout403", status: "403", failure: .forbidden("Forbidden")),
@@ -266,7 +266,7 @@ public enum DocumentedFlows: Sendable {
                     session(.call(CallID(1))),  // 4. Bearer token on a protected endpoint
                     .answer(.protected, .accepted(nil)),
                 ],
-                endsIn: "signedIn.active",
+                endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.signIn(.username(valid(Username.validate("newkid"))), valid(Password.validate(password)))),
                     .vaultHolds(access: "jwt-1", refresh: "opaque-1"),  // Store AccessToken and RefreshToken in Keychain.
@@ -299,7 +299,7 @@ public enum DocumentedFlows: Sendable {
                     session(.call(CallID(1))),
                     .answer(.protected, .accepted(nil)),
                 ],
-                endsIn: "signedIn.active",
+                endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.refresh(RefreshToken("opaque-1"))), .sent(.refresh(RefreshToken("opaque-2"))), .emitted(.tokenRefreshed),
                     .vaultHolds(access: "jwt-3", refresh: "opaque-3"),  // "Store the newly returned refresh token immediately."
@@ -324,7 +324,7 @@ public enum DocumentedFlows: Sendable {
                     .relaunch,
                     .answer(.refresh, .refreshed(TokenRefresh(accessToken: AccessToken("jwt-2"), refreshToken: RefreshToken("opaque-2"), expiry: .after(lifetime)))),
                 ],
-                endsIn: "signedIn.active",
+                endsIn: "signedIn.active.idle",
                 expecting: [.sent(.refresh(RefreshToken("opaque-1"))), .vaultHolds(access: "jwt-2", refresh: "opaque-2"), .emitted(.signedIn(user))]),
             DocumentedFlow(
                 "everday.launchRestoreRefused", backend: .everday, seed: everdaySeed,
@@ -383,7 +383,7 @@ public enum DocumentedFlows: Sendable {
                     .relaunch,  // The app starts again with the stored token…
                     .answer(.currentUser, .user(user)),  // 5. …GET /auth/me with the bearer (4)
                 ],
-                endsIn: "signedIn.active",
+                endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(
                         .register(
@@ -414,7 +414,7 @@ public enum DocumentedFlows: Sendable {
                     .answer(.signIn, .failed(.rateLimited(retryAfter: nil))),
                     .wait(.seconds(60)),  // "Wait 1 minute before retrying"
                 ] + logInSteps,
-                endsIn: "signedIn.active",
+                endsIn: "signedIn.active.idle",
                 expecting: [.emitted(.failed(.rateLimited(retryAfter: nil))), .vaultHolds(access: "eyJ.login", refresh: nil)]),
         ]
     }
@@ -454,7 +454,7 @@ public enum DocumentedFlows: Sendable {
                 "hero365.emailPassword", backend: .hero365, seed: hero365Seed, section: "Authentication Flows › 1. Email/Password Flow",
                 app: Apps.hero365(),
                 steps: signedIn + [session(.call(CallID(1))), .answer(.protected, .accepted(nil))],  // 1–4, then 6.
-                endsIn: "signedIn.active",
+                endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.signIn(.email(valid(Email.validate(email))), valid(Password.validate(password)))),
                     .vaultHolds(access: "h-access-1", refresh: "h-refresh-1"),  // 5. stores tokens (Keychain)
@@ -464,7 +464,7 @@ public enum DocumentedFlows: Sendable {
                 "hero365.phonePassword", backend: .hero365, seed: hero365Seed, section: "Authentication Flows › 2. Phone/Password Flow",
                 app: Apps.hero365(),
                 steps: [signIn(.submit(identifier: phone, password: password)), .answer(.signIn, .granted(grant(phoneUser)))],
-                endsIn: "signedIn.active",
+                endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.signIn(.phone(valid(PhoneNumber.validate(phone))), valid(Password.validate(password)))),  // /auth/signin/phone
                     .vaultHolds(access: "h-access-1", refresh: "h-refresh-1"),
@@ -478,7 +478,7 @@ public enum DocumentedFlows: Sendable {
                     otp(.submitCode(CodeInput("123456"))),  // 5–6. POST /auth/otp/verify with phone and token
                     .answer(.signInWithPhoneCode, .granted(grant(phoneUser))),  // 7–8.
                 ],
-                endsIn: "signedIn.active",
+                endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.sendPhoneCode(valid(PhoneNumber.validate(phone)))), .emitted(.codeSent),
                     .sent(.signInWithPhoneCode(valid(PhoneNumber.validate(phone)), valid(VerificationCode.validate(CodeInput("123456"))))),
@@ -492,7 +492,7 @@ public enum DocumentedFlows: Sendable {
                     .answer(.oauthURL, .authorizationURL(authorizeURL)),  // 2. open it in a browser
                     oauth(.callback(.tokens(attempt: "attempt-1", grant(emailUser)))),  // 3–7. tokens from the callback URL
                 ],
-                endsIn: "signedIn.active",
+                endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.oauthURL(.google)), .emitted(.openAuthorizationURL(authorizeURL)),
                     .vaultHolds(access: "h-access-1", refresh: "h-refresh-1"),
@@ -504,7 +504,7 @@ public enum DocumentedFlows: Sendable {
                     .answer(.refresh, .refreshed(TokenRefresh(accessToken: AccessToken("h-access-2"), refreshToken: RefreshToken("h-refresh-2"), expiry: .after(hour)))),
                     .answer(.protected, .accepted(nil)),  // 4. the original request, retried with the new token
                 ],
-                endsIn: "signedIn.active",
+                endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.refresh(RefreshToken("h-refresh-1"))),
                     .vaultHolds(access: "h-access-2", refresh: "h-refresh-2"),  // 3. stored tokens updated

@@ -41,10 +41,10 @@ struct AppScenarioTests {
         var ids = FlowContext(next: 2)
         let effects = Apps.anonymousWall().step(&phase, .reply(Samples.r(1), .granted(grant), at: Samples.t0), &ids)
         if passwordSet == false {
-            #expect(phase == .signedIn(.passwordSetupRequired(credentials, pending: nil)))
+            #expect(phase == .signedIn(.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: credentials))))
             #expect(effects == entry.entryEffects + [.persist(credentials), .emit(.signedIn(user)), .emit(.passwordSetupRequired)])
         } else {
-            #expect(phase == .signedIn(.active(Session(credentials: credentials))))
+            #expect(phase == .signedIn(.active(SessionLifecycle.Active(credentials: credentials))))
             #expect(effects == entry.entryEffects + [.persist(credentials), .emit(.signedIn(user))])
         }
     }
@@ -62,7 +62,7 @@ struct AppScenarioTests {
             ])
         let credentials = Credentials(accessToken: Samples.access3, user: Samples.userPasswordSet)
         #expect(run.effects[2] == [.send(Samples.r(2), .resetPassword(.emailCode(Samples.email, Samples.code), newPassword: Samples.newPassword))])
-        #expect(run.phase == .signedIn(.active(Session(credentials: credentials))))
+        #expect(run.phase == .signedIn(.active(SessionLifecycle.Active(credentials: credentials))))
         #expect(run.effects[3] == [.persist(credentials), .emit(.signedIn(Samples.userPasswordSet))])
     }
 
@@ -77,7 +77,7 @@ struct AppScenarioTests {
                 .reply(Samples.r(1), .granted(Samples.passwordChangeGrant), at: Samples.t0),
                 .intent(.session(.call(Samples.call1)), at: Samples.at(1)),
             ])
-        #expect(run.phase == .signedIn(.passwordChangeRequired(credentials, pending: nil)))
+        #expect(run.phase == .signedIn(.passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: credentials))))
         #expect(
             run.effects[0] == [
                 .persist(credentials), .emit(.signedIn(credentials.user)), .emit(.passwordChangeRequired),
@@ -96,27 +96,28 @@ struct AppScenarioTests {
                 .launched(.stored(credentials), at: Samples.at(1)),
                 .reply(Samples.r(5), .refreshed(TokenRefresh(accessToken: Samples.access3, refreshToken: nil, expiry: .after(.seconds(1800)))), at: Samples.at(2)),
             ])
-        guard case .signedIn(.passwordChangeRequired(let restored, pending: nil)) = everday.phase else {
+        guard case .signedIn(.passwordChangeRequired(let step)) = everday.phase, step.pending == nil else {
             Issue.record("restored to \(everday.phase)")
             return
         }
-        #expect(restored.user.passwordChangeRequired)
+        #expect(step.credentials.user.passwordChangeRequired)
         let trusting = SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored))
         let trusted = play(trusting, from: .signedOut, [.launched(.stored(credentials), at: Samples.at(1))])
-        #expect(trusted.phase == .passwordChangeRequired(credentials, pending: nil))
+        #expect(trusted.phase == .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: credentials)))
         let asking = SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .fetchCurrentUser))
         let asked = play(asking, from: .signedOut, requests: 7, [
             .launched(.stored(credentials), at: Samples.at(1)), .reply(Samples.r(7), .user(Samples.user), at: Samples.at(2)),
         ])
-        #expect(asked.phase == .passwordChangeRequired(credentials, pending: nil))
+        #expect(asked.phase == .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: credentials)))
     }
 
     @Test("Everday: logout while refreshing revokes best effort, and the late refresh answer changes nothing")
     func logoutDuringRefresh() {
         let app = Apps.everday()
-        let session = Session(credentials: Samples.rotatingCredentials, calls: [SessionTable.waiting(Samples.call1)])
+        let session = SessionLifecycle.Active(
+            credentials: Samples.rotatingCredentials, calls: [SessionTable.waiting(Samples.call1)], refresh: .refreshing(Samples.r(3), attempt: 0))
         let run = play(
-            app, from: .signedIn(.refreshing(session, Samples.r(3), attempt: 0)), requests: 4,
+            app, from: .signedIn(.active(session)), requests: 4,
             [
                 .intent(.session(.logout), at: Samples.t0),
                 .reply(Samples.r(3), .refreshed(Samples.rotated), at: Samples.at(1)),
@@ -137,7 +138,7 @@ struct AppScenarioTests {
         let app = Apps.hero365()
         let c = Samples.rotatingCredentials
         let run = play(
-            app, from: .signedIn(.active(Session(credentials: c))), requests: 2,
+            app, from: .signedIn(.active(SessionLifecycle.Active(credentials: c))), requests: 2,
             [
                 .intent(.session(.call(Samples.call1)), at: Samples.t0),  // r2
                 .intent(.session(.call(Samples.call2)), at: Samples.t0),  // r3
@@ -160,7 +161,7 @@ struct AppScenarioTests {
             ])
         #expect(run.effects[5] == [.finishCall(Samples.call1, .answered(Samples.r(5)))])
         #expect(run.effects[6] == [.finishCall(Samples.call2, .answered(Samples.r(6)))])
-        #expect(run.phase == .signedIn(.active(Session(credentials: renewed))))
+        #expect(run.phase == .signedIn(.active(SessionLifecycle.Active(credentials: renewed))))
     }
 
     @Test("Everday: transient refresh failures retry with doubling backoff up to the limit, then offline fails the waiting caller")
@@ -168,7 +169,7 @@ struct AppScenarioTests {
         let session = SessionTable.everday
         let c = Samples.rotatingCredentials
         let run = play(
-            session, from: .active(Session(credentials: c)), requests: 2,
+            session, from: .active(SessionLifecycle.Active(credentials: c)), requests: 2,
             [
                 .intent(.call(Samples.call1), at: Samples.at(1740)),  // inside the margin: refresh r2
                 .reply(Samples.r(2), .failed(.network), at: Samples.at(1741)),  // retry at +2 s
@@ -182,7 +183,7 @@ struct AppScenarioTests {
         #expect(run.effects[1] == [.schedule(.refreshRetry, at: Samples.at(1743)), .emit(.refreshRetryScheduled(at: Samples.at(1743)))])
         #expect(run.effects[3] == [.schedule(.refreshRetry, at: Samples.at(1748)), .emit(.refreshRetryScheduled(at: Samples.at(1748)))])
         #expect(run.effects[5] == [.finishCall(Samples.call1, .failed(.server(status: 502, nil))), .emit(.offline)])
-        #expect(run.phase == .offline(Session(credentials: c)))
+        #expect(run.phase == .active(SessionLifecycle.Active(credentials: c, refresh: .offline)))
         #expect(!run.effects.flatMap { $0 }.contains(.clearCredentials))
     }
 }

@@ -10,7 +10,7 @@ struct ExplorerFindingsTests {
     @Test("a second call under a pending call's id is refused without finishing the first")
     func duplicateCallIsRefused() {
         let machine = Apps.everday().session
-        let session = Session(credentials: Samples.rotatingCredentials)
+        let session = SessionLifecycle.Active(credentials: Samples.rotatingCredentials)
         let run = play(
             machine, from: .active(session), requests: 3,
             [.intent(.call(Samples.call1), at: Samples.t0), .intent(.call(Samples.call1), at: Samples.t0)])
@@ -30,7 +30,7 @@ struct ExplorerFindingsTests {
             session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: true)))
         let current = Credentials(accessToken: Samples.access2, user: Samples.user)
         let run = play(
-            app, from: SessionWithRealtime.Phase(session: .active(Session(credentials: current)), connection: .idle), requests: 4,
+            app, from: SessionWithRealtime.Phase(session: .active(SessionLifecycle.Active(credentials: current)), connection: .idle), requests: 4,
             [.intent(.connection(.connect(Samples.access1)), at: Samples.t0)])
         #expect(run.effects[0] == [.send(Samples.r(4), .openRealtime(Samples.access2))])
         #expect(run.phase.connection == .connecting(Samples.access2, Samples.r(4), attempt: 0))
@@ -132,6 +132,6 @@ struct PasswordStepFindingsTests {
         let run = play(
             Apps.everday().session, from: .signedOut, requests: 5,
             [.launched(.stored(credentials), at: Samples.at(1)), .reply(Samples.r(5), answer, at: Samples.at(2))])
-        #expect(run.phase == .passwordChangeRequired(credentials, pending: nil))
+        #expect(run.phase == .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: credentials)))
     }
 }

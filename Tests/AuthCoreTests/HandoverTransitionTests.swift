@@ -14,7 +14,7 @@ enum HandoverTable {
     static let credentials = Samples.expiringCredentials
     static let start = Phase.signedOut(.first(.editing))
     static let signingIn = Phase.signedOut(.second(.signingIn(emailID, Samples.r(1))))
-    static let active = Phase.signedIn(.active(Session(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 2)])))
+    static let active = Phase.signedIn(.active(SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 2)])))
     static let timers = SessionTable.timersCancelled
 
     static func row(_ name: String, _ from: Phase, _ event: AuthEvent<Intent>, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10)
@@ -30,7 +30,7 @@ enum HandoverTable {
             .signedOut(.second(.signingIn(emailID, Samples.r(10)))), [.send(Samples.r(10), .signIn(emailID, Samples.password))]),
         row(
             "signedOut + reply(grant) → signedIn, the session begins: persist, signedIn, expiry scheduled", signingIn,
-            .reply(Samples.r(1), .granted(grant), at: t0), .signedIn(.active(Session(credentials: credentials))),
+            .reply(Samples.r(1), .granted(grant), at: t0), .signedIn(.active(SessionLifecycle.Active(credentials: credentials))),
             [.persist(credentials), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
         row("signedOut + reply(stale id) → unchanged", signingIn, .reply(Samples.staleID, .granted(grant), at: t0), signingIn, []),
         row(
@@ -38,7 +38,7 @@ enum HandoverTable {
             .signedOut(.second(.enteringCredentials)), []),
         row(
             "signedOut + launched(stored) → signedIn, restoring with /auth/me", start, .launched(.stored(credentials), at: t0),
-            .signedIn(.restoring(Session(credentials: credentials), Samples.r(10))), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
+            .signedIn(.restoring(SessionLifecycle.Restoring(credentials: credentials, request: Samples.r(10)))), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
         row("signedOut + launched(none) → unchanged", signingIn, .launched(.none, at: t0), signingIn, []),
         row(
             "signedOut + launched(unreadable) → unchanged, emits vaultUnreadable", signingIn, .launched(.unreadable, at: t0), signingIn,
@@ -57,7 +57,7 @@ enum HandoverTable {
             [.clearCredentials, .cancel(Samples.r(2))] + timers + [.finishCall(Samples.call1, .sessionEnded), .emit(.signedOut(.userRequested))]),
         row(
             "signedIn + session call → routed to the session", active, .intent(.session(.call(Samples.call2)), at: t0),
-            .signedIn(.active(Session(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 2), SessionTable.sent(Samples.call2, 10)]))),
+            .signedIn(.active(SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 2), SessionTable.sent(Samples.call2, 10)]))),
             [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
         row(
             "signedIn + reply(call answered 401) → signedOut at the entry flows' beginning", active,

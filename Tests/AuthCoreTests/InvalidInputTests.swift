@@ -74,14 +74,14 @@ struct InvalidInput: Sendable, CustomTestStringConvertible {
             .begin(provider: "facebook", attempt: "attempt-1"), .unsupportedProvider),
         InvalidInput(
             "SessionLifecycle: 7-character first password", SessionTable.anonymousWall,
-            .passwordSetupRequired(Samples.passwordUnsetCredentials, pending: nil), .setPassword(Samples.shortPasswordInput),
+            .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: Samples.passwordUnsetCredentials)), .setPassword(Samples.shortPasswordInput),
             .passwordTooShort(minimum: 8)),
         InvalidInput(
-            "SessionLifecycle: 7-character old password", SessionTable.anonymousWall, .active(Session(credentials: Samples.plainCredentials)),
+            "SessionLifecycle: 7-character old password", SessionTable.anonymousWall, .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)),
             .changePassword(old: Samples.shortPasswordInput, new: Samples.newPasswordInput), .passwordTooShort(minimum: 8)),
         InvalidInput(
             "SessionLifecycle: 7-character required new password", SessionTable.rotatingWithChange,
-            .passwordChangeRequired(Samples.rotatingCredentials, pending: nil),
+            .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: Samples.rotatingCredentials)),
             .changePassword(old: Samples.passwordInput, new: Samples.shortPasswordInput), .passwordTooShort(minimum: 8)),
     ]
 }

@@ -24,8 +24,9 @@ enum Planted {
     static let details = RegistrationDetails(identifier: .email(Samples.email), password: password, name: Samples.name, email: Samples.email)
     static let form = RegistrationInput(name: Samples.nameText, email: Samples.emailText, password: passwordInput)
     static let call = PendingCall(id: Samples.call1, stage: .sent(Samples.r(2), with: access), replayed: true)
-    static let session = Session(credentials: credentials, calls: [call], passwordChange: Samples.r(3))
-    static let sessionPhase = SessionLifecycle.Phase.refreshing(session, Samples.r(4), attempt: 1)
+    static let session = SessionLifecycle.Active(
+        credentials: credentials, calls: [call], passwordChange: Samples.r(3), refresh: .refreshing(Samples.r(4), attempt: 1))
+    static let sessionPhase = SessionLifecycle.Phase.active(session)
     static let challenge = CodeChallenge(destination: .email(Samples.email), expiresAt: Samples.at(300), resendAt: Samples.at(30), attemptsLeft: 2)
 }
 
@@ -95,9 +96,9 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("Registration.Phase", Registration.Phase.registered(P.grant)),
             SecretCarrier("PasswordReset.Phase", PasswordReset.Phase.signedIn(P.grant)),
             SecretCarrier("OAuthSignIn.Phase", OAuthSignIn.Phase.signedIn(P.grant)),
-            SecretCarrier("SessionLifecycle.Phase.refreshing", P.sessionPhase),
-            SecretCarrier("SessionLifecycle.Phase.restoring", SessionLifecycle.Phase.restoring(Session(credentials: P.credentials), Samples.r(1))),
-            SecretCarrier("SessionLifecycle.Phase.passwordSetupRequired", SessionLifecycle.Phase.passwordSetupRequired(P.credentials, pending: nil)),
+            SecretCarrier("SessionLifecycle.Phase.active (refreshing)", P.sessionPhase),
+            SecretCarrier("SessionLifecycle.Phase.restoring", SessionLifecycle.Phase.restoring(SessionLifecycle.Restoring(credentials: P.credentials, request: Samples.r(1)))),
+            SecretCarrier("SessionLifecycle.Phase.passwordSetupRequired", SessionLifecycle.Phase.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: P.credentials))),
             SecretCarrier("RealtimeConnection.Phase", RealtimeConnection.Phase.waitingToReconnect(P.access, retryAt: Samples.at(1), attempt: 2)),
             // Intents
             SecretCarrier("CodeRegistration.Intent", CodeRegistration.Intent.submitCode(P.codeInput)),
@@ -114,7 +115,7 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             // States and composed apps
             SecretCarrier("LifecycleState", LifecycleState(phase: P.sessionPhase, context: FlowContext(next: 5))),
             SecretCarrier(
-                "AnonymousWallApp.Phase", AnonymousWallApp.Phase.signedIn(.passwordSetupRequired(P.credentials, pending: Samples.r(2)))),
+                "AnonymousWallApp.Phase", AnonymousWallApp.Phase.signedIn(.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: P.credentials, pending: Samples.r(2))))),
             SecretCarrier(
                 "AnonymousWallApp event",
                 AuthEvent<AnonymousWallApp.Intent>.intent(.entry(.second(.second(.second(.submitCode(P.codeInput, newPassword: P.newPasswordInput))))), at: Samples.t0)),

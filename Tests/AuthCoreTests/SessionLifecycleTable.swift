@@ -45,13 +45,13 @@ enum SessionTable {
         let c = credentials(machine)
         return [
             ("signedOut", .signedOut),
-            ("restoring", .restoring(Session(credentials: c), Samples.r(1))),
-            ("active", .active(Session(credentials: c, calls: [sent(Samples.call1, 2)]))),
-            ("refreshing", .refreshing(Session(credentials: c, calls: [waiting(Samples.call1, replayed: true)]), Samples.r(3), attempt: 0)),
-            ("refreshBackoff", .refreshBackoff(Session(credentials: c, calls: [waiting(Samples.call1)]), retryAt: Samples.at(2), attempt: 1)),
-            ("offline", .offline(Session(credentials: c))),
-            ("passwordSetupRequired", .passwordSetupRequired(Samples.passwordUnsetCredentials, pending: Samples.r(4))),
-            ("passwordChangeRequired", .passwordChangeRequired(c, pending: nil)),
+            ("restoring", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1)))),
+            ("active.idle", .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2)]))),
+            ("active.refreshing", .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true)], refresh: .refreshing(Samples.r(3), attempt: 0)))),
+            ("active.backingOff", .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1)))),
+            ("active.offline", .active(SessionLifecycle.Active(credentials: c, refresh: .offline))),
+            ("passwordSetupRequired", .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: Samples.passwordUnsetCredentials, pending: Samples.r(4)))),
+            ("passwordChangeRequired", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c))),
         ]
     }
 
@@ -66,9 +66,9 @@ enum SessionTable {
         let (cancelled, finished): ([AuthEffect], [AuthEffect]) =
             switch name {
             case "restoring": ([.cancel(Samples.r(1))], [])
-            case "active": ([.cancel(Samples.r(2))], [.finishCall(Samples.call1, .sessionEnded)])
-            case "refreshing": ([.cancel(Samples.r(3))], [.finishCall(Samples.call1, .sessionEnded)])
-            case "refreshBackoff": ([], [.finishCall(Samples.call1, .sessionEnded)])
+            case "active.idle": ([.cancel(Samples.r(2))], [.finishCall(Samples.call1, .sessionEnded)])
+            case "active.refreshing": ([.cancel(Samples.r(3))], [.finishCall(Samples.call1, .sessionEnded)])
+            case "active.backingOff": ([], [.finishCall(Samples.call1, .sessionEnded)])
             case "passwordSetupRequired": ([.cancel(Samples.r(4))], [])
             default: ([], [])
             }
@@ -84,5 +84,17 @@ enum SessionTable {
     }
 
     static let phaseCases = phases(everday).map(\.0)
+
+    /// A phase's case, with an active session's refresh (`active.refreshing`): the table covers
+    /// every pair of those with every event.
+    static func caseName(_ phase: Phase) -> String {
+        if case .active(let active) = phase { return "active." + Coverage.caseName(active.refresh) }
+        return Coverage.caseName(phase)
+    }
+
+    /// The declared cases the table covers: the phase's, with `active` split by its refresh's.
+    static let declaredPhaseCases = SessionLifecycle.Phase.declaredCases.flatMap { name in
+        name == "active" ? SessionLifecycle.Refresh.declaredCases.map { "active." + $0 } : [name]
+    }
     static let intentCases = ["call", "logout", "setPassword", "changePassword", "credentialsRejected"]
 }

@@ -38,7 +38,7 @@ extension SessionTable {
                 [.finishCall(Samples.call2, .rejected(.notSignedIn))]),
             row(
                 label, machine, "restoring + call → the call waits for the restore's answer", ph[1].1, intent(.call(Samples.call2)),
-                .restoring(Session(credentials: credentials(machine), calls: [waiting(Samples.call2)]), Samples.r(1)), []),
+                .restoring(SessionLifecycle.Restoring(credentials: credentials(machine), request: Samples.r(1), waiting: [Samples.call2])), []),
         ]
         rows += [
             row(
@@ -81,7 +81,7 @@ extension SessionTable {
                 .tick(Samples.at(5000)), ph[6].1, []),
             row(
                 label, machine, "passwordSetupRequired + reply(user, passwordSet) → active, persists the user, emits passwordSet", ph[6].1,
-                .reply(Samples.r(4), .user(Samples.userPasswordSet), at: t0), .active(Session(credentials: setUser)),
+                .reply(Samples.r(4), .user(Samples.userPasswordSet), at: t0), .active(SessionLifecycle.Active(credentials: setUser)),
                 [.persist(setUser), .emit(.passwordSet)]),
         ]
         rows += [
@@ -100,11 +100,11 @@ extension SessionTable {
         let ph = phases(machine)
         let active = ph[2].1
         let refresh = AuthEffect.send(Samples.r(10), .refresh(Samples.refresh1))
-        let refreshingCall1 = Phase.refreshing(Session(credentials: c, calls: [waiting(Samples.call1, replayed: true)]), Samples.r(10), attempt: 0)
+        let refreshingCall1 = Phase.active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true)], refresh: .refreshing(Samples.r(10), attempt: 0)))
         let afterRefresh = renewed(Samples.rotated)
         let bearer2 = Bearer(token: Samples.access2, userID: Samples.userID)
         func refreshingAttempt(_ attempt: Int) -> Phase {
-            .refreshing(Session(credentials: c, calls: [waiting(Samples.call1)]), Samples.r(3), attempt: attempt)
+            .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .refreshing(Samples.r(3), attempt: attempt)))
         }
         func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle> {
             SessionTable.row(label, machine, name, from, event, to, effects, requests: requests)
@@ -113,42 +113,42 @@ extension SessionTable {
             // active
             row(
                 "active + call with a usable token → active, sends the call with the bearer", active, intent(.call(Samples.call2)),
-                .active(Session(credentials: c, calls: [sent(Samples.call1, 2), sent(Samples.call2, 10)])),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2), sent(Samples.call2, 10)])),
                 [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
                 "active + call inside the refresh margin → refreshing, the call waits, one refresh sent", active,
                 intent(.call(Samples.call2), at: Samples.at(1740)),
-                .refreshing(Session(credentials: c, calls: [sent(Samples.call1, 2), waiting(Samples.call2)]), Samples.r(10), attempt: 0),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2), waiting(Samples.call2)], refresh: .refreshing(Samples.r(10), attempt: 0))),
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
                 "active + reply(call answered 200) → active without the call, finishCall answered", active,
-                .reply(Samples.r(2), .accepted(nil), at: t0), .active(Session(credentials: c)),
+                .reply(Samples.r(2), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
             row(
                 "active + reply(call answered 401) → refreshing, the call waits to be replayed once", active,
                 .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), refreshingCall1, [.cancelTimer(.proactiveRefresh), refresh]),
             row(
                 "active + reply(call answered 403) → active, the 403 is the call's answer", active,
-                .reply(Samples.r(2), .failed(.forbidden(nil)), at: t0), .active(Session(credentials: c)),
+                .reply(Samples.r(2), .failed(.forbidden(nil)), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
             row(
                 "active + reply(401 for a call sent with an old token) → replays at once with the new token, no second refresh",
-                .active(Session(credentials: afterRefresh, calls: [sent(Samples.call1, 2)])), .reply(Samples.r(2), .failed(.unauthorized(nil)), at: Samples.at(100)),
-                .active(Session(credentials: afterRefresh, calls: [sent(Samples.call1, 10, with: Samples.access2, replayed: true)])),
+                .active(SessionLifecycle.Active(credentials: afterRefresh, calls: [sent(Samples.call1, 2)])), .reply(Samples.r(2), .failed(.unauthorized(nil)), at: Samples.at(100)),
+                .active(SessionLifecycle.Active(credentials: afterRefresh, calls: [sent(Samples.call1, 10, with: Samples.access2, replayed: true)])),
                 [.send(Samples.r(10), .protected(Samples.call1, bearer2))]),
             row(
                 "active + reply(401 for a call already replayed) → finishCall answered, never loops",
-                .active(Session(credentials: c, calls: [sent(Samples.call1, 2, replayed: true)])),
-                .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), .active(Session(credentials: c)),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2, replayed: true)])),
+                .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
             row("active + tick before the refresh margin → unchanged", active, .tick(Samples.at(1739)), active, []),
             row(
                 "active + tick inside the refresh margin → refreshing, proactive refresh sent", active, .tick(Samples.at(1740)),
-                .refreshing(Session(credentials: c, calls: [sent(Samples.call1, 2)]), Samples.r(10), attempt: 0),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2)], refresh: .refreshing(Samples.r(10), attempt: 0))),
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
                 "active + credentialsRejected → refreshing, refresh sent", active, intent(.credentialsRejected),
-                .refreshing(Session(credentials: c, calls: [sent(Samples.call1, 2)]), Samples.r(10), attempt: 0),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2)], refresh: .refreshing(Samples.r(10), attempt: 0))),
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
                 "active + setPassword → rejected notAvailableNow", active, intent(.setPassword(Samples.passwordInput)), active,
@@ -165,15 +165,15 @@ extension SessionTable {
             row(
                 "refreshing + reply(rotated pair) → active, persists BEFORE replaying the waiting call with the new token",
                 ph[3].1, .reply(Samples.r(3), .refreshed(Samples.rotated), at: Samples.at(100)),
-                .active(Session(credentials: afterRefresh, calls: [sent(Samples.call1, 10, with: Samples.access2, replayed: true)])),
+                .active(SessionLifecycle.Active(credentials: afterRefresh, calls: [sent(Samples.call1, 10, with: Samples.access2, replayed: true)])),
                 [
                     .persist(afterRefresh), .emit(.tokenRefreshed), .cancelTimer(.refreshRetry),
                     .send(Samples.r(10), .protected(Samples.call1, bearer2)), .schedule(.proactiveRefresh, at: Samples.at(1840)),
                 ]),
             row(
                 "refreshing + reply(access token only) → active, keeps the old refresh token",
-                .refreshing(Session(credentials: c), Samples.r(3), attempt: 0), .reply(Samples.r(3), .refreshed(Samples.accessOnly), at: Samples.at(100)),
-                .active(Session(credentials: renewed(Samples.accessOnly))),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))), .reply(Samples.r(3), .refreshed(Samples.accessOnly), at: Samples.at(100)),
+                .active(SessionLifecycle.Active(credentials: renewed(Samples.accessOnly))),
                 [
                     .persist(renewed(Samples.accessOnly)), .emit(.tokenRefreshed), .cancelTimer(.refreshRetry),
                     .schedule(.proactiveRefresh, at: Samples.at(1840)),
@@ -185,76 +185,76 @@ extension SessionTable {
                     .finishCall(Samples.call1, .sessionEnded), .emit(.signedOut(.sessionExpired)),
                 ]),
             row(
-                "refreshing + reply(400 invalid grant) → signedOut(sessionExpired)", .refreshing(Session(credentials: c), Samples.r(3), attempt: 0),
+                "refreshing + reply(400 invalid grant) → signedOut(sessionExpired)", .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))),
                 .reply(Samples.r(3), .failed(.badRequest(nil)), at: t0), .signedOut,
                 [.clearCredentials, .cancel(Samples.r(3))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
-                "refreshing + reply(403 pending approval) → signedOut(sessionExpired)", .refreshing(Session(credentials: c), Samples.r(3), attempt: 0),
+                "refreshing + reply(403 pending approval) → signedOut(sessionExpired)", .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))),
                 .reply(Samples.r(3), .failed(.pendingApproval(nil)), at: t0), .signedOut,
                 [.clearCredentials, .cancel(Samples.r(3))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
                 "refreshing + reply(network) on attempt 0 → refreshBackoff 2 s, same token kept", refreshingAttempt(0),
                 .reply(Samples.r(3), .failed(.network), at: t0),
-                .refreshBackoff(Session(credentials: c, calls: [waiting(Samples.call1)]), retryAt: Samples.at(2), attempt: 1),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
                 [.schedule(.refreshRetry, at: Samples.at(2)), .emit(.refreshRetryScheduled(at: Samples.at(2)))]),
             row(
                 "refreshing + reply(timeout) on attempt 1 → refreshBackoff 4 s", refreshingAttempt(1), .reply(Samples.r(3), .failed(.timeout), at: t0),
-                .refreshBackoff(Session(credentials: c, calls: [waiting(Samples.call1)]), retryAt: Samples.at(4), attempt: 2),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(4), attempt: 2))),
                 [.schedule(.refreshRetry, at: Samples.at(4)), .emit(.refreshRetryScheduled(at: Samples.at(4)))]),
             row(
                 "refreshing + reply(429 Retry-After 30 s) → refreshBackoff until the server's time", refreshingAttempt(0),
                 .reply(Samples.r(3), .failed(.rateLimited(retryAfter: .seconds(30))), at: t0),
-                .refreshBackoff(Session(credentials: c, calls: [waiting(Samples.call1)]), retryAt: Samples.at(30), attempt: 1),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(30), attempt: 1))),
                 [.schedule(.refreshRetry, at: Samples.at(30)), .emit(.refreshRetryScheduled(at: Samples.at(30)))]),
             row(
                 "refreshing + reply(unreadable answer) → refreshBackoff, treated as malformed", refreshingAttempt(0),
                 .reply(Samples.r(3), .user(Samples.user), at: t0),
-                .refreshBackoff(Session(credentials: c, calls: [waiting(Samples.call1)]), retryAt: Samples.at(2), attempt: 1),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
                 [.schedule(.refreshRetry, at: Samples.at(2)), .emit(.refreshRetryScheduled(at: Samples.at(2)))]),
             row(
                 "refreshing + reply(503) on the last attempt → offline, waiting callers get failed", refreshingAttempt(2),
-                .reply(Samples.r(3), .failed(.server(status: 503, nil)), at: t0), .offline(Session(credentials: c)),
+                .reply(Samples.r(3), .failed(.server(status: 503, nil)), at: t0), .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
                 [.finishCall(Samples.call1, .failed(.server(status: 503, nil))), .emit(.offline)]),
             row(
                 "refreshing + reply(401 for a second call) → the call joins the refresh in flight, no second refresh",
-                .refreshing(Session(credentials: c, calls: [waiting(Samples.call1, replayed: true), sent(Samples.call2, 5)]), Samples.r(3), attempt: 0),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true), sent(Samples.call2, 5)], refresh: .refreshing(Samples.r(3), attempt: 0))),
                 .reply(Samples.r(5), .failed(.unauthorized(nil)), at: t0),
-                .refreshing(Session(credentials: c, calls: [waiting(Samples.call1, replayed: true), waiting(Samples.call2, replayed: true)]), Samples.r(3), attempt: 0),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true), waiting(Samples.call2, replayed: true)], refresh: .refreshing(Samples.r(3), attempt: 0))),
                 []),
             row(
                 "refreshing + call → the call waits for the refresh in flight", ph[3].1, intent(.call(Samples.call2)),
-                .refreshing(Session(credentials: c, calls: [waiting(Samples.call1, replayed: true), waiting(Samples.call2)]), Samples.r(3), attempt: 0),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true), waiting(Samples.call2)], refresh: .refreshing(Samples.r(3), attempt: 0))),
                 []),
 
             // refreshBackoff
             row(
                 "refreshBackoff + tick at retryAt → refreshing with the same refresh token", ph[4].1, .tick(Samples.at(2)),
-                .refreshing(Session(credentials: c, calls: [waiting(Samples.call1)]), Samples.r(10), attempt: 1),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .refreshing(Samples.r(10), attempt: 1))),
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
                 "refreshBackoff + call → the call waits", ph[4].1, intent(.call(Samples.call2)),
-                .refreshBackoff(Session(credentials: c, calls: [waiting(Samples.call1), waiting(Samples.call2)]), retryAt: Samples.at(2), attempt: 1),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1), waiting(Samples.call2)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
                 []),
             row(
                 "refreshBackoff + reply(401 for a call sent before) → the call waits for the retry",
-                .refreshBackoff(Session(credentials: c, calls: [sent(Samples.call2, 5)]), retryAt: Samples.at(2), attempt: 1),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 5)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
                 .reply(Samples.r(5), .failed(.unauthorized(nil)), at: t0),
-                .refreshBackoff(Session(credentials: c, calls: [waiting(Samples.call2, replayed: true)]), retryAt: Samples.at(2), attempt: 1), []),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2, replayed: true)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))), []),
 
             // offline
             row(
                 "offline + call with a usable token → offline, the call is sent", ph[5].1, intent(.call(Samples.call2)),
-                .offline(Session(credentials: c, calls: [sent(Samples.call2, 10)])), [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 10)], refresh: .offline)), [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
                 "offline + call inside the refresh margin → refreshing again from attempt 0", ph[5].1, intent(.call(Samples.call2), at: Samples.at(1740)),
-                .refreshing(Session(credentials: c, calls: [waiting(Samples.call2)]), Samples.r(10), attempt: 0),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2)], refresh: .refreshing(Samples.r(10), attempt: 0))),
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
-                "offline + reply(call answered) → offline, finishCall answered", .offline(Session(credentials: c, calls: [sent(Samples.call2, 5)])),
-                .reply(Samples.r(5), .accepted(nil), at: t0), .offline(Session(credentials: c)), [.finishCall(Samples.call2, .answered(Samples.r(5)))]),
+                "offline + reply(call answered) → offline, finishCall answered", .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 5)], refresh: .offline)),
+                .reply(Samples.r(5), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), [.finishCall(Samples.call2, .answered(Samples.r(5)))]),
             row(
                 "offline + credentialsRejected → refreshing", ph[5].1, intent(.credentialsRejected),
-                .refreshing(Session(credentials: c), Samples.r(10), attempt: 0), [.cancelTimer(.proactiveRefresh), refresh]),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(10), attempt: 0))), [.cancelTimer(.proactiveRefresh), refresh]),
 
             // restoring
             row(
@@ -262,14 +262,14 @@ extension SessionTable {
                 .signedOut, [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
                 "restoring + reply(network) → offline, signed in with the stored credentials kept", ph[1].1,
-                .reply(Samples.r(1), .failed(.network), at: t0), .offline(Session(credentials: c)),
+                .reply(Samples.r(1), .failed(.network), at: t0), .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
                 [.emit(.signedIn(Samples.user)), .emit(.failed(.network)), .emit(.offline)]),
             row(
                 "restoring + reply(accepted) → offline, fails malformed", ph[1].1, .reply(Samples.r(1), .accepted(nil), at: t0),
-                .offline(Session(credentials: c)), [.emit(.signedIn(Samples.user)), .emit(.failed(.malformed)), .emit(.offline)]),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), [.emit(.signedIn(Samples.user)), .emit(.failed(.malformed)), .emit(.offline)]),
             row(
                 "restoring + reply(refreshed) → active, persists the rotated pair", ph[1].1, .reply(Samples.r(1), .refreshed(Samples.rotated), at: Samples.at(100)),
-                .active(Session(credentials: afterRefresh)),
+                .active(SessionLifecycle.Active(credentials: afterRefresh)),
                 [
                     .persist(afterRefresh), .emit(.signedIn(Samples.user)), .emit(.tokenRefreshed),
                     .schedule(.proactiveRefresh, at: Samples.at(1840)),
@@ -293,51 +293,51 @@ extension SessionTable {
         return [
             row(
                 "signedOut + launched(stored with refresh token) → restoring by refresh", .signedOut,
-                .launched(.stored(c), at: Samples.t0), .restoring(Session(credentials: c), Samples.r(10)), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
+                .launched(.stored(c), at: Samples.t0), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
                 "signedOut + launched(stored without refresh token) → signedOut, vault cleared", .signedOut,
                 .launched(.stored(Samples.plainCredentials), at: Samples.t0), .signedOut, [.clearCredentials, .emit(.signedOut(.tokenExpired))]),
             withChange(
-                "active + changePassword(valid) → sends changePassword with the bearer", .active(Session(credentials: c)), intent(changeIntent),
-                .active(Session(credentials: c, passwordChange: Samples.r(10))), [.send(Samples.r(10), change)]),
+                "active + changePassword(valid) → sends changePassword with the bearer", .active(SessionLifecycle.Active(credentials: c)), intent(changeIntent),
+                .active(SessionLifecycle.Active(credentials: c, passwordChange: Samples.r(10))), [.send(Samples.r(10), change)]),
             withChange(
-                "active + changePassword(7-character new password) → rejected invalid, nothing sent", .active(Session(credentials: c)),
-                intent(.changePassword(old: Samples.passwordInput, new: Samples.shortPasswordInput)), .active(Session(credentials: c)),
+                "active + changePassword(7-character new password) → rejected invalid, nothing sent", .active(SessionLifecycle.Active(credentials: c)),
+                intent(.changePassword(old: Samples.passwordInput, new: Samples.shortPasswordInput)), .active(SessionLifecycle.Active(credentials: c)),
                 [.emit(.rejected(.invalid(.passwordTooShort(minimum: 8))))]),
             withChange(
                 "active + reply(password change accepted) → active, emits passwordChanged",
-                .active(Session(credentials: c, passwordChange: Samples.r(6))), .reply(Samples.r(6), .accepted(nil), at: t0),
-                .active(Session(credentials: c)), [.emit(.passwordChanged)]),
+                .active(SessionLifecycle.Active(credentials: c, passwordChange: Samples.r(6))), .reply(Samples.r(6), .accepted(nil), at: t0),
+                .active(SessionLifecycle.Active(credentials: c)), [.emit(.passwordChanged)]),
             withChange(
-                "passwordChangeRequired + changePassword(valid) → pending, sends changePassword", .passwordChangeRequired(c, pending: nil),
-                intent(changeIntent), .passwordChangeRequired(c, pending: Samples.r(10)), [.send(Samples.r(10), change)]),
+                "passwordChangeRequired + changePassword(valid) → pending, sends changePassword", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(10))), [.send(Samples.r(10), change)]),
             withChange(
-                "passwordChangeRequired + changePassword while one is pending → rejected busy", .passwordChangeRequired(c, pending: Samples.r(4)),
-                intent(changeIntent), .passwordChangeRequired(c, pending: Samples.r(4)), [.emit(.rejected(.busy))]),
+                "passwordChangeRequired + changePassword while one is pending → rejected busy", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
+                intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))), [.emit(.rejected(.busy))]),
             withChange(
                 "passwordChangeRequired + reply(changed) → active, persists the lifted demand, emits passwordChanged, schedules proactive refresh",
-                .passwordChangeRequired(c, pending: Samples.r(4)), .reply(Samples.r(4), .accepted(nil), at: t0), .active(Session(credentials: c)),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))), .reply(Samples.r(4), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.persist(c), .emit(.passwordChanged), .schedule(.proactiveRefresh, at: Samples.at(1740))]),
             withChange(
-                "passwordChangeRequired + reply(400) → passwordChangeRequired, fails badRequest", .passwordChangeRequired(c, pending: Samples.r(4)),
-                .reply(Samples.r(4), .failed(.badRequest("Wrong password")), at: t0), .passwordChangeRequired(c, pending: nil),
+                "passwordChangeRequired + reply(400) → passwordChangeRequired, fails badRequest", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
+                .reply(Samples.r(4), .failed(.badRequest("Wrong password")), at: t0), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 [.emit(.failed(.badRequest("Wrong password")))]),
             row(
-                "passwordChangeRequired + credentialsRejected → unchanged, the password step's answer decides", .passwordChangeRequired(c, pending: nil),
-                intent(.credentialsRejected), .passwordChangeRequired(c, pending: nil), []),
-            row("passwordChangeRequired + tick before expiry → unchanged", .passwordChangeRequired(c, pending: nil), .tick(Samples.at(1799)), .passwordChangeRequired(c, pending: nil), []),
+                "passwordChangeRequired + credentialsRejected → unchanged, the password step's answer decides", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                intent(.credentialsRejected), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), []),
+            row("passwordChangeRequired + tick before expiry → unchanged", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1799)), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), []),
             row(
-                "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(c, pending: nil), .tick(Samples.at(1800)),
+                "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1800)),
                 .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
             row(
-                "passwordSetupRequired + credentialsRejected → unchanged (rotating policy)", .passwordSetupRequired(c, pending: nil),
-                intent(.credentialsRejected), .passwordSetupRequired(c, pending: nil), []),
+                "passwordSetupRequired + credentialsRejected → unchanged (rotating policy)", .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                intent(.credentialsRejected), .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)), []),
             row(
-                "active + changePassword → rejected unsupported (seed 002 documents no change endpoint)", .active(Session(credentials: c)),
-                intent(changeIntent), .active(Session(credentials: c)), [.emit(.rejected(.unsupported))]),
+                "active + changePassword → rejected unsupported (seed 002 documents no change endpoint)", .active(SessionLifecycle.Active(credentials: c)),
+                intent(changeIntent), .active(SessionLifecycle.Active(credentials: c)), [.emit(.rejected(.unsupported))]),
             row(
                 "passwordChangeRequired + changePassword → rejected unsupported: log out and reset the password instead",
-                .passwordChangeRequired(c, pending: nil), intent(changeIntent), .passwordChangeRequired(c, pending: nil), [.emit(.rejected(.unsupported))]),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), [.emit(.rejected(.unsupported))]),
         ]
     }()
 
@@ -346,23 +346,23 @@ extension SessionTable {
         return [
             row(
                 "Hero365", hero365, "signedOut + launched(stored, unexpired) → restoring by fetching the current user", .signedOut,
-                .launched(.stored(c), at: t0), .restoring(Session(credentials: c), Samples.r(10)), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
+                .launched(.stored(c), at: t0), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
             row(
                 "Hero365", hero365, "signedOut + launched(stored, expired) → restoring by refresh", .signedOut,
-                .launched(.stored(c), at: Samples.at(1800)), .restoring(Session(credentials: c), Samples.r(10)), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
+                .launched(.stored(c), at: Samples.at(1800)), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
-                "Hero365", hero365, "restoring + reply(user) → active, persists the confirmed user", .restoring(Session(credentials: c), Samples.r(1)),
+                "Hero365", hero365, "restoring + reply(user) → active, persists the confirmed user", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
                 .reply(Samples.r(1), .user(Samples.userPasswordSet), at: t0),
-                .active(Session(credentials: Credentials(accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), user: Samples.userPasswordSet))),
+                .active(SessionLifecycle.Active(credentials: Credentials(accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), user: Samples.userPasswordSet))),
                 [
                     .persist(Credentials(accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), user: Samples.userPasswordSet)),
                     .emit(.signedIn(Samples.userPasswordSet)), .schedule(.proactiveRefresh, at: Samples.at(1740)),
                 ]),
             row(
-                "Hero365", hero365, "active + changePassword → rejected unsupported", .active(Session(credentials: c)), intent(changeIntent),
-                .active(Session(credentials: c)), [.emit(.rejected(.unsupported))]),
+                "Hero365", hero365, "active + changePassword → rejected unsupported", .active(SessionLifecycle.Active(credentials: c)), intent(changeIntent),
+                .active(SessionLifecycle.Active(credentials: c)), [.emit(.rejected(.unsupported))]),
             row(
-                "Hero365", hero365, "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(c, pending: nil),
+                "Hero365", hero365, "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 .tick(Samples.at(1800)), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
         ]
     }()
@@ -371,7 +371,7 @@ extension SessionTable {
 
     static func noRefreshRows(_ label: String, _ machine: SessionLifecycle) -> [Row<SessionLifecycle>] {
         let c = Samples.expiringCredentials
-        let active = Phase.active(Session(credentials: c, calls: [sent(Samples.call1, 2)]))
+        let active = Phase.active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2)]))
         func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle> {
             SessionTable.row(label, machine, name, from, event, to, effects, requests: requests)
         }
@@ -382,7 +382,7 @@ extension SessionTable {
         return [
             row(
                 "active + call with a usable token → sends the call", active, intent(.call(Samples.call2)),
-                .active(Session(credentials: c, calls: [sent(Samples.call1, 2), sent(Samples.call2, 10)])),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2), sent(Samples.call2, 10)])),
                 [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
                 "active + call after the token expired → signedOut(tokenExpired), every caller gets sessionEnded", active,
@@ -396,44 +396,44 @@ extension SessionTable {
                     .reply(Samples.r(2), .failed(.forbidden(nil)), at: t0), .signedOut, ended(.tokenRejected))
                 : row(
                     "active + reply(call answered 403) → active, the 403 is only the call's answer", active,
-                    .reply(Samples.r(2), .failed(.forbidden(nil)), at: t0), .active(Session(credentials: c)),
+                    .reply(Samples.r(2), .failed(.forbidden(nil)), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                     [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
             row(
                 "active + reply(call answered 200) → finishCall answered", active, .reply(Samples.r(2), .accepted(nil), at: t0),
-                .active(Session(credentials: c)), [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
+                .active(SessionLifecycle.Active(credentials: c)), [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
             row("active + tick before expiry → unchanged", active, .tick(Samples.at(1799)), active, []),
             row("active + tick at expiry → signedOut(tokenExpired)", active, .tick(Samples.at(1800)), .signedOut, ended(.tokenExpired)),
             row("active + credentialsRejected → signedOut(tokenRejected)", active, intent(.credentialsRejected), .signedOut, ended(.tokenRejected)),
             row(
-                "offline + credentialsRejected → signedOut(tokenRejected)", .offline(Session(credentials: c)), intent(.credentialsRejected), .signedOut,
+                "offline + credentialsRejected → signedOut(tokenRejected)", .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), intent(.credentialsRejected), .signedOut,
                 [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
             row(
-                "passwordSetupRequired + credentialsRejected → signedOut(tokenRejected)", .passwordSetupRequired(c, pending: nil),
+                "passwordSetupRequired + credentialsRejected → signedOut(tokenRejected)", .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 intent(.credentialsRejected), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
             row(
-                "offline + call with a usable token → offline, the call is sent", .offline(Session(credentials: c)), intent(.call(Samples.call2)),
-                .offline(Session(credentials: c, calls: [sent(Samples.call2, 10)])), [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
+                "offline + call with a usable token → offline, the call is sent", .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), intent(.call(Samples.call2)),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 10)], refresh: .offline)), [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
-                "refreshing + call → the call waits", .refreshing(Session(credentials: c), Samples.r(3), attempt: 0), intent(.call(Samples.call2)),
-                .refreshing(Session(credentials: c, calls: [waiting(Samples.call2)]), Samples.r(3), attempt: 0), []),
+                "refreshing + call → the call waits", .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))), intent(.call(Samples.call2)),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2)], refresh: .refreshing(Samples.r(3), attempt: 0))), []),
             row(
-                "refreshBackoff + call → the call waits", .refreshBackoff(Session(credentials: c), retryAt: Samples.at(2), attempt: 1),
+                "refreshBackoff + call → the call waits", .active(SessionLifecycle.Active(credentials: c, refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
                 intent(.call(Samples.call2)),
-                .refreshBackoff(Session(credentials: c, calls: [waiting(Samples.call2)]), retryAt: Samples.at(2), attempt: 1), []),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))), []),
             row(
-                "passwordChangeRequired + credentialsRejected → signedOut(tokenRejected)", .passwordChangeRequired(c, pending: nil),
+                "passwordChangeRequired + credentialsRejected → signedOut(tokenRejected)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 intent(.credentialsRejected), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
             row(
-                "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(c, pending: nil), .tick(Samples.at(1800)),
+                "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1800)),
                 .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
             row(
-                "restoring + reply(user) → active, persists, schedules sessionExpiry", .restoring(Session(credentials: c), Samples.r(1)),
-                .reply(Samples.r(1), .user(Samples.user), at: t0), .active(Session(credentials: c)),
+                "restoring + reply(user) → active, persists, schedules sessionExpiry", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
+                .reply(Samples.r(1), .user(Samples.user), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
             row(
                 "refreshing + reply(network) → offline, no refresh policy to retry with",
-                .refreshing(Session(credentials: c, calls: [waiting(Samples.call1)]), Samples.r(3), attempt: 0),
-                .reply(Samples.r(3), .failed(.network), at: t0), .offline(Session(credentials: c)),
+                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .refreshing(Samples.r(3), attempt: 0))),
+                .reply(Samples.r(3), .failed(.network), at: t0), .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
                 [.finishCall(Samples.call1, .failed(.network)), .emit(.offline)]),
         ]
     }
@@ -445,30 +445,30 @@ extension SessionTable {
         func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle> {
             SessionTable.row("Anonymous Wall", m, name, from, event, to, effects, requests: requests)
         }
-        let unsetPhase = Phase.passwordSetupRequired(unset, pending: nil)
-        let pending = Phase.passwordSetupRequired(unset, pending: Samples.r(4))
+        let unsetPhase = Phase.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: unset))
+        let pending = Phase.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: unset, pending: Samples.r(4)))
         return [
             row(
                 "signedOut + launched(stored) → active at once (trust stored), emits signedIn", .signedOut,
-                .launched(.stored(Samples.plainCredentials), at: t0), .active(Session(credentials: Samples.plainCredentials)),
+                .launched(.stored(Samples.plainCredentials), at: t0), .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)),
                 [.emit(.signedIn(Samples.user))]),
             row(
                 "signedOut + launched(stored, password unset) → passwordSetupRequired", .signedOut, .launched(.stored(unset), at: t0), unsetPhase,
                 [.emit(.signedIn(Samples.userPasswordUnset)), .emit(.passwordSetupRequired)]),
             row(
                 "passwordSetupRequired + setPassword(valid) → pending, sends setPassword with X-User-Id", unsetPhase,
-                intent(.setPassword(Samples.passwordInput)), .passwordSetupRequired(unset, pending: Samples.r(10)),
+                intent(.setPassword(Samples.passwordInput)), .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: unset, pending: Samples.r(10))),
                 [.send(Samples.r(10), .setPassword(Samples.password, Bearer(token: Samples.access1, userID: Samples.userID)))]),
             row(
                 "passwordSetupRequired + setPassword(7 characters) → rejected invalid, nothing sent", unsetPhase,
                 intent(.setPassword(Samples.shortPasswordInput)), unsetPhase, [.emit(.rejected(.invalid(.passwordTooShort(minimum: 8))))]),
             row(
                 "passwordSetupRequired + reply(user, passwordSet) → active, persists the user, emits passwordSet", pending,
-                .reply(Samples.r(4), .user(Samples.userPasswordSet), at: t0), .active(Session(credentials: set)),
+                .reply(Samples.r(4), .user(Samples.userPasswordSet), at: t0), .active(SessionLifecycle.Active(credentials: set)),
                 [.persist(set), .emit(.passwordSet)]),
             row(
                 "passwordSetupRequired + reply(accepted) → active with passwordSet true", pending, .reply(Samples.r(4), .accepted(nil), at: t0),
-                .active(Session(credentials: set)), [.persist(set), .emit(.passwordSet)]),
+                .active(SessionLifecycle.Active(credentials: set)), [.persist(set), .emit(.passwordSet)]),
             row(
                 "passwordSetupRequired + reply(400) → passwordSetupRequired, fails badRequest", pending,
                 .reply(Samples.r(4), .failed(.badRequest(nil)), at: t0), unsetPhase, [.emit(.failed(.badRequest(nil)))]),
@@ -478,16 +478,16 @@ extension SessionTable {
                 [.emit(.failed(.unauthorized(nil))), .clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
             row("passwordSetupRequired + tick → unchanged (no known expiry)", unsetPhase, .tick(Samples.at(5000)), unsetPhase, []),
             row(
-                "active + changePassword(valid) → sends changePassword with X-User-Id", .active(Session(credentials: Samples.plainCredentials)),
-                intent(changeIntent), .active(Session(credentials: Samples.plainCredentials, passwordChange: Samples.r(10))),
+                "active + changePassword(valid) → sends changePassword with X-User-Id", .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)),
+                intent(changeIntent), .active(SessionLifecycle.Active(credentials: Samples.plainCredentials, passwordChange: Samples.r(10))),
                 [.send(Samples.r(10), .changePassword(old: Samples.password, new: Samples.newPassword, Samples.bearer))]),
             row(
                 "passwordChangeRequired + changePassword(valid) → pending, sends changePassword",
-                .passwordChangeRequired(Samples.expiringCredentials, pending: nil), intent(changeIntent),
-                .passwordChangeRequired(Samples.expiringCredentials, pending: Samples.r(10)),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: Samples.expiringCredentials)), intent(changeIntent),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: Samples.expiringCredentials, pending: Samples.r(10))),
                 [.send(Samples.r(10), .changePassword(old: Samples.password, new: Samples.newPassword, Samples.bearer))]),
             row(
-                "active + reply(password change 401) → signedOut(tokenRejected)", .active(Session(credentials: Samples.plainCredentials, passwordChange: Samples.r(6))),
+                "active + reply(password change 401) → signedOut(tokenRejected)", .active(SessionLifecycle.Active(credentials: Samples.plainCredentials, passwordChange: Samples.r(6))),
                 .reply(Samples.r(6), .failed(.unauthorized(nil)), at: t0), .signedOut,
                 [.emit(.failed(.unauthorized(nil))), .clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
         ]
@@ -498,33 +498,33 @@ extension SessionTable {
         return [
             row(
                 "Subspace", subspace, "signedOut + launched(stored, unexpired) → restoring with /auth/me", .signedOut, .launched(.stored(c), at: t0),
-                .restoring(Session(credentials: c), Samples.r(10)), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
             row(
                 "Subspace", subspace, "signedOut + launched(stored, expired) → signedOut, vault cleared", .signedOut,
                 .launched(.stored(c), at: Samples.at(1800)), .signedOut, [.clearCredentials, .emit(.signedOut(.tokenExpired))]),
             row(
-                "Subspace", subspace, "restoring + reply(user) → active, schedules sessionExpiry", .restoring(Session(credentials: c), Samples.r(1)),
-                .reply(Samples.r(1), .user(Samples.user), at: t0), .active(Session(credentials: c)),
+                "Subspace", subspace, "restoring + reply(user) → active, schedules sessionExpiry", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
+                .reply(Samples.r(1), .user(Samples.user), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
             row(
-                "Subspace", subspace, "restoring + reply(401) → signedOut(sessionExpired)", .restoring(Session(credentials: c), Samples.r(1)),
+                "Subspace", subspace, "restoring + reply(401) → signedOut(sessionExpired)", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
                 .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0), .signedOut,
                 [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(user) → active, the call is sent with the confirmed token",
-                .restoring(Session(credentials: c, calls: [waiting(Samples.call2)]), Samples.r(1)), .reply(Samples.r(1), .user(Samples.user), at: t0),
-                .active(Session(credentials: c, calls: [PendingCall(id: Samples.call2, stage: .sent(Samples.r(10), with: Samples.access1), replayed: false)])),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])), .reply(Samples.r(1), .user(Samples.user), at: t0),
+                .active(SessionLifecycle.Active(credentials: c, calls: [PendingCall(id: Samples.call2, stage: .sent(Samples.r(10), with: Samples.access1), replayed: false)])),
                 [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800)), .send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(401) → signedOut, the call ends with the session",
-                .restoring(Session(credentials: c, calls: [waiting(Samples.call2)]), Samples.r(1)), .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])), .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
                 .signedOut,
                 [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled
                     + [.finishCall(Samples.call2, .sessionEnded), .emit(.signedOut(.sessionExpired))]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(network) → offline, the call fails with the reason",
-                .restoring(Session(credentials: c, calls: [waiting(Samples.call2)]), Samples.r(1)), .reply(Samples.r(1), .failed(.network), at: t0),
-                .offline(Session(credentials: c)),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])), .reply(Samples.r(1), .failed(.network), at: t0),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
                 [.emit(.signedIn(Samples.user)), .emit(.failed(.network)), .emit(.offline), .finishCall(Samples.call2, .failed(.network))]),
         ]
     }()
@@ -532,7 +532,7 @@ extension SessionTable {
     static let vynqTalkRows: [Row<SessionLifecycle>] = [
         row(
             "VynqTalk", vynqTalk, "signedOut + launched(stored) → active (trust stored), schedules sessionExpiry", .signedOut,
-            .launched(.stored(Samples.expiringCredentials), at: t0), .active(Session(credentials: Samples.expiringCredentials)),
+            .launched(.stored(Samples.expiringCredentials), at: t0), .active(SessionLifecycle.Active(credentials: Samples.expiringCredentials)),
             [.emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
         row(
             "VynqTalk", vynqTalk, "signedOut + launched(stored, expired) → signedOut, vault cleared", .signedOut,

@@ -11,7 +11,7 @@ enum SessionWithRealtimeTable {
     static let a1 = Samples.access1
     static let credentials = Samples.expiringCredentials
     /// The session in every sample: call1 in flight as r5.
-    static let session = SessionLifecycle.Phase.active(Session(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 5)]))
+    static let session = SessionLifecycle.Phase.active(SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 5)]))
     static let timers = SessionTable.timersCancelled
 
     static let connections: [(String, RealtimeConnection.Phase)] = [
@@ -60,7 +60,7 @@ enum SessionWithRealtimeTable {
             row(
                 "\(name) + session call → the call is sent, connection unchanged", phase, .intent(.session(.call(Samples.call2)), at: t0),
                 Phase(
-                    session: .active(Session(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 5), SessionTable.sent(Samples.call2, 10)])),
+                    session: .active(SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 5), SessionTable.sent(Samples.call2, 10)])),
                     connection: connection),
                 [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
@@ -84,7 +84,7 @@ enum SessionWithRealtimeTable {
                 Phase(session: session, connection: disconnect.0), disconnect.1),
             row(
                 "\(name) + reply(call answered) → finishCall answered, connection unchanged", phase,
-                .reply(Samples.r(5), .accepted(nil), at: t0), Phase(session: .active(Session(credentials: credentials)), connection: connection),
+                .reply(Samples.r(5), .accepted(nil), at: t0), Phase(session: .active(SessionLifecycle.Active(credentials: credentials)), connection: connection),
                 [.finishCall(Samples.call1, .answered(Samples.r(5)))]),
             row("\(name) + reply(stale id) → unchanged", phase, .reply(Samples.staleID, .realtimeOpened, at: t0), phase, []),
             row(
@@ -111,9 +111,9 @@ enum SessionWithRealtimeTable {
         Row(
             "rotating session: refreshing + reply(rotated pair) → the connection follows the new token",
             SessionWithRealtime(session: SessionTable.hero365),
-            from: Phase(session: .refreshing(Session(credentials: Samples.rotatingCredentials), Samples.r(3), attempt: 0), connection: .connected(a1, Samples.r(2))),
+            from: Phase(session: .active(SessionLifecycle.Active(credentials: Samples.rotatingCredentials, refresh: .refreshing(Samples.r(3), attempt: 0))), connection: .connected(a1, Samples.r(2))),
             on: .reply(Samples.r(3), .refreshed(Samples.rotated), at: Samples.at(100)),
-            to: Phase(session: .active(Session(credentials: SessionTable.renewed(Samples.rotated))), connection: .connected(Samples.access2, Samples.r(2))),
+            to: Phase(session: .active(SessionLifecycle.Active(credentials: SessionTable.renewed(Samples.rotated))), connection: .connected(Samples.access2, Samples.r(2))),
             effects: [
                 .persist(SessionTable.renewed(Samples.rotated)), .emit(.tokenRefreshed), .cancelTimer(.refreshRetry),
                 .schedule(.proactiveRefresh, at: Samples.at(1840)),
@@ -147,7 +147,7 @@ struct SessionWithRealtimeTransitionTests {
         var ids = FlowContext(next: 2)
         let effects = app.step(&phase, .reply(Samples.r(1), .granted(Samples.plainGrant), at: Samples.t0), &ids)
         #expect(phase == .signedIn(SessionWithRealtime.Phase(
-            session: .active(Session(credentials: Samples.plainCredentials)), connection: .connecting(Samples.access1, Samples.r(2), attempt: 0))))
+            session: .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)), connection: .connecting(Samples.access1, Samples.r(2), attempt: 0))))
         #expect(effects == [.persist(Samples.plainCredentials), .emit(.signedIn(Samples.user)), .send(Samples.r(2), .openRealtime(Samples.access1))])
     }
 
@@ -156,7 +156,7 @@ struct SessionWithRealtimeTransitionTests {
         let machine = SessionWithRealtime(session: SessionTable.hero365)
         let c = Samples.rotatingCredentials
         let run = play(
-            machine, from: SessionWithRealtime.Phase(session: .active(Session(credentials: c)), connection: .connected(Samples.access1, Samples.r(2))),
+            machine, from: SessionWithRealtime.Phase(session: .active(SessionLifecycle.Active(credentials: c)), connection: .connected(Samples.access1, Samples.r(2))),
             requests: 3,
             [
                 .reply(Samples.r(2), .failed(.unauthorized(nil)), at: Samples.t0),  // refresh r3
@@ -171,6 +171,6 @@ struct SessionWithRealtimeTransitionTests {
             ])
         #expect(
             run.phase == SessionWithRealtime.Phase(
-                session: .active(Session(credentials: renewed)), connection: .connecting(Samples.access2, Samples.r(4), attempt: 0)))
+                session: .active(SessionLifecycle.Active(credentials: renewed)), connection: .connecting(Samples.access2, Samples.r(4), attempt: 0)))
     }
 }

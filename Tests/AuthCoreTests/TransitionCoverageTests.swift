@@ -41,7 +41,9 @@ struct CoverageEntry: Sendable, CustomTestStringConvertible {
             "PasswordReset (emailed link)", PasswordResetTable.linkRows, phases: PasswordResetTable.phaseCases,
             intents: PasswordResetTable.intentCases),
         CoverageEntry("OAuthSignIn", OAuthSignInTable.rows, phases: OAuthSignInTable.phaseCases, intents: OAuthSignInTable.intentCases),
-        CoverageEntry("SessionLifecycle", SessionTable.rows, phases: SessionTable.phaseCases, intents: SessionTable.intentCases),
+        CoverageEntry(
+            "SessionLifecycle", SessionTable.rows, phases: SessionTable.phaseCases, intents: SessionTable.intentCases,
+            phaseCase: SessionTable.caseName),
         CoverageEntry(
             "RealtimeConnection", RealtimeConnectionTable.rows, phases: RealtimeConnectionTable.phaseCases,
             intents: RealtimeConnectionTable.intentCases),
@@ -54,7 +56,7 @@ struct CoverageEntry: Sendable, CustomTestStringConvertible {
     ] + SessionTable.policies.map { label, machine in
         CoverageEntry(
             "SessionLifecycle (\(label))", SessionTable.rows.filter { $0.machine.policy == machine.policy }, phases: SessionTable.phaseCases,
-            intents: SessionTable.intentCases)
+            intents: SessionTable.intentCases, phaseCase: SessionTable.caseName)
     }
 }
 
@@ -120,7 +122,7 @@ struct DeclaredCases: Sendable, CustomTestStringConvertible {
               tableIntents: PasswordResetTable.intentCases, declaredIntents: PasswordReset.Intent.declaredCases),
         .init(lifecycle: "OAuthSignIn", tablePhases: OAuthSignInTable.phaseCases, declaredPhases: OAuthSignIn.Phase.declaredCases,
               tableIntents: OAuthSignInTable.intentCases, declaredIntents: OAuthSignIn.Intent.declaredCases),
-        .init(lifecycle: "SessionLifecycle", tablePhases: SessionTable.phaseCases, declaredPhases: SessionLifecycle.Phase.declaredCases,
+        .init(lifecycle: "SessionLifecycle", tablePhases: SessionTable.phaseCases, declaredPhases: SessionTable.declaredPhaseCases,
               tableIntents: SessionTable.intentCases, declaredIntents: SessionLifecycle.Intent.declaredCases),
         .init(lifecycle: "RealtimeConnection", tablePhases: RealtimeConnectionTable.phaseCases, declaredPhases: RealtimeConnection.Phase.declaredCases,
               tableIntents: RealtimeConnectionTable.intentCases, declaredIntents: RealtimeConnection.Intent.declaredCases),

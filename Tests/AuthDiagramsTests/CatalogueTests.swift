@@ -32,7 +32,7 @@ struct CatalogueTests {
         #expect(EntryPosition.of(Apps.hero365()).count == 5)
         #expect(CompositionGraph.state(of: "signedOut.second.second.first.verifying", entries: entries) == "OneTimeCodeSignIn")
         #expect(CompositionGraph.state(of: "signedOut.second.first.enteringCredentials", entries: entries) == "signedOut")
-        #expect(CompositionGraph.state(of: "signedIn.(active + connected)", entries: []) == "signedIn.active")
+        #expect(CompositionGraph.state(of: "signedIn.(active.idle + connected)", entries: []) == "signedIn.active.idle")
     }
 
     @Test("an app step projects onto the lifecycle it belongs to, and onto no other")

@@ -28,14 +28,14 @@ struct DocumentedFlowFailureTests {
         let flow = DocumentedFlow(
             "test.wrongEnd", backend: .subspace, seed: "seed", section: "section", app: Apps.subspace(), steps: Self.signIn,
             endsIn: "signedOut.first.editing")
-        #expect(flow.failures(of: flow.run()) == ["ends in signedIn.active, not signedOut.first.editing"])
+        #expect(flow.failures(of: flow.run()) == ["ends in signedIn.active.idle, not signedOut.first.editing"])
     }
 
     @Test("answering a request the reducer never sent fails the flow")
     func requestNeverSent() {
         let flow = DocumentedFlow(
             "test.unsent", backend: .subspace, seed: "seed", section: "section", app: Apps.subspace(),
-            steps: Self.signIn + [.answer(.refresh, .failed(.network))], endsIn: "signedIn.active")
+            steps: Self.signIn + [.answer(.refresh, .failed(.network))], endsIn: "signedIn.active.idle")
         let failures = flow.failures(of: flow.run())
         #expect(failures.count == 1)
         #expect(failures.first?.hasPrefix("step 3: no refresh request outstanding") == true)
@@ -48,7 +48,7 @@ struct DocumentedFlowFailureTests {
     func unmetExpectation(_ expectation: FlowExpectation) {
         let flow = DocumentedFlow(
             "test.expectation", backend: .subspace, seed: "seed", section: "section", app: Apps.subspace(), steps: Self.signIn,
-            endsIn: "signedIn.active", expecting: [expectation])
+            endsIn: "signedIn.active.idle", expecting: [expectation])
         #expect(flow.failures(of: flow.run()).count == 1)
     }
 

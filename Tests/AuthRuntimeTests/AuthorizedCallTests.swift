@@ -26,7 +26,7 @@ struct AuthorizedCallTests {
 
     /// The protected calls the Everday session holds, when it is refreshing.
     static func waitingCalls(_ state: EverdayApp.State) -> Int? {
-        guard case .signedIn(.refreshing(let session, _, _)) = state.phase else { return nil }
+        guard case .signedIn(.active(let session)) = state.phase, case .refreshing = session.refresh else { return nil }
         return session.calls.count
     }
 
@@ -113,7 +113,7 @@ struct AuthorizedCallTests {
         #expect(transport.count("refresh") == 1)
         #expect(transport.received.filter { $0.url.lastPathComponent == "items" }.map { $0.headers["Authorization"] }
             == ["Bearer access-1", "Bearer access-2"])
-        #expect(await runner.phase == .signedIn(.active(Session(credentials: Sample.credentials(
+        #expect(await runner.phase == .signedIn(.active(SessionLifecycle.Active(credentials: Sample.credentials(
             access: "access-2", refresh: "refresh-2", expiresAt: clock.now + .seconds(3600))))))
     }
 

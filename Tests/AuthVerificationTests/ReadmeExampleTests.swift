@@ -16,7 +16,7 @@ struct ReadmeExampleTests {
     }
 
     static let unreachable = [
-        "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
+        "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
         "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "SessionLifecycle.Phase.passwordChangeRequired": "idem",
         "PasswordSignIn.Phase.pendingApproval": "no approval gate", "Registration.Phase.awaitingVerification": "register signs in",
         "Registration.Phase.pendingApproval": "idem",

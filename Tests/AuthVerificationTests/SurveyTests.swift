@@ -27,7 +27,11 @@ struct SurveyTests {
             name: "RegistrationDetails",
             value: RegistrationDetails(identifier: .username(try! Username("kid")), password: try! Password(PasswordInput("pw-valid-secret"))),
             surveyedFields: 5),
-        Shape(name: "Session", value: Session(credentials: credentials), surveyedFields: 3),
+        Shape(name: "SessionLifecycle.Active", value: SessionLifecycle.Active(credentials: credentials), surveyedFields: 4),
+        Shape(
+            name: "SessionLifecycle.Restoring", value: SessionLifecycle.Restoring(credentials: credentials, request: RequestID(1)),
+            surveyedFields: 3),
+        Shape(name: "SessionLifecycle.PasswordStep", value: SessionLifecycle.PasswordStep(credentials: credentials), surveyedFields: 2),
         Shape(name: "PendingCall", value: PendingCall(id: CallID(1), stage: .waitingForToken, replayed: false), surveyedFields: 3),
         Shape(
             name: "CodeChallenge",
@@ -60,19 +64,19 @@ struct SurveyTests {
     func symmetry() {
         let one = Credentials(accessToken: AccessToken("tok-at-1"), refreshToken: RefreshToken("tok-rt-1"), user: UserProfile(id: "u1"))
         let two = Credentials(accessToken: AccessToken("tok-at-7"), refreshToken: RefreshToken("tok-rt-9"), user: UserProfile(id: "u1"))
-        let a = Self.world(.refreshing(Session(credentials: one), RequestID(3), attempt: 0), next: 4)
-        let b = Self.world(.refreshing(Session(credentials: two), RequestID(12), attempt: 0), next: 40)
+        let a = Self.world(.active(SessionLifecycle.Active(credentials: one, refresh: .refreshing(RequestID(3), attempt: 0))), next: 4)
+        let b = Self.world(.active(SessionLifecycle.Active(credentials: two, refresh: .refreshing(RequestID(12), attempt: 0))), next: 40)
         #expect(Self.fingerprint(a) == Self.fingerprint(b))
     }
 
     @Test("worlds that differ in anything else do not", arguments: [
-        SessionLifecycle.Phase.refreshing(Session(credentials: credentials), RequestID(3), attempt: 1),
-        .refreshBackoff(Session(credentials: credentials), retryAt: .seconds(101), attempt: 0),
-        .active(Session(credentials: credentials)),
-        .active(Session(credentials: credentials, calls: [PendingCall(id: CallID(1), stage: .waitingForToken, replayed: false)])),
+        SessionLifecycle.Phase.active(SessionLifecycle.Active(credentials: credentials, refresh: .refreshing(RequestID(3), attempt: 1))),
+        .active(SessionLifecycle.Active(credentials: credentials, refresh: .backingOff(retryAt: .seconds(101), attempt: 0))),
+        .active(SessionLifecycle.Active(credentials: credentials)),
+        .active(SessionLifecycle.Active(credentials: credentials, calls: [PendingCall(id: CallID(1), stage: .waitingForToken, replayed: false)])),
     ])
     func distinctWorlds(_ other: SessionLifecycle.Phase) {
-        let base = Self.world(.refreshing(Session(credentials: Self.credentials), RequestID(3), attempt: 0))
+        let base = Self.world(.active(SessionLifecycle.Active(credentials: Self.credentials, refresh: .refreshing(RequestID(3), attempt: 0))))
         #expect(Self.fingerprint(base) != Self.fingerprint(Self.world(other)))
     }
 
@@ -120,7 +124,7 @@ struct SurveyTests {
     @Test("every field of the user's profile is part of the fingerprint (text is mixed byte by byte)")
     func profileFields() {
         func world(_ user: UserProfile) -> World<SessionLifecycle> {
-            Self.world(.active(Session(credentials: Credentials(accessToken: AccessToken("tok-at-1"), refreshToken: nil, user: user))))
+            Self.world(.active(SessionLifecycle.Active(credentials: Credentials(accessToken: AccessToken("tok-at-1"), refreshToken: nil, user: user))))
         }
         let base = UserProfile(id: "u1", email: "a@b.edu", phone: nil, name: "Al", passwordSet: nil, passwordChangeRequired: false)
         var variants: [UserProfile] = []
@@ -145,23 +149,22 @@ struct SurveyTests {
     func sharingIsKept() {
         var twice = Self.credentials
         twice.refreshToken = RefreshToken("tok-at-1")  // the same value as the access token
-        #expect(Self.fingerprint(Self.world(.active(Session(credentials: twice)))) != Self.fingerprint(Self.world(.active(Session(credentials: Self.credentials)))))
+        #expect(Self.fingerprint(Self.world(.active(SessionLifecycle.Active(credentials: twice)))) != Self.fingerprint(Self.world(.active(SessionLifecycle.Active(credentials: Self.credentials)))))
     }
 
     @Test("instants are relative to now; those further back than the horizon are alike, those ahead stay exact")
     func instants() {
         var timeless = Self.credentials
         timeless.expiresAt = nil
-        let session = Session(credentials: timeless)
-        let soon = Self.world(.refreshBackoff(session, retryAt: .seconds(110), attempt: 0), now: .seconds(100))
-        let later = Self.world(.refreshBackoff(session, retryAt: .seconds(1010), attempt: 0), now: .seconds(1000))
+        let soon = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(110), attempt: 0))), now: .seconds(100))
+        let later = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(1010), attempt: 0))), now: .seconds(1000))
         #expect(Self.fingerprint(soon) == Self.fingerprint(later))
-        let old = Self.world(.refreshBackoff(session, retryAt: .seconds(1), attempt: 0), now: .seconds(5000))
-        let older = Self.world(.refreshBackoff(session, retryAt: .seconds(2), attempt: 0), now: .seconds(9000))
+        let old = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(1), attempt: 0))), now: .seconds(5000))
+        let older = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(2), attempt: 0))), now: .seconds(9000))
         #expect(Self.fingerprint(old) == Self.fingerprint(older))
         #expect(Self.fingerprint(soon) != Self.fingerprint(old))
-        let ahead = Self.world(.refreshBackoff(session, retryAt: .seconds(86_400), attempt: 0), now: .seconds(100))
-        let furtherAhead = Self.world(.refreshBackoff(session, retryAt: .seconds(86_370), attempt: 0), now: .seconds(100))
+        let ahead = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(86_400), attempt: 0))), now: .seconds(100))
+        let furtherAhead = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(86_370), attempt: 0))), now: .seconds(100))
         #expect(Self.fingerprint(ahead) != Self.fingerprint(furtherAhead), "instants ahead stay exact: their order decides which timer fires first")
     }
 
@@ -181,7 +184,7 @@ struct SurveyTests {
         func fingerprint(issuedAt: Instant, sessionExpiry: Instant) -> Fingerprint {
             var credentials = Self.credentials
             credentials.expiresAt = sessionExpiry
-            var world = Self.world(.active(Session(credentials: credentials)), now: .seconds(1000))
+            var world = Self.world(.active(SessionLifecycle.Active(credentials: credentials)), now: .seconds(1000))
             world.history.codes = [CodeIssue(destination: "phone:+12345678900 login", issuedAt: issuedAt, verifications: 0)]
             return Survey.of(&world, horizon: .zero, historyHorizon: .seconds(300), settle: { _, _ in }).fingerprint
         }

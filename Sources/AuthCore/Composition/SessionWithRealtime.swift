@@ -93,10 +93,8 @@ public struct SessionWithRealtime: SessionRole {
     /// The access token a signed-in, usable session holds.
     static func usableToken(_ phase: SessionLifecycle.Phase) -> AccessToken? {
         switch phase {
-        case .active(let session), .refreshing(let session, _, _), .refreshBackoff(let session, _, _), .offline(let session):
-            session.credentials.accessToken
-        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
-            nil
+        case .active(let active): active.credentials.accessToken
+        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired: nil
         }
     }
 

@@ -16,7 +16,7 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
         self.phase = phase
     }
 
-    /// `[a0.3] t+1000000s reply r2 failed(network) → signedIn.refreshBackoff`.
+    /// `[a0.3] t+1000000s reply r2 failed(network) → signedIn.active.backingOff`.
     @inlinable public var description: String { "[\(choice)] \(event) → \(phase)" }
 }
 

@@ -222,7 +222,7 @@ public enum Catalogue {
         Invariant("a demanded password step is never skipped", source: "seed 002 Login; seed 000 Registration Flow", .state { s in
             guard let due = s.world.history.passwordStepDue, let session = s.session else { return nil }
             switch session {
-            case .active, .refreshing, .refreshBackoff, .offline:
+            case .active:
                 return "\(s.casePath) is usable while the password must be \(due == .set ? "set" : "changed")"
             case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
                 return nil

@@ -25,7 +25,7 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
     public let sessionCredentials: Credentials?
     /// Whether the session holds credentials (`sessionCredentials != nil`, without copying them).
     public let isSignedIn: Bool
-    /// The state's case path, e.g. `signedIn.refreshing`.
+    /// The state's case path, e.g. `signedIn.active.refreshing`.
     @inlinable public var casePath: String { AuthVerification.casePath(of: world.state.phase) }
 
     /// Surveys `world`; `settle` may update its history from the survey's facts before the
@@ -50,7 +50,7 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
         self.referencedRequests = survey.referencedRequests
         self.secrets = survey.secrets
         self.session = survey.session
-        self.sessionCredentials = survey.session.flatMap(SessionLifecycle.credentials(in:))
+        self.sessionCredentials = survey.session?.credentials
         self.isSignedIn = sessionCredentials != nil
         self.symbols = survey.symbols
         self.fingerprint = survey.fingerprint
@@ -510,7 +510,7 @@ extension Survey {
     /// variable from parts of the world it leaves alone, or drops entries those parts no longer
     /// hold.
     @inlinable func settleHistory(_ world: inout World<Machine>, _ facts: Survey, signedInBefore: Bool) {
-        let signedInAfter = facts.session.flatMap(SessionLifecycle.credentials(in:)) != nil
+        let signedInAfter = facts.session?.credentials != nil
         if signedInBefore, !signedInAfter {
             world.history.inFlightAtSignOut = world.network.map(\.id)
         }

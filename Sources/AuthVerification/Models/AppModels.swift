@@ -33,8 +33,8 @@ extension Models {
         return Model(
             name: "app.anonymousWall", machine: Apps.anonymousWall(), replies: replies, relaunches: true,
             unreachableByDesign: [
-                "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
-                "SessionLifecycle.Phase.offline": "idem", "SessionLifecycle.Phase.restoring": "stored tokens are trusted",
+                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
+                "SessionLifecycle.Refresh.offline": "idem", "SessionLifecycle.Phase.restoring": "stored tokens are trusted",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
             ],
@@ -55,8 +55,8 @@ extension Models {
             name: "app.vynqTalk", machine: Apps.vynqTalk(connection: RealtimeConnection(maxAttempts: 2)), replies: replies,
             relaunches: true,
             unreachableByDesign: [
-                "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
-                "SessionLifecycle.Phase.offline": "idem", "SessionLifecycle.Phase.restoring": "stored tokens are trusted",
+                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
+                "SessionLifecycle.Refresh.offline": "idem", "SessionLifecycle.Phase.restoring": "stored tokens are trusted",
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
                 "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",
@@ -95,7 +95,7 @@ extension Models {
         return Model(
             name: "app.subspace", machine: Apps.subspace(), replies: replies, relaunches: true,
             unreachableByDesign: [
-                "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
+                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",

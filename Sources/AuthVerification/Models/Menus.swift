@@ -103,8 +103,8 @@ public enum Menus {
     /// All ``session(in:callers:)`` reads of a world: the first of the `callers` call ids no
     /// pending call holds, if any.
     static func freeCall<Machine>(in snapshot: Snapshot<Machine>, callers: Int) -> CallID? {
-        let pending = snapshot.session.map(SessionLifecycle.calls(in:)) ?? []
-        return (1...max(callers, 1)).map { CallID(UInt64($0)) }.first { id in !pending.contains { $0.id == id } }
+        let pending = snapshot.session?.pendingCalls ?? []
+        return (1...max(callers, 1)).map { CallID(UInt64($0)) }.first { id in !pending.contains(id) }
     }
 
     /// An app's menu: its `entries`, the session's intents (for `callers`) wrapped by `session`, then

@@ -162,7 +162,7 @@ public enum Models {
         var replies: ReplyCatalogue
         var unreachable: [String: String] = [:]
         let noRefresh = [
-            "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "no refresh token",
+            "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "no refresh token",
             "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
         ]
         switch backend {
@@ -170,7 +170,7 @@ public enum Models {
             policy = SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: backend == .vynqTalk, supportsPasswordSetup: backend == .anonymousWall, supportsPasswordChange: backend == .anonymousWall)
             // `passwordSet` is Anonymous Wall's field; VynqTalk's users never carry it.
             replies = ReplyCatalogue(grants: backend == .anonymousWall ? [.init(passwordSet: false), .init(passwordSet: nil)] : [.init()])
-            unreachable = noRefresh.merging(["SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Phase.offline": "no refresh to fail"]) { $1 }
+            unreachable = noRefresh.merging(["SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Refresh.offline": "no refresh to fail"]) { $1 }
         case .subspace:
             policy = SessionPolicy(refresh: .none, restore: .fetchCurrentUser)
             replies = ReplyCatalogue(accessLifetime: tokenLifetime)
@@ -214,7 +214,7 @@ public enum Models {
                 session: SessionWithRealtime(session: session, connection: RealtimeConnection(maxAttempts: 3))),
             replies: replies, relaunches: true,
             unreachableByDesign: [
-                "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem", "SessionLifecycle.Phase.offline": "idem",
+                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem", "SessionLifecycle.Refresh.offline": "idem",
                 "SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "sign-in is a door here",
                 "PasswordSignIn.Phase.rateLimited": "idem",

@@ -1,7 +1,7 @@
 import AuthCore
 
-/// The readable case path of a phase: `signedIn.active`, `signedOut.first.awaitingCode`,
-/// `(active + connected)` for a product of phases. Payloads that are not phases are dropped.
+/// The readable case path of a phase: `signedIn.active.idle`, `signedOut.first.awaitingCode`,
+/// `(active.idle + connected)` for a product of phases. Payloads that are not phases are dropped.
 ///
 /// Read from ``ExplorablePhase`` when the phase conforms, otherwise through `Mirror`.
 @inlinable public func casePath(of phase: Any) -> String {

@@ -8,8 +8,8 @@ import AuthCore
 public protocol ExplorablePhase: LifecyclePhase, Surveyable {
     /// The current case's name, one of `declaredCases`. A product of phases answers `""`.
     var caseName: StaticString { get }
-    /// The case path: the case name followed by inner phases' paths (`signedIn.active`), or for a
-    /// product of phases `(active + connected)`.
+    /// The case path: the case name followed by inner phases' paths (`signedIn.active.idle`), or for a
+    /// product of phases `(active.idle + connected)`.
     var casePath: String { get }
     /// Appends this phase's case and every inner phase's case, with each phase type's declared cases.
     func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]])
@@ -405,12 +405,33 @@ extension SessionLifecycle.Phase: ExplorablePhase {
         case .signedOut: "signedOut"
         case .restoring: "restoring"
         case .active: "active"
-        case .refreshing: "refreshing"
-        case .refreshBackoff: "refreshBackoff"
-        case .offline: "offline"
         case .passwordSetupRequired: "passwordSetupRequired"
         case .passwordChangeRequired: "passwordChangeRequired"
         }
+    }
+
+    /// The case name, and for an active session where its refresh is (`active.refreshing`).
+    @inlinable public var casePath: String {
+        switch self {
+        case .active(let active): "active." + active.refresh.casePath
+        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired: "\(caseName)"
+        }
+    }
+
+    /// An active session's refresh.
+    @inlinable public var innerPhases: [any ExplorablePhase] {
+        switch self {
+        case .active(let active): [active.refresh]
+        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired: []
+        }
+    }
+
+    /// This case and, when active, its refresh's.
+    @inlinable public func reachedCases(into cases: inout [PhaseCase], declared: inout [String: [String]]) {
+        let type = typeName(Self.self)
+        cases.append(PhaseCase(type: type, name: "\(caseName)"))
+        if declared[type] == nil { declared[type] = Self.declaredCases }
+        if case .active(let active) = self { active.refresh.reachedCases(into: &cases, declared: &declared) }
     }
 
     /// The case and its payload; remembered as the world's session.
@@ -419,22 +440,45 @@ extension SessionLifecycle.Phase: ExplorablePhase {
         s.tag(caseName)
         switch self {
         case .signedOut: break
-        case .restoring(let session, let id):
-            s.visit(session)
-            s.visit(id)
-        case .active(let session), .offline(let session):
-            s.visit(session)
-        case .refreshing(let session, let id, let attempt):
-            s.visit(session)
+        case .restoring(let restoring):
+            s.visit(restoring.credentials)
+            s.number(restoring.waiting.count)
+            for call in restoring.waiting { s.plain(call) }
+            s.visit(restoring.request)
+        case .active(let active):
+            s.visit(active.credentials)
+            s.visit(active.calls)
+            s.visit(active.passwordChange)
+            s.visit(active.refresh)
+        case .passwordSetupRequired(let step), .passwordChangeRequired(let step):
+            s.visit(step.credentials)
+            s.visit(step.pending)
+        }
+    }
+}
+
+extension SessionLifecycle.Refresh: ExplorablePhase {
+    /// The case's name.
+    @inlinable public var caseName: StaticString {
+        switch self {
+        case .idle: "idle"
+        case .refreshing: "refreshing"
+        case .backingOff: "backingOff"
+        case .offline: "offline"
+        }
+    }
+
+    /// The case and its payload.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.tag(caseName)
+        switch self {
+        case .idle, .offline: break
+        case .refreshing(let id, let attempt):
             s.visit(id)
             s.number(attempt)
-        case .refreshBackoff(let session, let retryAt, let attempt):
-            s.visit(session)
+        case .backingOff(let retryAt, let attempt):
             s.visit(retryAt)
             s.number(attempt)
-        case .passwordSetupRequired(let credentials, let pending), .passwordChangeRequired(let credentials, let pending):
-            s.visit(credentials)
-            s.visit(pending)
         }
     }
 }

@@ -232,15 +232,6 @@ extension PendingCall: Surveyable {
     }
 }
 
-extension Session: Surveyable {
-    /// Credentials, calls, password change in flight.
-    @inlinable public func survey(_ s: inout Survey) {
-        s.visit(credentials)
-        s.visit(calls)
-        s.visit(passwordChange)
-    }
-}
-
 extension CodeChallenge: Surveyable {
     /// Destination, deadlines, attempts.
     @inlinable public func survey(_ s: inout Survey) {

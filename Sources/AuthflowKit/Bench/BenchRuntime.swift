@@ -52,7 +52,7 @@ enum RuntimeBench {
             await runner.send(.entry(.second(.first(.submit(identifier: parent.username, password: PasswordInput(parent.password))))))
             let deadline = ContinuousClock.now + .seconds(30)
             while ContinuousClock.now < deadline {
-                if case .signedIn(.active(let session)) = await runner.phase, session.calls.isEmpty, await runner.inFlight.isEmpty {
+                if case .signedIn(.active(let session)) = await runner.phase, session.refresh == .idle, session.calls.isEmpty, await runner.inFlight.isEmpty {
                     return runner
                 }
                 try await Task.sleep(for: .milliseconds(1))
@@ -202,7 +202,7 @@ enum RuntimeBench {
         let watch = Task { () -> Int in
             var most = 0
             for await state in states {
-                guard case .signedIn(.refreshing(let held, _, _)) = state.phase else { continue }
+                guard case .signedIn(.active(let held)) = state.phase, case .refreshing = held.refresh else { continue }
                 let waiting = held.calls.count { $0.stage == .waitingForToken }
                 most = max(most, waiting)
                 if waiting == count { break }

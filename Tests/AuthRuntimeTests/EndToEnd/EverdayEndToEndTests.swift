@@ -123,7 +123,7 @@ struct EverdayEndToEndTests {
             await client.send(Do.changePassword(Accounts.password, "N3wPassw0rd!456"))
             // Refused before any request: Everday's document has no endpoint to change it.
             #expect(await client.waitFor(.rejected(.unsupported)))
-            guard case .passwordChangeRequired(_, pending: nil)? = await client.session else {
+            guard case .passwordChangeRequired(let step)? = await client.session, step.pending == nil else {
                 Issue.record("the refused change did not leave the session waiting: \(await client.phase)")
                 return
             }
@@ -143,7 +143,7 @@ struct EverdayEndToEndTests {
             stack.server.inject(.serverError(status: 503), path: "/api/auth/refresh")  // The refresh keeps failing.
             await client.advance(stack.clock, by: .seconds(1740))
             for _ in 0..<3 { await client.advance(stack.clock, by: .seconds(60)) }
-            guard case .offline? = await client.session else {
+            guard case .active(let session)? = await client.session, session.refresh == .offline else {
                 Issue.record("the refresh retries did not end offline: \(await client.phase)")
                 return
             }

@@ -13,7 +13,9 @@ struct SingleFlightEndToEndTests {
 
     /// How many calls the session holds, all waiting for a token, while one refresh is in flight.
     static func waitingForToken(_ session: SessionLifecycle.Phase?) -> Int {
-        guard case .refreshing(let held, _, _)? = session, held.calls.allSatisfy({ $0.stage == .waitingForToken }) else { return 0 }
+        guard case .active(let held)? = session, case .refreshing = held.refresh, held.calls.allSatisfy({ $0.stage == .waitingForToken }) else {
+            return 0
+        }
         return held.calls.count
     }
 

@@ -77,7 +77,7 @@ struct SubspaceEndToEndTests {
             await second.settle()
             #expect(await second.waitFor(.failed(.rateLimited(retryAfter: .seconds(30)))))
             #expect(await second.waitFor(.offline))
-            guard case .offline? = await second.session else {
+            guard case .active(let session)? = await second.session, session.refresh == .offline else {
                 Issue.record("a 429 at restore is not kept offline: \(await second.phase)")
                 return
             }

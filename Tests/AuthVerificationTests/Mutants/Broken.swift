@@ -33,11 +33,12 @@ enum Broken {
 
     /// A token rejected while a refresh is under way starts a second refresh instead of joining it.
     static let secondRefreshInFlight = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
-        if case .intent(.session(.credentialsRejected), _) = event, case .signedIn(.refreshing(let session, _, _)) = phase,
-            let token = session.credentials.refreshToken
+        if case .intent(.session(.credentialsRejected), _) = event, case .signedIn(.active(var session)) = phase,
+            case .refreshing = session.refresh, let token = session.credentials.refreshToken
         {
             let id = requests.issue()
-            phase = .signedIn(.refreshing(session, id, attempt: 0))
+            session.refresh = .refreshing(id, attempt: 0)
+            phase = .signedIn(.active(session))
             return [.send(id, .refresh(token))]
         }
         return base.step(&phase, event, &requests)
@@ -55,7 +56,8 @@ enum Broken {
     /// A refresh answer without a refresh token drops the one the session held.
     static let omittedRefreshTokenDropsTheOld = Mutant<SignInSession>.editing(SmallModels.rotating) { before, event, phase, effects in
         guard case .reply(let id, .refreshed(let tokens), _) = event, tokens.refreshToken == nil,
-            case .signedIn(.refreshing(_, let current, _)) = before, current == id, case .signedIn(.active(var session)) = phase
+            case .signedIn(.active(let held)) = before, case .refreshing(let current, _) = held.refresh, current == id,
+            case .signedIn(.active(var session)) = phase
         else { return }
         session.credentials.refreshToken = nil
         phase = .signedIn(.active(session))
@@ -71,7 +73,7 @@ enum Broken {
     /// A transient refresh failure (no network) is taken for a refusal and ends the session.
     static let transientFailureEndsTheSession = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
         if case .reply(let id, .failed(let failure), let at) = event, failure.isTransient,
-            case .signedIn(.refreshing(_, let current, _)) = phase, current == id
+            case .signedIn(.active(let session)) = phase, case .refreshing(let current, _) = session.refresh, current == id
         {
             return base.step(&phase, .reply(id, .failed(.unauthorized(nil)), at: at), &requests)
         }
@@ -111,8 +113,8 @@ enum Broken {
 
     /// A protected call made while the password must be changed is sent anyway.
     static let callDuringPasswordChange = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
-        if case .intent(.session(.call(let call)), _) = event, case .signedIn(.passwordChangeRequired(let credentials, _)) = phase {
-            return [.send(requests.issue(), .protected(call, Bearer(token: credentials.accessToken, userID: credentials.user.id)))]
+        if case .intent(.session(.call(let call)), _) = event, case .signedIn(.passwordChangeRequired(let step)) = phase {
+            return [.send(requests.issue(), .protected(call, step.credentials.bearer))]
         }
         return base.step(&phase, event, &requests)
     }
@@ -227,13 +229,13 @@ enum Broken {
     static let expiredTokenAttached = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
         if case .intent(.session(.call(let call)), _) = event, case .signedIn(let inner) = phase {
             switch inner {
-            case .active(var session), .offline(var session):
+            case .active(var session) where session.refresh == .idle || session.refresh == .offline:
                 guard !session.calls.contains(where: { $0.id == call }) else { break }
                 let id = requests.issue()
                 session.calls.append(PendingCall(id: call, stage: .sent(id, with: session.credentials.accessToken), replayed: false))
-                if case .active = inner { phase = .signedIn(.active(session)) } else { phase = .signedIn(.offline(session)) }
+                phase = .signedIn(.active(session))
                 return [.send(id, .protected(call, session.bearer))]
-            case .signedOut, .restoring, .refreshing, .refreshBackoff, .passwordSetupRequired, .passwordChangeRequired:
+            case .signedOut, .restoring, .active, .passwordSetupRequired, .passwordChangeRequired:
                 break
             }
         }
@@ -307,18 +309,8 @@ extension AuthEffect {
 extension SessionLifecycle.Phase {
     /// The same phase with every pending call's `replayed` flag cleared.
     var forgettingReplays: Self {
-        func forgetting(_ session: Session) -> Session {
-            var session = session
-            for index in session.calls.indices { session.calls[index].replayed = false }
-            return session
-        }
-        return switch self {
-        case .active(let session): .active(forgetting(session))
-        case .refreshing(let session, let id, let attempt): .refreshing(forgetting(session), id, attempt: attempt)
-        case .refreshBackoff(let session, let retryAt, let attempt): .refreshBackoff(forgetting(session), retryAt: retryAt, attempt: attempt)
-        case .offline(let session): .offline(forgetting(session))
-        case .restoring(let session, let id): .restoring(forgetting(session), id)
-        case .signedOut, .passwordSetupRequired, .passwordChangeRequired: self
-        }
+        guard case .active(var session) = self else { return self }  // Only an active session's calls are replayed.
+        for index in session.calls.indices { session.calls[index].replayed = false }
+        return .active(session)
     }
 }

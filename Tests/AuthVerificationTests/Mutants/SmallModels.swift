@@ -68,8 +68,8 @@ enum SmallModels {
 
     /// Cases ``plain``'s model leaves out.
     static let plainUnreachable = sessionUnreachable.merging([
-        "SessionLifecycle.Phase.refreshing": "no refresh token", "SessionLifecycle.Phase.refreshBackoff": "idem",
-        "SessionLifecycle.Phase.offline": "idem", "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
+        "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
+        "SessionLifecycle.Refresh.offline": "idem", "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
     ]) { $1 }
 
     /// ``rotating``'s model: grants with a refresh token, with or without a demanded password

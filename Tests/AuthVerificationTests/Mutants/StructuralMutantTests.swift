@@ -35,9 +35,10 @@ extension Broken {
     /// forever and the user never sees the session go offline (livelock).
     static let refreshRetriesForever = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
         if case .reply(let id, .failed(let failure), _) = event, failure.isTransient,
-            case .signedIn(.refreshing(let session, let current, _)) = phase, current == id
+            case .signedIn(.active(var session)) = phase, case .refreshing(let current, _) = session.refresh, current == id
         {
-            phase = .signedIn(.refreshing(session, current, attempt: 0))
+            session.refresh = .refreshing(current, attempt: 0)
+            phase = .signedIn(.active(session))
         }
         return base.step(&phase, event, &requests)
     }
@@ -113,9 +114,9 @@ struct StructuralMutantTests {
         // Sign in (2), refresh at the margin (1), no network (1), the retry once the token expired (1):
         // from there timers and failures repeat the same two worlds.
         StructuralCase(
-            .livelock, "timers and failed answers alone loop through signedIn.refreshing", trace: 5, "refreshRetriesForever",
+            .livelock, "timers and failed answers alone loop through signedIn.active.refreshing", trace: 5, "refreshRetriesForever",
             Broken.refreshRetriesForever, under: .rotatingSession)
-            .alsoFinding("unreachedCase: SessionLifecycle.Phase.offline"),
+            .alsoFinding("unreachedCase: SessionLifecycle.Refresh.offline"),
         StructuralCase(
             .unreachedCase, "PasswordSignIn.Phase.rateLimited", trace: 0, "rateLimitTakenForAFailure", Broken.rateLimitTakenForAFailure,
             under: .passwordSignIn),

@@ -41,13 +41,13 @@ extension Client where Machine: EndToEndApp {
     var session: SessionLifecycle.Phase? { get async { runner.machine.sessionPhase(await runner.phase) } }
 
     /// The credentials the session holds, `nil` while signed out.
-    var credentials: Credentials? { get async { await session.flatMap(SessionLifecycle.credentials(in:)) } }
+    var credentials: Credentials? { get async { await session?.credentials } }
 
     /// True when the session is usable (active, refreshing, backing off or offline).
     var isActive: Bool {
         get async {
             switch await session {
-            case .active?, .refreshing?, .refreshBackoff?, .offline?: true
+            case .active?: true
             case .signedOut?, .restoring?, .passwordSetupRequired?, .passwordChangeRequired?, nil: false
             }
         }

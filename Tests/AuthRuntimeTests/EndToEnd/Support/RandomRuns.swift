@@ -301,12 +301,19 @@ enum RandomRuns {
         for _ in 0..<40 {
             await client.settle()
             switch await client.session {
-            case .refreshBackoff(_, let retryAt, _)?:
-                await client.advance(stack.clock, by: Interval(milliseconds: max(0, (retryAt - stack.clock.now).milliseconds)))
+            case .active(let session)?:
+                switch session.refresh {
+                case .backingOff(let retryAt, _):
+                    await client.advance(stack.clock, by: Interval(milliseconds: max(0, (retryAt - stack.clock.now).milliseconds)))
+                    continue
+                case .refreshing:
+                    continue
+                case .idle, .offline:
+                    break
+                }
+            case .restoring?:
                 continue
-            case .refreshing?, .restoring?:
-                continue
-            case .active?, .offline?, .passwordSetupRequired?, .passwordChangeRequired?, .signedOut?, nil:
+            case .passwordSetupRequired?, .passwordChangeRequired?, .signedOut?, nil:
                 break
             }
             break

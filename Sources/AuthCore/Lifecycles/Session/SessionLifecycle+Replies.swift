@@ -1,0 +1,244 @@
+/// What the session does with the server's answers: to the restore, to the refresh, to a
+/// password step, to a protected call. An answer to a request that is no longer current
+/// changes nothing.
+extension SessionLifecycle {
+    func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch phase {
+        case .restoring(let restoring) where restoring.request == id:
+            return restored(restoring, reply, at: now, &phase, &requests)
+        case .passwordSetupRequired(let step) where step.pending == id:
+            switch reply.acceptedOrFailure {
+            case .success:
+                var updated = step.credentials
+                updated.user.passwordSet = true
+                if case .user(let user) = reply {
+                    updated.user = user
+                    updated.user.passwordSet = true
+                }
+                let (next, effects) = enter(updated, at: now, [.persist(updated), .emit(.passwordSet)])
+                phase = next
+                return effects
+            case .failure(let failure):
+                phase = .passwordSetupRequired(PasswordStep(credentials: step.credentials))
+                return passwordStepFailed(failure, &phase)
+            }
+        case .passwordChangeRequired(let step) where step.pending == id:
+            switch reply.acceptedOrFailure {
+            case .success:
+                var updated = step.credentials
+                updated.user.passwordChangeRequired = false
+                let (next, effects) = enter(updated, at: now, [.persist(updated), .emit(.passwordChanged)])
+                phase = next
+                return effects
+            case .failure(let failure):
+                phase = .passwordChangeRequired(PasswordStep(credentials: step.credentials))
+                return passwordStepFailed(failure, &phase)
+            }
+        case .active(let active):
+            return answered(active, reply, to: id, at: now, &phase, &requests)
+        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
+            return []  // An answer to a request that is no longer current changes nothing.
+        }
+    }
+
+    /// An answer in an active session: the refresh's, the password change's, or a call's.
+    private func answered(
+        _ active: Active, _ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
+        if case .refreshing(let current, let attempt) = active.refresh, current == id {
+            return refreshed(active, reply, attempt: attempt, at: now, &phase, &requests)
+        }
+        if active.refresh == .idle, let change = active.passwordChange, change == id {
+            var active = active
+            active.passwordChange = nil
+            phase = .active(active)
+            switch reply.acceptedOrFailure {
+            case .success: return [.emit(.passwordChanged)]
+            case .failure(let failure): return passwordStepFailed(failure, &phase)
+            }
+        }
+        guard let index = active.calls.firstIndex(where: { $0.request == id }) else {
+            return []  // An answer to a request that is no longer current changes nothing.
+        }
+        return callAnswered(active, index, reply, at: now, &phase, &requests)
+    }
+
+    private func passwordStepFailed(_ failure: AuthFailure, _ phase: inout Phase) -> [AuthEffect] {
+        switch failure {
+        case .unauthorized where policy.refresh == .none:
+            return [.fail(failure)] + end(&phase, reason: .tokenRejected)
+        case .badRequest, .unauthorized, .pendingApproval, .forbidden, .notFound, .conflict, .rateLimited, .server,
+            .network, .timeout, .malformed:
+            return [.fail(failure)]
+        }
+    }
+
+    // MARK: Restore
+
+    private func restored(
+        _ restoring: Restoring, _ reply: Reply, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
+        let credentials = restoring.credentials
+        switch reply {
+        case .refreshed(let tokens):
+            let renewed = renew(credentials, with: tokens, at: now)
+            let (next, effects) = enter(renewed, at: now, [.persist(renewed), .emit(.signedIn(renewed.user)), .emit(.tokenRefreshed)])
+            phase = next
+            return effects + release(restoring.waiting, &phase, &requests)
+        case .user(let user):
+            var confirmed = credentials
+            confirmed.user = user
+            // What the server answers for `/me` does not lift a password change it demanded at sign-in.
+            confirmed.user.passwordChangeRequired = user.passwordChangeRequired || credentials.user.passwordChangeRequired
+            let (next, effects) = enter(confirmed, at: now, [.persist(confirmed), .emit(.signedIn(confirmed.user))])
+            phase = next
+            return effects + release(restoring.waiting, &phase, &requests)
+        case .failed(let failure) where !failure.isTransient:
+            return end(&phase, reason: .sessionExpired)
+        case .failed(let failure):
+            return keep(restoring, unconfirmed: failure, at: now, &phase, &requests)
+        case .granted, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
+            return keep(restoring, unconfirmed: .malformed, at: now, &phase, &requests)
+        }
+    }
+
+    /// Keeps a stored session the server could not confirm (no network, 5xx, 429, an unreadable
+    /// answer): offline, so a later call or the next launch tries again — unless it owes a password
+    /// step, which still comes first. Calls that waited fail with the reason.
+    private func keep(
+        _ restoring: Restoring, unconfirmed failure: AuthFailure, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
+        let credentials = restoring.credentials
+        let stepDue = credentials.user.passwordChangeRequired || (policy.supportsPasswordSetup && credentials.user.passwordSet == false)
+        if stepDue {
+            let (next, effects) = enter(credentials, at: now, [.emit(.signedIn(credentials.user)), .fail(failure)])
+            phase = next
+            return effects + release(restoring.waiting, &phase, &requests)
+        }
+        phase = .active(Active(credentials: credentials, refresh: .offline))
+        return [.emit(.signedIn(credentials.user)), .fail(failure), .emit(.offline)]
+            + restoring.waiting.map { .finishCall($0, .failed(failure)) }
+    }
+
+    /// Sends the calls that waited for a restore with the session's token, or refuses them when
+    /// the restored session must first set or change its password.
+    private func release(_ waiting: [CallID], _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        guard !waiting.isEmpty else { return [] }
+        switch phase {
+        case .active(var active):
+            var effects: [AuthEffect] = []
+            for call in waiting {
+                let id = requests.issue()
+                active.calls.append(PendingCall(id: call, stage: .sent(id, with: active.credentials.accessToken), replayed: false))
+                effects.append(.send(id, .protected(call, active.bearer)))
+            }
+            phase = .active(active)
+            return effects
+        case .passwordSetupRequired:
+            return waiting.map { .finishCall($0, .rejected(.passwordSetupRequired)) }
+        case .passwordChangeRequired:
+            return waiting.map { .finishCall($0, .rejected(.passwordChangeRequired)) }
+        case .signedOut, .restoring:
+            return waiting.map { .finishCall($0, .sessionEnded) }  // `enter` lands in neither.
+        }
+    }
+
+    // MARK: Refresh
+
+    /// The credentials after a refresh: a new access token and expiry, the rotated refresh token
+    /// or, when the answer carried none, the one already held.
+    private func renew(_ credentials: Credentials, with tokens: TokenRefresh, at now: Instant) -> Credentials {
+        Credentials(
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? credentials.refreshToken,
+            expiresAt: tokens.expiry.deadline(receivedAt: now), user: credentials.user)
+    }
+
+    private func refreshed(
+        _ active: Active, _ reply: Reply, attempt: Int, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
+        switch reply {
+        case .refreshed(let tokens):
+            var renewed = active
+            renewed.credentials = renew(active.credentials, with: tokens, at: now)
+            renewed.refresh = .idle
+            // Persist first: the new pair is stored before the new access token is used.
+            var effects: [AuthEffect] = [.persist(renewed.credentials), .emit(.tokenRefreshed), .cancelTimer(.refreshRetry)]
+            for index in renewed.calls.indices where renewed.calls[index].stage == .waitingForToken {
+                let id = requests.issue()
+                renewed.calls[index].stage = .sent(id, with: renewed.credentials.accessToken)
+                effects.append(.send(id, .protected(renewed.calls[index].id, renewed.bearer)))
+            }
+            effects += deadlines(for: renewed.credentials, at: now)
+            phase = .active(renewed)
+            return effects
+        case .failed(let failure) where !failure.isTransient:
+            return end(&phase, reason: .sessionExpired)
+        case .failed(let failure):
+            return refreshFailedTransiently(active, failure, attempt: attempt, at: now, &phase)
+        case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
+            return refreshFailedTransiently(active, .malformed, attempt: attempt, at: now, &phase)
+        }
+    }
+
+    private func refreshFailedTransiently(
+        _ active: Active, _ failure: AuthFailure, attempt: Int, at now: Instant, _ phase: inout Phase
+    ) -> [AuthEffect] {
+        var active = active
+        guard case .rotating(_, let retryLimit, let backoff) = policy.refresh, attempt + 1 < retryLimit else {
+            let waiting = active.calls.filter { $0.stage == .waitingForToken }
+            active.calls.removeAll { $0.stage == .waitingForToken }
+            active.refresh = .offline
+            phase = .active(active)
+            return waiting.map { .finishCall($0.id, .failed(failure)) } + [.emit(.offline)]
+        }
+        var delay = backoff * (1 << Int64(min(attempt, 16)))
+        if case .rateLimited(let retryAfter?) = failure, retryAfter > delay { delay = retryAfter }
+        let retryAt = now + delay
+        active.refresh = .backingOff(retryAt: retryAt, attempt: attempt + 1)
+        phase = .active(active)
+        return [.schedule(.refreshRetry, at: retryAt), .emit(.refreshRetryScheduled(at: retryAt))]
+    }
+
+    // MARK: Protected calls
+
+    private func callAnswered(
+        _ active: Active, _ index: Int, _ reply: Reply, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
+        var active = active
+        let call = active.calls[index]
+        guard case .sent(let id, let token) = call.stage else { return [] }
+        let refused: Bool =
+            switch reply {
+            case .failed(.unauthorized): true
+            case .failed(.forbidden), .failed(.pendingApproval): policy.forbiddenEndsSession
+            case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL,
+                .realtimeOpened, .realtimeClosed, .failed:
+                false
+            }
+        guard refused, !call.replayed else {
+            active.calls.remove(at: index)
+            phase = .active(active)
+            return [.finishCall(call.id, .answered(id))]
+        }
+        guard case .rotating = policy.refresh else {
+            // No refresh: the token is dead (VynqTalk's automatic logout).
+            return end(&phase, reason: .tokenRejected)
+        }
+        active.calls[index].replayed = true
+        if token != active.credentials.accessToken, tokenUsable(active.credentials, at: now) {
+            // Sent before a refresh finished: replay at once with the new token, no second refresh.
+            let replay = requests.issue()
+            active.calls[index].stage = .sent(replay, with: active.credentials.accessToken)
+            phase = .active(active)
+            return [.send(replay, .protected(call.id, active.bearer))]
+        }
+        active.calls[index].stage = .waitingForToken
+        switch active.refresh {
+        case .refreshing, .backingOff:
+            phase = .active(active)  // Join the refresh already under way.
+            return []
+        case .idle, .offline:
+            return startRefresh(active, attempt: 0, &phase, &requests)
+        }
+    }
+}

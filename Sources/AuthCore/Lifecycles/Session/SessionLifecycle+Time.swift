@@ -1,0 +1,63 @@
+/// What the session does when time passes and when the app launches.
+extension SessionLifecycle {
+    func tick(at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch phase {
+        case .active(let active):
+            switch active.refresh {
+            case .idle:
+                guard let expiresAt = active.credentials.expiresAt else { return [] }
+                switch policy.refresh {
+                case .none:
+                    return now >= expiresAt ? end(&phase, reason: .tokenExpired) : []
+                case .rotating(let margin, _, _):
+                    return now >= expiresAt - margin ? startRefresh(active, attempt: 0, &phase, &requests) : []
+                }
+            case .backingOff(let retryAt, let attempt) where now >= retryAt:
+                return startRefresh(active, attempt: attempt, &phase, &requests)
+            case .refreshing, .backingOff, .offline:
+                return []  // Nothing is due; offline waits for the user.
+            }
+        case .passwordSetupRequired(let step) where step.pending == nil, .passwordChangeRequired(let step) where step.pending == nil:
+            // These phases allow nothing else, refresh included: once the token is dead, sign in again.
+            guard let expiresAt = step.credentials.expiresAt, now >= expiresAt else { return [] }
+            return end(&phase, reason: .tokenExpired)
+        case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
+            return []  // Nothing is due; a password step in flight is the server's to judge.
+        }
+    }
+
+    func launch(_ stored: StoredCredentials, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch phase {
+        case .signedOut:
+            switch stored {
+            case .none: return []
+            case .unreadable: return [.emit(.vaultUnreadable)]  // Not "no session": nothing is deleted.
+            case .stored(let credentials): return restore(credentials, at: now, &phase, &requests)
+            }
+        case .restoring, .active, .passwordSetupRequired, .passwordChangeRequired:
+            return []  // The app launches once; a session in memory already knows more than the vault.
+        }
+    }
+
+    private func restore(_ credentials: Credentials, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        let expired = credentials.expiresAt.map { now >= $0 } ?? false
+        let refreshToken = policy.refresh == .none ? nil : credentials.refreshToken
+        switch (policy.restore, refreshToken) {
+        case (.refresh, let token?),
+            (.fetchCurrentUser, let token?) where expired:
+            let id = requests.issue()
+            phase = .restoring(Restoring(credentials: credentials, request: id))
+            return [.send(id, .refresh(token))]
+        case (.fetchCurrentUser, _) where !expired:
+            let id = requests.issue()
+            phase = .restoring(Restoring(credentials: credentials, request: id))
+            return [.send(id, .currentUser(credentials.bearer))]
+        case (.trustStored, _) where !expired:
+            let (next, effects) = enter(credentials, at: now, [.emit(.signedIn(credentials.user))])
+            phase = next
+            return effects
+        case (.refresh, _), (.fetchCurrentUser, _), (.trustStored, _):
+            return [.clearCredentials, .emit(.signedOut(.tokenExpired))]  // Nothing left that could work.
+        }
+    }
+}

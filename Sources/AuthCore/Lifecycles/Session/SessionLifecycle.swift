@@ -1,0 +1,255 @@
+/// The signed-in session: rotating refresh (single flight, proactive and on 401, replay once),
+/// restore on launch, logout that always reaches signed-out, and the password steps a session
+/// may demand before anything else (set it, Anonymous Wall; change it, Everday).
+///
+/// Only definitive refresh answers (400/401/403) end a session; network errors, timeouts, 5xx,
+/// 429 and unreadable answers keep it and retry a bounded number of times with the same token,
+/// then wait for the user. A rotated pair is persisted before the new access token is used, and
+/// an old refresh token is never sent once its successor arrived.
+///
+/// The reducer is split by event family, as swift-nio-http2 splits its connection state machine:
+/// intents (`SessionLifecycle+Intents.swift`), server answers (`+Replies`), time and launch
+/// (`+Time`); this file holds the states and what every family shares (beginning, entering and
+/// ending a session).
+public struct SessionLifecycle: Lifecycle {
+    /// How this backend's session behaves.
+    public var policy: SessionPolicy
+
+    /// A session lifecycle with `policy`.
+    public init(policy: SessionPolicy) { self.policy = policy }
+
+    /// Where the user is. Each case carries one value that says what is true in it.
+    ///
+    /// The cases holding credentials are `indirect`: copying a phase is then one reference count,
+    /// not a retain of every token and string in the session.
+    public enum Phase: LifecyclePhase {
+        /// Every case, by name.
+        public static let declaredCases = ["signedOut", "restoring", "active", "passwordSetupRequired", "passwordChangeRequired"]
+
+        /// Nobody is signed in; nothing is stored.
+        case signedOut
+        /// The app launched with stored credentials and asked the server whether they still hold;
+        /// protected calls made meanwhile wait for the answer.
+        indirect case restoring(Restoring)
+        /// Signed in and usable; protected calls may be in flight, and the token may be being renewed.
+        indirect case active(Active)
+        /// Signed in with the password not yet set (Anonymous Wall): only setting it, or logging out, is allowed.
+        indirect case passwordSetupRequired(PasswordStep)
+        /// Signed in, but the server demands a new password (Everday): only changing it, or logging out, is allowed.
+        indirect case passwordChangeRequired(PasswordStep)
+
+        /// The credentials the phase holds, if signed in (or restoring).
+        public var credentials: Credentials? {
+            switch self {
+            case .signedOut: nil
+            case .restoring(let restoring): restoring.credentials
+            case .active(let active): active.credentials
+            case .passwordSetupRequired(let step), .passwordChangeRequired(let step): step.credentials
+            }
+        }
+
+        /// The protected calls the phase has not answered yet, in call order.
+        public var pendingCalls: [CallID] {
+            switch self {
+            case .restoring(let restoring): restoring.waiting
+            case .active(let active): active.calls.map(\.id)
+            case .signedOut, .passwordSetupRequired, .passwordChangeRequired: []
+            }
+        }
+    }
+
+    /// What is true while a stored session is being confirmed.
+    public struct Restoring: Hashable, Sendable, CustomStringConvertible {
+        /// What the vault held.
+        public var credentials: Credentials
+        /// The refresh or current-user request asking the server.
+        public var request: RequestID
+        /// Protected calls made meanwhile, in call order; sent once the session is confirmed.
+        public var waiting: [CallID]
+
+        /// Creates the restoring state.
+        public init(credentials: Credentials, request: RequestID, waiting: [CallID] = []) {
+            self.credentials = credentials
+            self.request = request
+            self.waiting = waiting
+        }
+
+        /// Redacted summary.
+        public var description: String {
+            "\(credentials), \(request)\(waiting.isEmpty ? "" : ", waiting: \(waiting)")"
+        }
+    }
+
+    /// What is true in a usable session: the credentials, the protected calls not yet answered to
+    /// their callers, a password change in flight, and where the renewal of the token is.
+    public struct Active: Hashable, Sendable, CustomStringConvertible {
+        /// What the vault holds.
+        public var credentials: Credentials
+        /// Unanswered protected calls, in call order.
+        public var calls: [PendingCall]
+        /// A password change in flight.
+        public var passwordChange: RequestID?
+        /// Where the renewal of the access token is.
+        public var refresh: Refresh
+
+        /// Creates an active session.
+        public init(credentials: Credentials, calls: [PendingCall] = [], passwordChange: RequestID? = nil, refresh: Refresh = .idle) {
+            self.credentials = credentials
+            self.calls = calls
+            self.passwordChange = passwordChange
+            self.refresh = refresh
+        }
+
+        /// The bearer for protected requests.
+        public var bearer: Bearer { credentials.bearer }
+
+        /// Redacted summary.
+        public var description: String {
+            "\(credentials), \(refresh)\(calls.isEmpty ? "" : ", calls: \(calls)")\(passwordChange.map { ", changingPassword: \($0)" } ?? "")"
+        }
+    }
+
+    /// Where the renewal of an active session's access token is.
+    public enum Refresh: LifecyclePhase {
+        /// Every case, by name.
+        public static let declaredCases = ["idle", "refreshing", "backingOff", "offline"]
+
+        /// No refresh is in flight or due.
+        case idle
+        /// Exactly one refresh is in flight, carrying the session's refresh token; calls that need a token wait.
+        case refreshing(RequestID, attempt: Int)
+        /// A refresh failed transiently and is retried at `retryAt` with the same token.
+        case backingOff(retryAt: Instant, attempt: Int)
+        /// Refresh attempts are exhausted: the session is kept; the next protected call tries again.
+        case offline
+    }
+
+    /// What is true while a password step the server demanded comes first.
+    public struct PasswordStep: Hashable, Sendable, CustomStringConvertible {
+        /// What the vault holds.
+        public var credentials: Credentials
+        /// The request setting or changing the password, while one is in flight.
+        public var pending: RequestID?
+
+        /// Creates the state.
+        public init(credentials: Credentials, pending: RequestID? = nil) {
+            self.credentials = credentials
+            self.pending = pending
+        }
+
+        /// Redacted summary.
+        public var description: String { "\(credentials)\(pending.map { ", pending: \($0)" } ?? "")" }
+    }
+
+    /// What the user (or the app on their behalf) can do.
+    public enum Intent: CaseListing {
+        /// Every case, by name.
+        public static let declaredCases = ["call", "logout", "setPassword", "changePassword", "credentialsRejected"]
+
+        /// Make a protected call (the runner's `authorized(_:)`).
+        case call(CallID)
+        /// Log out: always reaches signed-out with the vault cleared, whatever the server says.
+        case logout
+        /// Set the first password.
+        case setPassword(PasswordInput)
+        /// Change the password.
+        case changePassword(old: PasswordInput, new: PasswordInput)
+        /// Another channel (the realtime connection) was refused with the current token.
+        case credentialsRejected
+    }
+
+    /// Starts signed out.
+    public var initialPhase: Phase { .signedOut }
+
+    /// The reducer.
+    public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch event {
+        case .intent(let intent, let now): handle(intent, at: now, &phase, &requests)
+        case .reply(let id, let reply, let now): handle(reply, to: id, at: now, &phase, &requests)
+        case .tick(let now): tick(at: now, &phase, &requests)
+        case .launched(let stored, let now): launch(stored, at: now, &phase, &requests)
+        }
+    }
+
+    // MARK: Starting and ending
+
+    /// Begins a session from a sign-in answer received at `now`: persist (with the password
+    /// change the answer demands, if any), tell the UI, and land in the phase the answer demands
+    /// (password to set or change, or active).
+    public func begin(_ grant: Grant, at now: Instant, _ requests: inout FlowContext) -> (Phase, [AuthEffect]) {
+        var credentials = Credentials(grant, receivedAt: now)
+        if grant.requiresPasswordChange { credentials.user.passwordChangeRequired = true }
+        return enter(credentials, at: now, [.persist(credentials), .emit(.signedIn(credentials.user))])
+    }
+
+    /// Lands in the phase stored, restored or refreshed credentials call for: a password step the
+    /// server demanded comes first, whichever way the session began.
+    func enter(_ credentials: Credentials, at now: Instant, _ effects: [AuthEffect]) -> (Phase, [AuthEffect]) {
+        var effects = effects
+        if credentials.user.passwordChangeRequired {
+            effects.append(.emit(.passwordChangeRequired))
+            effects += credentials.expiresAt.map { [.schedule(.sessionExpiry, at: $0)] } ?? []
+            return (.passwordChangeRequired(PasswordStep(credentials: credentials)), effects)
+        }
+        if policy.supportsPasswordSetup, credentials.user.passwordSet == false {
+            effects.append(.emit(.passwordSetupRequired))
+            effects += credentials.expiresAt.map { [.schedule(.sessionExpiry, at: $0)] } ?? []
+            return (.passwordSetupRequired(PasswordStep(credentials: credentials)), effects)
+        }
+        effects += deadlines(for: credentials, at: now)
+        return (.active(Active(credentials: credentials)), effects)
+    }
+
+    /// The wake-up for the next proactive refresh, or for the end of a session without refresh.
+    func deadlines(for credentials: Credentials, at now: Instant) -> [AuthEffect] {
+        guard let expiresAt = credentials.expiresAt else { return [] }
+        switch policy.refresh {
+        case .none: return [.schedule(.sessionExpiry, at: expiresAt)]
+        case .rotating(let margin, _, _): return [.schedule(.proactiveRefresh, at: refreshDue(expiresAt, margin: margin, now: now))]
+        }
+    }
+
+    /// When to refresh: `margin` before expiry, or halfway there when the token lives shorter than
+    /// the margin (so a short-lived token never makes a refresh loop without pause).
+    func refreshDue(_ expiresAt: Instant, margin: Interval, now: Instant) -> Instant {
+        let due = expiresAt - margin
+        return due > now ? due : now + Interval(milliseconds: max(0, (expiresAt - now).milliseconds / 2))
+    }
+
+    /// Whether the access token may be attached at `now`: never once expired, and, with refresh,
+    /// not inside the margin either.
+    func tokenUsable(_ credentials: Credentials, at now: Instant) -> Bool {
+        guard let expiresAt = credentials.expiresAt else { return true }
+        switch policy.refresh {
+        case .none: return now < expiresAt
+        case .rotating(let margin, _, _): return now < expiresAt - margin
+        }
+    }
+
+    /// Ends the session: clear the vault first, stop everything in flight, answer every waiting
+    /// caller, tell the UI. Whatever the server says, the result is signed-out.
+    func end(_ phase: inout Phase, reason: SignOutReason) -> [AuthEffect] {
+        var effects: [AuthEffect] = [.clearCredentials]
+        var inFlight: [RequestID] = []
+        var calls: [CallID] = []
+        switch phase {
+        case .signedOut: break
+        case .restoring(let restoring):
+            calls = restoring.waiting
+            inFlight.append(restoring.request)
+        case .passwordSetupRequired(let step), .passwordChangeRequired(let step):
+            inFlight += step.pending.map { [$0] } ?? []
+        case .active(let active):
+            calls = active.calls.map(\.id)
+            if case .refreshing(let refresh, _) = active.refresh { inFlight.append(refresh) }
+            inFlight += active.passwordChange.map { [$0] } ?? []
+            inFlight += active.calls.compactMap(\.request)
+        }
+        effects += inFlight.map(AuthEffect.cancel)
+        effects += [.cancelTimer(.proactiveRefresh), .cancelTimer(.refreshRetry), .cancelTimer(.sessionExpiry)]
+        effects += calls.map { .finishCall($0, .sessionEnded) }
+        effects.append(.emit(.signedOut(reason)))
+        phase = .signedOut
+        return effects
+    }
+}

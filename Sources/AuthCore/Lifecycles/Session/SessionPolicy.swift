@@ -1,0 +1,51 @@
+/// How a backend keeps a session alive.
+public enum RefreshPolicy: Hashable, Sendable {
+    /// No refresh token (Anonymous Wall, Subspace, VynqTalk): when the token is known to have
+    /// expired, or a protected call is refused, the session ends.
+    case none
+    /// Rotating refresh (Everday, Hero365): refresh `margin` before expiry and on a 401; transient
+    /// failures are retried up to `retryLimit` times, waiting `backoff`, then twice as long, and so on.
+    case rotating(margin: Interval, retryLimit: Int, backoff: Interval)
+}
+
+/// What to do with stored credentials at launch.
+public enum RestorePolicy: Hashable, Sendable {
+    /// Use them as they are (Anonymous Wall, VynqTalk); a 401 later ends the session.
+    case trustStored
+    /// Ask the server who the token belongs to (Subspace `/auth/me`, Hero365 `/users/me`).
+    case fetchCurrentUser
+    /// Refresh at once (Everday: "if refresh token exists, call `/auth/refresh`").
+    case refresh
+}
+
+/// What a backend's session offers and how it behaves.
+public struct SessionPolicy: Hashable, Sendable {
+    /// How the session is kept alive.
+    public var refresh: RefreshPolicy
+    /// What to do with stored credentials at launch.
+    public var restore: RestorePolicy
+    /// Revoke the refresh token at logout (Everday `/auth/logout`), best effort.
+    public var revokesOnLogout: Bool
+    /// A 403 on a protected call ends the session too (VynqTalk: "WHEN the token expires (401/403)
+    /// THEN log the user out"); elsewhere a 403 is only that call's answer.
+    public var forbiddenEndsSession: Bool
+    /// The backend can set a first password (Anonymous Wall `/password/set`).
+    public var supportsPasswordSetup: Bool
+    /// The backend can change a password (Anonymous Wall `/password/change`). Without it a
+    /// demanded change (Everday's `RequirePasswordChange`) is refused as unsupported and the user
+    /// logs out to reset the password instead.
+    public var supportsPasswordChange: Bool
+
+    /// Creates a policy.
+    public init(
+        refresh: RefreshPolicy, restore: RestorePolicy, revokesOnLogout: Bool = false, forbiddenEndsSession: Bool = false,
+        supportsPasswordSetup: Bool = false, supportsPasswordChange: Bool = false
+    ) {
+        self.refresh = refresh
+        self.restore = restore
+        self.revokesOnLogout = revokesOnLogout
+        self.forbiddenEndsSession = forbiddenEndsSession
+        self.supportsPasswordSetup = supportsPasswordSetup
+        self.supportsPasswordChange = supportsPasswordChange
+    }
+}
