@@ -1,5 +1,6 @@
 @testable import AuthflowKit
 import AuthCore
+import AuthSupport
 import AuthVerification
 import Foundation
 import Testing

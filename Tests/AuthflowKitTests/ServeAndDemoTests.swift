@@ -1,4 +1,5 @@
 @testable import AuthflowKit
+import AuthSupport
 import Foundation
 import Testing
 
