@@ -18,7 +18,7 @@ public final class DevServer: Sendable {
     public let port: UInt16
 
     /// Starts the reference server mounting `backends` on 127.0.0.1:`port` (0 picks a free port).
-    public init(backends: [ReferenceBackend.Backend], port: UInt16) throws(ReferenceServerError) {
+    public init(backends: [ServedBackend], port: UInt16) throws(ReferenceServerError) {
         server = ReferenceServer(backends: backends)
         self.port = try server.start(port: port)
     }
@@ -35,9 +35,7 @@ public final class DevServer: Sendable {
             let base = server.baseURL(for: mounted)
             let padded = Self.name(mounted).padding(toLength: width, withPad: " ", startingAt: 0)
             var line = "  \(padded)  \(base.absoluteString)"
-            if let backend = AuthCore.Backend(rawValue: mounted.rawValue) {
-                line += "   API: \(BackendContracts.contract(for: backend, server: base).baseURL.absoluteString)"
-            }
+            line += "   API: \(BackendContracts.contract(for: mounted.client, server: base).baseURL.absoluteString)"
             if mounted == .vynqTalk {
                 line += "   WebSocket: ws://127.0.0.1:\(port)\(base.path)/ws?token=<accessToken>"
             }
@@ -63,15 +61,15 @@ public final class DevServer: Sendable {
     }
 
     /// A backend's name as its document writes it.
-    static func name(_ backend: ReferenceBackend.Backend) -> String {
-        AuthCore.Backend(rawValue: backend.rawValue)?.description ?? backend.rawValue
+    static func name(_ backend: ServedBackend) -> String {
+        backend.client.description
     }
 
     /// The backends `--backend` names: `all`, or one name in any casing (`everday`, `anonymousWall`, `anonymous-wall`).
-    public static func backends(named name: String) -> [ReferenceBackend.Backend]? {
+    public static func backends(named name: String) -> [ServedBackend]? {
         let key = name.lowercased().filter { $0.isLetter || $0.isNumber }
-        if key == "all" { return ReferenceBackend.Backend.allCases }
-        return ReferenceBackend.Backend.allCases.first { $0.rawValue.lowercased() == key }.map { [$0] }
+        if key == "all" { return ServedBackend.allCases }
+        return ServedBackend.allCases.first { $0.rawValue.lowercased() == key }.map { [$0] }
     }
 }
 
@@ -87,7 +85,7 @@ extension Authflow {
         }
         let name = arguments.options["backend"] ?? "all"
         guard let backends = DevServer.backends(named: name) else {
-            let names = ReferenceBackend.Backend.allCases.map(\.rawValue).joined(separator: ", ")
+            let names = ServedBackend.allCases.map(\.rawValue).joined(separator: ", ")
             throw CommandProblem(description: "--backend takes all or one of \(names), not '\(name)'")
         }
         let port = try arguments.integer("port", default: 8080)

@@ -1,3 +1,4 @@
+import AuthCore
 @testable import AuthflowKit
 import AuthSupport
 import Foundation
@@ -60,6 +61,14 @@ struct ServeCommandTests {
         #expect(text.contains("ws://127.0.0.1:\(port)/vynqtalk/ws?token=<accessToken>"))
         #expect(out.last == "stopped")
         #expect(statusOfGET("http://127.0.0.1:\(port)/subspace/health") == nil, "nothing listens once stopped")
+    }
+
+    @Test("the client's backends and the reference server's map one to one, each to the one of its name")
+    func backendMounts() {
+        for backend in Backend.allCases {
+            #expect(backend.served.client == backend)
+            #expect(backend.served.rawValue == backend.rawValue)
+        }
     }
 
     @Test("--backend mounts one backend at the root; names are read in any casing")
