@@ -24,33 +24,14 @@ public enum AppIntent<Entry: Hashable & Sendable, SessionIntent: Hashable & Send
     case session(SessionIntent)
 }
 
-extension AppIntent {
-    /// Equal when the same case holds equal values. Written out and inlinable, unlike the derived
-    /// one, so that a module using a concrete nest of these specializes it: the derived `==`
-    /// switches over a tuple of generic values, which costs a metadata lookup at every level of
-    /// the nest on every comparison (the explorer compares and hashes these millions of times).
+extension AppIntent: EitherShaped {
+    /// `.entry` as the first case, `.session` as the second: `==` and `hash(into:)` come from
+    /// ``EitherShaped``.
     @inlinable
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch lhs {
-        case .entry(let left):
-            guard case .entry(let right) = rhs else { return false }
-            return left == right
-        case .session(let left):
-            guard case .session(let right) = rhs else { return false }
-            return left == right
-        }
-    }
-
-    /// The case, then its value (see ``==(_:_:)`` for why it is written out).
-    @inlinable
-    public func hash(into hasher: inout Hasher) {
+    var cases: Either<Entry, SessionIntent> {
         switch self {
-        case .entry(let value):
-            hasher.combine(0 as UInt8)
-            hasher.combine(value)
-        case .session(let value):
-            hasher.combine(1 as UInt8)
-            hasher.combine(value)
+        case .entry(let intent): .first(intent)
+        case .session(let intent): .second(intent)
         }
     }
 }
@@ -63,33 +44,14 @@ public enum AppPhase<EntryPhase: Hashable & Sendable, SessionPhase: Hashable & S
     case signedIn(SessionPhase)
 }
 
-extension AppPhase {
-    /// Equal when the same case holds equal values. Written out and inlinable, unlike the derived
-    /// one, so that a module using a concrete nest of these specializes it: the derived `==`
-    /// switches over a tuple of generic values, which costs a metadata lookup at every level of
-    /// the nest on every comparison (the explorer compares and hashes these millions of times).
+extension AppPhase: EitherShaped {
+    /// `.signedOut` as the first case, `.signedIn` as the second: `==` and `hash(into:)` come from
+    /// ``EitherShaped``.
     @inlinable
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch lhs {
-        case .signedOut(let left):
-            guard case .signedOut(let right) = rhs else { return false }
-            return left == right
-        case .signedIn(let left):
-            guard case .signedIn(let right) = rhs else { return false }
-            return left == right
-        }
-    }
-
-    /// The case, then its value (see ``==(_:_:)`` for why it is written out).
-    @inlinable
-    public func hash(into hasher: inout Hasher) {
+    var cases: Either<EntryPhase, SessionPhase> {
         switch self {
-        case .signedOut(let value):
-            hasher.combine(0 as UInt8)
-            hasher.combine(value)
-        case .signedIn(let value):
-            hasher.combine(1 as UInt8)
-            hasher.combine(value)
+        case .signedOut(let phase): .first(phase)
+        case .signedIn(let phase): .second(phase)
         }
     }
 }

@@ -10,35 +10,10 @@ public enum Either<First: Hashable & Sendable, Second: Hashable & Sendable>: Has
     case second(Second)
 }
 
-extension Either {
-    /// Equal when the same case holds equal values. Written out and inlinable, unlike the derived
-    /// one, so that a module using a concrete nest of these specializes it: the derived `==`
-    /// switches over a tuple of generic values, which costs a metadata lookup at every level of
-    /// the nest on every comparison (the explorer compares and hashes these millions of times).
+extension Either: EitherShaped {
+    /// Itself: `==` and `hash(into:)` come from ``EitherShaped``.
     @inlinable
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch lhs {
-        case .first(let left):
-            guard case .first(let right) = rhs else { return false }
-            return left == right
-        case .second(let left):
-            guard case .second(let right) = rhs else { return false }
-            return left == right
-        }
-    }
-
-    /// The case, then its value (see ``==(_:_:)`` for why it is written out).
-    @inlinable
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .first(let value):
-            hasher.combine(0 as UInt8)
-            hasher.combine(value)
-        case .second(let value):
-            hasher.combine(1 as UInt8)
-            hasher.combine(value)
-        }
-    }
+    var cases: Either<First, Second> { self }
 }
 
 /// Two signed-out flows side by side, one active at a time: an intent for the other flow abandons
