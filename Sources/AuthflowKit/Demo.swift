@@ -24,7 +24,7 @@ public enum Demo {
         let clock = ManualClock(now: .seconds(0))
         var configuration = Configuration()
         configuration.clock = { clock.now.date }
-        let server = ReferenceServer(backends: ServedBackend.allCases, configuration: configuration)
+        let server = ReferenceServer(backends: Backend.allCases.map(\.served), configuration: configuration)
         do {
             try server.start()
         } catch {

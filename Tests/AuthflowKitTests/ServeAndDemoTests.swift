@@ -63,12 +63,12 @@ struct ServeCommandTests {
         #expect(statusOfGET("http://127.0.0.1:\(port)/subspace/health") == nil, "nothing listens once stopped")
     }
 
-    @Test("the client's backends and the reference server's map one to one, each to the one of its name")
+    @Test("each of the client's backends is served as the reference server's backend of its name")
     func backendMounts() {
         for backend in Backend.allCases {
-            #expect(backend.served.client == backend)
             #expect(backend.served.rawValue == backend.rawValue)
         }
+        #expect(Set(Backend.allCases.map(\.served)).count == Backend.allCases.count)
     }
 
     @Test("--backend mounts one backend at the root; names are read in any casing")
