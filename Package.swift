@@ -26,12 +26,17 @@ let package = Package(
             name: "AuthflowKit",
             dependencies: ["AuthCore", "AuthSupport", "AuthVerification", "AuthDiagrams", "AuthRuntime", "ReferenceBackend"]),
         .executableTarget(name: "authflow", dependencies: ["AuthflowKit"]),
+        // What several test targets share (checkout folders, temporary directories, loopback
+        // sessions), dependency-free so the reference backend's tests can use it too; not a product.
+        .target(name: "AuthTestSupport", path: "Tests/AuthTestSupport"),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore"]),
         .testTarget(name: "AuthVerificationTests", dependencies: ["AuthCore", "AuthSupport", "AuthVerification"]),
-        .testTarget(name: "AuthDiagramsTests", dependencies: ["AuthCore", "AuthVerification", "AuthDiagrams"]),
-        .testTarget(name: "AuthRuntimeTests", dependencies: ["AuthCore", "AuthSupport", "AuthRuntime", "ReferenceBackend", "AuthVerification"]),
-        .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend"]),
-        .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit", "AuthCore", "AuthSupport", "AuthVerification"]),
+        .testTarget(name: "AuthDiagramsTests", dependencies: ["AuthCore", "AuthVerification", "AuthDiagrams", "AuthTestSupport"]),
+        .testTarget(
+            name: "AuthRuntimeTests",
+            dependencies: ["AuthCore", "AuthSupport", "AuthRuntime", "ReferenceBackend", "AuthVerification", "AuthTestSupport"]),
+        .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend", "AuthTestSupport"]),
+        .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit", "AuthCore", "AuthSupport", "AuthVerification", "AuthTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

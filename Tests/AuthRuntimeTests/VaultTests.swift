@@ -1,5 +1,6 @@
 import AuthCore
 @testable import AuthRuntime
+import AuthTestSupport
 import Foundation
 import Testing
 

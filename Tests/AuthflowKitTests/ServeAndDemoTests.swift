@@ -1,6 +1,7 @@
 import AuthCore
 @testable import AuthflowKit
 import AuthSupport
+import AuthTestSupport
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ func statusOfGET(_ url: String) -> Int? {
     guard let url = URL(string: url) else { return nil }
     let done = DispatchSemaphore(value: 0)
     let status = Locked<Int?>(nil)
-    let session = URLSession(configuration: .ephemeral)
+    let session = URLSession.loopback()
     defer { session.invalidateAndCancel() }
     session.dataTask(with: URLRequest(url: url, timeoutInterval: 10)) { _, response, _ in
         status.withLock { $0 = (response as? HTTPURLResponse)?.statusCode }

@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthTestSupport
 import Foundation
 import ReferenceBackend
 import Testing
@@ -16,10 +17,7 @@ final class LoopbackTransport: HTTPTransport {
     let session: URLSession
 
     init(timeout: TimeInterval = 10) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = max(timeout, 10)
-        session = URLSession(configuration: configuration)
+        session = URLSession.loopback(timeout: timeout)
     }
 
     deinit { session.invalidateAndCancel() }
