@@ -25,15 +25,22 @@ public enum AppIntent<Entry: Hashable & Sendable, SessionIntent: Hashable & Send
 }
 
 extension AppIntent: EitherShaped {
-    /// `.entry` as the first case, `.session` as the second: `==` and `hash(into:)` come from
-    /// ``EitherShaped``.
+    /// `first` applied to a `.entry` value, `second` to a `.session` one.
     @inlinable
-    var cases: Either<Entry, SessionIntent> {
+    func either<Result>(_ first: (Entry) -> Result, _ second: (SessionIntent) -> Result) -> Result {
         switch self {
-        case .entry(let intent): .first(intent)
-        case .session(let intent): .second(intent)
+        case .entry(let value): first(value)
+        case .session(let value): second(value)
         }
     }
+
+    /// Equal when the same case holds equal values (see ``EitherShaped``).
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool { sameCaseAndValue(lhs, rhs) }
+
+    /// The case, then its value (see ``EitherShaped``).
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hashCaseAndValue(into: &hasher) }
 }
 
 /// Where a composed app is: in the signed-out flows, or in the session.
@@ -45,15 +52,22 @@ public enum AppPhase<EntryPhase: Hashable & Sendable, SessionPhase: Hashable & S
 }
 
 extension AppPhase: EitherShaped {
-    /// `.signedOut` as the first case, `.signedIn` as the second: `==` and `hash(into:)` come from
-    /// ``EitherShaped``.
+    /// `first` applied to a `.signedOut` value, `second` to a `.signedIn` one.
     @inlinable
-    var cases: Either<EntryPhase, SessionPhase> {
+    func either<Result>(_ first: (EntryPhase) -> Result, _ second: (SessionPhase) -> Result) -> Result {
         switch self {
-        case .signedOut(let phase): .first(phase)
-        case .signedIn(let phase): .second(phase)
+        case .signedOut(let value): first(value)
+        case .signedIn(let value): second(value)
         }
     }
+
+    /// Equal when the same case holds equal values (see ``EitherShaped``).
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool { sameCaseAndValue(lhs, rhs) }
+
+    /// The case, then its value (see ``EitherShaped``).
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hashCaseAndValue(into: &hasher) }
 }
 
 /// The app combinator: signed-out flows hand a grant over to the session; when the session signs

@@ -11,9 +11,22 @@ public enum Either<First: Hashable & Sendable, Second: Hashable & Sendable>: Has
 }
 
 extension Either: EitherShaped {
-    /// Itself: `==` and `hash(into:)` come from ``EitherShaped``.
+    /// `first` or `second` applied to the value.
     @inlinable
-    var cases: Either<First, Second> { self }
+    func either<Result>(_ first: (First) -> Result, _ second: (Second) -> Result) -> Result {
+        switch self {
+        case .first(let value): first(value)
+        case .second(let value): second(value)
+        }
+    }
+
+    /// Equal when the same case holds equal values (see ``EitherShaped``).
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool { sameCaseAndValue(lhs, rhs) }
+
+    /// The case, then its value (see ``EitherShaped``).
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hashCaseAndValue(into: &hasher) }
 }
 
 /// Two signed-out flows side by side, one active at a time: an intent for the other flow abandons
