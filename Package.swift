@@ -16,20 +16,27 @@ let package = Package(
     dependencies: [],
     targets: [
         .target(name: "AuthCore"),
-        .target(name: "AuthVerification", dependencies: ["AuthCore"]),
-        .target(name: "AuthDiagrams", dependencies: ["AuthCore", "AuthVerification"]),
-        .target(name: "AuthRuntime", dependencies: ["AuthCore"]),
+        // What the client modules and the CLI share and AuthCore does not need (the one lock); not a product.
+        .target(name: "AuthSupport"),
+        .target(name: "AuthVerification", dependencies: ["AuthCore", "AuthSupport"]),
+        .target(name: "AuthDiagrams", dependencies: ["AuthCore", "AuthVerification", "AuthSupport"]),
+        .target(name: "AuthRuntime", dependencies: ["AuthCore", "AuthSupport"]),
         .target(name: "ReferenceBackend"),
         .target(
             name: "AuthflowKit",
-            dependencies: ["AuthCore", "AuthVerification", "AuthDiagrams", "AuthRuntime", "ReferenceBackend"]),
+            dependencies: ["AuthCore", "AuthSupport", "AuthVerification", "AuthDiagrams", "AuthRuntime", "ReferenceBackend"]),
         .executableTarget(name: "authflow", dependencies: ["AuthflowKit"]),
+        // What several test targets share (checkout folders, temporary directories, loopback
+        // sessions), dependency-free so the reference backend's tests can use it too; not a product.
+        .target(name: "AuthTestSupport", path: "Tests/AuthTestSupport"),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore"]),
-        .testTarget(name: "AuthVerificationTests", dependencies: ["AuthCore", "AuthVerification"]),
-        .testTarget(name: "AuthDiagramsTests", dependencies: ["AuthCore", "AuthVerification", "AuthDiagrams"]),
-        .testTarget(name: "AuthRuntimeTests", dependencies: ["AuthCore", "AuthRuntime", "ReferenceBackend", "AuthVerification"]),
-        .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend"]),
-        .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit", "AuthCore", "AuthVerification"]),
+        .testTarget(name: "AuthVerificationTests", dependencies: ["AuthCore", "AuthSupport", "AuthVerification"]),
+        .testTarget(name: "AuthDiagramsTests", dependencies: ["AuthCore", "AuthVerification", "AuthDiagrams", "AuthTestSupport"]),
+        .testTarget(
+            name: "AuthRuntimeTests",
+            dependencies: ["AuthCore", "AuthSupport", "AuthRuntime", "ReferenceBackend", "AuthVerification", "AuthTestSupport"]),
+        .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend", "AuthTestSupport"]),
+        .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit", "AuthCore", "AuthSupport", "AuthVerification", "AuthTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthSupport
 import AuthVerification
 import Foundation
 
@@ -230,23 +231,17 @@ public struct DiagramSet: Sendable {
 }
 
 /// Reports filled in by concurrent explorations, one slot each.
-private final class Reports: @unchecked Sendable {
-    // Safe: every access holds `lock`.
-    private var slots: [ExplorationReport?]
-    private let lock = NSLock()
+private final class Reports: Sendable {
+    private let slots: Locked<[ExplorationReport?]>
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { slots = Locked(Array(repeating: nil, count: count)) }
 
     func store(_ report: ExplorationReport, at index: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[index] = report
+        slots.withLock { $0[index] = report }
     }
 
     var all: [ExplorationReport] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
+        slots.withLock { slots in slots.map { $0! } }
     }
 }
 
@@ -260,23 +255,22 @@ extension DiagramSet {
 }
 
 /// The standard set, explored at most once per process.
-private final class StandardSet: @unchecked Sendable {
-    // Safe: every access holds `lock`, which is held while the set is explored so that
-    // concurrent callers wait for the one exploration instead of starting their own.
+private final class StandardSet: Sendable {
     static let shared = StandardSet()
-    private let lock = NSLock()
-    private var set: DiagramSet?
-    private var summaries: [String] = []
+    /// The set and the summaries its exploration printed, once explored. The lock is held while
+    /// the set is explored, so concurrent callers wait for the one exploration instead of
+    /// starting their own.
+    private let explored = Locked<(set: DiagramSet, summaries: [String])?>(nil)
 
     func get(progress: (String) -> Void) -> DiagramSet {
-        lock.lock()
-        defer { lock.unlock() }
-        if set == nil {
+        let (set, summaries) = explored.withLock { explored in
+            if let explored { return explored }
             var lines: [String] = []
-            set = DiagramSet.explore(progress: { lines.append($0) })
-            summaries = lines
+            let set = DiagramSet.explore(progress: { lines.append($0) })
+            explored = (set, lines)
+            return (set, lines)
         }
         summaries.forEach(progress)
-        return set!
+        return set
     }
 }

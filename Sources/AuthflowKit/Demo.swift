@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthSupport
 import Foundation
 import ReferenceBackend
 
@@ -23,7 +24,7 @@ public enum Demo {
         let clock = ManualClock(now: .seconds(0))
         var configuration = Configuration()
         configuration.clock = { clock.now.date }
-        let server = ReferenceServer(backends: ReferenceBackend.Backend.allCases, configuration: configuration)
+        let server = ReferenceServer(backends: Backend.allCases.map(\.served), configuration: configuration)
         do {
             try server.start()
         } catch {
@@ -36,7 +37,7 @@ public enum Demo {
         out("Lines: ⇄ a request and its status · → the new state · ★ what the app is told. Secrets print as ‹…›.")
 
         var results: [Summary] = []
-        for backend in AuthCore.Backend.allCases {
+        for backend in Backend.allCases {
             let tour = Tour(backend: backend, server: server, clock: clock, out: out)
             out("")
             out("━━ \(backend) " + String(repeating: "━", count: max(3, 60 - backend.description.count)))
@@ -179,7 +180,7 @@ public enum Demo {
 /// What one backend's tour did.
 struct Summary: Sendable {
     /// The backend toured.
-    var backend: AuthCore.Backend
+    var backend: Backend
     /// Steps taken.
     var steps = 0
     /// Requests that went over HTTP (realtime handshakes included).
@@ -193,7 +194,7 @@ struct Summary: Sendable {
 /// One backend's tour: its contract on the shared server, the shared clock, and the tally.
 final class Tour: Sendable {
     /// The backend toured.
-    let backend: AuthCore.Backend
+    let backend: Backend
     /// The shared in-process server.
     let server: ReferenceServer
     /// The simulated time both the runners and the server read.
@@ -204,13 +205,12 @@ final class Tour: Sendable {
     let out: @Sendable (String) -> Void
     private let tally: Locked<Summary>
 
-    init(backend: AuthCore.Backend, server: ReferenceServer, clock: ManualClock, out: @escaping @Sendable (String) -> Void) {
+    init(backend: Backend, server: ReferenceServer, clock: ManualClock, out: @escaping @Sendable (String) -> Void) {
         self.backend = backend
         self.server = server
         self.clock = clock
         self.out = out
-        let mounted = ReferenceBackend.Backend(rawValue: backend.rawValue) ?? .everday
-        contract = BackendContracts.contract(for: backend, server: server.baseURL(for: mounted))
+        contract = BackendContracts.contract(for: backend, server: server.baseURL(for: backend.served))
         tally = Locked(Summary(backend: backend))
     }
 

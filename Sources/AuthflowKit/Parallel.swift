@@ -1,3 +1,4 @@
+import AuthSupport
 import Dispatch
 
 #if canImport(Glibc)
@@ -32,52 +33,33 @@ enum Parallel {
 }
 
 /// Result slots written from several threads.
-private final class Slots<Value: Sendable>: @unchecked Sendable {
-    // Safe: every access to `storage` holds `lock`.
-    private var storage: [Value?]
-    private let lock = NSLockless()
+private final class Slots<Value: Sendable>: Sendable {
+    private let storage: Locked<[Value?]>
 
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    init(count: Int) { storage = Locked(Array(repeating: nil, count: count)) }
 
     func set(_ index: Int, _ value: Value) {
-        lock.withLock { storage[index] = value }
+        storage.withLock { $0[index] = value }
     }
 
     /// For a counter slot: the current value, incremented, while it stays below `bound`.
     func take(below bound: Int) -> Int? where Value == Int {
-        lock.withLock {
+        storage.withLock { storage in
             guard let current = storage[0], current < bound else { return nil }
             storage[0] = current + 1
             return current
         }
     }
 
-    func values() -> [Value] { lock.withLock { storage.compactMap { $0 } } }
-}
-
-/// A pthread mutex, so this file needs no Foundation.
-private final class NSLockless: @unchecked Sendable {
-    // Safe: a pthread mutex is made for concurrent use; the pointer is allocated once.
-    private let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    init() { pthread_mutex_init(handle, nil) }
-    deinit {
-        pthread_mutex_destroy(handle)
-        handle.deallocate()
-    }
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(handle)
-        defer { pthread_mutex_unlock(handle) }
-        return body()
-    }
+    func values() -> [Value] { storage.withLock { storage in storage.compactMap { $0 } } }
 }
 
 /// A line writer several threads may call.
-final class SharedLines: @unchecked Sendable {
-    // Safe: `write` is only called while `lock` is held.
-    private let write: (String) -> Void
-    private let lock = NSLockless()
+final class SharedLines: Sendable {
+    /// The writer, called only while the lock is held.
+    private let write: Locked<(String) -> Void>
 
-    init(_ write: @escaping (String) -> Void) { self.write = write }
+    init(_ write: @escaping (String) -> Void) { self.write = Locked(write) }
 
-    func callAsFunction(_ line: String) { lock.withLock { write(line) } }
+    func callAsFunction(_ line: String) { write.withLock { $0(line) } }
 }

@@ -14,12 +14,15 @@ import Darwin
 public final class DevServer: Sendable {
     /// The server.
     public let server: ReferenceServer
+    /// The backends it serves.
+    public let backends: [Backend]
     /// The bound port.
     public let port: UInt16
 
     /// Starts the reference server mounting `backends` on 127.0.0.1:`port` (0 picks a free port).
-    public init(backends: [ReferenceBackend.Backend], port: UInt16) throws(ReferenceServerError) {
-        server = ReferenceServer(backends: backends)
+    public init(backends: [Backend], port: UInt16) throws(ReferenceServerError) {
+        server = ReferenceServer(backends: backends.map(\.served))
+        self.backends = backends
         self.port = try server.start(port: port)
     }
 
@@ -30,21 +33,19 @@ public final class DevServer: Sendable {
     public var banner: [String] {
         let root = server.rootURL.absoluteString
         var lines = ["Reference backend listening on \(root) — Ctrl-C to stop", ""]
-        let width = server.backends.map { Self.name($0).count }.max() ?? 0
-        for mounted in server.backends {
-            let base = server.baseURL(for: mounted)
-            let padded = Self.name(mounted).padding(toLength: width, withPad: " ", startingAt: 0)
+        let width = backends.map(\.description.count).max() ?? 0
+        for backend in backends {
+            let base = server.baseURL(for: backend.served)
+            let padded = backend.description.padding(toLength: width, withPad: " ", startingAt: 0)
             var line = "  \(padded)  \(base.absoluteString)"
-            if let backend = AuthCore.Backend(rawValue: mounted.rawValue) {
-                line += "   API: \(BackendContracts.contract(for: backend, server: base).baseURL.absoluteString)"
-            }
-            if mounted == .vynqTalk {
+            line += "   API: \(BackendContracts.contract(for: backend, server: base).baseURL.absoluteString)"
+            if backend == .vynqTalk {
                 line += "   WebSocket: ws://127.0.0.1:\(port)\(base.path)/ws?token=<accessToken>"
             }
             lines.append(line)
         }
-        let example = server.backends.contains(.everday)
-            ? server.baseURL(for: .everday).path + "/api/auth/refresh" : (server.backends.first.map { server.baseURL(for: $0).path } ?? "") + "/…"
+        let example = backends.contains(.everday)
+            ? server.baseURL(for: .everday).path + "/api/auth/refresh" : (backends.first.map { server.baseURL(for: $0.served).path } ?? "") + "/…"
         lines += [
             "",
             "  Outbox (codes, OTPs, reset tokens):  GET    \(root)/__dev/outbox?to=<email-or-phone>",
@@ -52,26 +53,21 @@ public final class DevServer: Sendable {
             "                                       DELETE \(root)/__dev/faults",
             "  Clock:                               POST   \(root)/__dev/clock    {\"advanceBy\": <seconds>}",
         ]
-        if server.backends.contains(.everday) {
+        if backends.contains(.everday) {
             let parent = server.configuration.everday.parent
             lines.append("  Everday's parent account (approves registrations): \(parent.username) / \(parent.password)")
         }
-        if server.backends.contains(.hero365) {
+        if backends.contains(.hero365) {
             lines.append("  Hero365 OAuth: open the URL /auth/oauth/{provider} returns; it redirects to \(server.configuration.hero365.oauthCallbackURL)#…")
         }
         return lines
     }
 
-    /// A backend's name as its document writes it.
-    static func name(_ backend: ReferenceBackend.Backend) -> String {
-        AuthCore.Backend(rawValue: backend.rawValue)?.description ?? backend.rawValue
-    }
-
     /// The backends `--backend` names: `all`, or one name in any casing (`everday`, `anonymousWall`, `anonymous-wall`).
-    public static func backends(named name: String) -> [ReferenceBackend.Backend]? {
+    public static func backends(named name: String) -> [Backend]? {
         let key = name.lowercased().filter { $0.isLetter || $0.isNumber }
-        if key == "all" { return ReferenceBackend.Backend.allCases }
-        return ReferenceBackend.Backend.allCases.first { $0.rawValue.lowercased() == key }.map { [$0] }
+        if key == "all" { return Backend.allCases }
+        return Backend.allCases.first { $0.rawValue.lowercased() == key }.map { [$0] }
     }
 }
 
@@ -87,7 +83,7 @@ extension Authflow {
         }
         let name = arguments.options["backend"] ?? "all"
         guard let backends = DevServer.backends(named: name) else {
-            let names = ReferenceBackend.Backend.allCases.map(\.rawValue).joined(separator: ", ")
+            let names = Backend.allCases.map(\.rawValue).joined(separator: ", ")
             throw CommandProblem(description: "--backend takes all or one of \(names), not '\(name)'")
         }
         let port = try arguments.integer("port", default: 8080)

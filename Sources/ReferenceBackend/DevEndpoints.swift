@@ -18,7 +18,7 @@ struct DevEndpoints: Sendable {
     var hero365: Hero365?
 
     /// Answers one dev request; errors are `{"error": …}`.
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
+    func handle(_ request: ServerRequest) -> ServerResponse {
         switch (request.method, request.path) {
         case ("GET", "/__dev/outbox"):
             guard let recipient = request.query["to"] else { return error(400, "Query parameter 'to' is required") }
@@ -44,9 +44,9 @@ struct DevEndpoints: Sendable {
                   let callback = hero365.completeOAuth(state: state, cancelled: request.query["cancel"] == "true") else {
                 return error(400, "Unknown OAuth state")
             }
-            var headers = HTTPHeaders()
+            var headers = ServerHeaders()
             headers.set("Location", callback)
-            return HTTPResponse(status: 302, headers: headers)
+            return ServerResponse(status: 302, headers: headers)
         case ("POST", "/__dev/clock"):
             guard let seconds = DevEndpoints.number(JSONValue.decode(request.body)?.object?["advanceBy"]) else {
                 return error(400, "Body must be {\"advanceBy\": seconds}")
@@ -58,7 +58,7 @@ struct DevEndpoints: Sendable {
         }
     }
 
-    private func error(_ status: Int, _ message: String) -> HTTPResponse {
+    private func error(_ status: Int, _ message: String) -> ServerResponse {
         .json(status, ["error": .string(message)])
     }
 

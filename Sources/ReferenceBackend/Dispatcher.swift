@@ -22,7 +22,7 @@ struct Dispatcher: Sendable {
     var dev: DevEndpoints
 
     /// Answers one request.
-    func handle(_ request: HTTPRequest, _ connection: HTTPServer.Connection) -> Reply {
+    func handle(_ request: ServerRequest, _ connection: HTTPServer.Connection) -> ServerReply {
         if request.path == "/__dev" || request.path.hasPrefix("/__dev/") {
             return .respond(dev.handle(request))
         }
@@ -37,13 +37,13 @@ struct Dispatcher: Sendable {
             if candidates.isEmpty {
                 return .respond(contract.errorResponse(Rejection(404, "Not Found")))
             }
-            var headers = HTTPHeaders()
+            var headers = ServerHeaders()
             headers.set("Allow", Set(candidates.map(\.0.method)).sorted().joined(separator: ", "))
             return .respond(contract.errorResponse(Rejection(405, "Method Not Allowed", headers: headers)))
         }
         ledger.count(Ledger.Endpoint(backend: contract.backend, method: request.method, path: route.template))
         let contractRequest = ContractRequest(http: relative, parameters: parameters, remoteAddress: connection.remoteAddress)
-        let run: @Sendable () -> HTTPResponse = {
+        let run: @Sendable () -> ServerResponse = {
             if let rejection = contract.admit(contractRequest) { return contract.errorResponse(rejection) }
             do throws(Rejection) {
                 return try route.handle(contractRequest)
@@ -67,7 +67,7 @@ struct Dispatcher: Sendable {
     }
 
     private func apply(_ fault: Fault, contract: any Contract, connection: HTTPServer.Connection,
-                       run: @Sendable () -> HTTPResponse) -> Reply {
+                       run: @Sendable () -> ServerResponse) -> ServerReply {
         switch fault {
         case let .latency(seconds):
             guard connection.stopSignal.wait(seconds) else { return .drop }
@@ -78,22 +78,22 @@ struct Dispatcher: Sendable {
             _ = run()
             return .drop
         case let .serverError(status):
-            return .respond(contract.errorResponse(Rejection(status, HTTPResponse.reason(for: status))))
+            return .respond(contract.errorResponse(Rejection(status, ServerResponse.reason(for: status))))
         case let .rateLimited(retryAfter):
-            var headers = HTTPHeaders()
+            var headers = ServerHeaders()
             headers.set("Retry-After", String(retryAfter))
             return .respond(contract.errorResponse(Rejection(429, "Too Many Requests", headers: headers)))
         case .malformedJSON:
-            var headers = HTTPHeaders()
+            var headers = ServerHeaders()
             headers.set("Content-Type", "application/json; charset=utf-8")
-            return .respond(HTTPResponse(status: 200, headers: headers, body: Data("{\"accessToken\": \"eyJ".utf8)))
+            return .respond(ServerResponse(status: 200, headers: headers, body: Data("{\"accessToken\": \"eyJ".utf8)))
         case .truncatedBody:
             return .truncate(run())
         case .wrongContentType:
-            var headers = HTTPHeaders()
+            var headers = ServerHeaders()
             headers.set("Content-Type", "text/html; charset=utf-8")
             let page = "<html><head><title>Network login</title></head><body>Sign in to continue.</body></html>"
-            return .respond(HTTPResponse(status: 200, headers: headers, body: Data(page.utf8)))
+            return .respond(ServerResponse(status: 200, headers: headers, body: Data(page.utf8)))
         case let .slowTrickle(interval):
             return .trickle(run(), interval: interval)
         case let .successFalse(message):

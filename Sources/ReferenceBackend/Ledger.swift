@@ -5,14 +5,14 @@ public struct Ledger: Sendable, CustomStringConvertible, CustomDebugStringConver
     /// One endpoint: backend (`nil` for paths outside every backend), method and path template.
     public struct Endpoint: Sendable, Hashable {
         /// The backend the path belongs to.
-        public var backend: Backend?
+        public var backend: ServedBackend?
         /// The request method, e.g. `POST`.
         public var method: String
         /// The documented path template, e.g. `/api/settings/users/{user_id}/approve`.
         public var path: String
 
         /// Creates an endpoint key.
-        public init(backend: Backend?, method: String, path: String) {
+        public init(backend: ServedBackend?, method: String, path: String) {
             self.backend = backend
             self.method = method
             self.path = path
@@ -31,7 +31,7 @@ public struct Ledger: Sendable, CustomStringConvertible, CustomDebugStringConver
     public internal(set) var sessionsRevoked: [String] = []
 
     /// How many `method` requests reached `path` (a template), on one backend or on all.
-    public func requests(_ method: String, _ path: String, on backend: Backend? = nil) -> Int {
+    public func requests(_ method: String, _ path: String, on backend: ServedBackend? = nil) -> Int {
         requestCounts.reduce(0) { total, entry in
             let matches = entry.key.method == method && entry.key.path == path
                 && (backend == nil || entry.key.backend == backend)

@@ -23,7 +23,7 @@ public struct OutboxMessage: Sendable, Hashable, CustomStringConvertible, Custom
     }
 
     /// The backend that sent it.
-    public var backend: Backend
+    public var backend: ServedBackend
     /// The email address or phone number it went to.
     public var to: String
     /// What it is for.

@@ -3,7 +3,7 @@ import Foundation
 /// A loopback HTTP/1.1 server speaking the five documented backend contracts, for tests and local development.
 ///
 /// Mounted alone, a backend answers its documented paths at the root; mounted together, each
-/// sits under its `Backend.pathPrefix` (`/everday/api/auth/login`). Dev endpoints live under
+/// sits under its `ServedBackend.pathPrefix` (`/everday/api/auth/login`). Dev endpoints live under
 /// `/__dev/` in both cases (see `DevEndpoints`). Codes and tokens meant for email or SMS go to
 /// an outbox (`outbox(to:)`), never into API answers.
 ///
@@ -15,7 +15,7 @@ import Foundation
 /// ```
 public final class ReferenceServer: Sendable {
     /// The mounted backends, in mount order.
-    public let backends: [Backend]
+    public let backends: [ServedBackend]
     /// The configuration the server was created with.
     public let configuration: Configuration
 
@@ -30,8 +30,8 @@ public final class ReferenceServer: Sendable {
     private let boundPort = Locked<UInt16?>(nil)
 
     /// Creates a stopped server mounting `backends` (duplicates ignored).
-    public init(backends: [Backend] = Backend.allCases, configuration: Configuration = Configuration()) {
-        var unique: [Backend] = []
+    public init(backends: [ServedBackend] = ServedBackend.allCases, configuration: Configuration = Configuration()) {
+        var unique: [ServedBackend] = []
         for backend in backends where !unique.contains(backend) { unique.append(backend) }
         self.backends = unique
         self.configuration = configuration
@@ -109,7 +109,7 @@ public final class ReferenceServer: Sendable {
 
     /// The URL the backend's documented paths are appended to, e.g. `http://127.0.0.1:5123/everday`
     /// (no prefix when it is mounted alone). For Everday, the seed's base URL is this plus `/api`.
-    public func baseURL(for backend: Backend) -> URL {
+    public func baseURL(for backend: ServedBackend) -> URL {
         let prefix = backends.count == 1 ? "" : backend.pathPrefix
         return URL(string: "http://127.0.0.1:\(port ?? 0)\(prefix)")!
     }

@@ -47,20 +47,20 @@ final class SessionStore: Sendable {
     }
 
     private struct AccessRecord {
-        var backend: Backend
+        var backend: ServedBackend
         var grant: Grant
         var expiresAt: Date
     }
 
     private struct RefreshRecord {
-        var backend: Backend
+        var backend: ServedBackend
         var grant: Grant
         var expiresAt: Date
         var consumed = false
     }
 
     private struct Session {
-        var backend: Backend
+        var backend: ServedBackend
         var subject: String
         var claims: [String: JSONValue]
         var revoked = false
@@ -76,9 +76,9 @@ final class SessionStore: Sendable {
     private let state = Locked(State())
     private let clock: ServerClock
     private let ledger: LedgerRecorder
-    private let policies: @Sendable (Backend) -> Configuration.TokenPolicy
+    private let policies: @Sendable (ServedBackend) -> Configuration.TokenPolicy
 
-    init(clock: ServerClock, ledger: LedgerRecorder, policies: @escaping @Sendable (Backend) -> Configuration.TokenPolicy) {
+    init(clock: ServerClock, ledger: LedgerRecorder, policies: @escaping @Sendable (ServedBackend) -> Configuration.TokenPolicy) {
         self.clock = clock
         self.ledger = ledger
         self.policies = policies
@@ -86,7 +86,7 @@ final class SessionStore: Sendable {
 
     /// Opens a session for `subject` and issues its first access token, plus a refresh token when
     /// `refreshLifetime` is given. `claims` are added to every access token's payload.
-    func open(_ backend: Backend, subject: String, claims: [String: JSONValue], refreshLifetime: TimeInterval?) -> Issued {
+    func open(_ backend: ServedBackend, subject: String, claims: [String: JSONValue], refreshLifetime: TimeInterval?) -> Issued {
         let now = clock.now
         return state.withLock { state in
             let sessionID = "\(backend.rawValue)-session-\(state.nextSession)"
@@ -102,7 +102,7 @@ final class SessionStore: Sendable {
     }
 
     /// Judges an access token presented to `backend`.
-    func checkAccess(_ token: String, for backend: Backend) -> AccessCheck {
+    func checkAccess(_ token: String, for backend: ServedBackend) -> AccessCheck {
         let now = clock.now
         return state.withLock { state in
             guard let record = state.access[token], record.backend == backend,
@@ -112,14 +112,14 @@ final class SessionStore: Sendable {
     }
 
     /// The owner of a refresh token issued by `backend`, consumed or not.
-    func owner(ofRefreshToken token: String, for backend: Backend) -> String? {
+    func owner(ofRefreshToken token: String, for backend: ServedBackend) -> String? {
         state.withLock { state in
             state.refresh[token].flatMap { $0.backend == backend ? $0.grant.subject : nil }
         }
     }
 
     /// Consumes a refresh token and issues the next of its family, detecting reuse.
-    func rotate(_ token: String, for backend: Backend, refreshLifetime: TimeInterval) -> Rotation {
+    func rotate(_ token: String, for backend: ServedBackend, refreshLifetime: TimeInterval) -> Rotation {
         ledger.record { $0.refreshTokensPresented.append(token) }
         let now = clock.now
         let (rotation, reusedFamily) = state.withLock { state -> (Rotation, String?) in
@@ -166,7 +166,7 @@ final class SessionStore: Sendable {
     }
 
     /// Issues another access token in an open session.
-    func issueAccessToken(for grant: Grant, backend: Backend) -> String {
+    func issueAccessToken(for grant: Grant, backend: ServedBackend) -> String {
         let now = clock.now
         return state.withLock { state in
             let claims = state.sessions[grant.sessionID]?.claims ?? [:]
@@ -176,7 +176,7 @@ final class SessionStore: Sendable {
 
     /// Revokes the session a refresh token belongs to; returns whether one was open.
     @discardableResult
-    func revokeSession(ofRefreshToken token: String, for backend: Backend) -> Bool {
+    func revokeSession(ofRefreshToken token: String, for backend: ServedBackend) -> Bool {
         let revoked = state.withLock { state -> String? in
             guard let record = state.refresh[token], record.backend == backend,
                   state.sessions[record.grant.sessionID]?.revoked == false else { return nil }
@@ -188,7 +188,7 @@ final class SessionStore: Sendable {
     }
 
     /// Revokes every open session of one user.
-    func revokeAllSessions(of subject: String, for backend: Backend) {
+    func revokeAllSessions(of subject: String, for backend: ServedBackend) {
         let revoked = state.withLock { state -> [String] in
             let open = state.sessions.filter { $0.value.backend == backend && $0.value.subject == subject && !$0.value.revoked }
             for id in open.keys { state.sessions[id]?.revoked = true }
@@ -197,7 +197,7 @@ final class SessionStore: Sendable {
         if !revoked.isEmpty { ledger.record { $0.sessionsRevoked.append(contentsOf: revoked) } }
     }
 
-    private func mintAccess(_ state: inout State, backend: Backend, grant: Grant, claims: [String: JSONValue], now: Date) -> String {
+    private func mintAccess(_ state: inout State, backend: ServedBackend, grant: Grant, claims: [String: JSONValue], now: Date) -> String {
         let policy = policies(backend)
         let expiresAt = now.addingTimeInterval(policy.accessTokenLifetime)
         var payload = claims
@@ -212,7 +212,7 @@ final class SessionStore: Sendable {
         return token
     }
 
-    private func mintRefresh(_ state: inout State, backend: Backend, grant: Grant, expiresAt: Date) -> String {
+    private func mintRefresh(_ state: inout State, backend: ServedBackend, grant: Grant, expiresAt: Date) -> String {
         let token = Secrets.opaqueToken()
         state.refresh[token] = RefreshRecord(backend: backend, grant: grant, expiresAt: expiresAt)
         return token

@@ -1,5 +1,6 @@
 import AuthCore
 import AuthDiagrams
+import AuthTestSupport
 import AuthVerification
 import Foundation
 import Testing
@@ -75,9 +76,9 @@ struct StateDiagramsTests {
 
     @Test("writing a folder makes the check pass, and removes diagram files the code no longer generates")
     func writeThenCheck() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authdiagrams-\(UInt64.random(in: 0...UInt64.max))")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let directory = scratch.url
         try Data("old".utf8).write(to: directory.appendingPathComponent("gone.mmd"))
         try Data("<svg/>".utf8).write(to: directory.appendingPathComponent("gone.svg"))
         let folder = DiagramFolder(path: directory.path)

@@ -1,5 +1,6 @@
 import AuthCore
 @testable import AuthRuntime
+import AuthSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import AuthCore
 @testable import AuthRuntime
+import AuthTestSupport
 import Foundation
 import Testing
 
@@ -79,6 +80,34 @@ struct VaultTests {
         try Data(contents.utf8).write(to: file)
         #expect(throws: VaultError.corrupt) { try FileVault(directory: directory.url).load() }
         #expect(try Data(contentsOf: file) == Data(contents.utf8))
+    }
+
+    @Test("the record is written as before JSONValue wrote it: keys sorted, absent members left out")
+    func recordForm() {
+        let full = String(decoding: CredentialsRecord.encode(Self.full), as: UTF8.self)
+        #expect(full == #"{"accessToken":"access-1","expiresAt":1700003600000,"refreshToken":"refresh-1","user":{"email":"kid@example.com","id":"user-1","name":"New Kid","passwordSet":false,"phone":"+61400000000"},"version":1}"#)
+        #expect(String(decoding: CredentialsRecord.encode(Self.minimal), as: UTF8.self) == #"{"accessToken":"access-2","user":{"id":"user-2"},"version":1}"#)
+    }
+
+    @Test("a record JSONEncoder wrote (slashes escaped, nulls for absent members) still reads")
+    func recordWrittenByJSONEncoder() throws {
+        let written = #"{"accessToken":"a\/b","expiresAt":1700003600000,"refreshToken":null,"user":{"id":"u","passwordChangeRequired":true},"version":1}"#
+        let credentials = try CredentialsRecord.decode(Data(written.utf8))
+        #expect(credentials.accessToken == AccessToken("a/b"))
+        #expect(credentials.refreshToken == nil)
+        #expect(credentials.expiresAt == .seconds(1_700_003_600))
+        #expect(credentials.user.passwordChangeRequired)
+    }
+
+    @Test("a member of the wrong type makes the record corrupt, as JSONDecoder found it", arguments: [
+        #"{"version":"1","accessToken":"a","user":{"id":"u"}}"#, #"{"version":1.5,"accessToken":"a","user":{"id":"u"}}"#,
+        #"{"version":1,"accessToken":1,"user":{"id":"u"}}"#, #"{"version":1,"accessToken":"a","user":{"id":1}}"#,
+        #"{"version":1,"accessToken":"a","user":"u"}"#, #"{"version":1,"accessToken":"a","expiresAt":"soon","user":{"id":"u"}}"#,
+        #"{"version":1,"accessToken":"a","expiresAt":1.5,"user":{"id":"u"}}"#,
+        #"{"version":1,"accessToken":"a","user":{"id":"u","passwordSet":1}}"#, #"{"version":true,"accessToken":"a","user":{"id":"u"}}"#,
+    ])
+    func recordWrongType(contents: String) {
+        #expect(throws: VaultError.corrupt) { try CredentialsRecord.decode(Data(contents.utf8)) }
     }
 
     @Test("a file that cannot be read is a typed error, not an empty vault")

@@ -1,12 +1,12 @@
 import AuthCore
-import Synchronization
+import AuthSupport
 import Testing
 
 @testable import AuthVerification
 
 /// Which worlds (by fingerprint) a state invariant was shown, in order.
 final class FingerprintLog: Sendable {
-    let seen = Mutex<[Fingerprint]>([])
+    let seen = Locked<[Fingerprint]>([])
 }
 
 @Suite("The fuzzer's state checks")

@@ -1,5 +1,5 @@
 import AuthCore
-import Synchronization
+import AuthSupport
 import Testing
 
 @testable import AuthVerification
@@ -28,12 +28,12 @@ func unsteady(_ breaks: MenuBreak, _ build: @escaping @Sendable () -> [Invariant
 
 /// Fingerprints met so far.
 final class FingerprintSet: Sendable {
-    let set = Mutex<Set<Fingerprint>>([])
+    let set = Locked<Set<Fingerprint>>([])
 }
 
 /// A count shared by the calls of one invariant.
 final class CallCount: Sendable {
-    let count = Mutex(0)
+    let count = Locked(0)
 }
 
 /// Fails the `failing`-th time it is shown a transition, and never again: an invariant that

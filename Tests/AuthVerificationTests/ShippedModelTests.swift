@@ -1,4 +1,5 @@
 import AuthCore
+import AuthSupport
 import AuthVerification
 import Dispatch
 import Foundation
@@ -72,26 +73,23 @@ enum Shipped {
 }
 
 /// Reports written from several threads, and the next model to explore.
-private final class Results: @unchecked Sendable {
-    // Safe: every access holds `lock`.
-    private var slots: [ExplorationReport?]
-    private var taken = 0
-    private let lock = NSLock()
+private final class Results: Sendable {
+    private let storage: Locked<(slots: [ExplorationReport?], taken: Int)>
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { storage = Locked((Array(repeating: nil, count: count), 0)) }
 
-    func set(_ index: Int, _ report: ExplorationReport) { lock.withLock { slots[index] = report } }
+    func set(_ index: Int, _ report: ExplorationReport) { storage.withLock { $0.slots[index] = report } }
 
     /// The next index no thread has taken yet, if any is left.
     func next() -> Int? {
-        lock.withLock {
-            guard taken < slots.count else { return nil }
-            defer { taken += 1 }
-            return taken
+        storage.withLock { storage in
+            guard storage.taken < storage.slots.count else { return nil }
+            defer { storage.taken += 1 }
+            return storage.taken
         }
     }
 
-    var reports: [ExplorationReport] { lock.withLock { slots.map { $0! } } }
+    var reports: [ExplorationReport] { storage.withLock { storage in storage.slots.map { $0! } } }
 }
 
 /// The environment variable that raises the number of fuzz runs per shipped model.

@@ -1,5 +1,7 @@
 @testable import AuthflowKit
 import AuthCore
+import AuthSupport
+import AuthTestSupport
 import AuthVerification
 import Foundation
 import Testing
@@ -351,7 +353,7 @@ enum BenchmarksCheck {
 
 @Suite("BENCHMARKS.md")
 struct BenchmarksFileTests {
-    static let file = Folders.root.appendingPathComponent("BENCHMARKS.md")
+    static let file = Checkout.root.appendingPathComponent("BENCHMARKS.md")
 
     @Test(
         "the committed BENCHMARKS.md has the structure authflow bench --write renders, every section, and verdicts that follow from its figures",

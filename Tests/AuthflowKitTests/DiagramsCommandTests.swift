@@ -1,3 +1,4 @@
+import AuthTestSupport
 import AuthflowKit
 import Foundation
 import Testing
@@ -19,16 +20,10 @@ struct CommandRun {
 
 /// The checkout's `StateDiagrams/`, and scratch folders.
 enum Folders {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let committed = root.appendingPathComponent("StateDiagrams")
+    static let committed = Checkout.stateDiagrams
 
     /// A fresh empty folder, removed by `body`'s end.
-    static func scratch<T>(_ body: (URL) throws -> T) throws -> T {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("authflow-diagrams-\(UInt64.random(in: 0...UInt64.max))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: url) }
-        return try body(url)
-    }
+    static func scratch<T>(_ body: (URL) throws -> T) throws -> T { try TemporaryDirectory.with(body) }
 
     /// The names of the files in `folder`.
     static func names(_ folder: URL) throws -> Set<String> { Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) }

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import AuthflowKit
 import Foundation
 import Testing
@@ -5,8 +6,7 @@ import Testing
 @Suite("authflow fixtures: the generated fixture index")
 struct FixtureIndexTests {
     /// `Fixtures/` at the package root.
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let fixtures = Checkout.fixtures
 
     static let backends = [
         ("anonymousWall", "Anonymous Wall"), ("vynqTalk", "VynqTalk"), ("everday", "Everday"), ("subspace", "Subspace"),
@@ -21,11 +21,13 @@ struct FixtureIndexTests {
         return (status, out.joined(separator: "\n"), err.joined(separator: "\n"))
     }
 
-    /// A copy of `Fixtures/` in a fresh temporary directory.
-    private func copyOfFixtures() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
-        try FileManager.default.copyItem(at: Self.fixtures, to: directory)
-        return directory
+    /// Runs `body` with a copy of `Fixtures/` in a fresh temporary directory, removed afterwards.
+    private func withCopyOfFixtures(_ body: (URL) throws -> Void) throws {
+        try TemporaryDirectory.with { scratch in
+            let directory = scratch.appendingPathComponent("Fixtures")
+            try FileManager.default.copyItem(at: Self.fixtures, to: directory)
+            try body(directory)
+        }
     }
 
     @Test("the committed Fixtures/INDEX.md is exactly what `authflow fixtures` generates from Fixtures/")
@@ -60,43 +62,43 @@ struct FixtureIndexTests {
 
     @Test("`authflow fixtures --check` fails on a stale index, and `--write` makes it pass")
     func checkFailsWhenStale() throws {
-        let directory = try copyOfFixtures()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = directory.appendingPathComponent(FixtureIndex.fileName)
-        try Data("# edited by hand\n".utf8).write(to: index)
-        let stale = authflow(["fixtures", "--check", directory.path])
-        #expect(stale.status == 1)
-        #expect(stale.err.contains("stale"))
-        #expect(authflow(["fixtures", "--write", directory.path]).status == 0)
-        #expect(authflow(["fixtures", "--check", directory.path]).status == 0)
-        try FileManager.default.removeItem(at: index)
-        #expect(authflow(["fixtures", "--check", directory.path]).status == 1)
+        try withCopyOfFixtures { directory in
+            let index = directory.appendingPathComponent(FixtureIndex.fileName)
+            try Data("# edited by hand\n".utf8).write(to: index)
+            let stale = authflow(["fixtures", "--check", directory.path])
+            #expect(stale.status == 1)
+            #expect(stale.err.contains("stale"))
+            #expect(authflow(["fixtures", "--write", directory.path]).status == 0)
+            #expect(authflow(["fixtures", "--check", directory.path]).status == 0)
+            try FileManager.default.removeItem(at: index)
+            #expect(authflow(["fixtures", "--check", directory.path]).status == 1)
+        }
     }
 
     @Test("a changed expectation makes the committed index stale")
     func expectationChangeIsNoticed() throws {
-        let directory = try copyOfFixtures()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let sidecar = directory.appendingPathComponent("subspace").appendingPathComponent(FixtureIndex.sidecarName)
-        let text = try String(contentsOf: sidecar, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "\"invalid credentials\"", with: "\"wrong credentials\"").utf8).write(to: sidecar)
-        #expect(authflow(["fixtures", "--check", directory.path]).status == 1)
+        try withCopyOfFixtures { directory in
+            let sidecar = directory.appendingPathComponent("subspace").appendingPathComponent(FixtureIndex.sidecarName)
+            let text = try String(contentsOf: sidecar, encoding: .utf8)
+            try Data(text.replacingOccurrences(of: "\"invalid credentials\"", with: "\"wrong credentials\"").utf8).write(to: sidecar)
+            #expect(authflow(["fixtures", "--check", directory.path]).status == 1)
+        }
     }
 
     @Test("a fixture file missing from its sidecar, or a listed file that does not exist, is refused by name")
     func refusesUnlistedAndMissingFiles() throws {
-        let directory = try copyOfFixtures()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let everday = directory.appendingPathComponent("everday")
-        try Data("{}".utf8).write(to: everday.appendingPathComponent("auth-extra.response.200.json"))
-        let unlisted = authflow(["fixtures", directory.path])
-        #expect(unlisted.status == 1)
-        #expect(unlisted.err.contains("everday/auth-extra.response.200.json is not listed"))
-        try FileManager.default.removeItem(at: everday.appendingPathComponent("auth-extra.response.200.json"))
-        try FileManager.default.removeItem(at: everday.appendingPathComponent("auth-login.response.200.json"))
-        let missing = authflow(["fixtures", directory.path])
-        #expect(missing.status == 1)
-        #expect(missing.err.contains("auth-login.response.200.json, which does not exist"))
+        try withCopyOfFixtures { directory in
+            let everday = directory.appendingPathComponent("everday")
+            try Data("{}".utf8).write(to: everday.appendingPathComponent("auth-extra.response.200.json"))
+            let unlisted = authflow(["fixtures", directory.path])
+            #expect(unlisted.status == 1)
+            #expect(unlisted.err.contains("everday/auth-extra.response.200.json is not listed"))
+            try FileManager.default.removeItem(at: everday.appendingPathComponent("auth-extra.response.200.json"))
+            try FileManager.default.removeItem(at: everday.appendingPathComponent("auth-login.response.200.json"))
+            let missing = authflow(["fixtures", directory.path])
+            #expect(missing.status == 1)
+            #expect(missing.err.contains("auth-login.response.200.json, which does not exist"))
+        }
     }
 
     @Test("without flags the index is printed, and the usage text names the command")

@@ -1,4 +1,7 @@
+import AuthCore
 @testable import AuthflowKit
+import AuthSupport
+import AuthTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +14,7 @@ func statusOfGET(_ url: String) -> Int? {
     guard let url = URL(string: url) else { return nil }
     let done = DispatchSemaphore(value: 0)
     let status = Locked<Int?>(nil)
-    let session = URLSession(configuration: .ephemeral)
+    let session = URLSession.loopback()
     defer { session.invalidateAndCancel() }
     session.dataTask(with: URLRequest(url: url, timeoutInterval: 10)) { _, response, _ in
         status.withLock { $0 = (response as? HTTPURLResponse)?.statusCode }
@@ -59,6 +62,14 @@ struct ServeCommandTests {
         #expect(text.contains("ws://127.0.0.1:\(port)/vynqtalk/ws?token=<accessToken>"))
         #expect(out.last == "stopped")
         #expect(statusOfGET("http://127.0.0.1:\(port)/subspace/health") == nil, "nothing listens once stopped")
+    }
+
+    @Test("each of the client's backends is served as the reference server's backend of its name")
+    func backendMounts() {
+        for backend in Backend.allCases {
+            #expect(backend.served.rawValue == backend.rawValue)
+        }
+        #expect(Set(Backend.allCases.map(\.served)).count == Backend.allCases.count)
     }
 
     @Test("--backend mounts one backend at the root; names are read in any casing")

@@ -1,8 +1,8 @@
 import AuthCore
+import AuthSupport
 import AuthVerification
 import AuthflowKit
 import Foundation
-import Synchronization
 import Testing
 
 extension CommandRun {
@@ -278,7 +278,7 @@ struct VerificationCommandTests {
     @Test("fuzz on a model that breaks its contract exits 1, names the break and offers no replay command that would not reproduce it")
     func fuzzBrokenContract() throws {
         // Sign-in whose menu, read again at a world met before, lacks its last intent.
-        final class Read: Sendable { let worlds = Mutex<Set<World<PasswordSignIn>>>([]) }
+        final class Read: Sendable { let worlds = Locked<Set<World<PasswordSignIn>>>([]) }
         let read = Read()
         let shipped = Models.passwordSignIn()
         let model = AnyModel(

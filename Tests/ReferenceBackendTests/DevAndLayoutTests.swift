@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Mounting, dev endpoints and ledger")
 struct DevAndLayoutTests {
-    static let documentedProbe: [(Backend, String, String)] = [
+    static let documentedProbe: [(ServedBackend, String, String)] = [
         (.anonymousWall, "POST", "/api/v1/auth/login/password"),
         (.vynqTalk, "POST", "/auth/login"),
         (.everday, "POST", "/api/auth/login"),
@@ -13,7 +13,7 @@ struct DevAndLayoutTests {
     ]
 
     @Test("mounted together, each backend answers its documented paths under its prefix", arguments: documentedProbe)
-    func mountedTogether(backend: Backend, method: String, path: String) async throws {
+    func mountedTogether(backend: ServedBackend, method: String, path: String) async throws {
         try await withServer { server in
             #expect(server.baseURL(for: backend).path == backend.pathPrefix)
             let answer = try await client(server, backend).send(method, path, json: [:])
@@ -24,7 +24,7 @@ struct DevAndLayoutTests {
     }
 
     @Test("mounted alone, a backend answers its documented paths at the root", arguments: documentedProbe)
-    func mountedAlone(backend: Backend, method: String, path: String) async throws {
+    func mountedAlone(backend: ServedBackend, method: String, path: String) async throws {
         try await withServer([backend]) { server in
             #expect(server.baseURL(for: backend).path.isEmpty)
             let answer = try await TestClient(server.rootURL).send(method, path, json: [:])

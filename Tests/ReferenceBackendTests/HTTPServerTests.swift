@@ -67,13 +67,13 @@ struct HTTPServerTests {
     }
 
     @Test("bad JSON is answered 400 in the backend's own error envelope", arguments: [
-        (Backend.anonymousWall, "/api/v1/auth/login/password", "error"),
-        (Backend.vynqTalk, "/auth/login", "reason"),
-        (Backend.everday, "/api/auth/login", "detail"),
-        (Backend.subspace, "/api/v1/auth/login", "error"),
-        (Backend.hero365, "/api/v1/auth/signin", "detail"),
+        (ServedBackend.anonymousWall, "/api/v1/auth/login/password", "error"),
+        (ServedBackend.vynqTalk, "/auth/login", "reason"),
+        (ServedBackend.everday, "/api/auth/login", "detail"),
+        (ServedBackend.subspace, "/api/v1/auth/login", "error"),
+        (ServedBackend.hero365, "/api/v1/auth/signin", "detail"),
     ])
-    func badJSON(backend: Backend, path: String, messageKey: String) async throws {
+    func badJSON(backend: ServedBackend, path: String, messageKey: String) async throws {
         try await withServer { server in
             let answer = try await client(server, backend).send("POST", path, raw: Data("{not json".utf8))
             #expect(answer.status == 400)

@@ -24,35 +24,23 @@ public enum AppIntent<Entry: Hashable & Sendable, SessionIntent: Hashable & Send
     case session(SessionIntent)
 }
 
-extension AppIntent {
-    /// Equal when the same case holds equal values. Written out and inlinable, unlike the derived
-    /// one, so that a module using a concrete nest of these specializes it: the derived `==`
-    /// switches over a tuple of generic values, which costs a metadata lookup at every level of
-    /// the nest on every comparison (the explorer compares and hashes these millions of times).
+extension AppIntent: EitherShaped {
+    /// `first` applied to a `.entry` value, `second` to a `.session` one.
     @inlinable
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch lhs {
-        case .entry(let left):
-            guard case .entry(let right) = rhs else { return false }
-            return left == right
-        case .session(let left):
-            guard case .session(let right) = rhs else { return false }
-            return left == right
+    func either<Result>(_ first: (Entry) -> Result, _ second: (SessionIntent) -> Result) -> Result {
+        switch self {
+        case .entry(let value): first(value)
+        case .session(let value): second(value)
         }
     }
 
-    /// The case, then its value (see ``==(_:_:)`` for why it is written out).
+    /// Equal when the same case holds equal values (see ``EitherShaped``).
     @inlinable
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .entry(let value):
-            hasher.combine(0 as UInt8)
-            hasher.combine(value)
-        case .session(let value):
-            hasher.combine(1 as UInt8)
-            hasher.combine(value)
-        }
-    }
+    public static func == (lhs: Self, rhs: Self) -> Bool { sameCaseAndValue(lhs, rhs) }
+
+    /// The case, then its value (see ``EitherShaped``).
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hashCaseAndValue(into: &hasher) }
 }
 
 /// Where a composed app is: in the signed-out flows, or in the session.
@@ -63,35 +51,23 @@ public enum AppPhase<EntryPhase: Hashable & Sendable, SessionPhase: Hashable & S
     case signedIn(SessionPhase)
 }
 
-extension AppPhase {
-    /// Equal when the same case holds equal values. Written out and inlinable, unlike the derived
-    /// one, so that a module using a concrete nest of these specializes it: the derived `==`
-    /// switches over a tuple of generic values, which costs a metadata lookup at every level of
-    /// the nest on every comparison (the explorer compares and hashes these millions of times).
+extension AppPhase: EitherShaped {
+    /// `first` applied to a `.signedOut` value, `second` to a `.signedIn` one.
     @inlinable
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch lhs {
-        case .signedOut(let left):
-            guard case .signedOut(let right) = rhs else { return false }
-            return left == right
-        case .signedIn(let left):
-            guard case .signedIn(let right) = rhs else { return false }
-            return left == right
+    func either<Result>(_ first: (EntryPhase) -> Result, _ second: (SessionPhase) -> Result) -> Result {
+        switch self {
+        case .signedOut(let value): first(value)
+        case .signedIn(let value): second(value)
         }
     }
 
-    /// The case, then its value (see ``==(_:_:)`` for why it is written out).
+    /// Equal when the same case holds equal values (see ``EitherShaped``).
     @inlinable
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .signedOut(let value):
-            hasher.combine(0 as UInt8)
-            hasher.combine(value)
-        case .signedIn(let value):
-            hasher.combine(1 as UInt8)
-            hasher.combine(value)
-        }
-    }
+    public static func == (lhs: Self, rhs: Self) -> Bool { sameCaseAndValue(lhs, rhs) }
+
+    /// The case, then its value (see ``EitherShaped``).
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hashCaseAndValue(into: &hasher) }
 }
 
 /// The app combinator: signed-out flows hand a grant over to the session; when the session signs

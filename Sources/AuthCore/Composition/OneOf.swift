@@ -10,35 +10,23 @@ public enum Either<First: Hashable & Sendable, Second: Hashable & Sendable>: Has
     case second(Second)
 }
 
-extension Either {
-    /// Equal when the same case holds equal values. Written out and inlinable, unlike the derived
-    /// one, so that a module using a concrete nest of these specializes it: the derived `==`
-    /// switches over a tuple of generic values, which costs a metadata lookup at every level of
-    /// the nest on every comparison (the explorer compares and hashes these millions of times).
+extension Either: EitherShaped {
+    /// `first` or `second` applied to the value.
     @inlinable
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch lhs {
-        case .first(let left):
-            guard case .first(let right) = rhs else { return false }
-            return left == right
-        case .second(let left):
-            guard case .second(let right) = rhs else { return false }
-            return left == right
+    func either<Result>(_ first: (First) -> Result, _ second: (Second) -> Result) -> Result {
+        switch self {
+        case .first(let value): first(value)
+        case .second(let value): second(value)
         }
     }
 
-    /// The case, then its value (see ``==(_:_:)`` for why it is written out).
+    /// Equal when the same case holds equal values (see ``EitherShaped``).
     @inlinable
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .first(let value):
-            hasher.combine(0 as UInt8)
-            hasher.combine(value)
-        case .second(let value):
-            hasher.combine(1 as UInt8)
-            hasher.combine(value)
-        }
-    }
+    public static func == (lhs: Self, rhs: Self) -> Bool { sameCaseAndValue(lhs, rhs) }
+
+    /// The case, then its value (see ``EitherShaped``).
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hashCaseAndValue(into: &hasher) }
 }
 
 /// Two signed-out flows side by side, one active at a time: an intent for the other flow abandons

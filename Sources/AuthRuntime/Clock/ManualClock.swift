@@ -1,4 +1,5 @@
 import AuthCore
+import AuthSupport
 
 /// A clock that moves only when a test moves it: `advance(by:)` runs every wake-up that falls due,
 /// in deadline order, with `now` set to each deadline in turn, and returns once their actions have

@@ -114,15 +114,8 @@ public struct AnonymousWallContract: BackendContract {
 
     /// 2xx is `.accepted(nil)`; anything else by the status taxonomy.
     public func classifyProtected(_ response: HTTPResponse) -> Reply {
-        guard Self.isSuccess(response.status) else {
-            return .failed(
-                AnswerReading.failure(response, body: ResponseBody(response), keys: Self.messageKeys, request: nil, receivedAt: Instant(Date())))
-        }
-        return .accepted(nil)
+        AnswerReading.protected(response, keys: Self.messageKeys)
     }
-
-    /// No realtime connection.
-    public func realtimeURL(token: AccessToken) -> URL? { nil }
 
     // MARK: Reading
 

@@ -37,7 +37,7 @@ public protocol BackendContract: Sendable {
     func decode(_ response: HTTPResponse, for request: APIRequest, receivedAt: Instant) -> Reply
 
     /// One of the app's own protected requests with the bearer attached as the backend wants it
-    /// (`Authorization: Bearer …`, and Anonymous Wall's `X-User-Id`).
+    /// (`Authorization: Bearer …` by default, and Anonymous Wall's `X-User-Id`).
     func authorize(_ request: HTTPRequest, with bearer: Bearer) -> HTTPRequest
 
     /// The answer to one of the app's protected requests as the session sees it: `.failed(.unauthorized)`
@@ -45,6 +45,20 @@ public protocol BackendContract: Sendable {
     func classifyProtected(_ response: HTTPResponse) -> Reply
 
     /// The realtime connection's URL for `token` (VynqTalk `ws://…/ws?token=`), or `nil` when the
-    /// backend has none.
+    /// backend has none (the default).
     func realtimeURL(token: AccessToken) -> URL?
+}
+
+extension BackendContract {
+    /// Adds `Authorization: Bearer …`, as every documented backend wants but Anonymous Wall, which
+    /// adds `X-User-Id` too.
+    public func authorize(_ request: HTTPRequest, with bearer: Bearer) -> HTTPRequest {
+        var authorized = request
+        let (name, value) = RequestBuilder.bearer(bearer.token)
+        authorized.headers[name] = value
+        return authorized
+    }
+
+    /// No realtime connection: only VynqTalk documents one.
+    public func realtimeURL(token: AccessToken) -> URL? { nil }
 }

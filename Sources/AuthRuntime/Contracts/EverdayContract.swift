@@ -109,25 +109,11 @@ public struct EverdayContract: BackendContract {
         }
     }
 
-    /// Adds `Authorization: Bearer …`.
-    public func authorize(_ request: HTTPRequest, with bearer: Bearer) -> HTTPRequest {
-        var authorized = request
-        authorized.headers["Authorization"] = "Bearer " + bearer.token.reveal()
-        return authorized
-    }
-
     /// 2xx is `.accepted(nil)`; anything else by the status taxonomy, pending approval told apart
     /// from forbidden by the `detail`.
     public func classifyProtected(_ response: HTTPResponse) -> Reply {
-        guard Self.isSuccess(response.status) else {
-            return .failed(
-                AnswerReading.failure(response, body: ResponseBody(response), keys: Self.messageKeys, request: nil, receivedAt: Instant(Date())))
-        }
-        return .accepted(nil)
+        AnswerReading.protected(response, keys: Self.messageKeys)
     }
-
-    /// No realtime connection.
-    public func realtimeURL(token: AccessToken) -> URL? { nil }
 
     // MARK: Reading
 

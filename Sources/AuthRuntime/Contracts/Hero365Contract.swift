@@ -114,24 +114,10 @@ public struct Hero365Contract: BackendContract {
         }
     }
 
-    /// Adds `Authorization: Bearer …`.
-    public func authorize(_ request: HTTPRequest, with bearer: Bearer) -> HTTPRequest {
-        var authorized = request
-        authorized.headers["Authorization"] = "Bearer " + bearer.token.reveal()
-        return authorized
-    }
-
     /// 2xx is `.accepted(nil)`; anything else by the status taxonomy.
     public func classifyProtected(_ response: HTTPResponse) -> Reply {
-        guard Self.isSuccess(response.status) else {
-            return .failed(
-                AnswerReading.failure(response, body: ResponseBody(response), keys: Self.messageKeys, request: nil, receivedAt: Instant(Date())))
-        }
-        return .accepted(nil)
+        AnswerReading.protected(response, keys: Self.messageKeys)
     }
-
-    /// No realtime connection.
-    public func realtimeURL(token: AccessToken) -> URL? { nil }
 
     /// Reads the app's OAuth callback URL ("App extracts tokens from callback URL parameters"):
     /// parameters in the fragment (Supabase's implicit flow) or the query, named by their `state`.

@@ -77,24 +77,10 @@ public struct SubspaceContract: BackendContract {
         }
     }
 
-    /// Adds `Authorization: Bearer …`.
-    public func authorize(_ request: HTTPRequest, with bearer: Bearer) -> HTTPRequest {
-        var authorized = request
-        authorized.headers["Authorization"] = "Bearer " + bearer.token.reveal()
-        return authorized
-    }
-
     /// 2xx is `.accepted(nil)`; anything else by the status taxonomy (401 "token has expired", 429…).
     public func classifyProtected(_ response: HTTPResponse) -> Reply {
-        guard Self.isSuccess(response.status) else {
-            return .failed(
-                AnswerReading.failure(response, body: ResponseBody(response), keys: Self.messageKeys, request: nil, receivedAt: Instant(Date())))
-        }
-        return .accepted(nil)
+        AnswerReading.protected(response, keys: Self.messageKeys)
     }
-
-    /// No realtime connection.
-    public func realtimeURL(token: AccessToken) -> URL? { nil }
 
     /// `{"id", "name", "email", "createdAt", "updatedAt"}`.
     private static func user(_ object: JSONObject) -> UserProfile? {

@@ -76,13 +76,6 @@ public struct VynqTalkContract: BackendContract {
         }
     }
 
-    /// Adds `Authorization: Bearer …`.
-    public func authorize(_ request: HTTPRequest, with bearer: Bearer) -> HTTPRequest {
-        var authorized = request
-        authorized.headers["Authorization"] = "Bearer " + bearer.token.reveal()
-        return authorized
-    }
-
     /// `success: false` or an error status is a failure (401/403 end the session, Requirement 5.5);
     /// any other answer is `.accepted` with the envelope's message.
     public func classifyProtected(_ response: HTTPResponse) -> Reply {

@@ -1,3 +1,4 @@
+import AuthSupport
 /// Keeps redacted entries in memory, for tests and debug screens.
 public final class HTTPLogRecorder: HTTPLogger {
     private let storage = Locked<[HTTPLogEntry]>([])

@@ -99,12 +99,7 @@ public enum LogRedaction {
     /// with secret items masked, and anything else only by its size. `nil` for no body.
     public static func body(_ data: Data?) -> String? {
         guard let data, !data.isEmpty else { return nil }
-        if let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-            let masked = try? JSONSerialization.data(
-                withJSONObject: maskJSON(json), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
-        {
-            return String(decoding: masked, as: UTF8.self)
-        }
+        if let json = JSONValue.parse(data) { return masked(json).text }
         if let text = String(data: data, encoding: .utf8), isFormEncoded(text) {
             return formEncoded(Substring(text))
         }
@@ -116,20 +111,21 @@ public enum LogRedaction {
             && text.allSatisfy { $0.isASCII && !$0.isWhitespace && $0 != "{" && $0 != "<" && $0 != "\"" }
     }
 
-    /// A parsed JSON value with every secret field masked.
-    private static func maskJSON(_ value: Any) -> Any {
+    /// A parsed JSON value with every secret field masked, object keys sorted.
+    private static func masked(_ value: JSONValue) -> JSONValue {
         switch value {
-        case let object as [String: Any]:
-            var masked: [String: Any] = [:]
-            for (key, child) in object {
-                masked[key] = isSecretName(key) && !(child is NSNull) ? mask : maskJSON(child)
+        case .object(let object):
+            var masked = JSONObject()
+            for key in object.keys.sorted() {
+                guard let child = object[key] else { continue }
+                masked[key] = isSecretName(key) && !child.isNull ? .string(mask) : Self.masked(child)
             }
-            return masked
-        case let array as [Any]:
-            return array.map(maskJSON)
-        case let string as String:
-            return looksLikeCredential(string) ? mask : string
-        default:
+            return .object(masked)
+        case .array(let values):
+            return .array(values.map(masked))
+        case .string(let string):
+            return looksLikeCredential(string) ? .string(mask) : value
+        case .null, .bool, .number:
             return value
         }
     }

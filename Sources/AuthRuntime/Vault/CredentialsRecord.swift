@@ -1,12 +1,14 @@
 import AuthCore
 import Foundation
 
-/// How credentials are written to a file or a Keychain item: a versioned JSON document.
+/// How credentials are written to a file or a Keychain item: a versioned JSON document, read and
+/// written as a ``JSONValue`` like every other JSON the runtime handles (keys sorted, absent
+/// members left out, as records written by earlier versions through `JSONEncoder` were).
 ///
 /// AuthCore's types are not `Codable` (AuthCore imports nothing), so this record is the one place
 /// that reveals the tokens for storage. It never prints them.
-struct CredentialsRecord: Codable, Sendable, CustomStringConvertible, CustomReflectable {
-    struct User: Codable, Sendable {
+struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
+    struct User: Sendable {
         var id: String
         var email: String?
         var phone: String?
@@ -48,23 +50,66 @@ struct CredentialsRecord: Codable, Sendable, CustomStringConvertible, CustomRefl
     }
 
     /// The stored form of `credentials`.
-    static func encode(_ credentials: Credentials) throws(VaultError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        do {
-            return try encoder.encode(CredentialsRecord(credentials))
-        } catch {
-            throw .corrupt  // Unreachable for plain strings and numbers; never a crash.
-        }
+    static func encode(_ credentials: Credentials) -> Data {
+        CredentialsRecord(credentials).json.encoded
     }
 
     /// The credentials in `data`, or ``VaultError/corrupt`` when `data` is not a record this
     /// runtime wrote.
     static func decode(_ data: Data) throws(VaultError) -> Credentials {
-        guard let record = try? JSONDecoder().decode(CredentialsRecord.self, from: data),
+        guard let json = JSONValue.parse(data), let record = try? CredentialsRecord(json: json),
             record.version == currentVersion, !record.accessToken.isEmpty, !record.user.id.isEmpty
         else { throw .corrupt }
         return record.credentials
+    }
+
+    /// The record as JSON, keys sorted, absent members left out.
+    var json: JSONValue {
+        var user: JSONObject = [:]
+        user["email"] = self.user.email.map(JSONValue.string)
+        user["id"] = .string(self.user.id)
+        user["name"] = self.user.name.map(JSONValue.string)
+        user["passwordChangeRequired"] = self.user.passwordChangeRequired.map(JSONValue.bool)
+        user["passwordSet"] = self.user.passwordSet.map(JSONValue.bool)
+        user["phone"] = self.user.phone.map(JSONValue.string)
+        var record: JSONObject = [:]
+        record["accessToken"] = .string(accessToken)
+        record["expiresAt"] = expiresAt.map { .number(Double($0)) }
+        record["refreshToken"] = refreshToken.map(JSONValue.string)
+        record["user"] = .object(user)
+        record["version"] = .number(Double(version))
+        return .object(record)
+    }
+
+    /// The record `json` holds; a member of the wrong type is ``Unreadable`` (as `JSONDecoder`
+    /// found it), an optional member may be absent or `null`.
+    init(json: JSONValue) throws(Unreadable) {
+        let user = try Self.required(json["user"]) { $0.object }
+        version = try Self.required(json["version"]) { $0.number.flatMap { Int(exactly: $0) } }
+        accessToken = try Self.required(json["accessToken"]) { $0.string }
+        refreshToken = try Self.optional(json["refreshToken"]) { $0.string }
+        expiresAt = try Self.optional(json["expiresAt"]) { $0.number.flatMap { Int64(exactly: $0) } }
+        self.user = User(
+            id: try Self.required(user["id"]) { $0.string },
+            email: try Self.optional(user["email"]) { $0.string },
+            phone: try Self.optional(user["phone"]) { $0.string },
+            name: try Self.optional(user["name"]) { $0.string },
+            passwordSet: try Self.optional(user["passwordSet"]) { $0.bool },
+            passwordChangeRequired: try Self.optional(user["passwordChangeRequired"]) { $0.bool })
+    }
+
+    /// A member missing or of the wrong type.
+    struct Unreadable: Error {}
+
+    private static func required<Value>(_ member: JSONValue?, _ read: (JSONValue) -> Value?) throws(Unreadable) -> Value {
+        guard let member, let value = read(member) else { throw Unreadable() }
+        return value
+    }
+
+    private static func optional<Value>(_ member: JSONValue?, _ read: (JSONValue) -> Value?) throws(Unreadable) -> Value? {
+        guard let member, !member.isNull else { return nil }
+        guard let value = read(member) else { throw Unreadable() }
+        return value
     }
 
     /// Redacted: `record(v1, user(<id>))`.

@@ -75,7 +75,7 @@ public struct FileVault: TokenVault, CustomStringConvertible {
 
     /// Replaces the file atomically with `credentials`; on failure the old file stays as it was.
     public func save(_ credentials: Credentials) throws(VaultError) {
-        let data = try CredentialsRecord.encode(credentials)
+        let data = CredentialsRecord.encode(credentials)
         try ensureDirectory()
         let temporaryPath = directoryPath + "/" + temporaryPrefix + String(UInt64.random(in: .min ... .max), radix: 16)
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)

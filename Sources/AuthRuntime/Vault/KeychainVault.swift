@@ -88,7 +88,7 @@ public struct KeychainVault: TokenVault, CustomStringConvertible {
 
     /// Replaces the item's data (and accessibility) with `credentials`, or adds the item.
     public func save(_ credentials: Credentials) throws(VaultError) {
-        let data = try CredentialsRecord.encode(credentials)
+        let data = CredentialsRecord.encode(credentials)
         let attributes: [String: Any] = [
             kSecValueData as String: data,
             kSecAttrAccessible as String: accessibility.attribute,

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthSupport
 
 /// A vault in memory, for tests and for apps that must not keep a session across launches.
 ///

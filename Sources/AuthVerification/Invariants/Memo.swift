@@ -1,35 +1,21 @@
 import AuthCore
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import AuthSupport
 
 /// A thread-safe memo from a value to what was computed from it once: invariants use it for what
 /// depends on a value alone (its description, whether an intent is a logout), so the explorer's
 /// inner loop pays a dictionary lookup instead of a reflection or a string scan.
-@usableFromInline final class Memo<Key: Hashable, Value>: @unchecked Sendable {
-    // Safe: every access to `values` holds `mutex`; so no access can overlap another, and the
-    // runtime's check of that (`@exclusivity(unchecked)`) is left out.
-    @usableFromInline @exclusivity(unchecked) var values: [Key: Value] = [:]
-    @usableFromInline let mutex = PosixMutex()
+@usableFromInline final class Memo<Key: Hashable, Value>: Sendable {
+    @usableFromInline let values = Locked<[Key: Value]>([:])
 
     /// An empty memo.
     @inlinable init() {}
 
-    /// The value for `key`, computed by `compute` the first time.
+    /// The value for `key`, computed by `compute` the first time (outside the lock, so a
+    /// computation may use other memos).
     @inlinable func value(_ key: Key, _ compute: (Key) -> Value) -> Value {
-        mutex.lock()
-        if let known = values[key] {
-            mutex.unlock()
-            return known
-        }
-        mutex.unlock()
+        if let known = values.withLock({ $0[key] }) { return known }
         let computed = compute(key)
-        mutex.lock()
-        values[key] = computed
-        mutex.unlock()
+        values.withLock { $0[key] = computed }
         return computed
     }
 }
@@ -40,7 +26,7 @@ import AuthCore
 /// world around it, so each distinct value is scanned once against the secrets known at that
 /// time, and again only when new secrets appear.
 @usableFromInline final class LeakScanner<Key: Hashable>: @unchecked Sendable {
-    // Safe: every access to the stored properties holds `mutex`; no access can overlap another, so the
+    // Safe: every access to the stored variables holds `lock`; no access can overlap another, so the
     // runtime's exclusivity check is left out (`@exclusivity(unchecked)`).
     @usableFromInline @exclusivity(unchecked) var secrets: Set<String> = []
     @usableFromInline @exclusivity(unchecked) var needles: [[UInt8]] = []
@@ -53,62 +39,58 @@ import AuthCore
     @usableFromInline @exclusivity(unchecked) var currentVerdicts: [Verdict?] = []
     @usableFromInline @exclusivity(unchecked) var otherTables: [UInt64: [Verdict?]] = [:]
     @usableFromInline @exclusivity(unchecked) var digestVerdicts: [Fingerprint: Verdict] = [:]
-    @usableFromInline let mutex = PosixMutex()
+    @usableFromInline let lock = Locked(())
 
     /// A scanner that knows no secret yet.
     @inlinable init() {}
 
     /// Learns the secrets (of 4 characters or more) of the worlds around the values to check next.
     @inlinable func learn(_ world: [String], _ more: [String] = []) {
-        mutex.lock()
-        defer { mutex.unlock() }
-        // Consecutive calls mostly repeat the same secrets: comparing is cheaper than hashing.
-        if world != lastLearned {
-            add(world)
-            lastLearned = world
-        }
-        if more != lastMore {
-            // The secrets `world` holds are known by now: only the others are looked up (mostly
-            // none: a step's world shares nearly all its secrets with the world before it).
-            add(more, besides: world)
-            lastMore = more
+        lock.withLock { _ in
+            // Consecutive calls mostly repeat the same secrets: comparing is cheaper than hashing.
+            if world != lastLearned {
+                add(world)
+                lastLearned = world
+            }
+            if more != lastMore {
+                // The secrets `world` holds are known by now: only the others are looked up (mostly
+                // none: a step's world shares nearly all its secrets with the world before it).
+                add(more, besides: world)
+                lastMore = more
+            }
         }
     }
 
     /// Whether `key`'s description (computed by `describe` when needed) shows any secret known or
     /// any of its own: the length of a leaked secret, never the secret.
     @inlinable func leak(_ key: Key, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
-        mutex.lock()
-        defer { mutex.unlock() }
-        return verdict(key, in: &verdicts) { describe(key) }
+        lock.withLock { _ in verdict(key, in: &verdicts) { describe(key) } }
     }
 
     /// ``leak(_:describe:)`` for an event its environment numbered, looked up by its key first;
     /// a key not met yet (each environment numbers afresh) falls back to the payload's own
     /// verdict, so a new exploration or fuzz session of a model describes nothing again.
     @inlinable func leak(event key: EventKey, payload: () -> Key?, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
-        mutex.lock()
-        defer { mutex.unlock() }
-        if key.serial != currentSerial {
-            // Another table's keys (an exploration, then a fuzz session of the same model).
-            if !currentVerdicts.isEmpty { otherTables[currentSerial] = currentVerdicts }
-            currentVerdicts = otherTables.removeValue(forKey: key.serial) ?? []
-            currentSerial = key.serial
+        lock.withLock { _ in
+            if key.serial != currentSerial {
+                // Another table's keys (an exploration, then a fuzz session of the same model).
+                if !currentVerdicts.isEmpty { otherTables[currentSerial] = currentVerdicts }
+                currentVerdicts = otherTables.removeValue(forKey: key.serial) ?? []
+                currentSerial = key.serial
+            }
+            let index = key.index
+            if index < currentVerdicts.count, let verdict = currentVerdicts[index], verdict.known == needles.count { return verdict.leak }
+            guard let value = payload() else { return nil }
+            let leak = verdict(value, in: &verdicts) { describe(value) }
+            if currentVerdicts.count <= index { currentVerdicts += repeatElement(nil, count: index - currentVerdicts.count + 1) }
+            currentVerdicts[index] = Verdict(known: needles.count, leak: leak)
+            return leak
         }
-        let index = key.index
-        if index < currentVerdicts.count, let verdict = currentVerdicts[index], verdict.known == needles.count { return verdict.leak }
-        guard let value = payload() else { return nil }
-        let leak = verdict(value, in: &verdicts) { describe(value) }
-        if currentVerdicts.count <= index { currentVerdicts += repeatElement(nil, count: index - currentVerdicts.count + 1) }
-        currentVerdicts[index] = Verdict(known: needles.count, leak: leak)
-        return leak
     }
 
     /// ``leak(_:describe:)`` for a value known by its digest (``Survey/digest(_:)``).
     @inlinable func leak(digest: Fingerprint, describe: () -> (texts: [String], own: [String])) -> Int? {
-        mutex.lock()
-        defer { mutex.unlock() }
-        return verdict(digest, in: &digestVerdicts, describe: describe)
+        lock.withLock { _ in verdict(digest, in: &digestVerdicts, describe: describe) }
     }
 
     /// A value's verdict: the one recorded when no secret was learned since, or a new scan. The
@@ -216,19 +198,6 @@ import AuthCore
             hasher.combine(value)
         }
     }
-}
-
-/// A PThread mutex (Foundation-free).
-@usableFromInline final class PosixMutex: @unchecked Sendable {
-    // Safe: a pthread mutex is made for concurrent use; the pointer is allocated once.
-    @usableFromInline let handle = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    @inlinable init() { pthread_mutex_init(handle, nil) }
-    deinit {
-        pthread_mutex_destroy(handle)
-        handle.deallocate()
-    }
-    @inlinable func lock() { pthread_mutex_lock(handle) }
-    @inlinable func unlock() { pthread_mutex_unlock(handle) }
 }
 
 /// Every secret value inside `value`, found through `Mirror` (for values that are not surveyed:

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthSupport
 
 /// An event's payload (its intent, answer or launch, not its time) as the environment that built
 /// the move numbered it: two moves with one key carry equal payloads.
@@ -35,7 +36,7 @@ import AuthCore
 /// (`rememberedLists`); its intents then get no key, and per-event memos key on the intent itself
 /// as before there were keys (numbering them would only add a lookup).
 @usableFromInline final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
-    // Safe: every access to the stored variables holds `mutex`; no access can overlap another, so the
+    // Safe: every access to the stored variables holds `lock`; no access can overlap another, so the
     // runtime's exclusivity check is left out (`@exclusivity(unchecked)`).
     @usableFromInline let serial: UInt64
     @usableFromInline @exclusivity(unchecked) var indices: [Described<Intent>: UInt32] = [:]
@@ -43,7 +44,7 @@ import AuthCore
     /// Storage addresses of lists met once by ``key(of:at:)`` (only a hint: a list is numbered
     /// from its own intents when remembered).
     @usableFromInline @exclusivity(unchecked) var sightings: Set<UInt> = []
-    @usableFromInline let mutex = PosixMutex()
+    @usableFromInline let lock = Locked(())
     @usableFromInline let rememberedLists: Int
     /// The credentials of the last relaunch numbered, and its key.
     @usableFromInline @exclusivity(unchecked) var lastStored: (credentials: Credentials, key: EventKey)?
@@ -55,28 +56,28 @@ import AuthCore
 
     /// The key of `payload`.
     @inlinable func key(_ payload: Described<Intent>) -> EventKey {
-        mutex.lock()
-        defer { mutex.unlock() }
-        // A menu offers a relaunch finding the vault's credentials at every world that holds
-        // them: the last ones are compared (one storage, so a few identity checks) rather than
-        // hashed whole again.
-        if case .launched(.stored(let credentials)) = payload {
-            if let last = lastStored, last.credentials == credentials { return last.key }
-            let key = locked(payload)
-            lastStored = (credentials, key)
-            return key
+        lock.withLock { _ in
+            // A menu offers a relaunch finding the vault's credentials at every world that holds
+            // them: the last ones are compared (one storage, so a few identity checks) rather than
+            // hashed whole again.
+            if case .launched(.stored(let credentials)) = payload {
+                if let last = lastStored, last.credentials == credentials { return last.key }
+                let key = locked(payload)
+                lastStored = (credentials, key)
+                return key
+            }
+            return locked(payload)
         }
-        return locked(payload)
     }
 
     /// The keys of `intents`, in order, or `nil` for a list not known once the room for lists is full.
     @inlinable func keys(of intents: [Intent]) -> [EventKey]? {
         guard !intents.isEmpty else { return [] }
         let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        mutex.lock()
-        defer { mutex.unlock() }
-        if let keys = known(intents, at: address) { return keys }
-        return lists.count < rememberedLists ? remember(intents, at: address) : nil
+        return lock.withLock { _ in
+            if let keys = known(intents, at: address) { return keys }
+            return lists.count < rememberedLists ? remember(intents, at: address) : nil
+        }
     }
 
     /// The key of `intents[index]`: from the list's keys when the list is known. A fuzz step
@@ -85,14 +86,14 @@ import AuthCore
     /// for a list not known once the room for lists is full.
     @inlinable func key(of intents: [Intent], at index: Int) -> EventKey? {
         let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        mutex.lock()
-        defer { mutex.unlock() }
-        if let keys = known(intents, at: address) { return keys[index] }
-        guard lists.count < rememberedLists else { return nil }
-        if sightings.contains(address) { return remember(intents, at: address)[index] }
-        if sightings.count >= rememberedLists { sightings.removeAll(keepingCapacity: true) }
-        sightings.insert(address)
-        return locked(.intent(intents[index]))
+        return lock.withLock { _ in
+            if let keys = known(intents, at: address) { return keys[index] }
+            guard lists.count < rememberedLists else { return nil }
+            if sightings.contains(address) { return remember(intents, at: address)[index] }
+            if sightings.count >= rememberedLists { sightings.removeAll(keepingCapacity: true) }
+            sightings.insert(address)
+            return locked(.intent(intents[index]))
+        }
     }
 
     /// The keys of a list remembered at `address`, if it is that list.
@@ -121,16 +122,15 @@ import AuthCore
 }
 
 /// Serial numbers for event tables, unique in the process.
-@usableFromInline final class EventTableSerials: @unchecked Sendable {
-    // Safe: `last` is read and written holding `mutex`.
+@usableFromInline final class EventTableSerials: Sendable {
     @usableFromInline static let shared = EventTableSerials()
-    @usableFromInline var last: UInt64 = 0
-    @usableFromInline let mutex = PosixMutex()
+    /// The last serial number given.
+    @usableFromInline let last = Locked<UInt64>(0)
 
     @inlinable func next() -> UInt64 {
-        mutex.lock()
-        defer { mutex.unlock() }
-        last += 1
-        return last
+        last.withLock { last in
+            last += 1
+            return last
+        }
     }
 }

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthSupport
 import AuthVerification
 
 /// The models the bench builds itself, from the verification kit's public API only: the session

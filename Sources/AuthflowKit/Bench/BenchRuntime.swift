@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthSupport
 import Dispatch
 import Foundation
 import ReferenceBackend

@@ -37,7 +37,7 @@ struct AnonymousWall: Contract {
         var codes: [CodeKey: PendingCode] = [:]
     }
 
-    let backend = Backend.anonymousWall
+    let backend = ServedBackend.anonymousWall
     private let services: Services
     private let state = Locked(State())
 
@@ -60,13 +60,13 @@ struct AnonymousWall: Contract {
         ]
     }
 
-    func errorResponse(_ rejection: Rejection) -> HTTPResponse {
+    func errorResponse(_ rejection: Rejection) -> ServerResponse {
         .json(rejection.status, ["error": .string(rejection.message)], headers: rejection.headers)
     }
 
     // MARK: Handlers
 
-    private func sendCode(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func sendCode(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = try schoolEmail(body)
         guard let purpose = body.string("purpose").flatMap(Purpose.init(rawValue:)) else {
@@ -79,7 +79,7 @@ struct AnonymousWall: Contract {
         return .json(200, ["message": "Verification code sent to email"])
     }
 
-    private func register(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func register(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = try schoolEmail(body)
         let code = try body.require("code", "Verification code is required")
@@ -94,7 +94,7 @@ struct AnonymousWall: Contract {
         return signedIn(user, status: 201)
     }
 
-    private func loginWithCode(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func loginWithCode(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = try schoolEmail(body)
         let code = try body.require("code", "Verification code is required")
@@ -110,7 +110,7 @@ struct AnonymousWall: Contract {
         return signedIn(user, status: 200)
     }
 
-    private func loginWithPassword(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func loginWithPassword(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = try body.require("email", "Email is required").lowercased()
         let password = try body.requireSecret("password", "Password is required")
@@ -120,7 +120,7 @@ struct AnonymousWall: Contract {
         return signedIn(user, status: 200)
     }
 
-    private func setPassword(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func setPassword(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let userID = try authorizedUser(request)
         let body = try request.jsonObject()
         let password = try body.requireSecret("password", "Password is required")
@@ -137,7 +137,7 @@ struct AnonymousWall: Contract {
         return .json(200, json(user))
     }
 
-    private func changePassword(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func changePassword(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let userID = try authorizedUser(request)
         let body = try request.jsonObject()
         let old = try body.requireSecret("oldPassword", "Old password is required")
@@ -155,7 +155,7 @@ struct AnonymousWall: Contract {
         return .json(200, json(user))
     }
 
-    private func resetRequest(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func resetRequest(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = try body.require("email", "Email is required").lowercased()
         guard Validation.isEmail(email) else { throw Rejection(400, "Invalid email format") }
@@ -165,7 +165,7 @@ struct AnonymousWall: Contract {
         return .json(200, ["message": "Password reset code sent to email"])
     }
 
-    private func reset(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func reset(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = try body.require("email", "Email is required").lowercased()
         let code = try body.require("code", "Verification code is required")
@@ -234,7 +234,7 @@ struct AnonymousWall: Contract {
         state.codes[key] = nil
     }
 
-    private func signedIn(_ user: User, status: Int) -> HTTPResponse {
+    private func signedIn(_ user: User, status: Int) -> ServerResponse {
         let issued = services.sessions.open(backend, subject: user.id, claims: ["email": .string(user.email)], refreshLifetime: nil)
         return .json(status, ["user": json(user), "accessToken": .string(issued.accessToken)])
     }

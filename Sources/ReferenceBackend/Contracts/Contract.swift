@@ -3,11 +3,11 @@ import Foundation
 /// One documented backend: its routes and its error envelope.
 protocol Contract: Sendable {
     /// Which backend this is.
-    var backend: Backend { get }
+    var backend: ServedBackend { get }
     /// The documented endpoints, with paths relative to the backend's mount point.
     var routes: [Route] { get }
     /// The backend's own error body for `status` and `message`.
-    func errorResponse(_ rejection: Rejection) -> HTTPResponse
+    func errorResponse(_ rejection: Rejection) -> ServerResponse
     /// A gate every routed request to this backend passes before its handler (e.g. a rate limit); `nil` lets it through.
     func admit(_ request: ContractRequest) -> Rejection?
 }
@@ -20,9 +20,9 @@ extension Contract {
 struct Route: Sendable {
     var method: String
     var template: String
-    var handle: @Sendable (ContractRequest) throws(Rejection) -> HTTPResponse
+    var handle: @Sendable (ContractRequest) throws(Rejection) -> ServerResponse
 
-    init(_ method: String, _ template: String, _ handle: @escaping @Sendable (ContractRequest) throws(Rejection) -> HTTPResponse) {
+    init(_ method: String, _ template: String, _ handle: @escaping @Sendable (ContractRequest) throws(Rejection) -> ServerResponse) {
         self.method = method
         self.template = template
         self.handle = handle
@@ -50,9 +50,9 @@ struct Route: Sendable {
 struct Rejection: Error, Sendable {
     var status: Int
     var message: String
-    var headers = HTTPHeaders()
+    var headers = ServerHeaders()
 
-    init(_ status: Int, _ message: String, headers: HTTPHeaders = HTTPHeaders()) {
+    init(_ status: Int, _ message: String, headers: ServerHeaders = ServerHeaders()) {
         self.status = status
         self.message = message
         self.headers = headers
@@ -62,7 +62,7 @@ struct Rejection: Error, Sendable {
 /// A request as a contract handler sees it.
 struct ContractRequest: Sendable {
     /// The HTTP request, path relative to the backend's mount point.
-    var http: HTTPRequest
+    var http: ServerRequest
     /// Values of the template's `{name}` segments.
     var parameters: [String: String]
     /// The client's IP address.
@@ -118,12 +118,12 @@ struct Services: Sendable {
     var configuration: Configuration
 
     /// Delivers a message to the dev outbox.
-    func send(_ backend: Backend, to recipient: String, kind: OutboxMessage.Kind, code: String?) {
+    func send(_ backend: ServedBackend, to recipient: String, kind: OutboxMessage.Kind, code: String?) {
         outbox.send(OutboxMessage(backend: backend, to: recipient, kind: kind, code: code, sentAt: clock.now))
     }
 
     /// The grant of a valid bearer token, or a 401 naming why not (`missing`, `invalid`, `expired` messages).
-    func authorize(_ request: ContractRequest, for backend: Backend, missing: String, invalid: String, expired: String) throws(Rejection) -> SessionStore.Grant {
+    func authorize(_ request: ContractRequest, for backend: ServedBackend, missing: String, invalid: String, expired: String) throws(Rejection) -> SessionStore.Grant {
         guard let token = request.bearerToken else { throw Rejection(401, missing) }
         switch sessions.checkAccess(token, for: backend) {
         case let .valid(grant): return grant

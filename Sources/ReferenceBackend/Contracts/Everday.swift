@@ -35,7 +35,7 @@ struct Everday: Contract {
         }
     }
 
-    let backend = Backend.everday
+    let backend = ServedBackend.everday
     private let services: Services
     private let state: Locked<State>
 
@@ -64,7 +64,7 @@ struct Everday: Contract {
         ]
     }
 
-    func errorResponse(_ rejection: Rejection) -> HTTPResponse {
+    func errorResponse(_ rejection: Rejection) -> ServerResponse {
         .json(rejection.status, ["detail": .string(rejection.message)], headers: rejection.headers)
     }
 
@@ -98,7 +98,7 @@ struct Everday: Contract {
 
     // MARK: Handlers
 
-    private func register(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func register(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         guard let username = body.string("Username"), let password = body.fields["Password"]?.string, !password.isEmpty else {
             throw Rejection(400, "Username and Password are required.")
@@ -122,7 +122,7 @@ struct Everday: Contract {
         ])
     }
 
-    private func login(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func login(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let username = try body.require("Username", "Username and Password are required.")
         let password = try body.requireSecret("Password", "Username and Password are required.")
@@ -137,7 +137,7 @@ struct Everday: Contract {
         return tokenResponse(user, accessToken: issued.accessToken, refreshToken: issued.refreshToken ?? "")
     }
 
-    private func refresh(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func refresh(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let presented = try body.requireSecret("RefreshToken", "RefreshToken is required.")
         if let owner = services.sessions.owner(ofRefreshToken: presented, for: backend).flatMap(Int.init),
@@ -160,7 +160,7 @@ struct Everday: Contract {
         }
     }
 
-    private func logout(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func logout(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         _ = try authorize(request)
         let body = try request.jsonObject()
         let presented = try body.requireSecret("RefreshToken", "RefreshToken is required.")
@@ -168,7 +168,7 @@ struct Everday: Contract {
         return .json(200, ["Message": "Logged out."])
     }
 
-    private func forgot(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func forgot(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let identifier = try body.require("Identifier", "Identifier is required.").lowercased()
         let now = services.clock.now
@@ -187,7 +187,7 @@ struct Everday: Contract {
         return .json(200, ["Message": "If the account exists, password reset instructions have been sent."])
     }
 
-    private func resetPassword(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func resetPassword(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let token = try body.requireSecret("Token", "Token and NewPassword are required.")
         let newPassword = try body.requireSecret("NewPassword", "Token and NewPassword are required.")
@@ -205,7 +205,7 @@ struct Everday: Contract {
         return .json(200, ["Message": "Password has been reset."])
     }
 
-    private func approveOverHTTP(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func approveOverHTTP(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let grant = try authorize(request)
         let now = services.clock.now
         let approved = try state.withLock { state throws(Rejection) -> User in
@@ -237,7 +237,7 @@ struct Everday: Contract {
         )
     }
 
-    private func tokenResponse(_ user: User, accessToken: String, refreshToken: String) -> HTTPResponse {
+    private func tokenResponse(_ user: User, accessToken: String, refreshToken: String) -> ServerResponse {
         .json(200, [
             "AccessToken": .string(accessToken),
             "RefreshToken": .string(refreshToken),

@@ -36,7 +36,7 @@ struct Hero365: Contract {
         func user(phone: String) -> User? { users.values.first { $0.phone == phone } }
     }
 
-    let backend = Backend.hero365
+    let backend = ServedBackend.hero365
     private let services: Services
     private let state = Locked(State())
 
@@ -62,7 +62,7 @@ struct Hero365: Contract {
         ]
     }
 
-    func errorResponse(_ rejection: Rejection) -> HTTPResponse {
+    func errorResponse(_ rejection: Rejection) -> ServerResponse {
         .json(rejection.status, ["detail": .string(rejection.message)], headers: rejection.headers)
     }
 
@@ -89,7 +89,7 @@ struct Hero365: Contract {
 
     // MARK: Handlers
 
-    private func signup(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func signup(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = try body.require("email", "Email is required").lowercased()
         guard Validation.isEmail(email) else { throw Rejection(400, "Invalid email address") }
@@ -103,7 +103,7 @@ struct Hero365: Contract {
         return .json(200, ["message": "User created successfully. Please check your email for verification."])
     }
 
-    private func signin(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func signin(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = body.string("email")?.lowercased() ?? ""
         let password = body.fields["password"]?.string ?? ""
@@ -113,7 +113,7 @@ struct Hero365: Contract {
         return signedIn(user)
     }
 
-    private func signupWithPhone(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func signupWithPhone(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let phone = try Hero365.normalizedPhone(body.string("phone"))
         let password = try strongPassword(body)
@@ -125,7 +125,7 @@ struct Hero365: Contract {
         return .json(200, ["message": "User created successfully. Please verify your phone number."])
     }
 
-    private func signinWithPhone(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func signinWithPhone(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let phone = (try? Hero365.normalizedPhone(body.string("phone"))) ?? ""
         let password = body.fields["password"]?.string ?? ""
@@ -135,7 +135,7 @@ struct Hero365: Contract {
         return signedIn(user)
     }
 
-    private func sendOTP(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func sendOTP(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let phone = try Hero365.normalizedPhone(body.string("phone"))
         let now = services.clock.now
@@ -155,7 +155,7 @@ struct Hero365: Contract {
         return .json(200, ["message": "OTP sent successfully to your phone number."])
     }
 
-    private func verifyOTP(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func verifyOTP(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let phone = try Hero365.normalizedPhone(body.string("phone"))
         let token = try body.require("token", "OTP token is required")
@@ -177,7 +177,7 @@ struct Hero365: Contract {
         return signedIn(user)
     }
 
-    private func oauthURL(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func oauthURL(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         guard let provider = request.parameters["provider"]?.lowercased(), Hero365.providers.contains(provider) else {
             throw Rejection(400, "Unsupported OAuth provider")
         }
@@ -188,7 +188,7 @@ struct Hero365: Contract {
         return .json(200, ["url": .string(url), "provider": .string(provider)])
     }
 
-    private func refresh(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func refresh(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let presented = try body.requireSecret("refresh_token", "refresh_token is required")
         switch services.sessions.rotate(presented, for: backend, refreshLifetime: settings.refreshTokenLifetime) {
@@ -200,7 +200,7 @@ struct Hero365: Contract {
         }
     }
 
-    private func passwordRecovery(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func passwordRecovery(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = try body.require("email", "Email is required").lowercased()
         if state.withLock({ $0.user(email: email) }) != nil {
@@ -209,7 +209,7 @@ struct Hero365: Contract {
         return .json(200, ["message": "Password recovery email sent"])
     }
 
-    private func me(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func me(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let grant = try services.authorize(
             request, for: backend, missing: "Not authenticated", invalid: "Could not validate credentials",
             expired: "Token has expired"
@@ -223,7 +223,7 @@ struct Hero365: Contract {
         ])
     }
 
-    private func signout(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func signout(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         .json(200, ["message": "Sign out should be handled by the frontend Supabase client"])
     }
 
@@ -253,7 +253,7 @@ struct Hero365: Contract {
         return services.sessions.open(backend, subject: user.id, claims: claims, refreshLifetime: settings.refreshTokenLifetime)
     }
 
-    private func signedIn(_ user: User) -> HTTPResponse {
+    private func signedIn(_ user: User) -> ServerResponse {
         let issued = open(user)
         var profile: [String: JSONValue] = ["id": .string(user.id)]
         if let email = user.email { profile["email"] = .string(email) }

@@ -24,7 +24,7 @@ struct Subspace: Contract {
         var windows: [String: Window] = [:]
     }
 
-    let backend = Backend.subspace
+    let backend = ServedBackend.subspace
     private let services: Services
     private let state: Locked<State>
 
@@ -48,7 +48,7 @@ struct Subspace: Contract {
         ]
     }
 
-    func errorResponse(_ rejection: Rejection) -> HTTPResponse {
+    func errorResponse(_ rejection: Rejection) -> ServerResponse {
         .json(rejection.status, ["error": .string(rejection.message)], headers: rejection.headers)
     }
 
@@ -65,17 +65,17 @@ struct Subspace: Contract {
             state.windows[request.remoteAddress] = window
             guard window.count > settings.rateLimit else { return nil }
             let wait = settings.rateLimitWindow - now.timeIntervalSince(window.start)
-            var headers = HTTPHeaders()
+            var headers = ServerHeaders()
             headers.set("Retry-After", String(max(1, Int(wait.rounded(.up)))))
             return Rejection(429, "rate limit exceeded", headers: headers)
         }
     }
 
-    private func health(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func health(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         .json(200, ["status": "healthy", "timestamp": .string(Validation.iso8601(services.clock.now))])
     }
 
-    private func register(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func register(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let name = try body.require("name", "name is required")
         guard name.count <= 255 else { throw Rejection(400, "name must be at most 255 characters") }
@@ -95,7 +95,7 @@ struct Subspace: Contract {
         return .json(201, ["token": .string(token(for: user)), "user": json(user)])
     }
 
-    private func login(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func login(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = body.string("email")?.lowercased() ?? ""
         let password = body.fields["password"]?.string ?? ""
@@ -105,7 +105,7 @@ struct Subspace: Contract {
         return .json(200, ["token": .string(token(for: user)), "user": json(user)])
     }
 
-    private func me(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func me(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let grant = try services.authorize(
             request, for: backend, missing: "missing authorization header", invalid: "invalid token",
             expired: "token has expired"

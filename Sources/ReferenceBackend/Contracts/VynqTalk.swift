@@ -22,7 +22,7 @@ struct VynqTalk: Contract {
         var createdAt: Date
     }
 
-    let backend = Backend.vynqTalk
+    let backend = ServedBackend.vynqTalk
     private let services: Services
     private let users = Locked<[String: User]>([:])
     private let sockets = Locked<[ObjectIdentifier: WebSocket]>([:])
@@ -48,11 +48,11 @@ struct VynqTalk: Contract {
         }
     }
 
-    func errorResponse(_ rejection: Rejection) -> HTTPResponse {
+    func errorResponse(_ rejection: Rejection) -> ServerResponse {
         .json(rejection.status, ["error": true, "reason": .string(rejection.message)], headers: rejection.headers)
     }
 
-    private func signup(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func signup(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let name = try body.require("name", "Name, email and password are required")
         let email = try body.require("email", "Name, email and password are required").lowercased()
@@ -70,7 +70,7 @@ struct VynqTalk: Contract {
         return signedIn(user, message: "User created successfully")
     }
 
-    private func login(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func login(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         let body = try request.jsonObject()
         let email = body.string("email")?.lowercased() ?? ""
         let password = body.fields["password"]?.string ?? ""
@@ -81,17 +81,17 @@ struct VynqTalk: Contract {
     }
 
     /// The app's own refusal: the envelope with `success: false`, under `status`.
-    private func refused(_ status: Int, _ message: String) -> HTTPResponse {
+    private func refused(_ status: Int, _ message: String) -> ServerResponse {
         .json(status, ["success": false, "data": nil, "message": .string(message)])
     }
 
-    private func list(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func list(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         try authorize(request)
         let all = users.withLock { $0.values.sorted { $0.createdAt < $1.createdAt } }
         return .json(200, ["success": true, "data": .array(all.map(json)), "message": nil])
     }
 
-    private func search(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func search(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         try authorize(request)
         let query = (request.http.query["query"] ?? "").lowercased()
         let found = users.withLock { users in
@@ -101,7 +101,7 @@ struct VynqTalk: Contract {
         return .json(200, ["success": true, "data": .array(found.map(json)), "message": nil])
     }
 
-    private func webSocket(_ request: ContractRequest) throws(Rejection) -> HTTPResponse {
+    private func webSocket(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         guard let token = request.http.query["token"], !token.isEmpty else { throw Rejection(401, "Unauthorized") }
         guard case let .valid(grant) = services.sessions.checkAccess(token, for: backend) else {
             throw Rejection(401, "Unauthorized")
@@ -138,7 +138,7 @@ struct VynqTalk: Contract {
         _ = try services.authorize(request, for: backend, missing: "Unauthorized", invalid: "Unauthorized", expired: "Token expired")
     }
 
-    private func signedIn(_ user: User, message: String) -> HTTPResponse {
+    private func signedIn(_ user: User, message: String) -> ServerResponse {
         let issued = services.sessions.open(backend, subject: user.id, claims: ["email": .string(user.email)], refreshLifetime: nil)
         return .json(200, [
             "success": true,

@@ -12,7 +12,7 @@ struct HTTPParser {
         var method: String
         var target: String
         var version: String
-        var headers: HTTPHeaders
+        var headers: ServerHeaders
         var contentLength: Int
 
         /// Whether the connection stays open after the response (HTTP/1.1 default, HTTP/1.0 opt-in).
@@ -83,7 +83,7 @@ struct HTTPParser {
         }
         let lines = text.components(separatedBy: "\r\n")
         let (method, target, version) = try parseRequestLine(lines[0])
-        var headers = HTTPHeaders()
+        var headers = ServerHeaders()
         for line in lines.dropFirst() {
             headers.add(contentsOf: try parseHeaderLine(line))
         }
@@ -153,7 +153,7 @@ struct HTTPParser {
     }
 }
 
-private extension HTTPHeaders {
+private extension ServerHeaders {
     mutating func add(contentsOf field: (name: String, value: String)) {
         add(field.name, field.value)
     }

@@ -22,7 +22,7 @@ final class HTTPServer: Sendable {
     }
 
     /// Answers one request.
-    typealias Handler = @Sendable (HTTPRequest, Connection) -> Reply
+    typealias Handler = @Sendable (ServerRequest, Connection) -> ServerReply
 
     private struct State {
         var listener: Int32?
@@ -128,8 +128,8 @@ final class HTTPServer: Sendable {
             }
             let body = Data(buffer[0..<head.contentLength])
             buffer.removeFirst(head.contentLength)
-            let (path, query) = HTTPRequest.split(target: head.target)
-            let request = HTTPRequest(
+            let (path, query) = ServerRequest.split(target: head.target)
+            let request = ServerRequest(
                 method: head.method, path: path, query: query,
                 headers: head.headers, body: body, keepAlive: head.keepAlive
             )
@@ -158,7 +158,7 @@ final class HTTPServer: Sendable {
     }
 
     /// Sends `reply`; returns whether the connection can carry another request.
-    private func deliver(_ reply: Reply, on descriptor: Int32, keepAlive: Bool, signal: StopSignal) -> Bool {
+    private func deliver(_ reply: ServerReply, on descriptor: Int32, keepAlive: Bool, signal: StopSignal) -> Bool {
         switch reply {
         case let .respond(response):
             return Socket.write(descriptor, response.serialized(keepAlive: keepAlive))
@@ -183,7 +183,7 @@ final class HTTPServer: Sendable {
 
     /// Answers a request the parser refused, then closes after draining what the client still sends.
     private func refuse(_ descriptor: Int32, status: Int, message: String) {
-        let response = HTTPResponse.json(status, ["error": .string(message)])
+        let response = ServerResponse.json(status, ["error": .string(message)])
         _ = Socket.write(descriptor, response.serialized(keepAlive: false))
         Socket.drainAndFinish(descriptor, limit: limits.maxBodyBytes * 2)
     }

@@ -1,14 +1,11 @@
 import AuthDiagrams
+import AuthTestSupport
 import Foundation
 
 /// The committed `StateDiagrams/` folder of this checkout, and the generated set, shared by the tests.
 enum Committed {
-    /// The package's root directory.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
     /// `StateDiagrams/` in the checkout.
-    static let folder = DiagramFolder(path: root.appendingPathComponent("StateDiagrams").path)
+    static let folder = DiagramFolder(path: Checkout.stateDiagrams.path)
 
     /// What the folder holds (path → contents).
     static func files() throws -> [String: String] { try folder.read() }

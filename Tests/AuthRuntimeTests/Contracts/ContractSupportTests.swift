@@ -25,7 +25,8 @@ struct JSONValueTests {
 
     @Test("what is not one complete JSON text is nil, never a trap",
           arguments: ["", " ", "{", "[1,]", "{\"a\":}", "01", "1.", "-", "\"\\x\"", "\"\u{1}\"", "nul", "{} {}", "\"\\ud800\"", "1e999",
-                      "{\"a\" 1}", "[\"unterminated"])
+                      "{\"a\" 1}", "[\"unterminated", "{\"a\":1,}", "[1,\n]", "{\"a\":[1,],\"b\":2}", "[}", "{]", "]", "NaN", "+1",
+                      "/* note */ 1", "{'a':1}", "-1e400"])
     func refusesBrokenText(_ text: String) {
         #expect(JSONValue.parse(text) == nil)
     }
@@ -34,14 +35,82 @@ struct JSONValueTests {
     func boundsDepth() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(JSONValue.parse(deep) == nil)
+        let deepObjects = String(repeating: #"{"a":"#, count: 100_000) + "1" + String(repeating: "}", count: 100_000)
+        #expect(JSONValue.parse(deepObjects) == nil)
+        let unclosed = String(repeating: "[", count: 100_000)
+        #expect(JSONValue.parse(unclosed) == nil)
         let shallow = String(repeating: "[", count: JSONValue.maximumDepth) + String(repeating: "]", count: JSONValue.maximumDepth)
         #expect(JSONValue.parse(shallow) != nil)
+        let over = String(repeating: "[", count: JSONValue.maximumDepth + 1) + String(repeating: "]", count: JSONValue.maximumDepth + 1)
+        #expect(JSONValue.parse(over) == nil)
+        // Brackets inside strings are text, not nesting.
+        #expect(JSONValue.parse("\"" + String(repeating: "[{", count: 1_000) + "\"")?.string?.count == 2_000)
     }
 
     @Test("invalid UTF-8 is refused and a byte-order mark is skipped")
     func checksEncoding() {
         #expect(JSONValue.parse(Data([0x22, 0xFF, 0x22])) == nil)
+        #expect(JSONValue.parse(Data([0x7B, 0x22, 0xC3, 0x22, 0x3A, 0x31, 0x7D])) == nil)  // {"<cut é>":1}
         #expect(JSONValue.parse(Data([0xEF, 0xBB, 0xBF]) + Data("{\"a\":1}".utf8))?["a"] == .number(1))
+    }
+
+    @Test("only UTF-8 is read: UTF-16 text, which Foundation would accept, is refused")
+    func refusesOtherEncodings() throws {
+        let text = #"{"a":1}"#
+        #expect(JSONValue.parse(try #require(text.data(using: .utf16LittleEndian))) == nil)
+        #expect(JSONValue.parse(try #require(text.data(using: .utf16))) == nil)
+        #expect(JSONValue.parse(Data("[1,\u{0}2]".utf8)) == nil)
+    }
+
+    @Test("true and false are Booleans and numbers are numbers, though Foundation gives both as NSNumber")
+    func tellsBooleansFromNumbers() throws {
+        let value = try #require(JSONValue.parse("[true, false, 1, 0, 1.0, -1]"))
+        #expect(value == .array([.bool(true), .bool(false), .number(1), .number(0), .number(1), .number(-1)]))
+        #expect(JSONValue.parse("true")?.number == nil)
+        #expect(JSONValue.parse("1")?.bool == nil)
+        #expect(JSONValue.parse("0")?.bool == nil)
+        #expect(JSONValue.parse(#"{"verified":true,"id":1}"#)?["verified"] == .bool(true))
+        #expect(JSONValue.parse(#"{"verified":true,"id":1}"#)?["id"] == .number(1))
+    }
+
+    @Test("numbers: -0 is zero, large integers read as the nearest Double, fractions and exponents as written")
+    func readsNumbers() throws {
+        #expect(JSONValue.parse("-0") == .number(0))
+        #expect(JSONValue.parse("-0.0")?.number == 0)
+        #expect(JSONValue.parse("-0")?.text == "0")
+        #expect(JSONValue.parse("9007199254740993")?.number == 9_007_199_254_740_992)
+        for text in ["12345678901234567890", "-9223372036854775809", "123456789012345678901234567890"] {
+            #expect(JSONValue.parse(text)?.number == Double(text))
+        }
+        #expect(JSONValue.parse("1767229200.5")?.number == 1_767_229_200.5)
+        #expect(JSONValue.parse("2.5E-3")?.number == 0.0025)
+    }
+
+    @Test("a lone scalar is a JSON text too", arguments: [
+        ("\"Code sent\"", JSONValue.string("Code sent")), ("3", .number(3)), ("null", .null), ("false", .bool(false)), (" true ", .bool(true)),
+    ])
+    func readsScalars(_ text: String, _ value: JSONValue) {
+        #expect(JSONValue.parse(text) == value)
+    }
+
+    @Test("an object repeating a key is refused, whichever way the key is spelt, rather than pick one of its values")
+    func refusesDuplicateKeys() {
+        #expect(JSONValue.parse(#"{"role":"user","role":"admin"}"#) == nil)
+        #expect(JSONValue.parse(#"{"role":"user","\u0072ole":"admin"}"#) == nil)
+        #expect(JSONValue.parse(#"{"a":{"role":"user","role":"admin"}}"#) == nil)
+        #expect(JSONValue.parse("{\"\u{E9}\":1,\"e\u{301}\":2}") == nil)  // one key, told in two normal forms
+        #expect(JSONValue.parse(#"{"a":{"b":1},"b":{"a":1}}"#) != nil)  // the same key in two objects
+    }
+
+    @Test("keys keep the order they were written, escaped ones decoded, in nested objects and arrays of objects")
+    func keepsReadKeyOrder() throws {
+        let value = try #require(JSONValue.parse(#"{"z":[{"y":1,"x":{"w":2,"v":3}},{"u":4,"t":5}],"s\u0074":"{\"r\":1}","a\"b":null}"#))
+        #expect(value.object?.keys == ["z", "st", "a\"b"])
+        #expect(value["z"]?.array?[0].object?.keys == ["y", "x"])
+        #expect(value["z"]?.array?[0]["x"]?.object?.keys == ["w", "v"])
+        #expect(value["z"]?.array?[1].object?.keys == ["u", "t"])
+        #expect(value["st"] == .string(#"{"r":1}"#))
+        #expect(value.text == #"{"z":[{"y":1,"x":{"w":2,"v":3}},{"u":4,"t":5}],"st":"{\"r\":1}","a\"b":null}"#)
     }
 
     @Test("random bytes never trap the parser")

@@ -22,12 +22,12 @@ import Testing
 @Suite("End to end: randomized runs", .timeLimit(.minutes(5)))
 struct RandomizedEndToEndTests {
     struct Run: Sendable, CustomTestStringConvertible {
-        var backend: AuthCore.Backend
+        var backend: Backend
         var seed: UInt64
         var testDescription: String { "\(backend) seed 0x\(String(seed, radix: 16))" }
     }
 
-    static let runs: [Run] = [AuthCore.Backend.everday, .hero365].flatMap { backend in
+    static let runs: [Run] = [Backend.everday, .hero365].flatMap { backend in
         (0..<UInt64(RandomRuns.runs)).map { index in
             Run(backend: backend, seed: RandomRuns.baseSeed &+ index &* 0x9E37_79B9)
         }

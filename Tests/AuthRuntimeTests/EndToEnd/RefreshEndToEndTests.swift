@@ -7,10 +7,10 @@ import Testing
 /// Rotating refresh on the two backends that have it, against the server's real rotation.
 @Suite("End to end: rotating refresh", .timeLimit(.minutes(1)))
 struct RefreshEndToEndTests {
-    static let rotating: [AuthCore.Backend] = [.everday, .hero365]
+    static let rotating: [Backend] = [.everday, .hero365]
 
     /// How many seconds the backend's access tokens live on the reference server.
-    static func lifetime(_ backend: AuthCore.Backend) -> Int64 {
+    static func lifetime(_ backend: Backend) -> Int64 {
         backend == .everday ? 1800 : 8 * 24 * 3600
     }
 
@@ -35,7 +35,7 @@ struct RefreshEndToEndTests {
 
     @Test("the proactive refresh fires on the shared clock, rotates the pair and stores it before use; no consumed token is presented again",
           arguments: rotating)
-    func proactiveRotation(backend: AuthCore.Backend) async throws {
+    func proactiveRotation(backend: Backend) async throws {
         try await EndToEndStack.with(backend) { stack in
             let vault = MemoryVault()
             let client = try await Self.signedIn(stack, vault: vault)
@@ -66,7 +66,7 @@ struct RefreshEndToEndTests {
 
     @Test("a protected call answered 401 refreshes once and is replayed once with the new token",
           arguments: rotating)
-    func unauthorizedThenRefreshThenReplay(backend: AuthCore.Backend) async throws {
+    func unauthorizedThenRefreshThenReplay(backend: Backend) async throws {
         try await EndToEndStack.with(backend, configure: { configuration in
             configuration.hero365.tokens.includesExpiryClaim = false  // Hero365: expiry unknown, rely on the 401.
         }) { stack in

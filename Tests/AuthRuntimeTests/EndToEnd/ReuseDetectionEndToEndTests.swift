@@ -12,7 +12,7 @@ import Testing
 struct ReuseDetectionEndToEndTests {
     @Test("a runner relaunched over a stale vault presents the consumed token: the server revokes the family, the client signs out",
           arguments: RefreshEndToEndTests.rotating)
-    func staleVaultRevokesFamily(backend: AuthCore.Backend) async throws {
+    func staleVaultRevokesFamily(backend: Backend) async throws {
         try await EndToEndStack.with(backend) { stack in
             let vault = MemoryVault()
             let current = try await RefreshEndToEndTests.signedIn(stack, vault: vault)

@@ -21,8 +21,8 @@ struct SecretMarkerEndToEndTests {
 
     static let markers = Markers()
 
-    @Test("every backend's main lifecycles leak no marker password, code or server-issued token", arguments: AuthCore.Backend.allCases)
-    func noLeaks(backend: AuthCore.Backend) async throws {
+    @Test("every backend's main lifecycles leak no marker password, code or server-issued token", arguments: Backend.allCases)
+    func noLeaks(backend: Backend) async throws {
         try await EndToEndStack.with(backend) { stack in
             var texts: [String]
             switch backend {
@@ -51,7 +51,7 @@ struct SecretMarkerEndToEndTests {
 
     /// Markers typed into the app that have nowhere to go on this backend (Everday documents no
     /// password change endpoint; VynqTalk has no reset): they must not show up anywhere either.
-    static func typedOnly(_ backend: AuthCore.Backend) -> [String] {
+    static func typedOnly(_ backend: Backend) -> [String] {
         switch backend {
         case .everday: [markers.newPassword]
         case .vynqTalk: [markers.resetPassword]

@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthTestSupport
 import Foundation
 import ReferenceBackend
 import Testing
@@ -9,8 +10,8 @@ import Testing
 @Suite("End to end: sessions on every backend", .timeLimit(.minutes(1)))
 struct SessionEndToEndTests {
     @Test("password sign-in, a protected call, relaunch restores the session from the file vault, logout clears it",
-          arguments: AuthCore.Backend.allCases)
-    func signInRelaunchLogout(backend: AuthCore.Backend) async throws {
+          arguments: Backend.allCases)
+    func signInRelaunchLogout(backend: Backend) async throws {
         try await EndToEndStack.with(backend) { stack in
             switch backend {
             case .anonymousWall:

@@ -1,3 +1,4 @@
+import AuthSupport
 @testable import AuthRuntime
 
 /// A latch: `wait()` suspends until `open()`; a cancelled waiter returns `false` at once.

@@ -1,4 +1,5 @@
 @testable import AuthRuntime
+import AuthSupport
 import Foundation
 
 /// A realtime connector whose handshakes a test scripts; it keeps every channel it opened so the

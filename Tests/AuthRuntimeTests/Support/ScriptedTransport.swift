@@ -1,5 +1,6 @@
 import AuthCore
 @testable import AuthRuntime
+import AuthSupport
 import Foundation
 
 /// A transport whose answers a test scripts: a handler per request, a log of every request, and

@@ -6,7 +6,7 @@ import ReferenceBackend
 
 /// Runs `body` against a started server and stops it afterwards, even when `body` throws.
 func withServer<T>(
-    _ backends: [Backend] = Backend.allCases,
+    _ backends: [ServedBackend] = ServedBackend.allCases,
     configuration: Configuration = Configuration(),
     _ body: (ReferenceServer) async throws -> T
 ) async throws -> T {
@@ -26,7 +26,7 @@ extension Configuration {
 }
 
 /// A client for one backend of `server`.
-func client(_ server: ReferenceServer, _ backend: Backend, timeout: TimeInterval = 10) -> TestClient {
+func client(_ server: ReferenceServer, _ backend: ServedBackend, timeout: TimeInterval = 10) -> TestClient {
     TestClient(server.baseURL(for: backend), timeout: timeout)
 }
 

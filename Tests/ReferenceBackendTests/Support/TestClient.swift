@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,11 +11,7 @@ struct TestClient: Sendable {
 
     init(_ base: URL, timeout: TimeInterval = 10) {
         self.base = base
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = max(timeout, 10)
-        configuration.httpMaximumConnectionsPerHost = 64
-        session = URLSession(configuration: configuration)
+        session = URLSession.loopback(timeout: timeout)
     }
 
     /// Sends a request with an optional JSON object body of strings.

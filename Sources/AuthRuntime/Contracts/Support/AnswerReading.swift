@@ -147,6 +147,15 @@ enum AnswerReading {
         return .failed(.malformed)
     }
 
+    /// The answer to one of the app's protected requests: `.accepted(nil)` for 2xx, else the
+    /// failure the status taxonomy and the body's message (under `keys`) give.
+    static func protected(_ response: HTTPResponse, keys: [String]) -> Reply {
+        guard (200..<300).contains(response.status) else {
+            return .failed(failure(response, body: ResponseBody(response), keys: keys, request: nil, receivedAt: Instant(Date())))
+        }
+        return .accepted(nil)
+    }
+
     /// A non-empty string member, trimmed.
     static func string(_ value: JSONValue?) -> String? {
         guard let text = value?.string?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }

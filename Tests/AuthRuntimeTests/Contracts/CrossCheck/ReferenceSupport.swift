@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthTestSupport
 import Foundation
 import ReferenceBackend
 import Testing
@@ -7,9 +8,6 @@ import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// The reference server's name for a backend (AuthCore has its own `Backend`).
-typealias ServerBackend = ReferenceBackend.Backend
 
 /// The reference server's fixed "now": the cross-checks move it by hand, never sleep.
 let referenceNow = Date(timeIntervalSince1970: 1_767_225_600)
@@ -19,10 +17,7 @@ final class LoopbackTransport: HTTPTransport {
     let session: URLSession
 
     init(timeout: TimeInterval = 10) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = max(timeout, 10)
-        session = URLSession(configuration: configuration)
+        session = URLSession.loopback(timeout: timeout)
     }
 
     deinit { session.invalidateAndCancel() }
@@ -87,14 +82,14 @@ struct ContractClient: Sendable {
 /// Starts a reference server mounting only `backend` (so the seed's paths sit at its root),
 /// with the clock fixed at ``referenceNow``, and runs `body` with a contract client for it.
 func withReference<T>(
-    _ backend: AuthCore.Backend, configure: (inout Configuration) -> Void = { _ in },
+    _ backend: Backend, configure: (inout Configuration) -> Void = { _ in },
     _ body: (ContractClient) async throws -> T
 ) async throws -> T {
     var configuration = Configuration()
     configuration.clock = { referenceNow }
     configuration.subspace.rateLimit = .max
     configure(&configuration)
-    let mounted = try #require(ServerBackend(rawValue: backend.rawValue))
+    let mounted = try #require(ServedBackend(rawValue: backend.rawValue))
     let server = ReferenceServer(backends: [mounted], configuration: configuration)
     try server.start()
     defer { server.stop() }

@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthTestSupport
 import Foundation
 import Testing
 
@@ -11,9 +12,7 @@ import Testing
 /// The sidecar is read with Foundation's `JSONDecoder`, not with the `JSONValue` under test.
 enum FixtureLibrary {
     /// `Fixtures/` at the package root.
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let root = Checkout.fixtures
 
     /// The sidecar's name in each backend folder.
     static let sidecarName = "expectations.json"

@@ -1,5 +1,6 @@
 import AuthCore
 @testable import AuthRuntime
+import AuthSupport
 import Foundation
 import ReferenceBackend
 import Testing
@@ -11,7 +12,7 @@ import Testing
 /// test that advances the clock expires tokens, codes and OTPs on both sides at once, and runs
 /// the runner's wake-ups on the way. Nothing ever sleeps for a timer.
 final class EndToEndStack: Sendable {
-    let backend: AuthCore.Backend
+    let backend: Backend
     let server: ReferenceServer
     let clock: ManualClock
     let contract: any BackendContract
@@ -22,13 +23,13 @@ final class EndToEndStack: Sendable {
 
     /// Starts a server mounting only `backend` (the seed's paths at its root), Subspace's rate
     /// limit out of reach unless `configure` sets one.
-    init(_ backend: AuthCore.Backend, configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(_ backend: Backend, configure: (inout Configuration) -> Void = { _ in }) throws {
         let clock = ManualClock(now: Instant(referenceNow))
         var configuration = Configuration()
         configuration.clock = { clock.now.date }
         configuration.subspace.rateLimit = .max
         configure(&configuration)
-        let mounted = try #require(ServerBackend(rawValue: backend.rawValue))
+        let mounted = try #require(ServedBackend(rawValue: backend.rawValue))
         let server = ReferenceServer(backends: [mounted], configuration: configuration)
         try server.start()
         self.backend = backend
@@ -49,7 +50,7 @@ final class EndToEndStack: Sendable {
 
     /// Runs `body` with a started stack and stops the server afterwards.
     static func with<T>(
-        _ backend: AuthCore.Backend, configure: (inout Configuration) -> Void = { _ in }, _ body: (EndToEndStack) async throws -> T
+        _ backend: Backend, configure: (inout Configuration) -> Void = { _ in }, _ body: (EndToEndStack) async throws -> T
     ) async throws -> T {
         let stack = try EndToEndStack(backend, configure: configure)
         defer { stack.server.stop() }

@@ -1,5 +1,6 @@
 import AuthCore
 @testable import AuthRuntime
+import AuthSupport
 import AuthVerification
 import Foundation
 import ReferenceBackend
@@ -174,7 +175,7 @@ enum RandomRuns {
     }
 
     /// The actions of run `seed` for a backend whose tokens live `lifetime` seconds.
-    static func actions(seed: UInt64, lifetime: Int64, backend: AuthCore.Backend) -> [RandomAction] {
+    static func actions(seed: UInt64, lifetime: Int64, backend: Backend) -> [RandomAction] {
         var random = SplitMix64(seed: seed)
         let length = Int.random(in: 12...24, using: &random)
         var actions: [RandomAction] = [.signIn]
@@ -217,7 +218,7 @@ enum RandomRuns {
 
     /// Runs `actions` against a fresh server and checks the run's properties.
     static func run<App: EndToEndApp>(
-        _ backend: AuthCore.Backend, _ moves: RandomBackend<App>, _ actions: [RandomAction]
+        _ backend: Backend, _ moves: RandomBackend<App>, _ actions: [RandomAction]
     ) async -> RunReport {
         do {
             return try await EndToEndStack.with(backend, configure: EndToEndStack.shortReadTimeout) { stack in
@@ -419,7 +420,7 @@ enum RandomRuns {
     /// Removes chunks of `actions` while the run still fails (simple delta shrinking; a run is
     /// not perfectly repeatable, so the result is the smallest list seen failing).
     static func shrink<App: EndToEndApp>(
-        _ backend: AuthCore.Backend, _ moves: RandomBackend<App>, _ actions: [RandomAction], budget: Int = 40
+        _ backend: Backend, _ moves: RandomBackend<App>, _ actions: [RandomAction], budget: Int = 40
     ) async -> [RandomAction] {
         var current = actions
         var budget = budget

@@ -1,5 +1,6 @@
 import AuthCore
 @testable import AuthRuntime
+import AuthSupport
 import Foundation
 
 /// What the client really put on the wire and got back, under the redacted log: the tests'

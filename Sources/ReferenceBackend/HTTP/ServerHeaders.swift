@@ -1,5 +1,6 @@
-/// Header fields in arrival order, looked up case-insensitively as HTTP requires.
-struct HTTPHeaders: Sendable {
+/// The reference server's header fields in arrival order, looked up case-insensitively as HTTP
+/// requires (the client's are `HTTPHeaders`).
+struct ServerHeaders: Sendable {
     private(set) var fields: [(name: String, value: String)] = []
 
     init(_ fields: [(name: String, value: String)] = []) {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One parsed HTTP/1.1 request.
-struct HTTPRequest: Sendable {
+/// One parsed HTTP/1.1 request, as the reference server received it (the client's is `HTTPRequest`).
+struct ServerRequest: Sendable {
     /// The method token, e.g. `POST`.
     var method: String
     /// The path without its query string, percent-decoding left to handlers.
@@ -9,7 +9,7 @@ struct HTTPRequest: Sendable {
     /// The query parameters, percent-decoded (`+` is kept literally); a repeated name keeps its last value.
     var query: [String: String]
     /// The header fields.
-    var headers: HTTPHeaders
+    var headers: ServerHeaders
     /// The body, exactly `Content-Length` bytes.
     var body: Data
     /// Whether the client asked to keep the connection open after this request.

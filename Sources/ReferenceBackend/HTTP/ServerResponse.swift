@@ -1,44 +1,45 @@
 import Foundation
 
-/// An HTTP response as the handlers build it; the server adds `Content-Length` and `Connection`.
-struct HTTPResponse: Sendable {
+/// An HTTP response as the reference server's handlers build it (the client's is `HTTPResponse`);
+/// the server adds `Content-Length` and `Connection`.
+struct ServerResponse: Sendable {
     /// The status code.
     var status: Int
     /// Header fields other than `Content-Length` and `Connection`.
-    var headers: HTTPHeaders
+    var headers: ServerHeaders
     /// The body.
     var body: Data
     /// For a 101 answer: the WebSocket session that takes the connection over once the head is sent.
     var upgrade: (@Sendable (WebSocket) -> Void)?
 
-    init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
+    init(status: Int, headers: ServerHeaders = ServerHeaders(), body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A 101 answer switching to the WebSocket protocol, accepting `key`, then running `session`.
-    static func switchingToWebSocket(key: String, session: @escaping @Sendable (WebSocket) -> Void) -> HTTPResponse {
-        var headers = HTTPHeaders()
+    static func switchingToWebSocket(key: String, session: @escaping @Sendable (WebSocket) -> Void) -> ServerResponse {
+        var headers = ServerHeaders()
         headers.set("Upgrade", "websocket")
         headers.set("Connection", "Upgrade")
         headers.set("Sec-WebSocket-Accept", WebSocket.acceptValue(forKey: key))
-        var response = HTTPResponse(status: 101, headers: headers)
+        var response = ServerResponse(status: 101, headers: headers)
         response.upgrade = session
         return response
     }
 
     /// A JSON response with `Content-Type: application/json`.
-    static func json(_ status: Int, _ value: JSONValue, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    static func json(_ status: Int, _ value: JSONValue, headers: ServerHeaders = ServerHeaders()) -> ServerResponse {
         var headers = headers
         headers.set("Content-Type", "application/json; charset=utf-8")
-        return HTTPResponse(status: status, headers: headers, body: value.encoded())
+        return ServerResponse(status: status, headers: headers, body: value.encoded())
     }
 
     /// The bytes on the wire: status line, headers, `Content-Length` (or `declaredLength`), then the body;
     /// a WebSocket upgrade sends its head only.
     func serialized(keepAlive: Bool, declaredLength: Int? = nil) -> [UInt8] {
-        var head = "HTTP/1.1 \(status) \(HTTPResponse.reason(for: status))\r\n"
+        var head = "HTTP/1.1 \(status) \(ServerResponse.reason(for: status))\r\n"
         for field in headers.fields {
             head += "\(field.name): \(field.value)\r\n"
         }

@@ -1,5 +1,12 @@
 /// The five documented backends the reference server can speak.
-public enum Backend: String, CaseIterable, Sendable, Hashable, Codable {
+///
+/// The reference backend's own names start with `Served`/`Server` (`ServedBackend`,
+/// `ServerRequest`, `ServerResponse`, `ServerReply`, `ServerHeaders`), so code that uses both sides
+/// reads whose a value is without module-qualified names: the client modules' `Backend`,
+/// `HTTPRequest`, `HTTPResponse`, `Reply` and `HTTPHeaders` are theirs. The two sides share no type
+/// (the reference backend is the client's test oracle and depends on no client module), so the
+/// `authflow` command maps one `Backend` to the other with an exhaustive switch.
+public enum ServedBackend: String, CaseIterable, Sendable, Hashable, Codable {
     /// Anonymous Wall: email codes, passwords set after registration, `/api/v1/auth/...`, camelCase, `{"error"}`.
     case anonymousWall
     /// VynqTalk (Vapor): `/auth/signup`, `/auth/login`, `{success,data,message}` envelope (refusals too), `{"error":true,"reason"}` framework errors.
