@@ -20,7 +20,7 @@ public struct DocumentedFlow: Sendable, CustomStringConvertible {
     /// A flow through `app`, starting with `stored` in the vault.
     public init<App: Lifecycle>(
         _ id: String, backend: Backend, seed: String, section: String, app: App, stored: StoredCredentials = .none,
-        steps: [FlowStep<App.Intent>], endsIn expectedEnd: String, expecting expectations: [FlowExpectation] = []
+        steps: [FlowStep], endsIn expectedEnd: String, expecting expectations: [FlowExpectation] = []
     ) {
         self.id = id
         self.backend = backend

@@ -21,12 +21,12 @@ public enum DocumentedFlows: Sendable {
     /// Anonymous Wall's "User Flows": registration, login with password, login with code, forgot
     /// password, change password.
     public static var anonymousWall: [DocumentedFlow] {
-        typealias Step = FlowStep<AnonymousWallApp.Intent>
-        func register(_ intent: CodeRegistration.Intent) -> Step { .user(.entry(.first(intent))) }
-        func signIn(_ intent: PasswordSignIn.Intent) -> Step { .user(.entry(.second(.first(intent)))) }
-        func codeSignIn(_ intent: OneTimeCodeSignIn.Intent) -> Step { .user(.entry(.second(.second(.first(intent))))) }
-        func reset(_ intent: PasswordReset.Intent) -> Step { .user(.entry(.second(.second(.second(intent))))) }
-        func session(_ intent: SessionLifecycle.Intent) -> Step { .user(.session(intent)) }
+        typealias Step = FlowStep
+        func register(_ intent: CodeRegistration.Intent) -> Step { .user(AnyIntent(intent)) }
+        func signIn(_ intent: PasswordSignIn.Intent) -> Step { .user(AnyIntent(intent)) }
+        func codeSignIn(_ intent: OneTimeCodeSignIn.Intent) -> Step { .user(AnyIntent(intent)) }
+        func reset(_ intent: PasswordReset.Intent) -> Step { .user(AnyIntent(intent)) }
+        func session(_ intent: SessionLifecycle.Intent) -> Step { .user(AnyIntent(intent)) }
 
         let student = "student@harvard.edu"
         let registered = UserProfile(id: "uuid", email: student, passwordSet: false)
@@ -62,7 +62,7 @@ public enum DocumentedFlows: Sendable {
                     .sent(.registerWithEmailCode(valid(Email.validate(student)), valid(VerificationCode.validate(CodeInput("123456"))))),
                     .emitted(.passwordSetupRequired),
                     .sent(.setPassword(valid(Password.validate(PasswordInput("secure_password"))), Bearer(token: AccessToken(registrationToken), userID: "uuid"))),
-                    .emitted(.passwordSet), .vaultHolds(access: registrationToken, refresh: nil),
+                    .completed(.passwordSet), .vaultHolds(access: registrationToken, refresh: nil),
                 ]),
             DocumentedFlow(
                 "anonymousWall.sessionPersistence", backend: .anonymousWall, seed: anonymousWallSeed,
@@ -96,7 +96,7 @@ public enum DocumentedFlows: Sendable {
                 expecting: [
                     .sent(.sendEmailCode(valid(Email.validate(nyu)), .login)),
                     .sent(.signInWithEmailCode(valid(Email.validate(nyu)), valid(VerificationCode.validate(CodeInput("034883"))))),
-                    .emitted(.codeSent), .vaultHolds(access: signInToken, refresh: nil),
+                    .completedAs("codeSent"), .vaultHolds(access: signInToken, refresh: nil),
                 ]),
             DocumentedFlow(
                 "anonymousWall.forgotPassword", backend: .anonymousWall, seed: anonymousWallSeed, section: "User Flows › Forgot Password Flow",
@@ -114,7 +114,7 @@ public enum DocumentedFlows: Sendable {
                         .resetPassword(
                             .emailCode(valid(Email.validate(mit)), valid(VerificationCode.validate(CodeInput("364752")))),
                             newPassword: valid(Password.validate(PasswordInput("myNewPassword789"))))),
-                    .emitted(.passwordResetRequested), .emitted(.signedIn(mitUser)), .vaultHolds(access: resetToken, refresh: nil),
+                    .completedAs("passwordResetRequested"), .emitted(.signedIn(mitUser)), .vaultHolds(access: resetToken, refresh: nil),
                 ]),
             DocumentedFlow(
                 "anonymousWall.changePassword", backend: .anonymousWall, seed: anonymousWallSeed, section: "User Flows › Change Password Flow",
@@ -129,7 +129,7 @@ public enum DocumentedFlows: Sendable {
                         .changePassword(
                             old: valid(Password.validate(PasswordInput("mySecurePassword123"))),
                             new: valid(Password.validate(PasswordInput("myNewPassword456"))), Bearer(token: AccessToken(signInToken), userID: "uuid"))),
-                    .emitted(.passwordChanged), .vaultHolds(access: signInToken, refresh: nil),
+                    .completed(.passwordChanged), .vaultHolds(access: signInToken, refresh: nil),
                 ]),
         ]
     }
@@ -141,10 +141,10 @@ public enum DocumentedFlows: Sendable {
     /// VynqTalk's Requirement 5 (signup, login, automatic logout on 401/403) with Requirement 9's
     /// WebSocket authenticated by the token.
     public static var vynqTalk: [DocumentedFlow] {
-        typealias Step = FlowStep<VynqTalkApp.Intent>
-        func signUp(_ intent: Registration.Intent) -> Step { .user(.entry(.first(intent))) }
-        func logIn(_ intent: PasswordSignIn.Intent) -> Step { .user(.entry(.second(intent))) }
-        func session(_ intent: SessionLifecycle.Intent) -> Step { .user(.session(.session(intent))) }
+        typealias Step = FlowStep
+        func signUp(_ intent: Registration.Intent) -> Step { .user(AnyIntent(intent)) }
+        func logIn(_ intent: PasswordSignIn.Intent) -> Step { .user(AnyIntent(intent)) }
+        func session(_ intent: SessionLifecycle.Intent) -> Step { .user(AnyIntent(intent)) }
 
         let email = "ann@example.com"
         let user = UserProfile(id: "7f1c2e9a-0b7d-4c55-9d1e-2a6f3b8c4d10", email: email, name: "Ann Example")
@@ -160,7 +160,7 @@ public enum DocumentedFlows: Sendable {
                 id, backend: .vynqTalk, seed: vynqTalkSeed, section: "Requirement 5 › Acceptance Criteria 5 (\(status) → automatic logout)",
                 app: Apps.vynqTalk(),
                 steps: logInSteps + [
-                    session(.call(CallID(1))),  // 5.4 a request with the stored token
+                    session(.call),  // 5.4 a request with the stored token
                     .answer(.protected, .failed(failure)),  // 5.5 "WHEN the token expires (401/403)"
                 ],
                 endsIn: "signedOut.first.editing",  // "THEN the System SHALL log the user out automatically"
@@ -214,11 +214,11 @@ public enum DocumentedFlows: Sendable {
 
     /// Everday's Auth Lifecycle steps 1–6, launch restore (iOS Storage Guidance), and password reset.
     public static var everday: [DocumentedFlow] {
-        typealias Step = FlowStep<EverdayApp.Intent>
-        func register(_ intent: Registration.Intent) -> Step { .user(.entry(.first(intent))) }
-        func logIn(_ intent: PasswordSignIn.Intent) -> Step { .user(.entry(.second(.first(intent)))) }
-        func reset(_ intent: PasswordReset.Intent) -> Step { .user(.entry(.second(.second(intent)))) }
-        func session(_ intent: SessionLifecycle.Intent) -> Step { .user(.session(intent)) }
+        typealias Step = FlowStep
+        func register(_ intent: Registration.Intent) -> Step { .user(AnyIntent(intent)) }
+        func logIn(_ intent: PasswordSignIn.Intent) -> Step { .user(AnyIntent(intent)) }
+        func reset(_ intent: PasswordReset.Intent) -> Step { .user(AnyIntent(intent)) }
+        func session(_ intent: SessionLifecycle.Intent) -> Step { .user(AnyIntent(intent)) }
 
         let password = PasswordInput("Passw0rd!123")
         let user = UserProfile(id: "kid-1", email: "newkid@example.com", name: "newkid")
@@ -247,7 +247,7 @@ public enum DocumentedFlows: Sendable {
                             RegistrationDetails(
                                 identifier: .username(valid(Username.validate("newkid"))), password: valid(Password.validate(password)),
                                 name: valid(PersonName.validate("New Kid")), email: valid(Email.validate("newkid@example.com"))))),
-                    .emitted(.pendingApproval("Account request submitted. A parent must approve this account before sign in.")),
+                    .completed(.pendingApproval("Account request submitted. A parent must approve this account before sign in.")),
                     .vaultUntouched,
                 ]),
             DocumentedFlow(
@@ -258,19 +258,19 @@ public enum DocumentedFlows: Sendable {
                     .answer(.signIn, .failed(.pendingApproval(pending))),  // "Until approved, login … return 403"
                 ],
                 endsIn: "signedOut.second.first.pendingApproval",
-                expecting: [.emitted(.pendingApproval(pending)), .vaultUntouched]),
+                expecting: [.completed(.pendingApproval(pending)), .vaultUntouched]),
             DocumentedFlow(
                 "everday.login", backend: .everday, seed: everdaySeed, section: "Auth Lifecycle › 3 Login; 4 Use bearer token; iOS Storage Guidance",
                 app: Apps.everday(),
                 steps: logInSteps + [
-                    session(.call(CallID(1))),  // 4. Bearer token on a protected endpoint
+                    session(.call),  // 4. Bearer token on a protected endpoint
                     .answer(.protected, .accepted(nil)),
                 ],
                 endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.signIn(.username(valid(Username.validate("newkid"))), valid(Password.validate(password)))),
                     .vaultHolds(access: "jwt-1", refresh: "opaque-1"),  // Store AccessToken and RefreshToken in Keychain.
-                    .sent(.protected(CallID(1), Bearer(token: AccessToken("jwt-1"), userID: "kid-1"))),
+                    .sentCall(with: Bearer(token: AccessToken("jwt-1"), userID: "kid-1")),
                 ]),
             DocumentedFlow(
                 "everday.requirePasswordChange", backend: .everday, seed: everdaySeed,
@@ -279,14 +279,14 @@ public enum DocumentedFlows: Sendable {
                 steps: [
                     logIn(.submit(identifier: "newkid", password: password)),
                     .answer(.signIn, .granted(Grant(accessToken: AccessToken("jwt-1"), refreshToken: RefreshToken("opaque-1"), expiry: .after(lifetime), user: user, requiresPasswordChange: true))),
-                    session(.call(CallID(1))),  // Refused until the password is changed.
+                    session(.call),  // Refused until the password is changed.
                     session(.changePassword(old: password, new: PasswordInput("N3w-Passw0rd!"))),  // No endpoint: refused locally.
                     session(.logout),  // The way out: log out and reset the password.
                 ],
                 endsIn: "signedOut.first.editing",
                 expecting: [
                     .emitted(.passwordChangeRequired), .notSent(.protected), .notSent(.changePassword),
-                    .emitted(.rejected(.unsupported)), .vaultCleared,
+                    .completed(.rejected(.unsupported)), .vaultCleared,
                 ]),
             DocumentedFlow(
                 "everday.rotatingRefresh", backend: .everday, seed: everdaySeed, section: "Auth Lifecycle › 5 Refresh token rotation; Refresh (Rotating)",
@@ -296,14 +296,14 @@ public enum DocumentedFlows: Sendable {
                     .answer(.refresh, .refreshed(TokenRefresh(accessToken: AccessToken("jwt-2"), refreshToken: RefreshToken("opaque-2"), expiry: .after(lifetime)))),
                     .wait(refreshDue),  // The next refresh sends the newly returned token.
                     .answer(.refresh, .refreshed(TokenRefresh(accessToken: AccessToken("jwt-3"), refreshToken: RefreshToken("opaque-3"), expiry: .after(lifetime)))),
-                    session(.call(CallID(1))),
+                    session(.call),
                     .answer(.protected, .accepted(nil)),
                 ],
                 endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.refresh(RefreshToken("opaque-1"))), .sent(.refresh(RefreshToken("opaque-2"))), .emitted(.tokenRefreshed),
                     .vaultHolds(access: "jwt-3", refresh: "opaque-3"),  // "Store the newly returned refresh token immediately."
-                    .sent(.protected(CallID(1), Bearer(token: AccessToken("jwt-3"), userID: "kid-1"))),
+                    .sentCall(with: Bearer(token: AccessToken("jwt-3"), userID: "kid-1")),
                 ]),
             DocumentedFlow(
                 "everday.logout", backend: .everday, seed: everdaySeed, section: "Auth Lifecycle › 6 Logout; Logout",
@@ -346,7 +346,7 @@ public enum DocumentedFlows: Sendable {
                 expecting: [
                     .sent(.requestPasswordReset(.usernameOrEmail("newkid"))),
                     .sent(.resetPassword(.token(valid(ResetProof.validate(ResetToken("emailed-token")))), newPassword: valid(Password.validate(PasswordInput("N3w-Passw0rd!"))))),
-                    .emitted(.passwordResetCompleted), .vaultUntouched,
+                    .completed(.passwordResetCompleted), .vaultUntouched,
                 ]),
         ]
     }
@@ -357,10 +357,10 @@ public enum DocumentedFlows: Sendable {
 
     /// Subspace's Authentication Flow (register → login → me), token expiration and the 429 wait.
     public static var subspace: [DocumentedFlow] {
-        typealias Step = FlowStep<SubspaceApp.Intent>
-        func register(_ intent: Registration.Intent) -> Step { .user(.entry(.first(intent))) }
-        func logIn(_ intent: PasswordSignIn.Intent) -> Step { .user(.entry(.second(intent))) }
-        func session(_ intent: SessionLifecycle.Intent) -> Step { .user(.session(intent)) }
+        typealias Step = FlowStep
+        func register(_ intent: Registration.Intent) -> Step { .user(AnyIntent(intent)) }
+        func logIn(_ intent: PasswordSignIn.Intent) -> Step { .user(AnyIntent(intent)) }
+        func session(_ intent: SessionLifecycle.Intent) -> Step { .user(AnyIntent(intent)) }
 
         let email = "john@example.com"
         let password = PasswordInput("password123")
@@ -397,7 +397,7 @@ public enum DocumentedFlows: Sendable {
             DocumentedFlow(
                 "subspace.tokenExpired", backend: .subspace, seed: subspaceSeed, section: "Error Handling › Handling Token Expiration (401 → logout)",
                 app: Apps.subspace(),
-                steps: logInSteps + [session(.call(CallID(1))), .answer(.protected, .failed(.unauthorized("token has expired")))],
+                steps: logInSteps + [session(.call), .answer(.protected, .failed(.unauthorized("token has expired")))],
                 endsIn: "signedOut.first.editing",  // "Token expired, logout user … Navigate to login screen"
                 expecting: [.vaultCleared, .emitted(.signedOut(.tokenRejected))]),
             DocumentedFlow(
@@ -415,7 +415,7 @@ public enum DocumentedFlows: Sendable {
                     .wait(.seconds(60)),  // "Wait 1 minute before retrying"
                 ] + logInSteps,
                 endsIn: "signedIn.active.idle",
-                expecting: [.emitted(.failed(.rateLimited(retryAfter: nil))), .vaultHolds(access: "eyJ.login", refresh: nil)]),
+                expecting: [.completed(.failed(.rateLimited(retryAfter: nil))), .vaultHolds(access: "eyJ.login", refresh: nil)]),
         ]
     }
 
@@ -425,13 +425,13 @@ public enum DocumentedFlows: Sendable {
 
     /// Hero365's Authentication Flows 1–4, the Token Refresh Strategy, sign-up and recovery.
     public static var hero365: [DocumentedFlow] {
-        typealias Step = FlowStep<Hero365App.Intent>
-        func signUp(_ intent: Registration.Intent) -> Step { .user(.entry(.first(intent))) }
-        func signIn(_ intent: PasswordSignIn.Intent) -> Step { .user(.entry(.second(.first(intent)))) }
-        func otp(_ intent: OneTimeCodeSignIn.Intent) -> Step { .user(.entry(.second(.second(.first(intent))))) }
-        func oauth(_ intent: OAuthSignIn.Intent) -> Step { .user(.entry(.second(.second(.second(.first(intent)))))) }
-        func recover(_ intent: PasswordReset.Intent) -> Step { .user(.entry(.second(.second(.second(.second(intent)))))) }
-        func session(_ intent: SessionLifecycle.Intent) -> Step { .user(.session(intent)) }
+        typealias Step = FlowStep
+        func signUp(_ intent: Registration.Intent) -> Step { .user(AnyIntent(intent)) }
+        func signIn(_ intent: PasswordSignIn.Intent) -> Step { .user(AnyIntent(intent)) }
+        func otp(_ intent: OneTimeCodeSignIn.Intent) -> Step { .user(AnyIntent(intent)) }
+        func oauth(_ intent: OAuthSignIn.Intent) -> Step { .user(AnyIntent(intent)) }
+        func recover(_ intent: PasswordReset.Intent) -> Step { .user(AnyIntent(intent)) }
+        func session(_ intent: SessionLifecycle.Intent) -> Step { .user(AnyIntent(intent)) }
 
         let email = "user@example.com"
         let phone = "+1234567890"
@@ -446,19 +446,19 @@ public enum DocumentedFlows: Sendable {
         let authorizeURL = "https://your-project.supabase.co/auth/v1/authorize?provider=google"
         let expired: [Step] = signedIn + [
             .suspend(.seconds(3600 + 1)),  // 1. Before a request the access token is found expired…
-            session(.call(CallID(1))),  // 2. …so the refresh token is sent first.
+            session(.call),  // 2. …so the refresh token is sent first.
         ]
 
         return [
             DocumentedFlow(
                 "hero365.emailPassword", backend: .hero365, seed: hero365Seed, section: "Authentication Flows › 1. Email/Password Flow",
                 app: Apps.hero365(),
-                steps: signedIn + [session(.call(CallID(1))), .answer(.protected, .accepted(nil))],  // 1–4, then 6.
+                steps: signedIn + [session(.call), .answer(.protected, .accepted(nil))],  // 1–4, then 6.
                 endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.signIn(.email(valid(Email.validate(email))), valid(Password.validate(password)))),
                     .vaultHolds(access: "h-access-1", refresh: "h-refresh-1"),  // 5. stores tokens (Keychain)
-                    .sent(.protected(CallID(1), Bearer(token: AccessToken("h-access-1"), userID: "user-uuid-here"))),
+                    .sentCall(with: Bearer(token: AccessToken("h-access-1"), userID: "user-uuid-here")),
                 ]),
             DocumentedFlow(
                 "hero365.phonePassword", backend: .hero365, seed: hero365Seed, section: "Authentication Flows › 2. Phone/Password Flow",
@@ -480,7 +480,7 @@ public enum DocumentedFlows: Sendable {
                 ],
                 endsIn: "signedIn.active.idle",
                 expecting: [
-                    .sent(.sendPhoneCode(valid(PhoneNumber.validate(phone)))), .emitted(.codeSent),
+                    .sent(.sendPhoneCode(valid(PhoneNumber.validate(phone)))), .completedAs("codeSent"),
                     .sent(.signInWithPhoneCode(valid(PhoneNumber.validate(phone)), valid(VerificationCode.validate(CodeInput("123456"))))),
                     .vaultHolds(access: "h-access-1", refresh: "h-refresh-1"),
                 ]),
@@ -494,7 +494,7 @@ public enum DocumentedFlows: Sendable {
                 ],
                 endsIn: "signedIn.active.idle",
                 expecting: [
-                    .sent(.oauthURL(.google)), .emitted(.openAuthorizationURL(authorizeURL)),
+                    .sent(.oauthURL(.google)), .completed(.authorizationURL(authorizeURL)),
                     .vaultHolds(access: "h-access-1", refresh: "h-refresh-1"),
                 ]),
             DocumentedFlow(
@@ -508,7 +508,7 @@ public enum DocumentedFlows: Sendable {
                 expecting: [
                     .sent(.refresh(RefreshToken("h-refresh-1"))),
                     .vaultHolds(access: "h-access-2", refresh: "h-refresh-2"),  // 3. stored tokens updated
-                    .sent(.protected(CallID(1), Bearer(token: AccessToken("h-access-2"), userID: "user-uuid-here"))),
+                    .sentCall(with: Bearer(token: AccessToken("h-access-2"), userID: "user-uuid-here")),
                 ]),
             DocumentedFlow(
                 "hero365.refreshRefused", backend: .hero365, seed: hero365Seed, section: "Token Management › Token Refresh Strategy 5 (refresh fails 401)",
@@ -536,7 +536,7 @@ public enum DocumentedFlows: Sendable {
                             RegistrationDetails(
                                 identifier: .email(valid(Email.validate(email))), password: valid(Password.validate(password)),
                                 name: valid(PersonName.validate("John Doe"))))),
-                    .emitted(.verificationRequired("User created successfully. Please check your email for verification.")), .vaultUntouched,
+                    .completed(.verificationRequired("User created successfully. Please check your email for verification.")), .vaultUntouched,
                 ]),
             DocumentedFlow(
                 "hero365.signUpPhone", backend: .hero365, seed: hero365Seed, section: "API Endpoints › 2. Sign Up with Phone",
@@ -555,7 +555,7 @@ public enum DocumentedFlows: Sendable {
                 app: Apps.hero365(),
                 steps: [recover(.requestReset(email)), .answer(.requestPasswordReset, .accepted("Password recovery email sent"))],
                 endsIn: "signedOut.second.second.second.second.linkSent",
-                expecting: [.sent(.requestPasswordReset(.email(valid(Email.validate(email))))), .emitted(.passwordResetRequested), .vaultUntouched]),
+                expecting: [.sent(.requestPasswordReset(.email(valid(Email.validate(email))))), .completedAs("passwordResetRequested"), .vaultUntouched]),
         ]
     }
 

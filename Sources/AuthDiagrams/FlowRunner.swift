@@ -66,10 +66,33 @@ public enum Endpoint: String, Hashable, Sendable, CaseIterable, CustomStringConv
     public var description: String { rawValue }
 }
 
+/// An intent of one of an app's flows (`PasswordSignIn.Intent.submit(…)`), sent to the whole app
+/// and routed to the flow whose intent type it is (``AuthCore/Lifecycle/route(_:)``): a flow's
+/// steps never spell the composition's nesting.
+public struct AnyIntent: Hashable, Sendable, CustomStringConvertible {
+    /// The flow's intent.
+    public let value: any Hashable & Sendable
+
+    /// Wraps a flow's intent.
+    public init(_ value: some Hashable & Sendable) { self.value = value }
+
+    /// `app`'s intent for this one, if a flow of `app` takes it.
+    public func routed<App: Lifecycle>(in app: App) -> App.Intent? { app.route(value) }
+
+    /// Equal when the intents are.
+    public static func == (lhs: Self, rhs: Self) -> Bool { AnyHashable(lhs.value) == AnyHashable(rhs.value) }
+
+    /// The intent's hash.
+    public func hash(into hasher: inout Hasher) { AnyHashable(value).hash(into: &hasher) }
+
+    /// The intent, as it describes itself (redacted).
+    public var description: String { String(describing: value) }
+}
+
 /// One step of a documented flow, in the terms the seeds use.
-public enum FlowStep<Intent: Hashable & Sendable>: Hashable, Sendable {
-    /// The user does this ("Enters email and clicks Get Code").
-    case user(Intent)
+public enum FlowStep: Hashable, Sendable {
+    /// The user does this ("Enters email and clicks Get Code"): an intent of one of the app's flows.
+    case user(AnyIntent)
     /// The server answers the oldest outstanding request to this endpoint (an opened realtime
     /// connection stays outstanding until it closes). The flow fails if the reducer never asked
     /// for one: a documented request that was not sent.
@@ -93,10 +116,16 @@ public enum FlowExpectation: Hashable, Sendable, CustomStringConvertible {
     case vaultUntouched
     /// This exact request was sent.
     case sent(APIRequest)
+    /// A protected call was sent with this bearer (whichever intent made it).
+    case sentCall(with: Bearer)
     /// No request to this endpoint was sent.
     case notSent(Endpoint)
     /// The UI was told this.
     case emitted(AuthOutcome)
+    /// A user's intent was finished with this.
+    case completed(Completion)
+    /// A user's intent was finished with a completion of this case (`codeSent`), whatever its payload.
+    case completedAs(String)
 
     /// A readable form, secrets redacted.
     public var description: String {
@@ -105,8 +134,11 @@ public enum FlowExpectation: Hashable, Sendable, CustomStringConvertible {
         case .vaultCleared: "the vault is cleared"
         case .vaultUntouched: "the vault is untouched"
         case .sent(let request): "sent \(request)"
+        case .sentCall(let bearer): "sent a protected call with \(bearer)"
         case .notSent(let endpoint): "no \(endpoint) request"
         case .emitted(let outcome): "the UI is told \(outcome)"
+        case .completed(let completion): "an intent finishes \(completion)"
+        case .completedAs(let name): "an intent finishes \(name)"
         }
     }
 }
@@ -121,6 +153,8 @@ public struct FlowRun: Hashable, Sendable {
     public var sent: [APIRequest]
     /// Every outcome the UI was told, in order.
     public var emitted: [AuthOutcome]
+    /// What became of each of the user's intents, in the order they were finished.
+    public var completions: [Completion]
     /// What the vault holds at the end.
     public var vault: StoredCredentials
     /// Whether the reducer ever persisted or cleared credentials.
@@ -149,10 +183,17 @@ public struct FlowRun: Hashable, Sendable {
             return vaultWritten ? "the vault was written" : nil
         case .sent(let request):
             return sent.contains(request) ? nil : "\(request) was not sent; sent: \(sent)"
+        case .sentCall(let bearer):
+            let sentWith = sent.contains { if case .protected(_, bearer) = $0 { true } else { false } }
+            return sentWith ? nil : "no protected call was sent with \(bearer); sent: \(sent)"
         case .notSent(let endpoint):
             return sent.contains { Endpoint($0) == endpoint } ? "a \(endpoint) request was sent" : nil
         case .emitted(let outcome):
             return emitted.contains(outcome) ? nil : "\(outcome) was not emitted; emitted: \(emitted)"
+        case .completed(let completion):
+            return completions.contains(completion) ? nil : "no intent finished \(completion); finished: \(completions)"
+        case .completedAs(let name):
+            return completions.contains { Coverage.caseName(of: $0) == name } ? nil : "no intent finished \(name); finished: \(completions)"
         }
     }
 }
@@ -165,6 +206,7 @@ struct FlowDriver<App: Lifecycle> {
     var now: Instant
     var vault: StoredCredentials
     var outstanding: [(RequestID, APIRequest)] = []
+    var nextIntent: UInt64 = 1
     var run: FlowRun
 
     init(app: App, stored: StoredCredentials, start: Instant) {
@@ -173,15 +215,20 @@ struct FlowDriver<App: Lifecycle> {
         self.now = start
         self.vault = stored
         self.run = FlowRun(
-            steps: [], endCase: casePath(of: app.initial.phase), sent: [], emitted: [], vault: stored, vaultWritten: false,
+            steps: [], endCase: casePath(of: app.initial.phase), sent: [], emitted: [], completions: [], vault: stored, vaultWritten: false,
             vaultClearedByReducer: false, problems: [], log: [])
     }
 
-    mutating func play(_ steps: [FlowStep<App.Intent>]) -> FlowRun {
+    mutating func play(_ steps: [FlowStep]) -> FlowRun {
         for (index, step) in steps.enumerated() {
             switch step {
             case .user(let intent):
-                deliver(.intent(intent, at: now))
+                guard let routed = intent.routed(in: app) else {
+                    run.problems.append("step \(index + 1): no flow of the app takes \(type(of: intent.value))")
+                    continue
+                }
+                deliver(.intent(routed, id: IntentID(nextIntent), at: now))
+                nextIntent += 1
             case .answer(let endpoint, let reply):
                 guard let position = outstanding.firstIndex(where: { Endpoint($0.1) == endpoint }) else {
                     run.problems.append(
@@ -214,8 +261,8 @@ struct FlowDriver<App: Lifecycle> {
         let reachesSession: Bool =
             switch event {
             case .launched: true
-            case .intent(let intent, _): EventLabels.isSessionIntent(intent)
-            case .reply, .tick: false
+            case .intent(let intent, _, _): EventLabels.isSessionIntent(intent)
+            case .reply, .tick, .withdrawn: false
             }
         run.steps.append(AppStep(from: before, label: label, to: after, kind: kind, reachesSession: reachesSession))
         run.log.append("\(event.instant) \(label) → \(after)")
@@ -238,8 +285,10 @@ struct FlowDriver<App: Lifecycle> {
                 run.emitted.append(outcome)
             case .closeRealtime(let id):
                 outstanding.removeAll { $0.0 == id }
-            case .schedule, .cancelTimer, .finishCall:
-                break  // Timers fire on `wait`; a call's result goes to its caller.
+            case .finish(_, let completion):
+                run.completions.append(completion)
+            case .schedule, .cancelTimer:
+                break  // Timers fire on `wait`.
             }
         }
     }
@@ -252,5 +301,13 @@ enum EventLabels {
     static func isSessionIntent(_ intent: Any) -> Bool {
         let mirror = Mirror(reflecting: intent)
         return String(reflecting: type(of: intent)).hasPrefix("AuthCore.AppIntent<") && mirror.children.first?.label == "session"
+    }
+}
+
+/// Case names of values, for expectations that name a case whatever its payload.
+enum Coverage {
+    /// The case name of an enum value: its description up to the first `(`.
+    static func caseName(of value: some CustomStringConvertible) -> String {
+        String(value.description.prefix { $0 != "(" })
     }
 }

@@ -11,11 +11,12 @@ import Darwin
 #endif
 
 /// `authflow demo`: starts the reference server in-process and walks through each backend's main
-/// lifecycle over HTTP with the real runner, contracts and `URLSessionTransport`, printing every
-/// request (method, path, status) and every state transition and outcome as it happens. Only
-/// descriptions are printed, and they are redacted: no password, code or token ever shows.
+/// lifecycle over HTTP with the backends' clients (``AnonymousWallClient``, ``EverdayClient``, …),
+/// printing each call an app makes, every request it causes (method, path, status), what the call
+/// returned and where the user is afterwards. Only descriptions are printed, and they are
+/// redacted: no password, code or token ever shows.
 ///
-/// Time is simulated: one `ManualClock` drives both the runners and the server, so "half an hour
+/// Time is simulated: one `ManualClock` drives both the clients and the server, so "half an hour
 /// later" takes no time at all.
 public enum Demo {
     /// Runs the demo, handing each line to `out` as it happens. Returns 0 when every step went as
@@ -32,9 +33,9 @@ public enum Demo {
             return 1
         }
         defer { server.stop() }
-        out("authflow demo — each backend's main lifecycle, over HTTP, through AuthRunner")
+        out("authflow demo — each backend's main lifecycle, over HTTP, through its client")
         out("Reference server in-process at \(server.rootURL.absoluteString); time is simulated and starts at t+0s.")
-        out("Lines: ⇄ a request and its status · → the new state · ★ what the app is told. Secrets print as ‹…›.")
+        out("Lines: ▸ what the app calls · ⇄ a request and its status · ★ what the call returned · → where the user is. Secrets print as ‹…›.")
 
         var results: [Summary] = []
         for backend in Backend.allCases {
@@ -57,7 +58,7 @@ public enum Demo {
         for result in results {
             let name = result.backend.description.padding(toLength: width, withPad: " ", startingAt: 0)
             let mark = result.failed.isEmpty ? "✓" : "✗"
-            out("  \(mark) \(name)  \(result.steps) steps, \(result.requests) requests, \(result.transitions) transitions")
+            out("  \(mark) \(name)  \(result.steps) steps, \(result.requests) requests")
             result.failed.forEach { out("      ✗ \($0)") }
         }
         let failures = results.flatMap(\.failed).count
@@ -70,111 +71,130 @@ public enum Demo {
     /// Code registration, the first password, password sign-in and change, reset with auto-login.
     static func anonymousWall(_ tour: Tour) async {
         let email = "kid@school.edu"
-        let app = await tour.start(Apps.anonymousWall())
-        await app.step("Ask for a registration code for \(email)", .entry(.first(.submitEmail(email))), expect: .codeSent)
-        await app.step(
-            "Type the code from the email (read from the dev outbox)", .entry(.first(.submitCode(CodeInput(tour.code(to: email))))),
-            expect: .passwordSetupRequired)
-        await app.step("Set the first password", .session(.setPassword(PasswordInput("Passw0rd!123"))), expect: .passwordSet)
-        await app.step("Log out", .session(.logout), expect: .signedOut(.userRequested))
-        await app.step(
-            "Sign in with the password", .entry(.second(.first(.submit(identifier: email, password: PasswordInput("Passw0rd!123"))))),
-            expect: .signedIn(nil))
-        await app.step(
-            "Change the password", .session(.changePassword(old: PasswordInput("Passw0rd!123"), new: PasswordInput("N3wPassw0rd!"))),
-            expect: .passwordChanged)
-        await app.step("Log out", .session(.logout), expect: .signedOut(.userRequested))
-        await app.step("Forgot the password: ask for a reset code", .entry(.second(.second(.second(.requestReset(email))))),
-                       expect: .passwordResetRequested)
-        await app.step(
-            "Type the reset code and a new password: signed in at once (auto-login)",
-            .entry(.second(.second(.second(.submitCode(CodeInput(tour.code(to: email)), newPassword: PasswordInput("R3setPassw0rd!")))))),
-            expect: .signedIn(nil))
-        await app.step("Log out", .session(.logout), expect: .signedOut(.userRequested))
-        await app.stop()
+        let auth = AnonymousWallClient(
+            baseURL: tour.baseURL, vault: MemoryVault(), transport: tour.transport, clock: tour.clock, logger: tour.narration())
+        await tour.step("Ask for a registration code for \(email)", "sendCode(to:for: .register)", on: auth) {
+            try await auth.sendCode(to: email, for: .register)
+        }
+        await tour.step("Type the code from the email (read from the dev outbox)", "register(code:)", on: auth, expect: { $0.isPasswordSetup }) {
+            try await auth.register(code: tour.code(to: email))
+        }
+        await tour.step("Set the first password", "setPassword(_:)", on: auth) { try await auth.setPassword("Passw0rd!123") }
+        await tour.signOut(auth)
+        await tour.step("Sign in with the password", "signIn(email:password:)", on: auth, expect: { $0.isSignedIn }) {
+            try await auth.signIn(email: email, password: "Passw0rd!123")
+        }
+        await tour.step("Change the password", "changePassword(old:new:)", on: auth) {
+            try await auth.changePassword(old: "Passw0rd!123", new: "N3wPassw0rd!")
+        }
+        await tour.signOut(auth)
+        await tour.step("Forgot the password: ask for a reset code", "requestPasswordReset(email:)", on: auth) {
+            try await auth.requestPasswordReset(email: email)
+        }
+        await tour.step(
+            "Type the reset code and a new password: signed in at once (auto-login)", "resetPassword(code:newPassword:)", on: auth,
+            expect: { $0.isSignedIn }
+        ) {
+            try await auth.resetPassword(code: tour.code(to: email), newPassword: "R3setPassw0rd!")
+        }
+        await tour.signOut(auth)
+        await auth.stop()
     }
 
     /// Sign-up in the envelope, the realtime connection, a protected call, expiry, sign-in, logout.
     static func vynqTalk(_ tour: Tour) async {
-        let app = await tour.start(Apps.vynqTalk(), realtime: URLSessionRealtimeConnector(timeout: 5)) { state in
-            guard case .signedIn(let phase) = state.phase, case .connected(_, let id) = phase.connection else { return nil }
-            return id
+        let auth = VynqTalkClient(
+            baseURL: tour.baseURL, vault: MemoryVault(), transport: tour.transport, realtime: URLSessionRealtimeConnector(timeout: 5),
+            clock: tour.clock, logger: tour.narration())
+        await tour.step(
+            "Sign up: the {success, data, message} answer signs in, and the realtime connection opens (ws://…/ws?token=)",
+            "signUp(name:email:password:)", on: auth
+        ) {
+            try await auth.signUp(name: "Alice", email: "alice@example.com", password: "Passw0rd!123")
         }
-        await app.step(
-            "Sign up: the {success, data, message} answer signs in, and the app opens the realtime connection (ws://…/ws?token=)",
-            .entry(.first(.submit(RegistrationInput(name: "Alice", email: "alice@example.com", password: PasswordInput("Passw0rd!123"))))),
-            expect: .signedIn(nil))
-        await app.call("A protected call: GET /users with the bearer token", path: "/users", expectStatus: 200)
-        await app.advance(
-            "An hour later the token has expired", by: .seconds(3600), expect: .signedOut(.tokenExpired))
-        await app.step(
-            "Sign in again", .entry(.second(.submit(identifier: "alice@example.com", password: PasswordInput("Passw0rd!123")))),
-            expect: .signedIn(nil))
-        await app.step("Log out: the realtime connection closes with the session", .session(.session(.logout)),
-                       expect: .signedOut(.userRequested))
-        await app.stop()
+        await tour.call("A protected call: GET /users with the bearer token", path: "/users", on: auth, expectStatus: 200)
+        await tour.advance("An hour later the token has expired: signed out", by: .seconds(3600), on: auth) { $0 == .signedOut }
+        await tour.step("Sign in again", "signIn(email:password:)", on: auth) {
+            try await auth.signIn(email: "alice@example.com", password: "Passw0rd!123")
+        }
+        await tour.signOut(auth, "Sign out: the realtime connection closes with the session")
+        await auth.stop()
     }
 
     /// The approval gate (the parent approves over HTTP), sign-in, rotating refresh, revoking logout.
     static func everday(_ tour: Tour) async {
-        let kid = await tour.start(Apps.everday())
-        await kid.step(
-            "Register \"newkid\": the account waits for a parent's approval",
-            .entry(.first(.submit(RegistrationInput(name: "New Kid", email: "newkid@example.com", username: "newkid", password: PasswordInput("Passw0rd!123"))))),
-            expect: .pendingApproval(nil))
-        await kid.step(
-            "Sign in before approval: 403, pending approval (not an error screen)",
-            .entry(.second(.first(.submit(identifier: "newkid", password: PasswordInput("Passw0rd!123"))))), expect: .pendingApproval(nil))
-        let parent = await tour.start(Apps.everday(), role: "parent")
-        await parent.step(
-            "On the parent's device: sign in as the parent",
-            .entry(.second(.first(.submit(identifier: "parent", password: PasswordInput(tour.server.configuration.everday.parent.password))))),
-            expect: .signedIn(nil))
+        let kid = EverdayClient(baseURL: tour.baseURL, vault: MemoryVault(), transport: tour.transport, clock: tour.clock, logger: tour.narration())
+        await tour.step("Register \"newkid\": the account waits for a parent's approval", "register(username:password:…)", on: kid) {
+            try await kid.register(username: "newkid", password: "Passw0rd!123", email: "newkid@example.com", displayName: "New Kid")
+        }
+        await tour.step(
+            "Sign in before approval: 403, pending approval (not an error screen)", "signIn(username:password:)", on: kid,
+            expect: { if case .pendingApproval = $0 { true } else { false } }
+        ) {
+            try await kid.signIn(username: "newkid", password: "Passw0rd!123")
+        }
+        let parent = EverdayClient(
+            baseURL: tour.baseURL, vault: MemoryVault(), transport: tour.transport, clock: tour.clock, logger: tour.narration(role: "parent"))
+        let parentPassword = tour.server.configuration.everday.parent.password
+        await tour.step("On the parent's device: sign in as the parent", "signIn(username:password:)", on: parent, expect: { $0.isSignedIn }) {
+            try await parent.signIn(username: "parent", password: parentPassword)
+        }
         let id = tour.server.everdayUserID(username: "newkid") ?? 0
-        await parent.call("The parent approves: PUT /settings/users/\(id)/approve", path: "/settings/users/\(id)/approve", method: "PUT",
-                          expectStatus: 200)
+        await tour.call(
+            "The parent approves: PUT /settings/users/\(id)/approve", path: "/settings/users/\(id)/approve", method: "PUT", on: parent,
+            expectStatus: 200)
         await parent.stop()
-        await kid.step(
-            "Sign in after approval: access and refresh tokens",
-            .entry(.second(.first(.submit(identifier: "newkid", password: PasswordInput("Passw0rd!123"))))), expect: .signedIn(nil))
-        await kid.advance("29 minutes later the access token nears expiry: the refresh rotates the pair",
-                          by: .seconds(1740), expect: .tokenRefreshed)
-        await kid.step("Log out: the refresh token is revoked on the server (best effort), the vault cleared", .session(.logout),
-                       expect: .signedOut(.userRequested))
+        await tour.step("Sign in after approval: access and refresh tokens", "signIn(username:password:)", on: kid, expect: { $0.isSignedIn }) {
+            try await kid.signIn(username: "newkid", password: "Passw0rd!123")
+        }
+        let before = await kid.authState
+        await tour.advance("29 minutes later the access token nears expiry: the refresh rotates the pair", by: .seconds(1740), on: kid) {
+            $0.isSignedIn && $0 != before
+        }
+        await tour.signOut(kid, "Sign out: the refresh token is revoked on the server, the vault cleared")
         await kid.stop()
     }
 
     /// Registration with a token at once, a protected call, restore with `/auth/me` on relaunch.
     static func subspace(_ tour: Tour) async {
         let vault = MemoryVault()
-        let app = await tour.start(Apps.subspace(), vault: vault)
-        await app.step(
-            "Register: a 24-hour token at once",
-            .entry(.first(.submit(RegistrationInput(name: "Ada", email: "ada@example.com", password: PasswordInput("Passw0rd!123"))))),
-            expect: .signedIn(nil))
-        await app.call("A protected call: GET /auth/me", path: "/auth/me", expectStatus: 200)
-        await app.stop()
-        let relaunched = await tour.start(Apps.subspace(), vault: vault, launched: false)
-        await relaunched.launch("The app is relaunched: the stored token is checked with /auth/me", expect: .signedIn(nil))
-        await relaunched.step("Log out", .session(.logout), expect: .signedOut(.userRequested))
+        let auth = SubspaceClient(baseURL: tour.baseURL, vault: vault, transport: tour.transport, clock: tour.clock, logger: tour.narration())
+        await tour.step("Register: a 24-hour token at once", "register(name:email:password:)", on: auth) {
+            try await auth.register(name: "Ada", email: "ada@example.com", password: "Passw0rd!123")
+        }
+        await tour.step("Who is signed in, as the server says: GET /auth/me", "fetchCurrentUser()", on: auth) { try await auth.fetchCurrentUser() }
+        await auth.stop()
+        let relaunched = SubspaceClient(
+            baseURL: tour.baseURL, vault: vault, transport: tour.transport, clock: tour.clock, logger: tour.narration())
+        await tour.launch("The app is relaunched: the stored token is checked with /auth/me", on: relaunched) { $0.isSignedIn }
+        await tour.signOut(relaunched)
         await relaunched.stop()
     }
 
     /// Phone OTP from the outbox, a protected call, the refresh read from the token's `exp`.
     static func hero365(_ tour: Tour) async {
         let phone = "+15551234567"
-        let app = await tour.start(Apps.hero365())
-        await app.step("Ask for a one-time code by SMS", .entry(.second(.second(.first(.submitDestination(phone))))), expect: .codeSent)
-        await app.step(
-            "Type the code from the SMS (read from the dev outbox): signed in",
-            .entry(.second(.second(.first(.submitCode(CodeInput(tour.code(to: phone))))))), expect: .signedIn(nil))
-        await app.call("A protected call: GET /users/me", path: "/users/me", expectStatus: 200)
-        await app.advance("Eight days later the token nears expiry (read from its exp claim): refreshed",
-                          by: .seconds(8 * 24 * 3600 - 60), expect: .tokenRefreshed)
-        await app.call("The protected call again, with the new token", path: "/users/me", expectStatus: 200)
-        await app.step("Log out", .session(.logout), expect: .signedOut(.userRequested))
-        await app.stop()
+        let auth = Hero365Client(baseURL: tour.baseURL, vault: MemoryVault(), transport: tour.transport, clock: tour.clock, logger: tour.narration())
+        await tour.step("Ask for a one-time code by SMS", "sendOTP(to:)", on: auth) { try await auth.sendOTP(to: phone) }
+        await tour.step("Type the code from the SMS (read from the dev outbox): signed in", "verifyOTP(code:)", on: auth) {
+            try await auth.verifyOTP(code: tour.code(to: phone))
+        }
+        await tour.call("A protected call: GET /users/me", path: "/users/me", on: auth, expectStatus: 200)
+        let before = await auth.authState
+        await tour.advance("Eight days later the token nears expiry (read from its exp claim): refreshed", by: .seconds(8 * 24 * 3600 - 60), on: auth) {
+            $0.isSignedIn && $0 != before
+        }
+        await tour.call("The protected call again, with the new token", path: "/users/me", on: auth, expectStatus: 200)
+        await tour.signOut(auth)
+        await auth.stop()
     }
+}
+
+extension SignInResult {
+    /// Whether a usable session began.
+    var isSignedIn: Bool { if case .signedIn = self { true } else { false } }
+    /// Whether the first password must be set.
+    var isPasswordSetup: Bool { if case .passwordSetupRequired = self { true } else { false } }
 }
 
 /// What one backend's tour did.
@@ -185,22 +205,20 @@ struct Summary: Sendable {
     var steps = 0
     /// Requests that went over HTTP (realtime handshakes included).
     var requests = 0
-    /// Transitions that changed where the user is.
-    var transitions = 0
     /// The steps that did not go as documented, with why.
     var failed: [String] = []
 }
 
-/// One backend's tour: its contract on the shared server, the shared clock, and the tally.
+/// One backend's tour: its API on the shared server, the shared clock, and the tally.
 final class Tour: Sendable {
     /// The backend toured.
     let backend: Backend
     /// The shared in-process server.
     let server: ReferenceServer
-    /// The simulated time both the runners and the server read.
+    /// The simulated time both the clients and the server read.
     let clock: ManualClock
-    /// The backend's contract at its mount on the server.
-    let contract: any BackendContract
+    /// The backend's API base URL on the server.
+    let baseURL: URL
     /// Where lines go.
     let out: @Sendable (String) -> Void
     private let tally: Locked<Summary>
@@ -210,260 +228,138 @@ final class Tour: Sendable {
         self.server = server
         self.clock = clock
         self.out = out
-        contract = BackendContracts.contract(for: backend, server: server.baseURL(for: backend.served))
+        baseURL = BackendContracts.contract(for: backend, server: server.baseURL(for: backend.served)).baseURL
         tally = Locked(Summary(backend: backend))
     }
+
+    /// The transport every client of the tour uses.
+    var transport: URLSessionTransport { URLSessionTransport(timeout: 10) }
 
     /// What the tour did so far.
     var summary: Summary { tally.withLock { $0 } }
 
-    /// Updates the tally.
-    func record(_ change: (inout Summary) -> Void) { tally.withLock(change) }
-
     /// The latest code or token the server "sent" to `recipient`.
     func code(to recipient: String) -> String { server.outbox(to: recipient).last?.code ?? "" }
 
-    /// A started runner for `app`, narrated.
-    /// A runner for `app`, narrated; launched at once unless `launched` is false (then the
-    /// tour's `launch` step launches it).
-    func start<App: AuthorizedCalls>(
-        _ app: App, vault: MemoryVault = MemoryVault(), realtime: (any RealtimeConnector)? = nil, role: String? = nil,
-        launched: Bool = true, openConnection: @escaping @Sendable (App.State) -> RequestID? = { _ in nil }
-    ) async -> Walkthrough<App> {
-        let walkthrough = await Walkthrough(app, tour: self, vault: vault, realtime: realtime, role: role, openConnection: openConnection)
-        if launched { await walkthrough.launchQuietly() }
-        return walkthrough
-    }
-}
+    /// A logger that prints each request of one client (on one device, `role`).
+    func narration(role: String? = nil) -> Narration { Narration(tour: self, indent: role.map { "    [\($0)] " } ?? "    ") }
 
-/// A runner over a narrated machine: each step says what the user does, then every request,
-/// transition and outcome prints as it happens, and the step is checked against the outcome the
-/// seed documents.
-final class Walkthrough<App: AuthorizedCalls>: Sendable {
-    /// The real runner, over the narrated lifecycle.
-    let runner: AuthRunner<Narrated<App>>
-    /// The tour this walkthrough belongs to.
-    let tour: Tour
-    /// Where requests, transitions and outcomes are printed.
-    let narration: Narration
-    private let openConnection: @Sendable (App.State) -> RequestID?
+    /// Counts a request.
+    func countRequest() { tally.withLock { $0.requests += 1 } }
 
-    init(
-        _ app: App, tour: Tour, vault: MemoryVault, realtime: (any RealtimeConnector)?, role: String?,
-        openConnection: @escaping @Sendable (App.State) -> RequestID?
+    /// The app calls `call` on `client`; the step succeeds when it returns and `expect` holds for its result.
+    func step<Client: BackendClient, Result: Sendable>(
+        _ title: String, _ call: String, on client: Client, expect: (Result) -> Bool = { _ in true },
+        _ operation: () async throws -> Result
     ) async {
-        let narration = Narration(out: tour.out, indent: role.map { "    [\($0)] " } ?? "    ", tour: tour)
-        self.narration = narration
-        self.tour = tour
-        self.openConnection = openConnection
-        runner = AuthRunner(
-            machine: Narrated(app, narration: narration), contract: tour.contract, transport: URLSessionTransport(timeout: 10),
-            vault: vault, clock: tour.clock, realtime: realtime, logger: narration)
-        let issues = await runner.issues()
-        let out = tour.out
-        Task {
-            var seen: Set<String> = []
-            for await issue in issues where seen.insert("\(issue)").inserted { out("    ⚠ \(issue)") }
+        begin(title, call)
+        do {
+            let result = try await operation()
+            out("    ★ \(result)")
+            if !expect(result) { fail(title, "returned \(result)") }
+        } catch {
+            out("    ★ \(error): \(error.localizedDescription)")
+            fail(title, "\(error)")
         }
+        await showState(of: client)
     }
 
-    /// Launches the runner (it reads its vault) without a step of its own.
-    func launchQuietly() async {
-        await runner.start()
-        await settle()
+    /// The app signs out.
+    func signOut<Client: BackendClient>(_ client: Client, _ title: String = "Sign out") async {
+        begin(title, "signOut()")
+        await client.signOut()
+        await settle(client)
+        let state = await client.authState
+        if state != .signedOut { fail(title, "still \(state)") }
+        await showState(of: client)
     }
 
-    /// The user does `intent`; the step succeeds when `expected` is emitted.
-    func step(_ title: String, _ intent: App.Intent, expect expected: Expected) async {
-        begin(title)
-        await runner.send(intent)
-        await settle()
-        check(title, expected)
-    }
-
-    /// The app launches and reads its vault.
-    func launch(_ title: String, expect expected: Expected) async {
-        begin(title)
-        await runner.start()
-        await settle()
-        check(title, expected)
-    }
-
-    /// Time passes on the shared clock.
-    func advance(_ title: String, by interval: Interval, expect expected: Expected) async {
-        begin(title)
-        await tour.clock.advance(by: interval)
-        await settle()
-        check(title, expected)
-    }
-
-    /// One of the app's own protected calls.
-    func call(_ title: String, path: String, method: String = "GET", expectStatus status: Int) async {
-        begin(title)
-        guard let url = URL(string: tour.contract.baseURL.absoluteString + path) else {
+    /// One of the app's own protected requests.
+    func call<Client: BackendClient>(
+        _ title: String, path: String, method: String = "GET", on client: Client, expectStatus status: Int
+    ) async {
+        begin(title, "authorized(HTTPRequest(method: \"\(method)\", url: …\(path)))")
+        guard let url = URL(string: baseURL.absoluteString + path) else {
             fail(title, "no URL for \(path)")
             return
         }
-        do throws(AuthorizedCallError) {
-            let response = try await runner.authorized(HTTPRequest(method: method, url: url))
-            await settle()
-            tour.out("    ★ answered \(response.status)")
+        do throws(AuthError) {
+            let response = try await client.authorized(HTTPRequest(method: method, url: url))
+            out("    ★ answered \(response.status)")
             if response.status != status { fail(title, "answered \(response.status), not \(status)") }
         } catch {
-            tour.out("    ★ \(error): \(error.userMessage)")
+            out("    ★ \(error): \(error.localizedDescription)")
             fail(title, "\(error)")
         }
     }
 
-    /// Stops the runner.
-    func stop() async { await runner.stop() }
-
-    private func begin(_ title: String) {
-        narration.outcomes.withLock { $0.removeAll() }
-        tour.record { $0.steps += 1 }
-        tour.out("  ▸ \(title)")
+    /// Time passes on the shared clock; the step succeeds when the state then satisfies `expect`.
+    func advance<Client: BackendClient>(
+        _ title: String, by interval: Interval, on client: Client, expect: (AuthState) -> Bool
+    ) async {
+        begin(title, "(time passes)")
+        await clock.advance(by: interval)
+        await settle(client)
+        let state = await client.authState
+        if !expect(state) { fail(title, "then \(state)") }
+        await showState(of: client)
     }
 
-    private func check(_ title: String, _ expected: Expected) {
-        let emitted = narration.outcomes.withLock { $0 }
-        guard !emitted.contains(where: expected.matches) else { return }
-        fail(title, "expected \(expected), got \(emitted.isEmpty ? "nothing" : emitted.map(\.description).joined(separator: ", "))")
+    /// The app launches: the client restores what its vault holds.
+    func launch<Client: BackendClient>(_ title: String, on client: Client, expect: (AuthState) -> Bool) async {
+        begin(title, "start()")
+        await client.start()
+        await settle(client)
+        let state = await client.authState
+        if !expect(state) { fail(title, "then \(state)") }
+        await showState(of: client)
+    }
+
+    private func begin(_ title: String, _ call: String) {
+        tally.withLock { $0.steps += 1 }
+        out("  ▸ \(title)")
+        out("    \(call)")
+    }
+
+    private func showState<Client: BackendClient>(of client: Client) async {
+        out("    → \(await client.authState)")
     }
 
     private func fail(_ title: String, _ reason: String) {
-        tour.out("    ✗ \(reason)")
-        tour.record { $0.failed.append("\(title): \(reason)") }
+        out("    ✗ \(reason)")
+        tally.withLock { $0.failed.append("\(title): \(reason)") }
     }
 
     /// Returns once no request is in flight (an open realtime connection aside).
-    private func settle() async {
-        let open = openConnection
-        let changes = await runner.states()
-        if await runner.isQuiet(open) { return }
-        for await _ in changes {
-            if await runner.isQuiet(open) { return }
+    private func settle<Client: BackendClient>(_ client: Client) async {
+        for _ in 0..<500 {
+            let requests = await client.runner.inFlight.count
+            if requests == 0 || (client is VynqTalkClient && requests <= 1) { return }
+            try? await Task.sleep(for: .milliseconds(2))
         }
     }
 }
 
-extension AuthRunner {
-    /// True when nothing is in flight but the connection `open` names for the current state.
-    fileprivate func isQuiet<App: AuthorizedCalls>(_ open: (App.State) -> RequestID?) -> Bool where Machine == Narrated<App> {
-        let allowed = open(state)
-        return inFlight.allSatisfy { $0 == allowed }
-    }
-}
-
-/// The outcome a step is expected to emit.
-enum Expected: Sendable, CustomStringConvertible {
-    /// The outcome of the same name.
-    case codeSent, passwordSetupRequired, passwordSet, passwordChanged, passwordResetRequested, tokenRefreshed
-    /// Any user.
-    case signedIn(UserProfile?)
-    case signedOut(SignOutReason)
-    /// Any message.
-    case pendingApproval(String?)
-
-    /// Whether `outcome` is the one expected.
-    func matches(_ outcome: AuthOutcome) -> Bool {
-        switch (self, outcome) {
-        case (.codeSent, .codeSent), (.passwordSetupRequired, .passwordSetupRequired), (.passwordSet, .passwordSet),
-            (.passwordChanged, .passwordChanged), (.passwordResetRequested, .passwordResetRequested),
-            (.tokenRefreshed, .tokenRefreshed), (.signedIn, .signedIn), (.pendingApproval, .pendingApproval):
-            true
-        case (.signedOut(let reason), .signedOut(let emitted)): reason == emitted
-        default: false
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .codeSent: "codeSent"
-        case .passwordSetupRequired: "passwordSetupRequired"
-        case .passwordSet: "passwordSet"
-        case .passwordChanged: "passwordChanged"
-        case .passwordResetRequested: "passwordResetRequested"
-        case .tokenRefreshed: "tokenRefreshed"
-        case .signedIn: "signedIn"
-        case .signedOut(let reason): "signedOut(\(reason))"
-        case .pendingApproval: "pendingApproval"
-        }
-    }
-}
-
-/// Prints what happens, as it happens: requests from the runner's logger, transitions and
-/// outcomes from the narrated machine.
+/// Prints each request a client sends, as it comes back (the log entry is already redacted).
 final class Narration: HTTPLogger {
-    /// Where lines go.
-    let out: @Sendable (String) -> Void
+    /// The tour whose tally counts requests.
+    let tour: Tour
     /// In front of every line (the device's role, when there are two).
     let indent: String
-    /// The tour whose tally counts requests and transitions.
-    let tour: Tour
-    /// Outcomes since the step began.
-    let outcomes = Locked<[AuthOutcome]>([])
 
-    init(out: @escaping @Sendable (String) -> Void, indent: String, tour: Tour) {
-        self.out = out
-        self.indent = indent
+    init(tour: Tour, indent: String) {
         self.tour = tour
+        self.indent = indent
     }
 
     /// A request went out and came back (or did not).
     func record(_ entry: HTTPLogEntry) {
-        tour.record { $0.requests += 1 }
-        // The logged URL is already redacted; show it from its path on.
+        tour.countRequest()
         let afterScheme = entry.url.range(of: "://").map { entry.url[$0.upperBound...] } ?? Substring(entry.url)
         let path = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? entry.url
         let answer = entry.status.map(String.init) ?? "no answer"
-        out("\(indent)⇄ \(entry.method) \(path) → \(answer)")
+        tour.out("\(indent)⇄ \(entry.method) \(path) → \(answer)")
     }
-
-    /// The machine moved to `phase` and asked for `effects`.
-    func transition(_ phase: String, changed: Bool, _ effects: [AuthEffect]) {
-        if changed {
-            tour.record { $0.transitions += 1 }
-            out("\(indent)→ \(DemoText.readable(phase))")
-        }
-        for effect in effects {
-            guard case .emit(let outcome) = effect else { continue }
-            outcomes.withLock { $0.append(outcome) }
-            out("\(indent)★ \(outcome)")
-        }
-    }
-}
-
-/// A lifecycle that tells a ``Narration`` about every transition, synchronously, as the runner
-/// reduces it: the lifecycle itself is unchanged.
-struct Narrated<Inner: AuthorizedCalls>: AuthorizedCalls {
-    /// The inner lifecycle's phase.
-    typealias Phase = Inner.Phase
-    /// The inner lifecycle's intents.
-    typealias Intent = Inner.Intent
-
-    /// The lifecycle narrated.
-    let inner: Inner
-    /// Who is told.
-    let narration: Narration
-
-    init(_ inner: Inner, narration: Narration) {
-        self.inner = inner
-        self.narration = narration
-    }
-
-    /// The inner lifecycle's.
-    var initialPhase: Inner.Phase { inner.initialPhase }
-
-    /// The inner lifecycle's step, told to the narration.
-    func step(_ phase: inout Inner.Phase, _ event: AuthEvent<Inner.Intent>, _ requests: inout FlowContext) -> [AuthEffect] {
-        let before = phase
-        let effects = inner.step(&phase, event, &requests)
-        narration.transition("\(phase)", changed: phase != before, effects)
-        return effects
-    }
-
-    /// The inner lifecycle's.
-    func callIntent(for call: CallID) -> Inner.Intent { inner.callIntent(for: call) }
 }
 
 /// Descriptions made readable for a newcomer: the generic type paths Swift prints for nested

@@ -63,7 +63,7 @@ struct AppScenarioTests {
         let credentials = Credentials(accessToken: Samples.access3, user: Samples.userPasswordSet)
         #expect(run.effects[2] == [.send(Samples.r(2), .resetPassword(.emailCode(Samples.email, Samples.code), newPassword: Samples.newPassword))])
         #expect(run.phase == .signedIn(.active(SessionLifecycle.Active(credentials: credentials))))
-        #expect(run.effects[3] == [.persist(credentials), .emit(.signedIn(Samples.userPasswordSet))])
+        #expect(run.effects[3] == [.persist(credentials), .emit(.signedIn(Samples.userPasswordSet)), .finish(Samples.intent, .signedIn(Samples.userPasswordSet))])
     }
 
     @Test("Everday: a RequirePasswordChange grant lands in passwordChangeRequired, persisted with the demand, which refuses calls")
@@ -75,7 +75,7 @@ struct AppScenarioTests {
             app, from: .signedOut(.second(.first(.signingIn(.username(Samples.username), Samples.r(1))))), requests: 2,
             [
                 .reply(Samples.r(1), .granted(Samples.passwordChangeGrant), at: Samples.t0),
-                .intent(.session(.call(Samples.call1)), at: Samples.at(1)),
+                .intent(.session(.call), id: Samples.call1, at: Samples.at(1)),
             ])
         #expect(run.phase == .signedIn(.passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: credentials))))
         #expect(
@@ -83,7 +83,7 @@ struct AppScenarioTests {
                 .persist(credentials), .emit(.signedIn(credentials.user)), .emit(.passwordChangeRequired),
                 .schedule(.sessionExpiry, at: Samples.at(1800)),
             ])
-        #expect(run.effects[1] == [.finishCall(Samples.call1, .rejected(.passwordChangeRequired))])
+        #expect(run.effects[1] == [.finish(Samples.call1, .rejected(.passwordChangeRequired))])
     }
 
     @Test("Everday: relaunching with a password change due lands back in passwordChangeRequired, whichever way the session is restored")
@@ -126,8 +126,8 @@ struct AppScenarioTests {
         #expect(run.phase == app.initialPhase)
         #expect(
             run.effects[0] == [.clearCredentials, .cancel(Samples.r(3))] + SessionTable.timersCancelled + [
-                .finishCall(Samples.call1, .sessionEnded), .send(Samples.r(4), .revoke(Samples.refresh1, Samples.bearer)),
-                .emit(.signedOut(.userRequested)),
+                .finish(Samples.call1, .sessionEnded), .send(Samples.r(4), .revoke(Samples.refresh1, Samples.bearer)),
+                .emit(.signedOut(.userRequested)), .finish(Samples.intent, .signedOut),
             ])
         #expect(run.effects[1] == [])
         #expect(run.effects[2] == [])
@@ -140,8 +140,8 @@ struct AppScenarioTests {
         let run = play(
             app, from: .signedIn(.active(SessionLifecycle.Active(credentials: c))), requests: 2,
             [
-                .intent(.session(.call(Samples.call1)), at: Samples.t0),  // r2
-                .intent(.session(.call(Samples.call2)), at: Samples.t0),  // r3
+                .intent(.session(.call), id: Samples.call1, at: Samples.t0),  // r2
+                .intent(.session(.call), id: Samples.call2, at: Samples.t0),  // r3
                 .reply(Samples.r(2), .failed(.unauthorized(nil)), at: Samples.at(1)),  // refresh r4
                 .reply(Samples.r(3), .failed(.unauthorized(nil)), at: Samples.at(1)),
                 .reply(Samples.r(4), .refreshed(Samples.rotated), at: Samples.at(100)),  // replays r5, r6
@@ -159,8 +159,8 @@ struct AppScenarioTests {
                 .send(Samples.r(5), .protected(Samples.call1, bearer2)), .send(Samples.r(6), .protected(Samples.call2, bearer2)),
                 .schedule(.proactiveRefresh, at: Samples.at(1840)),
             ])
-        #expect(run.effects[5] == [.finishCall(Samples.call1, .answered(Samples.r(5)))])
-        #expect(run.effects[6] == [.finishCall(Samples.call2, .answered(Samples.r(6)))])
+        #expect(run.effects[5] == [.finish(Samples.call1, .answered(Samples.r(5)))])
+        #expect(run.effects[6] == [.finish(Samples.call2, .answered(Samples.r(6)))])
         #expect(run.phase == .signedIn(.active(SessionLifecycle.Active(credentials: renewed))))
     }
 
@@ -171,7 +171,7 @@ struct AppScenarioTests {
         let run = play(
             session, from: .active(SessionLifecycle.Active(credentials: c)), requests: 2,
             [
-                .intent(.call(Samples.call1), at: Samples.at(1740)),  // inside the margin: refresh r2
+                .intent(.call, id: Samples.call1, at: Samples.at(1740)),  // inside the margin: refresh r2
                 .reply(Samples.r(2), .failed(.network), at: Samples.at(1741)),  // retry at +2 s
                 .tick(Samples.at(1743)),  // refresh r3
                 .reply(Samples.r(3), .failed(.timeout), at: Samples.at(1744)),  // retry at +4 s
@@ -182,7 +182,7 @@ struct AppScenarioTests {
         #expect(refreshes.count == 3)
         #expect(run.effects[1] == [.schedule(.refreshRetry, at: Samples.at(1743)), .emit(.refreshRetryScheduled(at: Samples.at(1743)))])
         #expect(run.effects[3] == [.schedule(.refreshRetry, at: Samples.at(1748)), .emit(.refreshRetryScheduled(at: Samples.at(1748)))])
-        #expect(run.effects[5] == [.finishCall(Samples.call1, .failed(.server(status: 502, nil))), .emit(.offline)])
+        #expect(run.effects[5] == [.finish(Samples.call1, .failed(.server(status: 502, nil))), .emit(.offline)])
         #expect(run.phase == .active(SessionLifecycle.Active(credentials: c, refresh: .offline)))
         #expect(!run.effects.flatMap { $0 }.contains(.clearCredentials))
     }

@@ -29,7 +29,16 @@ enum CodeRegistrationTable {
         .intent(intent, at: now)
     }
 
-    static let rows: [Row<CodeRegistration>] =
+    /// A withdrawn request for a code leaves the one already sent usable (another may be asked at
+    /// once), as a failed one does; a withdrawn registration goes back to typing the code.
+    static let withdrawals = withdrawnRows(
+        machine, "withdrawals", phases: phases,
+        abandoned: [
+            "sendingCode": (.enteringEmail, Samples.r(1)), "resendingCode": (.awaitingCode(email, resendAt: Samples.t0), Samples.r(2)),
+            "registering": (.awaitingCode(email, resendAt: resendAt), Samples.r(3)),
+        ])
+
+    static let rows: [Row<CodeRegistration>] = withdrawals +
         [
             // enteringEmail
             row(
@@ -42,27 +51,27 @@ enum CodeRegistrationTable {
                 [.send(Samples.r(5), .sendEmailCode(email, .register))], requests: 5),
             row(
                 "enteringEmail + submitEmail(malformed) → unchanged, rejected invalid, nothing sent", .enteringEmail,
-                intent(.submitEmail(Samples.badEmailText)), .enteringEmail, [.emit(.rejected(.invalid(.emailMalformed)))]),
+                intent(.submitEmail(Samples.badEmailText)), .enteringEmail, [.reject(Samples.intent, .invalid(.emailMalformed))]),
             row(
                 "enteringEmail + requestNewCode → unchanged, rejected notAvailableNow", .enteringEmail, intent(.requestNewCode),
-                .enteringEmail, [.emit(.rejected(.notAvailableNow))]),
+                .enteringEmail, [.reject(Samples.intent, .notAvailableNow)]),
             row(
                 "enteringEmail + submitCode → unchanged, rejected notAvailableNow (no code was sent)", .enteringEmail,
-                intent(.submitCode(Samples.codeInput)), .enteringEmail, [.emit(.rejected(.notAvailableNow))]),
-            row("enteringEmail + startOver → enteringEmail, no effects", .enteringEmail, intent(.startOver), .enteringEmail, []),
+                intent(.submitCode(Samples.codeInput)), .enteringEmail, [.reject(Samples.intent, .notAvailableNow)]),
+            row("enteringEmail + startOver → enteringEmail, no effects", .enteringEmail, intent(.startOver), .enteringEmail, [.finish(Samples.intent, .unchanged)]),
 
             // sendingCode
             row(
                 "sendingCode + reply(accepted) → awaitingCode with cooldown, emits codeSent, schedules resendAvailable",
                 .sendingCode(email, Samples.r(1)), .reply(Samples.r(1), .accepted("Verification code sent to email"), at: t0),
-                .awaitingCode(email, resendAt: resendAt), [.emit(.codeSent), .schedule(.resendAvailable, at: resendAt)]),
+                .awaitingCode(email, resendAt: resendAt), [.schedule(.resendAvailable, at: resendAt), .finish(Samples.pending, .codeSent(resendAt: resendAt, expiresAt: nil))]),
             row(
                 "sendingCode + reply(400) → enteringEmail, fails badRequest", .sendingCode(email, Samples.r(1)),
                 .reply(Samples.r(1), .failed(.badRequest("Invalid email")), at: t0), .enteringEmail,
-                [.emit(.failed(.badRequest("Invalid email")))]),
+                [.finish(Samples.pending, .failed(.badRequest("Invalid email")))]),
             row(
                 "sendingCode + reply(network) → enteringEmail, fails network", .sendingCode(email, Samples.r(1)),
-                .reply(Samples.r(1), .failed(.network), at: t0), .enteringEmail, [.emit(.failed(.network))]),
+                .reply(Samples.r(1), .failed(.network), at: t0), .enteringEmail, [.finish(Samples.pending, .failed(.network))]),
             row(
                 "sendingCode + reply(stale id) → unchanged, no effects", .sendingCode(email, Samples.r(1)),
                 .reply(Samples.staleID, .accepted(nil), at: t0), .sendingCode(email, Samples.r(1)), []),
@@ -74,7 +83,7 @@ enum CodeRegistrationTable {
                 ("submitCode", .submitCode(Samples.codeInput)),
             ], .busy)
         + [phases[1], phases[3], phases[4]].map { name, phase in
-            row("\(name) + startOver → enteringEmail, the request in flight becomes stale", phase, intent(.startOver), .enteringEmail, [])
+            row("\(name) + startOver → enteringEmail, the request in flight becomes stale", phase, intent(.startOver), .enteringEmail, [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)])
         }
         + [
             // awaitingCode
@@ -91,11 +100,11 @@ enum CodeRegistrationTable {
             row(
                 "awaitingCode + submitCode(12a456) → unchanged, rejected invalid, nothing sent",
                 .awaitingCode(email, resendAt: resendAt), intent(.submitCode(Samples.badCodeInput)),
-                .awaitingCode(email, resendAt: resendAt), [.emit(.rejected(.invalid(.codeNotSixDigits)))]),
+                .awaitingCode(email, resendAt: resendAt), [.reject(Samples.intent, .invalid(.codeNotSixDigits))]),
             row(
                 "awaitingCode + requestNewCode before cooldown → unchanged, rejected resendCooldown",
                 .awaitingCode(email, resendAt: resendAt), intent(.requestNewCode, at: Samples.at(59)),
-                .awaitingCode(email, resendAt: resendAt), [.emit(.rejected(.resendCooldown(until: resendAt)))]),
+                .awaitingCode(email, resendAt: resendAt), [.reject(Samples.intent, .resendCooldown(until: resendAt))]),
             row(
                 "awaitingCode + requestNewCode at cooldown end → resendingCode, sends sendEmailCode(register)",
                 .awaitingCode(email, resendAt: resendAt), intent(.requestNewCode, at: resendAt), .resendingCode(email, Samples.r(2)),
@@ -111,7 +120,7 @@ enum CodeRegistrationTable {
                 .sendingCode(email, Samples.r(2)), [.send(Samples.r(2), .sendEmailCode(email, .register))], requests: 2),
             row(
                 "awaitingCode + startOver → enteringEmail", .awaitingCode(email, resendAt: resendAt), intent(.startOver),
-                .enteringEmail, []),
+                .enteringEmail, [.finish(Samples.intent, .done)]),
             row(
                 "awaitingCode + reply(stale id) → unchanged", .awaitingCode(email, resendAt: resendAt),
                 .reply(Samples.r(1), .accepted(nil), at: t0), .awaitingCode(email, resendAt: resendAt), []),
@@ -120,11 +129,11 @@ enum CodeRegistrationTable {
             row(
                 "resendingCode + reply(accepted) → awaitingCode with a new cooldown, emits codeSent",
                 .resendingCode(email, Samples.r(2)), .reply(Samples.r(2), .accepted(nil), at: Samples.at(70)),
-                .awaitingCode(email, resendAt: Samples.at(130)), [.emit(.codeSent), .schedule(.resendAvailable, at: Samples.at(130))]),
+                .awaitingCode(email, resendAt: Samples.at(130)), [.schedule(.resendAvailable, at: Samples.at(130)), .finish(Samples.pending, .codeSent(resendAt: Samples.at(130), expiresAt: nil))]),
             row(
                 "resendingCode + reply(network) → awaitingCode, another may be requested at once, fails network",
                 .resendingCode(email, Samples.r(2)), .reply(Samples.r(2), .failed(.network), at: Samples.at(70)),
-                .awaitingCode(email, resendAt: Samples.at(70)), [.emit(.failed(.network))]),
+                .awaitingCode(email, resendAt: Samples.at(70)), [.finish(Samples.pending, .failed(.network))]),
             row(
                 "resendingCode + reply(stale id) → unchanged", .resendingCode(email, Samples.r(2)),
                 .reply(Samples.r(1), .accepted(nil), at: t0), .resendingCode(email, Samples.r(2)), []),
@@ -132,29 +141,29 @@ enum CodeRegistrationTable {
             // registering: the error taxonomy of seed 000
             row(
                 "registering + reply(granted) → registered with the grant, handed over", .registering(email, Samples.r(3), resendAt: resendAt),
-                .reply(Samples.r(3), .granted(Samples.passwordUnsetGrant), at: t0), .registered(Samples.passwordUnsetGrant), []),
+                .reply(Samples.r(3), .granted(Samples.passwordUnsetGrant), at: t0), .registered(Samples.passwordUnsetGrant), [.finish(Samples.pending, .signedIn(Samples.passwordUnsetGrant.user))]),
             row(
                 "registering + reply(400 invalid code) → awaitingCode, fails badRequest",
                 .registering(email, Samples.r(3), resendAt: resendAt),
                 .reply(Samples.r(3), .failed(.badRequest("Invalid or expired code")), at: t0), .awaitingCode(email, resendAt: resendAt),
-                [.emit(.failed(.badRequest("Invalid or expired code")))]),
+                [.finish(Samples.pending, .failed(.badRequest("Invalid or expired code")))]),
             row(
                 "registering + reply(403 wrong school domain) → enteringEmail, fails forbidden",
                 .registering(email, Samples.r(3), resendAt: resendAt), .reply(Samples.r(3), .failed(.forbidden(nil)), at: t0),
-                .enteringEmail, [.emit(.failed(.forbidden(nil)))]),
+                .enteringEmail, [.finish(Samples.pending, .failed(.forbidden(nil)))]),
             row(
                 "registering + reply(409 already registered) → enteringEmail, fails conflict",
                 .registering(email, Samples.r(3), resendAt: resendAt),
                 .reply(Samples.r(3), .failed(.conflict("Email already registered")), at: t0), .enteringEmail,
-                [.emit(.failed(.conflict("Email already registered")))]),
+                [.finish(Samples.pending, .failed(.conflict("Email already registered")))]),
             row(
                 "registering + reply(network) → awaitingCode, fails network, not retried",
                 .registering(email, Samples.r(3), resendAt: resendAt), .reply(Samples.r(3), .failed(.network), at: t0),
-                .awaitingCode(email, resendAt: resendAt), [.emit(.failed(.network))]),
+                .awaitingCode(email, resendAt: resendAt), [.finish(Samples.pending, .failed(.network))]),
             row(
                 "registering + reply(accepted without tokens) → awaitingCode, fails malformed",
                 .registering(email, Samples.r(3), resendAt: resendAt), .reply(Samples.r(3), .accepted(nil), at: t0),
-                .awaitingCode(email, resendAt: resendAt), [.emit(.failed(.malformed))]),
+                .awaitingCode(email, resendAt: resendAt), [.finish(Samples.pending, .failed(.malformed))]),
             row(
                 "registering + reply(stale id) → unchanged", .registering(email, Samples.r(3), resendAt: resendAt),
                 .reply(Samples.r(1), .granted(Samples.plainGrant), at: t0), .registering(email, Samples.r(3), resendAt: resendAt), []),
@@ -194,7 +203,7 @@ struct CodeRegistrationTransitionTests {
         let row = CodeRegistrationTable.row(
             "awaitingCode + submitEmail(same email) before cooldown → unchanged, rejected resendCooldown",
             .awaitingCode(Samples.email, resendAt: Samples.at(60)), .intent(.submitEmail(Samples.emailText), at: Samples.at(10)),
-            .awaitingCode(Samples.email, resendAt: Samples.at(60)), [.emit(.rejected(.resendCooldown(until: Samples.at(60))))])
+            .awaitingCode(Samples.email, resendAt: Samples.at(60)), [.reject(Samples.intent, .resendCooldown(until: Samples.at(60)))])
         row.verify()
     }
 }

@@ -7,14 +7,14 @@ import Testing
 struct ExplorerFindingsTests {
     /// session models: call(call1), call(call1) → the same call sent twice; a 401 then replays
     /// one of them, and the answers can reach the wrong caller.
-    @Test("a second call under a pending call's id is refused without finishing the first")
+    @Test("a second call under a pending call's id is ignored: the one answer still reaches the one caller")
     func duplicateCallIsRefused() {
         let machine = Apps.everday().session
         let session = SessionLifecycle.Active(credentials: Samples.rotatingCredentials)
         let run = play(
             machine, from: .active(session), requests: 3,
-            [.intent(.call(Samples.call1), at: Samples.t0), .intent(.call(Samples.call1), at: Samples.t0)])
-        #expect(run.effects[1] == [.emit(.rejected(.busy))])
+            [.intent(.call, id: Samples.call1, at: Samples.t0), .intent(.call, id: Samples.call1, at: Samples.t0)])
+        #expect(run.effects[1] == [])
         guard case .active(let after) = run.phase else {
             Issue.record("left active: \(run.phase)")
             return
@@ -32,7 +32,7 @@ struct ExplorerFindingsTests {
         let run = play(
             app, from: SessionWithRealtime.Phase(session: .active(SessionLifecycle.Active(credentials: current)), connection: .idle), requests: 4,
             [.intent(.connection(.connect(Samples.access1)), at: Samples.t0)])
-        #expect(run.effects[0] == [.send(Samples.r(4), .openRealtime(Samples.access2))])
+        #expect(run.effects[0] == [.send(Samples.r(4), .openRealtime(Samples.access2)), .finish(Samples.intent, .done)])
         #expect(run.phase.connection == .connecting(Samples.access2, Samples.r(4), attempt: 0))
     }
 }
@@ -59,7 +59,7 @@ struct CodeCooldownFindingsTests {
     func codeRegistration() {
         let machine = CodeRegistration(resendCooldown: Self.cooldown)
         #expect(Self.again(machine, request: .submitEmail(Samples.emailText), startOver: .startOver, at: Samples.at(30)) == [
-            .emit(.rejected(.resendCooldown(until: Samples.at(60)))),
+            .reject(Samples.intent, .resendCooldown(until: Samples.at(60))),
         ])
         #expect(Self.again(machine, request: .submitEmail(Samples.emailText), startOver: .startOver, at: Samples.at(60)) == [
             .send(RequestID(2), .sendEmailCode(Samples.email, .register)),
@@ -71,7 +71,7 @@ struct CodeCooldownFindingsTests {
         let machine = OneTimeCodeSignIn(channel: channel, resendCooldown: Self.cooldown)
         let destination = channel == .email ? Samples.emailText : Samples.phoneText
         #expect(Self.again(machine, request: .submitDestination(destination), startOver: .startOver, at: Samples.at(30)) == [
-            .emit(.rejected(.resendCooldown(until: Samples.at(60)))),
+            .reject(Samples.intent, .resendCooldown(until: Samples.at(60))),
         ])
     }
 
@@ -80,7 +80,7 @@ struct CodeCooldownFindingsTests {
         let machine = PasswordReset(style: style, resendCooldown: Self.cooldown)
         let identifier = style == .emailedToken ? Samples.usernameText : Samples.emailText
         #expect(Self.again(machine, request: .requestReset(identifier), startOver: .startOver, at: Samples.at(30)) == [
-            .emit(.rejected(.resendCooldown(until: Samples.at(60)))),
+            .reject(Samples.intent, .resendCooldown(until: Samples.at(60))),
         ])
     }
 
@@ -90,7 +90,7 @@ struct CodeCooldownFindingsTests {
         let register = AnonymousWallApp.Intent.entry(.first(.submitEmail(Samples.emailText)))
         let signIn = AnonymousWallApp.Intent.entry(.second(.first(.startOver)))
         #expect(CodeCooldownFindingsTests.again(app, request: register, startOver: signIn, at: Samples.at(30)) == [
-            .emit(.rejected(.resendCooldown(until: Samples.at(60)))),
+            .reject(Samples.intent, .resendCooldown(until: Samples.at(60))),
         ])
     }
 

@@ -25,13 +25,20 @@ enum HandoverTable {
 
     static let rows: [Row<App>] = [
         row(
+            "signedOut + withdrawn(its intent) → routed to the entry flows, which abandon the sign-in", signingIn,
+            .withdrawn(Samples.pending, at: t0), .signedOut(.second(.enteringCredentials)),
+            [.cancel(Samples.r(1)), .finish(Samples.pending, .cancelled)]),
+        row(
+            "signedIn + withdrawn(a call) → routed to the session, which drops the call", active, .withdrawn(Samples.call1, at: t0),
+            .signedIn(.active(SessionLifecycle.Active(credentials: credentials))), [.cancel(Samples.r(2)), .finish(Samples.call1, .cancelled)]),
+        row(
             "signedOut + entry intent → routed to the entry flows", start,
             .intent(.entry(.second(.submit(identifier: Samples.emailText, password: Samples.passwordInput))), at: t0),
             .signedOut(.second(.signingIn(emailID, Samples.r(10)))), [.send(Samples.r(10), .signIn(emailID, Samples.password))]),
         row(
             "signedOut + reply(grant) → signedIn, the session begins: persist, signedIn, expiry scheduled", signingIn,
             .reply(Samples.r(1), .granted(grant), at: t0), .signedIn(.active(SessionLifecycle.Active(credentials: credentials))),
-            [.persist(credentials), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
+            [.persist(credentials), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800)), .finish(Samples.pending, .signedIn(Samples.user))]),
         row("signedOut + reply(stale id) → unchanged", signingIn, .reply(Samples.staleID, .granted(grant), at: t0), signingIn, []),
         row(
             "signedOut + tick → routed to the entry flows", .signedOut(.second(.rateLimited(until: Samples.at(60)))), .tick(Samples.at(60)),
@@ -44,29 +51,30 @@ enum HandoverTable {
             "signedOut + launched(unreadable) → unchanged, emits vaultUnreadable", signingIn, .launched(.unreadable, at: t0), signingIn,
             [.emit(.vaultUnreadable)]),
         row(
-            "signedOut + session call → unchanged, finishCall rejected notSignedIn", signingIn, .intent(.session(.call(Samples.call2)), at: t0),
-            signingIn, [.finishCall(Samples.call2, .rejected(.notSignedIn))]),
+            "signedOut + session call → unchanged, finishCall rejected notSignedIn", signingIn, .intent(.session(.call), id: Samples.call2, at: t0),
+            signingIn, [.finish(Samples.call2, .rejected(.notSignedIn))]),
         row(
             "signedOut + session logout → unchanged, vault cleared anyway", signingIn, .intent(.session(.logout), at: t0), signingIn,
-            [.clearCredentials, .emit(.signedOut(.userRequested))]),
+            [.clearCredentials, .emit(.signedOut(.userRequested)), .finish(Samples.intent, .signedOut)]),
         row(
             "signedIn + entry intent → unchanged, rejected alreadySignedIn", active, .intent(.entry(.first(.startOver)), at: t0), active,
-            [.emit(.rejected(.alreadySignedIn))]),
+            [.reject(Samples.intent, .alreadySignedIn)]),
         row(
             "signedIn + session logout → signedOut at the entry flows' beginning", active, .intent(.session(.logout), at: t0), start,
-            [.clearCredentials, .cancel(Samples.r(2))] + timers + [.finishCall(Samples.call1, .sessionEnded), .emit(.signedOut(.userRequested))]),
+            [.clearCredentials, .cancel(Samples.r(2))] + timers
+                + [.finish(Samples.call1, .sessionEnded), .emit(.signedOut(.userRequested)), .finish(Samples.intent, .signedOut)]),
         row(
-            "signedIn + session call → routed to the session", active, .intent(.session(.call(Samples.call2)), at: t0),
+            "signedIn + session call → routed to the session", active, .intent(.session(.call), id: Samples.call2, at: t0),
             .signedIn(.active(SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 2), SessionTable.sent(Samples.call2, 10)]))),
             [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
         row(
             "signedIn + reply(call answered 401) → signedOut at the entry flows' beginning", active,
             .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), start,
-            [.clearCredentials, .cancel(Samples.r(2))] + timers + [.finishCall(Samples.call1, .sessionEnded), .emit(.signedOut(.tokenRejected))]),
+            [.clearCredentials, .cancel(Samples.r(2))] + timers + [.finish(Samples.call1, .sessionEnded), .emit(.signedOut(.tokenRejected))]),
         row("signedIn + reply(stale id) → unchanged", active, .reply(Samples.staleID, .accepted(nil), at: t0), active, []),
         row(
             "signedIn + tick at expiry → signedOut at the entry flows' beginning", active, .tick(Samples.at(1800)), start,
-            [.clearCredentials, .cancel(Samples.r(2))] + timers + [.finishCall(Samples.call1, .sessionEnded), .emit(.signedOut(.tokenExpired))]),
+            [.clearCredentials, .cancel(Samples.r(2))] + timers + [.finish(Samples.call1, .sessionEnded), .emit(.signedOut(.tokenExpired))]),
         row("signedIn + tick before expiry → unchanged", active, .tick(Samples.at(10)), active, []),
         row("signedIn + launched → unchanged", active, .launched(.stored(credentials), at: t0), active, []),
     ]

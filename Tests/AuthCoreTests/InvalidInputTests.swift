@@ -91,7 +91,7 @@ struct InvalidInputTests {
     @Test("an intent with invalid input emits rejected(invalid) and sends nothing", arguments: InvalidInput.all)
     func refusedLocally(_ input: InvalidInput) {
         let (effects, unchanged) = input.step()
-        #expect(effects == [.emit(.rejected(.invalid(input.error)))])
+        #expect(effects == [.reject(Samples.intent, .invalid(input.error))])
         #expect(!effects.contains { if case .send = $0 { true } else { false } })
         #expect(unchanged)
     }

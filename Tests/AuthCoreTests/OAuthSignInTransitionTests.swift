@@ -26,7 +26,9 @@ enum OAuthSignInTable {
     static let matching = Intent.callback(.tokens(attempt: "attempt-1", Samples.rotatingGrant))
     static let foreign = Intent.callback(.tokens(attempt: "attempt-0", Samples.rotatingGrant))
 
-    static let rows: [Row<OAuthSignIn>] =
+    static let withdrawals = withdrawnRows(machine, "withdrawals", phases: phases, abandoned: ["fetchingURL": (.choosingProvider, Samples.r(1))])
+
+    static let rows: [Row<OAuthSignIn>] = withdrawals +
         [
             row(
                 "choosingProvider + begin(google) → fetchingURL, sends oauthURL", .choosingProvider, intent(begin),
@@ -37,60 +39,60 @@ enum OAuthSignInTable {
                 [.send(Samples.r(1), .oauthURL(.apple))]),
             row(
                 "choosingProvider + begin(github, not offered here) → rejected unsupportedProvider, nothing sent", .choosingProvider,
-                intent(.begin(provider: "github", attempt: "attempt-1")), .choosingProvider, [.emit(.rejected(.invalid(.unsupportedProvider)))]),
+                intent(.begin(provider: "github", attempt: "attempt-1")), .choosingProvider, [.reject(Samples.intent, .invalid(.unsupportedProvider))]),
             row(
                 "choosingProvider + begin(facebook) → rejected unsupportedProvider, nothing sent", .choosingProvider,
-                intent(.begin(provider: "facebook", attempt: "attempt-1")), .choosingProvider, [.emit(.rejected(.invalid(.unsupportedProvider)))]),
+                intent(.begin(provider: "facebook", attempt: "attempt-1")), .choosingProvider, [.reject(Samples.intent, .invalid(.unsupportedProvider))]),
             row(
                 "choosingProvider + callback → rejected callbackMismatch (no attempt pending)", .choosingProvider, intent(matching),
-                .choosingProvider, [.emit(.rejected(.callbackMismatch))]),
-            row("choosingProvider + cancel → unchanged", .choosingProvider, intent(.cancel), .choosingProvider, []),
+                .choosingProvider, [.reject(Samples.intent, .callbackMismatch)]),
+            row("choosingProvider + cancel → unchanged", .choosingProvider, intent(.cancel), .choosingProvider, [.finish(Samples.intent, .unchanged)]),
 
             // fetchingURL
             row(
                 "fetchingURL + reply(authorizationURL) → awaitingCallback, emits openAuthorizationURL", phases[1].1,
                 .reply(Samples.r(1), .authorizationURL("https://accounts.example/auth?state=attempt-1"), at: t0),
                 .awaitingCallback(.google, attempt: "attempt-1"),
-                [.emit(.openAuthorizationURL("https://accounts.example/auth?state=attempt-1"))]),
+                [.finish(Samples.pending, .authorizationURL("https://accounts.example/auth?state=attempt-1"))]),
             row(
                 "fetchingURL + reply(400 unsupported provider) → choosingProvider, fails badRequest", phases[1].1,
                 .reply(Samples.r(1), .failed(.badRequest("Unsupported OAuth provider")), at: t0), .choosingProvider,
-                [.emit(.failed(.badRequest("Unsupported OAuth provider")))]),
+                [.finish(Samples.pending, .failed(.badRequest("Unsupported OAuth provider")))]),
             row(
                 "fetchingURL + reply(accepted) → choosingProvider, fails malformed", phases[1].1, .reply(Samples.r(1), .accepted(nil), at: t0),
-                .choosingProvider, [.emit(.failed(.malformed))]),
+                .choosingProvider, [.finish(Samples.pending, .failed(.malformed))]),
             row(
                 "fetchingURL + reply(stale id) → unchanged", phases[1].1, .reply(Samples.staleID, .authorizationURL("https://x.example"), at: t0),
                 phases[1].1, []),
-            row("fetchingURL + begin → rejected busy", phases[1].1, intent(begin), phases[1].1, [.emit(.rejected(.busy))]),
+            row("fetchingURL + begin → rejected busy", phases[1].1, intent(begin), phases[1].1, [.reject(Samples.intent, .busy)]),
             row(
                 "fetchingURL + callback → rejected callbackMismatch", phases[1].1, intent(matching), phases[1].1,
-                [.emit(.rejected(.callbackMismatch))]),
-            row("fetchingURL + cancel → choosingProvider, the request becomes stale", phases[1].1, intent(.cancel), .choosingProvider, []),
+                [.reject(Samples.intent, .callbackMismatch)]),
+            row("fetchingURL + cancel → choosingProvider, the request becomes stale", phases[1].1, intent(.cancel), .choosingProvider, [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)]),
 
             // awaitingCallback
             row(
                 "awaitingCallback + callback(tokens, this attempt) → signedIn with the grant", phases[2].1, intent(matching),
-                .signedIn(Samples.rotatingGrant), []),
+                .signedIn(Samples.rotatingGrant), [.finish(Samples.intent, .signedIn(Samples.user))]),
             row(
                 "awaitingCallback + callback(tokens, another attempt) → unchanged, rejected callbackMismatch", phases[2].1, intent(foreign),
-                phases[2].1, [.emit(.rejected(.callbackMismatch))]),
+                phases[2].1, [.reject(Samples.intent, .callbackMismatch)]),
             row(
                 "awaitingCallback + callback(failure, this attempt) → choosingProvider, fails unauthorized", phases[2].1,
                 intent(.callback(.failure(attempt: "attempt-1", "access_denied"))), .choosingProvider,
-                [.emit(.failed(.unauthorized("access_denied")))]),
+                [.finish(Samples.intent, .failed(.unauthorized("access_denied")))]),
             row(
                 "awaitingCallback + begin(apple) → fetchingURL for a new attempt", phases[2].1,
                 intent(.begin(provider: "apple", attempt: "attempt-2")), .fetchingURL(.apple, attempt: "attempt-2", Samples.r(2)),
                 [.send(Samples.r(2), .oauthURL(.apple))], requests: 2),
-            row("awaitingCallback + cancel → choosingProvider", phases[2].1, intent(.cancel), .choosingProvider, []),
+            row("awaitingCallback + cancel → choosingProvider", phases[2].1, intent(.cancel), .choosingProvider, [.finish(Samples.intent, .done)]),
 
             // signedIn
-            row("signedIn + begin → rejected alreadySignedIn", phases[3].1, intent(begin), phases[3].1, [.emit(.rejected(.alreadySignedIn))]),
-            row("signedIn + cancel → rejected alreadySignedIn", phases[3].1, intent(.cancel), phases[3].1, [.emit(.rejected(.alreadySignedIn))]),
+            row("signedIn + begin → rejected alreadySignedIn", phases[3].1, intent(begin), phases[3].1, [.reject(Samples.intent, .alreadySignedIn)]),
+            row("signedIn + cancel → rejected alreadySignedIn", phases[3].1, intent(.cancel), phases[3].1, [.reject(Samples.intent, .alreadySignedIn)]),
             row(
                 "signedIn + callback → rejected callbackMismatch", phases[3].1, intent(matching), phases[3].1,
-                [.emit(.rejected(.callbackMismatch))]),
+                [.reject(Samples.intent, .callbackMismatch)]),
         ]
         + unchangedRows(
             machine, "nothing current", phases: [phases[0], phases[2], phases[3]],

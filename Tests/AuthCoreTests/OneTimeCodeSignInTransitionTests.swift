@@ -78,7 +78,10 @@ enum OneTimeCodeSignInTable {
         }
         func intent(_ intent: Intent, at now: Instant = t0) -> AuthEvent<Intent> { .intent(intent, at: now) }
         let fresh = challenge(c)
-        let issued: [AuthEffect] = [.emit(.codeSent), .schedule(.codeExpiry, at: Samples.at(300)), .schedule(.resendAvailable, at: Samples.at(30))]
+        let issued: [AuthEffect] = [
+            .schedule(.codeExpiry, at: Samples.at(300)), .schedule(.resendAvailable, at: Samples.at(30)),
+            .finish(Samples.pending, .codeSent(resendAt: Samples.at(30), expiresAt: Samples.at(300))),
+        ]
         let issuedLater = CodeChallenge(destination: c.destination, expiresAt: Samples.at(340), resendAt: Samples.at(70), attemptsLeft: 3)
 
         var rows: [Row<OneTimeCodeSignIn>] = [
@@ -89,16 +92,16 @@ enum OneTimeCodeSignInTable {
                 [.send(Samples.r(1), c.sendCode(c.destination))]),
             row(
                 "enteringDestination + submitDestination(invalid) → unchanged, rejected invalid, nothing sent", .enteringDestination,
-                intent(.submitDestination(c.invalidDestinationText)), .enteringDestination, [.emit(.rejected(.invalid(c.invalidError)))]),
+                intent(.submitDestination(c.invalidDestinationText)), .enteringDestination, [.reject(Samples.intent, .invalid(c.invalidError))]),
             row(
                 "enteringDestination + requestNewCode → rejected notAvailableNow", .enteringDestination, intent(.requestNewCode),
-                .enteringDestination, [.emit(.rejected(.notAvailableNow))]),
+                .enteringDestination, [.reject(Samples.intent, .notAvailableNow)]),
             row(
                 "enteringDestination + submitCode → rejected notAvailableNow (no code outstanding)", .enteringDestination,
-                intent(.submitCode(Samples.codeInput)), .enteringDestination, [.emit(.rejected(.notAvailableNow))]),
+                intent(.submitCode(Samples.codeInput)), .enteringDestination, [.reject(Samples.intent, .notAvailableNow)]),
             row(
                 "enteringDestination + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", .enteringDestination, intent(.startOver),
-                .enteringDestination, startOverTimers),
+                .enteringDestination, startOverTimers + [.finish(Samples.intent, .unchanged)]),
 
             // requestingCode
             row(
@@ -107,7 +110,7 @@ enum OneTimeCodeSignInTable {
             row(
                 "requestingCode + reply(400 SMS failed) → enteringDestination, fails badRequest", ph[1].1,
                 .reply(Samples.r(1), .failed(.badRequest("Failed to send OTP")), at: t0), .enteringDestination,
-                [.emit(.failed(.badRequest("Failed to send OTP")))]),
+                [.finish(Samples.pending, .failed(.badRequest("Failed to send OTP")))]),
             row(
                 "requestingCode + reply(stale id) → unchanged", ph[1].1, .reply(Samples.staleID, .accepted(nil), at: t0), ph[1].1, []),
 
@@ -118,13 +121,13 @@ enum OneTimeCodeSignInTable {
                 [.send(Samples.r(3), c.verify(c.destination))], requests: 3),
             row(
                 "awaitingCode + submitCode(12345) → unchanged, rejected invalid, no attempt used", ph[2].1,
-                intent(.submitCode(CodeInput("12345")), at: Samples.at(10)), ph[2].1, [.emit(.rejected(.invalid(.codeNotSixDigits)))]),
+                intent(.submitCode(CodeInput("12345")), at: Samples.at(10)), ph[2].1, [.reject(Samples.intent, .invalid(.codeNotSixDigits))]),
             row(
                 "awaitingCode + submitCode after the lifetime → codeExpired, rejected codeExpired, nothing sent", ph[2].1,
-                intent(.submitCode(Samples.codeInput), at: Samples.at(300)), .codeExpired(fresh), [.emit(.rejected(.codeExpired))]),
+                intent(.submitCode(Samples.codeInput), at: Samples.at(300)), .codeExpired(fresh), [.reject(Samples.intent, .codeExpired)]),
             row(
                 "awaitingCode + requestNewCode before the cooldown → rejected resendCooldown", ph[2].1,
-                intent(.requestNewCode, at: Samples.at(29)), ph[2].1, [.emit(.rejected(.resendCooldown(until: Samples.at(30))))]),
+                intent(.requestNewCode, at: Samples.at(29)), ph[2].1, [.reject(Samples.intent, .resendCooldown(until: Samples.at(30)))]),
             row(
                 "awaitingCode + requestNewCode at the cooldown's end → resendingCode, sends the code request", ph[2].1,
                 intent(.requestNewCode, at: Samples.at(30)), .resendingCode(fresh, Samples.r(2)),
@@ -132,14 +135,14 @@ enum OneTimeCodeSignInTable {
             row(
                 "awaitingCode + submitDestination(same) before the cooldown → rejected resendCooldown", ph[2].1,
                 intent(.submitDestination(c.destinationText), at: Samples.at(5)), ph[2].1,
-                [.emit(.rejected(.resendCooldown(until: Samples.at(30))))]),
+                [.reject(Samples.intent, .resendCooldown(until: Samples.at(30)))]),
             row(
                 "awaitingCode + submitDestination(other) → requestingCode for it, the old challenge dropped", ph[2].1,
                 intent(.submitDestination(c.otherDestinationText), at: Samples.at(5)), .requestingCode(c.otherDestination, Samples.r(2)),
                 [.send(Samples.r(2), c.sendCode(c.otherDestination))], requests: 2),
             row(
                 "awaitingCode + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[2].1, intent(.startOver), .enteringDestination,
-                startOverTimers),
+                startOverTimers + [.finish(Samples.intent, .done)]),
             row(
                 "awaitingCode + tick before expiry → unchanged", ph[2].1, .tick(Samples.at(299)), ph[2].1, []),
             row(
@@ -151,13 +154,16 @@ enum OneTimeCodeSignInTable {
             row(
                 "resendingCode + reply(accepted) → awaitingCode with a fresh challenge and attempts", ph[3].1,
                 .reply(Samples.r(2), .accepted(nil), at: Samples.at(40)), .awaitingCode(issuedLater),
-                [.emit(.codeSent), .schedule(.codeExpiry, at: Samples.at(340)), .schedule(.resendAvailable, at: Samples.at(70))]),
+                [
+                    .schedule(.codeExpiry, at: Samples.at(340)), .schedule(.resendAvailable, at: Samples.at(70)),
+                    .finish(Samples.pending, .codeSent(resendAt: Samples.at(70), expiresAt: Samples.at(340))),
+                ]),
             row(
                 "resendingCode + reply(network) → awaitingCode with the old challenge, fails network", ph[3].1,
-                .reply(Samples.r(2), .failed(.network), at: Samples.at(40)), .awaitingCode(fresh), [.emit(.failed(.network))]),
+                .reply(Samples.r(2), .failed(.network), at: Samples.at(40)), .awaitingCode(fresh), [.finish(Samples.pending, .failed(.network))]),
             row(
                 "resendingCode + reply(network) after the old code's lifetime → codeExpired", ph[3].1,
-                .reply(Samples.r(2), .failed(.network), at: Samples.at(301)), .codeExpired(fresh), [.emit(.failed(.network))]),
+                .reply(Samples.r(2), .failed(.network), at: Samples.at(301)), .codeExpired(fresh), [.finish(Samples.pending, .failed(.network))]),
             row(
                 "resendingCode + reply(stale id) → unchanged", ph[3].1, .reply(Samples.r(1), .accepted(nil), at: t0), ph[3].1, []),
             row("resendingCode + tick after the lifetime → unchanged", ph[3].1, .tick(Samples.at(400)), ph[3].1, []),
@@ -165,27 +171,28 @@ enum OneTimeCodeSignInTable {
             // verifying: at most one in flight, never retried
             row(
                 "verifying + reply(granted) → signedIn, cancels code timers", ph[4].1,
-                .reply(Samples.r(3), .granted(Samples.rotatingGrant), at: Samples.at(20)), .signedIn(Samples.rotatingGrant), cancelTimers),
+                .reply(Samples.r(3), .granted(Samples.rotatingGrant), at: Samples.at(20)), .signedIn(Samples.rotatingGrant),
+                cancelTimers + [.finish(Samples.pending, .signedIn(Samples.rotatingGrant.user))]),
             row(
                 "verifying + reply(401 invalid OTP) → awaitingCode with the attempt counted, fails unauthorized", ph[4].1,
                 .reply(Samples.r(3), .failed(.unauthorized("Invalid OTP")), at: Samples.at(20)), .awaitingCode(challenge(c, attemptsLeft: 2)),
-                [.emit(.failed(.unauthorized("Invalid OTP")))]),
+                [.finish(Samples.pending, .failed(.unauthorized("Invalid OTP")))]),
             row(
                 "verifying + reply(401) on the last attempt → attemptsExhausted", .verifying(challenge(c, attemptsLeft: 0), Samples.r(3)),
                 .reply(Samples.r(3), .failed(.unauthorized("Invalid OTP")), at: Samples.at(20)),
-                .attemptsExhausted(challenge(c, attemptsLeft: 0)), [.emit(.failed(.unauthorized("Invalid OTP")))]),
+                .attemptsExhausted(challenge(c, attemptsLeft: 0)), [.finish(Samples.pending, .failed(.unauthorized("Invalid OTP")))]),
             row(
                 "verifying + reply(network) → awaitingCode, fails network, not retried by itself", ph[4].1,
                 .reply(Samples.r(3), .failed(.network), at: Samples.at(20)), .awaitingCode(challenge(c, attemptsLeft: 2)),
-                [.emit(.failed(.network))]),
+                [.finish(Samples.pending, .failed(.network))]),
             row(
                 "verifying + reply(400) after the lifetime → codeExpired", ph[4].1,
                 .reply(Samples.r(3), .failed(.badRequest(nil)), at: Samples.at(300)), .codeExpired(challenge(c, attemptsLeft: 2)),
-                [.emit(.failed(.badRequest(nil)))]),
+                [.finish(Samples.pending, .failed(.badRequest(nil)))]),
             row(
                 "verifying + reply(accepted without tokens) → awaitingCode, fails malformed", ph[4].1,
                 .reply(Samples.r(3), .accepted(nil), at: Samples.at(20)), .awaitingCode(challenge(c, attemptsLeft: 2)),
-                [.emit(.failed(.malformed))]),
+                [.finish(Samples.pending, .failed(.malformed))]),
             row(
                 "verifying + reply(stale id from an earlier verification) → unchanged", ph[4].1,
                 .reply(Samples.r(2), .granted(Samples.rotatingGrant), at: Samples.at(20)), ph[4].1, []),
@@ -196,7 +203,7 @@ enum OneTimeCodeSignInTable {
             // codeExpired
             row(
                 "codeExpired + submitCode → unchanged, rejected codeExpired", ph[5].1, intent(.submitCode(Samples.codeInput), at: Samples.at(301)),
-                ph[5].1, [.emit(.rejected(.codeExpired))]),
+                ph[5].1, [.reject(Samples.intent, .codeExpired)]),
             row(
                 "codeExpired + requestNewCode → resendingCode, sends the code request", ph[5].1, intent(.requestNewCode, at: Samples.at(301)),
                 .resendingCode(fresh, Samples.r(4)), [.send(Samples.r(4), c.sendCode(c.destination))], requests: 4),
@@ -206,16 +213,16 @@ enum OneTimeCodeSignInTable {
                 [.send(Samples.r(4), c.sendCode(c.destination))], requests: 4),
             row(
                 "codeExpired + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[5].1, intent(.startOver), .enteringDestination,
-                startOverTimers),
+                startOverTimers + [.finish(Samples.intent, .done)]),
             row("codeExpired + reply(stale id) → unchanged", ph[5].1, .reply(Samples.r(3), .failed(.network), at: t0), ph[5].1, []),
 
             // attemptsExhausted
             row(
                 "attemptsExhausted + submitCode → unchanged, rejected attemptsExhausted, nothing sent", ph[6].1,
-                intent(.submitCode(Samples.codeInput), at: Samples.at(40)), ph[6].1, [.emit(.rejected(.attemptsExhausted))]),
+                intent(.submitCode(Samples.codeInput), at: Samples.at(40)), ph[6].1, [.reject(Samples.intent, .attemptsExhausted)]),
             row(
                 "attemptsExhausted + requestNewCode before the cooldown → rejected resendCooldown", ph[6].1,
-                intent(.requestNewCode, at: Samples.at(20)), ph[6].1, [.emit(.rejected(.resendCooldown(until: Samples.at(30))))]),
+                intent(.requestNewCode, at: Samples.at(20)), ph[6].1, [.reject(Samples.intent, .resendCooldown(until: Samples.at(30)))]),
             row(
                 "attemptsExhausted + requestNewCode after the cooldown → resendingCode", ph[6].1, intent(.requestNewCode, at: Samples.at(40)),
                 .resendingCode(challenge(c, attemptsLeft: 0), Samples.r(4)), [.send(Samples.r(4), c.sendCode(c.destination))], requests: 4),
@@ -225,7 +232,7 @@ enum OneTimeCodeSignInTable {
                 [.send(Samples.r(4), c.sendCode(c.otherDestination))], requests: 4),
             row(
                 "attemptsExhausted + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[6].1, intent(.startOver), .enteringDestination,
-                startOverTimers),
+                startOverTimers + [.finish(Samples.intent, .done)]),
             row(
                 "attemptsExhausted + reply(stale id) → unchanged", ph[6].1, .reply(Samples.r(3), .granted(Samples.rotatingGrant), at: t0),
                 ph[6].1, []),
@@ -245,7 +252,9 @@ enum OneTimeCodeSignInTable {
                 ("submitCode", .submitCode(Samples.codeInput)),
             ], .busy)
         rows += busy.map { name, phase in
-            row("\(name) + startOver → enteringDestination, cancels the code expiry, the request becomes stale", phase, intent(.startOver), .enteringDestination, startOverTimers)
+            row(
+                "\(name) + startOver → enteringDestination, cancels the code expiry, the request becomes stale", phase, intent(.startOver),
+                .enteringDestination, startOverTimers + [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)])
         }
         rows += rejectedRows(
             m, "\(c.label): signed in", phases: [ph[7]],
@@ -258,6 +267,13 @@ enum OneTimeCodeSignInTable {
         rows += unchangedRows(
             m, "\(c.label): the vault is the session's", phases: ph,
             events: [("launched(stored)", .launched(.stored(Samples.rotatingCredentials), at: t0))])
+        // A withdrawn request is abandoned as a failed one is: the challenge it was for stays.
+        rows += withdrawnRows(
+            m, "\(c.label): withdrawals", phases: ph,
+            abandoned: [
+                "requestingCode": (.enteringDestination, Samples.r(1)), "resendingCode": (.awaitingCode(challenge(c)), Samples.r(2)),
+                "verifying": (.awaitingCode(challenge(c, attemptsLeft: 2)), Samples.r(3)),
+            ])
         return rows
     }
 
@@ -288,7 +304,7 @@ struct OneTimeCodeSignInTransitionTests {
                 wrong,
             ])
         #expect(run.phase == .attemptsExhausted(OneTimeCodeSignInTable.challenge(OneTimeCodeSignInTable.phone, attemptsLeft: 0)))
-        #expect(run.effects.last == [.emit(.rejected(.attemptsExhausted))])
+        #expect(run.effects.last == [.reject(Samples.intent, .attemptsExhausted)])
         #expect(run.effects.flatMap { $0 }.filter { if case .send = $0 { true } else { false } }.count == 3)
     }
 

@@ -56,45 +56,45 @@ enum PasswordResetTable {
                 .requesting(id, Samples.r(1)), [.send(Samples.r(1), .requestPasswordReset(id))]),
             row(
                 "enteringIdentifier + requestReset(invalid) → rejected invalid, nothing sent", .enteringIdentifier,
-                intent(.requestReset(invalidText)), .enteringIdentifier, [.emit(.rejected(.invalid(invalidError)))]),
+                intent(.requestReset(invalidText)), .enteringIdentifier, [.reject(Samples.intent, .invalid(invalidError))]),
             row(
-                "enteringIdentifier + startOver → unchanged", .enteringIdentifier, intent(.startOver), .enteringIdentifier, []),
+                "enteringIdentifier + startOver → unchanged", .enteringIdentifier, intent(.startOver), .enteringIdentifier, [.finish(Samples.intent, .unchanged)]),
 
             // requesting
             row(
                 "requesting + reply(404) → enteringIdentifier, fails notFound", ph[1].1, .reply(Samples.r(1), .failed(.notFound(nil)), at: t0),
-                .enteringIdentifier, [.emit(.failed(.notFound(nil)))]),
+                .enteringIdentifier, [.finish(Samples.pending, .failed(.notFound(nil)))]),
             row(
                 "requesting + reply(refreshed) → enteringIdentifier, fails malformed", ph[1].1,
-                .reply(Samples.r(1), .refreshed(Samples.rotated), at: t0), .enteringIdentifier, [.emit(.failed(.malformed))]),
+                .reply(Samples.r(1), .refreshed(Samples.rotated), at: t0), .enteringIdentifier, [.finish(Samples.pending, .failed(.malformed))]),
 
             // awaitingProof
             row(
                 "awaitingProof + requestReset(same) before the cooldown → rejected resendCooldown", ph[2].1, intent(requestReset, at: Samples.at(30)),
-                ph[2].1, [.emit(.rejected(.resendCooldown(until: resendAt)))]),
+                ph[2].1, [.reject(Samples.intent, .resendCooldown(until: resendAt))]),
             row(
                 "awaitingProof + requestReset(same) after the cooldown → requesting", ph[2].1, intent(requestReset, at: Samples.at(60)),
                 .requesting(id, Samples.r(3)), [.send(Samples.r(3), .requestPasswordReset(id))], requests: 3),
             row(
                 "awaitingProof + requestAgain before the cooldown → rejected resendCooldown", ph[2].1, intent(.requestAgain, at: Samples.at(59)),
-                ph[2].1, [.emit(.rejected(.resendCooldown(until: resendAt)))]),
+                ph[2].1, [.reject(Samples.intent, .resendCooldown(until: resendAt))]),
             row(
                 "awaitingProof + requestAgain after the cooldown → requestingAgain", ph[2].1, intent(.requestAgain, at: Samples.at(60)),
                 .requestingAgain(id, Samples.r(3)), [.send(Samples.r(3), .requestPasswordReset(id))], requests: 3),
-            row("awaitingProof + startOver → enteringIdentifier", ph[2].1, intent(.startOver), .enteringIdentifier, []),
+            row("awaitingProof + startOver → enteringIdentifier", ph[2].1, intent(.startOver), .enteringIdentifier, [.finish(Samples.intent, .done)]),
 
             // resetting
             row(
                 "resetting + reply(400 invalid code) → awaitingProof, fails badRequest", ph[3].1,
                 .reply(Samples.r(2), .failed(.badRequest("Invalid or expired code")), at: t0), ph[2].1,
-                [.emit(.failed(.badRequest("Invalid or expired code")))]),
+                [.finish(Samples.pending, .failed(.badRequest("Invalid or expired code")))]),
             row(
                 "resetting + reply(pendingApproval) → awaitingProof, fails malformed", ph[3].1,
-                .reply(Samples.r(2), .pendingApproval(nil), at: t0), ph[2].1, [.emit(.failed(.malformed))]),
+                .reply(Samples.r(2), .pendingApproval(nil), at: t0), ph[2].1, [.finish(Samples.pending, .failed(.malformed))]),
 
             // after the reset
-            row("linkSent + startOver → enteringIdentifier", .linkSent, intent(.startOver), .enteringIdentifier, []),
-            row("completed + startOver → enteringIdentifier", .completed, intent(.startOver), .enteringIdentifier, []),
+            row("linkSent + startOver → enteringIdentifier", .linkSent, intent(.startOver), .enteringIdentifier, [.finish(Samples.intent, .done)]),
+            row("completed + startOver → enteringIdentifier", .completed, intent(.startOver), .enteringIdentifier, [.finish(Samples.intent, .done)]),
             row(
                 "linkSent + requestReset → requesting again", .linkSent, intent(requestReset), .requesting(id, Samples.r(4)),
                 [.send(Samples.r(4), .requestPasswordReset(id))], requests: 4),
@@ -111,7 +111,7 @@ enum PasswordResetTable {
                 row(
                     "requesting + reply(accepted) → awaitingProof with cooldown, emits passwordResetRequested", ph[1].1,
                     .reply(Samples.r(1), .accepted("Password reset code sent to email"), at: t0), ph[2].1,
-                    [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: resendAt)]),
+                    [.schedule(.resendAvailable, at: resendAt), .finish(Samples.pending, .passwordResetRequested(resendAt: resendAt))]),
                 row(
                     "awaitingProof + submitCode(valid, valid) → resetting, sends resetPassword(emailCode)", ph[2].1, intent(submitCode),
                     .resetting(id, Samples.r(2), resendAt: resendAt),
@@ -119,24 +119,24 @@ enum PasswordResetTable {
                 row(
                     "awaitingProof + submitCode(12a456) → rejected codeNotSixDigits, nothing sent", ph[2].1,
                     intent(.submitCode(Samples.badCodeInput, newPassword: Samples.newPasswordInput)), ph[2].1,
-                    [.emit(.rejected(.invalid(.codeNotSixDigits)))]),
+                    [.reject(Samples.intent, .invalid(.codeNotSixDigits))]),
                 row(
                     "awaitingProof + submitCode(7-character password) → rejected passwordTooShort, nothing sent", ph[2].1,
                     intent(.submitCode(Samples.codeInput, newPassword: Samples.shortPasswordInput)), ph[2].1,
-                    [.emit(.rejected(.invalid(.passwordTooShort(minimum: 8))))]),
+                    [.reject(Samples.intent, .invalid(.passwordTooShort(minimum: 8)))]),
                 row(
                     "awaitingProof + submitToken → rejected unsupported", ph[2].1, intent(submitToken), ph[2].1,
-                    [.emit(.rejected(.unsupported))]),
+                    [.reject(Samples.intent, .unsupported)]),
                 row(
                     "resetting + reply(granted) → signedIn with the reset's grant (auto-login)", ph[3].1,
-                    .reply(Samples.r(2), .granted(Samples.plainGrant), at: t0), .signedIn(Samples.plainGrant), []),
+                    .reply(Samples.r(2), .granted(Samples.plainGrant), at: t0), .signedIn(Samples.plainGrant), [.finish(Samples.pending, .signedIn(Samples.user))]),
             ]
         case .emailedToken:
             rows += [
                 row(
                     "requesting + reply(accepted) → awaitingProof with cooldown, emits passwordResetRequested", ph[1].1,
                     .reply(Samples.r(1), .accepted(nil), at: t0), ph[2].1,
-                    [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: resendAt)]),
+                    [.schedule(.resendAvailable, at: resendAt), .finish(Samples.pending, .passwordResetRequested(resendAt: resendAt))]),
                 row(
                     "awaitingProof + submitToken(valid, valid) → resetting, sends resetPassword(token)", ph[2].1, intent(submitToken),
                     .resetting(id, Samples.r(2), resendAt: resendAt),
@@ -144,29 +144,32 @@ enum PasswordResetTable {
                 row(
                     "awaitingProof + submitToken(blank) → rejected resetTokenEmpty, nothing sent", ph[2].1,
                     intent(.submitToken(ResetToken("  "), newPassword: Samples.newPasswordInput)), ph[2].1,
-                    [.emit(.rejected(.invalid(.resetTokenEmpty)))]),
+                    [.reject(Samples.intent, .invalid(.resetTokenEmpty))]),
                 row(
                     "awaitingProof + submitCode → rejected unsupported", ph[2].1, intent(submitCode), ph[2].1,
-                    [.emit(.rejected(.unsupported))]),
+                    [.reject(Samples.intent, .unsupported)]),
                 row(
                     "resetting + reply(accepted) → completed, emits passwordResetCompleted (sign in next)", ph[3].1,
-                    .reply(Samples.r(2), .accepted(nil), at: t0), .completed, [.emit(.passwordResetCompleted)]),
+                    .reply(Samples.r(2), .accepted(nil), at: t0), .completed, [.finish(Samples.pending, .passwordResetCompleted)]),
             ]
         case .emailLink:
             rows += [
                 row(
                     "requesting + reply(accepted) → linkSent, emits passwordResetRequested, schedules resendAvailable", ph[1].1,
                     .reply(Samples.r(1), .accepted("Password recovery email sent"), at: t0), .linkSent,
-                    [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: t0 + machine.resendCooldown)]),
+                    [
+                        .schedule(.resendAvailable, at: t0 + machine.resendCooldown),
+                        .finish(Samples.pending, .passwordResetRequested(resendAt: t0 + machine.resendCooldown)),
+                    ]),
                 row(
                     "awaitingProof + submitCode → rejected unsupported", ph[2].1, intent(submitCode), ph[2].1,
-                    [.emit(.rejected(.unsupported))]),
+                    [.reject(Samples.intent, .unsupported)]),
                 row(
                     "awaitingProof + submitToken → rejected unsupported", ph[2].1, intent(submitToken), ph[2].1,
-                    [.emit(.rejected(.unsupported))]),
+                    [.reject(Samples.intent, .unsupported)]),
                 row(
                     "resetting + reply(user) → completed, emits passwordResetCompleted", ph[3].1, .reply(Samples.r(2), .user(Samples.user), at: t0),
-                    .completed, [.emit(.passwordResetCompleted)]),
+                    .completed, [.finish(Samples.pending, .passwordResetCompleted)]),
             ]
         }
 
@@ -182,17 +185,17 @@ enum PasswordResetTable {
             row(
                 "requestingAgain + reply(network) → awaitingProof: the proof already emailed still works", ph[7].1,
                 .reply(Samples.r(3), .failed(.network), at: Samples.at(70)), .awaitingProof(id, resendAt: Samples.at(70)),
-                [.emit(.failed(.network))]),
+                [.finish(Samples.pending, .failed(.network))]),
         ]
         if style != .emailLink {
             rows.append(
                 row(
                     "requestingAgain + reply(accepted) → awaitingProof with a new cooldown", ph[7].1,
                     .reply(Samples.r(3), .accepted(nil), at: t0), ph[2].1,
-                    [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: resendAt)]))
+                    [.schedule(.resendAvailable, at: resendAt), .finish(Samples.pending, .passwordResetRequested(resendAt: resendAt))]))
         }
         rows += [ph[1], ph[3], ph[7]].map { name, phase in
-            row("\(name) + startOver → enteringIdentifier, the request becomes stale", phase, intent(.startOver), .enteringIdentifier, [])
+            row("\(name) + startOver → enteringIdentifier, the request becomes stale", phase, intent(.startOver), .enteringIdentifier, [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)])
         }
         rows += rejectedRows(
             machine, "\(label): signed in", phases: [ph[6]],
@@ -206,6 +209,13 @@ enum PasswordResetTable {
         rows += unchangedRows(
             machine, "\(label): cooldowns are checked on intents, the vault is the session's", phases: ph,
             events: [("tick", .tick(Samples.at(3600))), ("launched(stored)", .launched(.stored(Samples.plainCredentials), at: t0))])
+        // A withdrawn request is abandoned as a failed one is: a proof already emailed stays usable.
+        rows += withdrawnRows(
+            machine, "\(label): withdrawals", phases: ph,
+            abandoned: [
+                "requesting": (.enteringIdentifier, Samples.r(1)), "requestingAgain": (.awaitingProof(id, resendAt: Samples.t0), Samples.r(3)),
+                "resetting": (.awaitingProof(id, resendAt: resendAt), Samples.r(2)),
+            ])
         return rows
     }
 
@@ -239,6 +249,6 @@ struct PasswordResetTransitionTests {
                 .reply(Samples.r(5), .failed(.network), at: Samples.at(62)),
             ])
         #expect(run.phase == .awaitingProof(identifier, resendAt: Samples.at(62)))
-        #expect(run.effects[1] == [.emit(.failed(.network))])
+        #expect(run.effects[1] == [.finish(Samples.intent, .failed(.network))])
     }
 }

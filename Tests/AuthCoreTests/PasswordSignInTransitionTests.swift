@@ -29,7 +29,10 @@ enum PasswordSignInTable {
     static let submit = Intent.submit(identifier: Samples.emailText, password: Samples.passwordInput)
     static let signIn = APIRequest.signIn(emailID, Samples.password)
 
-    static let rows: [Row<PasswordSignIn>] =
+    static let withdrawals = withdrawnRows(
+        byEmail, "withdrawals", phases: phases, abandoned: ["signingIn": (.enteringCredentials, Samples.r(1))])
+
+    static let rows: [Row<PasswordSignIn>] = withdrawals +
         [
             row(
                 "enteringCredentials + submit(valid email) → signingIn, sends signIn", .enteringCredentials, .intent(submit, at: t0),
@@ -46,55 +49,55 @@ enum PasswordSignInTable {
             row(
                 "enteringCredentials + submit(7-character password) → rejected passwordTooShort, nothing sent", .enteringCredentials,
                 .intent(.submit(identifier: Samples.emailText, password: Samples.shortPasswordInput), at: t0), .enteringCredentials,
-                [.emit(.rejected(.invalid(.passwordTooShort(minimum: 8))))]),
+                [.reject(Samples.intent, .invalid(.passwordTooShort(minimum: 8)))]),
             row(
                 "enteringCredentials + submit(malformed email) → rejected emailMalformed, nothing sent", .enteringCredentials,
                 .intent(.submit(identifier: Samples.badEmailText, password: Samples.passwordInput), at: t0), .enteringCredentials,
-                [.emit(.rejected(.invalid(.emailMalformed)))]),
-            row("enteringCredentials + startOver → unchanged", .enteringCredentials, .intent(.startOver, at: t0), .enteringCredentials, []),
+                [.reject(Samples.intent, .invalid(.emailMalformed))]),
+            row("enteringCredentials + startOver → unchanged", .enteringCredentials, .intent(.startOver, at: t0), .enteringCredentials, [.finish(Samples.intent, .unchanged)]),
             row(
                 "enteringCredentials + reply(stale id) → unchanged", .enteringCredentials,
                 .reply(Samples.r(1), .granted(Samples.plainGrant), at: t0), .enteringCredentials, []),
 
             // signingIn
             row(
-                "signingIn + submit → rejected busy", phases[1].1, .intent(submit, at: t0), phases[1].1, [.emit(.rejected(.busy))]),
+                "signingIn + submit → rejected busy", phases[1].1, .intent(submit, at: t0), phases[1].1, [.reject(Samples.intent, .busy)]),
             row(
                 "signingIn + startOver → enteringCredentials, the request becomes stale", phases[1].1, .intent(.startOver, at: t0),
-                .enteringCredentials, []),
+                .enteringCredentials, [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)]),
             row(
                 "signingIn + reply(granted) → signedIn, handed over", phases[1].1, .reply(Samples.r(1), .granted(Samples.plainGrant), at: t0),
-                .signedIn(Samples.plainGrant), []),
+                .signedIn(Samples.plainGrant), [.finish(Samples.pending, .signedIn(Samples.user))]),
             row(
                 "signingIn + reply(granted with RequirePasswordChange) → signedIn with that grant", phases[1].1,
-                .reply(Samples.r(1), .granted(Samples.passwordChangeGrant), at: t0), .signedIn(Samples.passwordChangeGrant), []),
+                .reply(Samples.r(1), .granted(Samples.passwordChangeGrant), at: t0), .signedIn(Samples.passwordChangeGrant), [.finish(Samples.pending, .signedIn(Samples.user))]),
             row(
                 "signingIn + reply(401) → enteringCredentials, fails unauthorized", phases[1].1,
                 .reply(Samples.r(1), .failed(.unauthorized("Invalid email or password")), at: t0), .enteringCredentials,
-                [.emit(.failed(.unauthorized("Invalid email or password")))]),
+                [.finish(Samples.pending, .failed(.unauthorized("Invalid email or password")))]),
             row(
                 "signingIn + reply(403 pending approval) → pendingApproval, emits pendingApproval", phases[1].1,
                 .reply(Samples.r(1), .failed(.pendingApproval("Account pending approval.")), at: t0), .pendingApproval(emailID),
-                [.emit(.pendingApproval("Account pending approval."))]),
+                [.finish(Samples.pending, .pendingApproval("Account pending approval."))]),
             row(
                 "signingIn + reply(403 forbidden) → enteringCredentials, fails forbidden, not pending", phases[1].1,
                 .reply(Samples.r(1), .failed(.forbidden("Access denied")), at: t0), .enteringCredentials,
-                [.emit(.failed(.forbidden("Access denied")))]),
+                [.finish(Samples.pending, .failed(.forbidden("Access denied")))]),
             row(
                 "signingIn + reply(429 Retry-After 30 s) → rateLimited until then, schedules rateLimitEnds", phases[1].1,
                 .reply(Samples.r(1), .failed(.rateLimited(retryAfter: .seconds(30))), at: t0), .rateLimited(until: Samples.at(30)),
-                [.emit(.failed(.rateLimited(retryAfter: .seconds(30)))), .schedule(.rateLimitEnds, at: Samples.at(30))]),
+                [.schedule(.rateLimitEnds, at: Samples.at(30)), .finish(Samples.pending, .failed(.rateLimited(retryAfter: .seconds(30))))]),
             row(
                 "signingIn + reply(429 without Retry-After) → rateLimited for the default minute", phases[1].1,
                 .reply(Samples.r(1), .failed(.rateLimited(retryAfter: nil)), at: t0), .rateLimited(until: Samples.at(60)),
-                [.emit(.failed(.rateLimited(retryAfter: nil))), .schedule(.rateLimitEnds, at: Samples.at(60))]),
+                [.schedule(.rateLimitEnds, at: Samples.at(60)), .finish(Samples.pending, .failed(.rateLimited(retryAfter: nil)))]),
             row(
                 "signingIn + reply(503) → enteringCredentials, fails server", phases[1].1,
                 .reply(Samples.r(1), .failed(.server(status: 503, nil)), at: t0), .enteringCredentials,
-                [.emit(.failed(.server(status: 503, nil)))]),
+                [.finish(Samples.pending, .failed(.server(status: 503, nil)))]),
             row(
                 "signingIn + reply(user instead of tokens) → enteringCredentials, fails malformed", phases[1].1,
-                .reply(Samples.r(1), .user(Samples.user), at: t0), .enteringCredentials, [.emit(.failed(.malformed))]),
+                .reply(Samples.r(1), .user(Samples.user), at: t0), .enteringCredentials, [.finish(Samples.pending, .failed(.malformed))]),
             row(
                 "signingIn + reply(stale id) → unchanged", phases[1].1, .reply(Samples.staleID, .granted(Samples.plainGrant), at: t0),
                 phases[1].1, []),
@@ -103,7 +106,7 @@ enum PasswordSignInTable {
             row(
                 "pendingApproval + submit → signingIn again (approval may have happened)", phases[2].1, .intent(submit, at: t0),
                 .signingIn(emailID, Samples.r(2)), [.send(Samples.r(2), signIn)], requests: 2),
-            row("pendingApproval + startOver → enteringCredentials", phases[2].1, .intent(.startOver, at: t0), .enteringCredentials, []),
+            row("pendingApproval + startOver → enteringCredentials", phases[2].1, .intent(.startOver, at: t0), .enteringCredentials, [.finish(Samples.intent, .done)]),
             row(
                 "pendingApproval + reply(stale id) → unchanged", phases[2].1, .reply(Samples.r(1), .granted(Samples.plainGrant), at: t0),
                 phases[2].1, []),
@@ -111,16 +114,16 @@ enum PasswordSignInTable {
             // rateLimited
             row(
                 "rateLimited + submit before the retry time → rejected rateLimited, nothing sent", phases[3].1,
-                .intent(submit, at: Samples.at(59)), phases[3].1, [.emit(.rejected(.rateLimited(until: Samples.at(60))))]),
+                .intent(submit, at: Samples.at(59)), phases[3].1, [.reject(Samples.intent, .rateLimited(until: Samples.at(60)))]),
             row(
                 "rateLimited + submit at the retry time → signingIn", phases[3].1, .intent(submit, at: Samples.at(60)),
                 .signingIn(emailID, Samples.r(2)), [.send(Samples.r(2), signIn)], requests: 2),
             row(
                 "rateLimited + startOver before the retry time → rejected rateLimited", phases[3].1, .intent(.startOver, at: Samples.at(10)),
-                phases[3].1, [.emit(.rejected(.rateLimited(until: Samples.at(60))))]),
+                phases[3].1, [.reject(Samples.intent, .rateLimited(until: Samples.at(60)))]),
             row(
                 "rateLimited + startOver after the retry time → enteringCredentials", phases[3].1, .intent(.startOver, at: Samples.at(61)),
-                .enteringCredentials, []),
+                .enteringCredentials, [.finish(Samples.intent, .done)]),
             row("rateLimited + tick before the retry time → unchanged", phases[3].1, .tick(Samples.at(59)), phases[3].1, []),
             row("rateLimited + tick at the retry time → enteringCredentials", phases[3].1, .tick(Samples.at(60)), .enteringCredentials, []),
             row(

@@ -27,22 +27,26 @@ enum RealtimeConnectionTable {
 
     static func intent(_ intent: Intent) -> AuthEvent<Intent> { .intent(intent, at: t0) }
 
-    static let rows: [Row<RealtimeConnection>] =
+    /// Every intent here is finished at once: a withdrawal never finds one waiting.
+    static let withdrawals = withdrawnRows(machine, "withdrawals", phases: phases, abandoned: [:], requests: 10)
+
+    static let rows: [Row<RealtimeConnection>] = withdrawals +
         [phases[0], phases[4], phases[5]].map { name, phase in
             row(
                 "\(name) + connect(token) → connecting attempt 0, sends openRealtime with that token", phase, intent(.connect(a2)),
-                .connecting(a2, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a2))])
+                .connecting(a2, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a2)), .finish(Samples.intent, .done)])
         }
         + [phases[0], phases[4], phases[5]].map { name, phase in
-            row("\(name) + disconnect → idle, no effects", phase, intent(.disconnect), .idle, [])
+            // From idle nothing changes; from rejected or gave-up the connection is forgotten.
+            row("\(name) + disconnect → idle, no effects", phase, intent(.disconnect), .idle, [.finish(Samples.intent, name == "idle" ? .unchanged : .done)])
         }
         + [
             row(
                 "connecting + connect(new token) → connecting with the new token for later attempts", phases[1].1, intent(.connect(a2)),
-                .connecting(a2, Samples.r(1), attempt: 0), []),
+                .connecting(a2, Samples.r(1), attempt: 0), [.finish(Samples.intent, .done)]),
             row(
                 "connecting + disconnect → idle, cancels the open, emits realtimeDisconnected", phases[1].1, intent(.disconnect), .idle,
-                [.cancel(Samples.r(1)), .emit(.realtimeDisconnected)]),
+                [.cancel(Samples.r(1)), .emit(.realtimeDisconnected), .finish(Samples.intent, .done)]),
             row(
                 "connecting + reply(opened) → connected, emits realtimeConnected", phases[1].1, .reply(Samples.r(1), .realtimeOpened, at: t0),
                 .connected(a1, Samples.r(1)), [.emit(.realtimeConnected)]),
@@ -69,10 +73,10 @@ enum RealtimeConnectionTable {
 
             row(
                 "connected + connect(new token) → connected, reconnects will use the new token", phases[2].1, intent(.connect(a2)),
-                .connected(a2, Samples.r(2)), []),
+                .connected(a2, Samples.r(2)), [.finish(Samples.intent, .done)]),
             row(
                 "connected + disconnect → idle, closes the connection, emits realtimeDisconnected", phases[2].1, intent(.disconnect), .idle,
-                [.closeRealtime(Samples.r(2)), .emit(.realtimeDisconnected)]),
+                [.closeRealtime(Samples.r(2)), .emit(.realtimeDisconnected), .finish(Samples.intent, .done)]),
             row(
                 "connected + reply(closed) → waitingToReconnect 1 s, attempt 0", phases[2].1, .reply(Samples.r(2), .realtimeClosed, at: t0),
                 .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0), [.schedule(.reconnect, at: Samples.at(1))]),
@@ -88,10 +92,10 @@ enum RealtimeConnectionTable {
 
             row(
                 "waitingToReconnect + connect(new token) → waiting with the new token", phases[3].1, intent(.connect(a2)),
-                .waitingToReconnect(a2, retryAt: Samples.at(1), attempt: 0), []),
+                .waitingToReconnect(a2, retryAt: Samples.at(1), attempt: 0), [.finish(Samples.intent, .done)]),
             row(
                 "waitingToReconnect + disconnect → idle, cancels the reconnect timer", phases[3].1, intent(.disconnect), .idle,
-                [.cancelTimer(.reconnect), .emit(.realtimeDisconnected)]),
+                [.cancelTimer(.reconnect), .emit(.realtimeDisconnected), .finish(Samples.intent, .done)]),
             row("waitingToReconnect + tick before retryAt → unchanged", phases[3].1, .tick(Samples.at(0)), phases[3].1, []),
             row(
                 "waitingToReconnect + tick at retryAt → connecting with the current token", .waitingToReconnect(a2, retryAt: Samples.at(1), attempt: 2),

@@ -32,7 +32,9 @@ enum RegistrationTable {
 
     static func answer(_ reply: Reply) -> AuthEvent<Intent> { .reply(Samples.r(1), reply, at: t0) }
 
-    static let rows: [Row<Registration>] =
+    static let withdrawals = withdrawnRows(subspace, "withdrawals", phases: phases, abandoned: ["submitting": (.editing, Samples.r(1))])
+
+    static let rows: [Row<Registration>] = withdrawals +
         [
             row(
                 "editing + submit(name, email, password) → submitting, sends register", .editing, .intent(submit, at: t0),
@@ -68,50 +70,50 @@ enum RegistrationTable {
             row(
                 "editing + submit(without the required name) → rejected nameEmpty, nothing sent", .editing,
                 .intent(.submit(RegistrationInput(email: Samples.emailText, password: Samples.passwordInput)), at: t0), .editing,
-                [.emit(.rejected(.invalid(.nameEmpty)))]),
+                [.reject(Samples.intent, .invalid(.nameEmpty))]),
             row(
                 "editing + submit(7-character password) → rejected passwordTooShort, nothing sent", .editing,
                 .intent(.submit(RegistrationInput(name: Samples.nameText, email: Samples.emailText, password: Samples.shortPasswordInput)), at: t0),
-                .editing, [.emit(.rejected(.invalid(.passwordTooShort(minimum: 8))))]),
-            row("editing + startOver → unchanged", .editing, .intent(.startOver, at: t0), .editing, []),
+                .editing, [.reject(Samples.intent, .invalid(.passwordTooShort(minimum: 8)))]),
+            row("editing + startOver → unchanged", .editing, .intent(.startOver, at: t0), .editing, [.finish(Samples.intent, .unchanged)]),
             row("editing + reply(stale id) → unchanged", .editing, answer(.granted(Samples.plainGrant)), .editing, []),
 
             // submitting
-            row("submitting + submit → rejected busy", phases[1].1, .intent(submit, at: t0), phases[1].1, [.emit(.rejected(.busy))]),
-            row("submitting + startOver → editing, the request becomes stale", phases[1].1, .intent(.startOver, at: t0), .editing, []),
+            row("submitting + submit → rejected busy", phases[1].1, .intent(submit, at: t0), phases[1].1, [.reject(Samples.intent, .busy)]),
+            row("submitting + startOver → editing, the request becomes stale", phases[1].1, .intent(.startOver, at: t0), .editing, [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)]),
             row(
                 "submitting + reply(granted) → registered, session at once (Subspace)", phases[1].1, answer(.granted(Samples.plainGrant)),
-                .registered(Samples.plainGrant), []),
+                .registered(Samples.plainGrant), [.finish(Samples.pending, .signedIn(Samples.user))]),
             row(
                 "submitting + reply(verificationRequired) → awaitingVerification (Hero365)", in: hero365, phases[1].1,
                 answer(.verificationRequired("Please verify your email.")), .awaitingVerification,
-                [.emit(.verificationRequired("Please verify your email."))]),
+                [.finish(Samples.pending, .verificationRequired("Please verify your email."))]),
             row(
                 "submitting + reply(accepted) → awaitingVerification", in: hero365, phases[1].1, answer(.accepted("User created")),
-                .awaitingVerification, [.emit(.verificationRequired("User created"))]),
+                .awaitingVerification, [.finish(Samples.pending, .verificationRequired("User created"))]),
             row(
                 "submitting + reply(pendingApproval) → pendingApproval (Everday)", in: everday, phases[1].1,
                 answer(.pendingApproval("A parent must approve this account before sign in.")), .pendingApproval,
-                [.emit(.pendingApproval("A parent must approve this account before sign in."))]),
+                [.finish(Samples.pending, .pendingApproval("A parent must approve this account before sign in."))]),
             row(
                 "submitting + reply(409 already exists) → editing, fails conflict", phases[1].1,
-                answer(.failed(.conflict("username already exists"))), .editing, [.emit(.failed(.conflict("username already exists")))]),
+                answer(.failed(.conflict("username already exists"))), .editing, [.finish(Samples.pending, .failed(.conflict("username already exists")))]),
             row(
                 "submitting + reply(400) → editing, fails badRequest", phases[1].1, answer(.failed(.badRequest(nil))), .editing,
-                [.emit(.failed(.badRequest(nil)))]),
+                [.finish(Samples.pending, .failed(.badRequest(nil)))]),
             row(
                 "submitting + reply(network) → editing, fails network", phases[1].1, answer(.failed(.network)), .editing,
-                [.emit(.failed(.network))]),
+                [.finish(Samples.pending, .failed(.network))]),
             row(
                 "submitting + reply(refreshed) → editing, fails malformed", phases[1].1, answer(.refreshed(Samples.rotated)), .editing,
-                [.emit(.failed(.malformed))]),
+                [.finish(Samples.pending, .failed(.malformed))]),
             row(
                 "submitting + reply(stale id) → unchanged", phases[1].1, .reply(Samples.staleID, .granted(Samples.plainGrant), at: t0),
                 phases[1].1, []),
         ]
         + rejectedRows(subspace, "account exists", phases: [phases[2], phases[3]], intents: [("submit", submit)], .notAvailableNow)
         + [phases[2], phases[3]].map { name, phase in
-            row("\(name) + startOver → editing", phase, .intent(.startOver, at: t0), .editing, [])
+            row("\(name) + startOver → editing", phase, .intent(.startOver, at: t0), .editing, [.finish(Samples.intent, .done)])
         }
         + rejectedRows(
             subspace, "signed in", phases: [phases[4]], intents: [("submit", submit), ("startOver", .startOver)], .alreadySignedIn)

@@ -86,8 +86,12 @@ enum Samples {
     static let bearer = Bearer(token: access1, userID: userID)
     static let bearer2 = Bearer(token: access2, userID: userID)
 
-    static let call1 = CallID(1)
-    static let call2 = CallID(2)
+    /// The intent every table row sends (a row sends one).
+    static let intent = IntentID(1)
+    /// The intent a row's phase already waits for (the request it sent is in flight).
+    static let pending = IntentID(9)
+    static let call1 = IntentID(101)
+    static let call2 = IntentID(102)
 
     /// A refresh answer carrying a rotated pair.
     static let rotated = TokenRefresh(accessToken: access2, refreshToken: refresh2, expiry: .after(lifetime))

@@ -31,11 +31,11 @@ enum SessionTable {
         machine.policy.refresh == .none ? Samples.expiringCredentials : Samples.rotatingCredentials
     }
 
-    static func sent(_ call: CallID, _ id: UInt64, with token: AccessToken = Samples.access1, replayed: Bool = false) -> PendingCall {
+    static func sent(_ call: IntentID, _ id: UInt64, with token: AccessToken = Samples.access1, replayed: Bool = false) -> PendingCall {
         PendingCall(id: call, stage: .sent(Samples.r(id), with: token), replayed: replayed)
     }
 
-    static func waiting(_ call: CallID, replayed: Bool = false) -> PendingCall {
+    static func waiting(_ call: IntentID, replayed: Bool = false) -> PendingCall {
         PendingCall(id: call, stage: .waitingForToken, replayed: replayed)
     }
 
@@ -66,14 +66,15 @@ enum SessionTable {
         let (cancelled, finished): ([AuthEffect], [AuthEffect]) =
             switch name {
             case "restoring": ([.cancel(Samples.r(1))], [])
-            case "active.idle": ([.cancel(Samples.r(2))], [.finishCall(Samples.call1, .sessionEnded)])
-            case "active.refreshing": ([.cancel(Samples.r(3))], [.finishCall(Samples.call1, .sessionEnded)])
-            case "active.backingOff": ([], [.finishCall(Samples.call1, .sessionEnded)])
-            case "passwordSetupRequired": ([.cancel(Samples.r(4))], [])
+            case "active.idle": ([.cancel(Samples.r(2))], [.finish(Samples.call1, .sessionEnded)])
+            case "active.refreshing": ([.cancel(Samples.r(3))], [.finish(Samples.call1, .sessionEnded)])
+            case "active.backingOff": ([], [.finish(Samples.call1, .sessionEnded)])
+            case "passwordSetupRequired": ([.cancel(Samples.r(4))], [.finish(Samples.pending, .sessionEnded)])
             default: ([], [])
             }
-        if name == "signedOut" { return [.clearCredentials, .emit(.signedOut(.userRequested))] }
-        return [.clearCredentials] + cancelled + timersCancelled + finished + revoke + [.emit(.signedOut(.userRequested))]
+        let loggedOut: [AuthEffect] = [.emit(.signedOut(.userRequested)), .finish(Samples.intent, .signedOut)]
+        if name == "signedOut" { return [.clearCredentials] + loggedOut }
+        return [.clearCredentials] + cancelled + timersCancelled + finished + revoke + loggedOut
     }
 
     /// The session after credentials were renewed at `at(100)` with `tokens`.

@@ -9,7 +9,9 @@ extension SessionTable {
         Row("\(label): \(name)", machine, from: from, on: event, to: to, effects: effects, requests: requests)
     }
 
-    static func intent(_ intent: Intent, at now: Instant = Samples.t0) -> Event { .intent(intent, at: now) }
+    static func intent(_ intent: Intent, id: IntentID = Samples.intent, at now: Instant = Samples.t0) -> Event {
+        .intent(intent, id: id, at: now)
+    }
 
     static let changeIntent = Intent.changePassword(old: Samples.passwordInput, new: Samples.newPasswordInput)
 
@@ -34,25 +36,25 @@ extension SessionTable {
         }
         rows += [
             row(
-                label, machine, "signedOut + call → finishCall rejected notSignedIn", ph[0].1, intent(.call(Samples.call2)), ph[0].1,
-                [.finishCall(Samples.call2, .rejected(.notSignedIn))]),
+                label, machine, "signedOut + call → finishCall rejected notSignedIn", ph[0].1, intent(.call, id: Samples.call2), ph[0].1,
+                [.finish(Samples.call2, .rejected(.notSignedIn))]),
             row(
-                label, machine, "restoring + call → the call waits for the restore's answer", ph[1].1, intent(.call(Samples.call2)),
+                label, machine, "restoring + call → the call waits for the restore's answer", ph[1].1, intent(.call, id: Samples.call2),
                 .restoring(SessionLifecycle.Restoring(credentials: credentials(machine), request: Samples.r(1), waiting: [Samples.call2])), []),
         ]
         rows += [
             row(
-                label, machine, "passwordSetupRequired + call → finishCall rejected passwordSetupRequired", ph[6].1, intent(.call(Samples.call2)),
-                ph[6].1, [.finishCall(Samples.call2, .rejected(.passwordSetupRequired))]),
+                label, machine, "passwordSetupRequired + call → finishCall rejected passwordSetupRequired", ph[6].1, intent(.call, id: Samples.call2),
+                ph[6].1, [.finish(Samples.call2, .rejected(.passwordSetupRequired))]),
             row(
                 label, machine, "passwordChangeRequired + call → finishCall rejected passwordChangeRequired", ph[7].1,
-                intent(.call(Samples.call2)), ph[7].1, [.finishCall(Samples.call2, .rejected(.passwordChangeRequired))]),
+                intent(.call, id: Samples.call2), ph[7].1, [.finish(Samples.call2, .rejected(.passwordChangeRequired))]),
             row(
                 label, machine, "passwordSetupRequired(pending) + setPassword → rejected busy", ph[6].1,
-                intent(.setPassword(Samples.passwordInput)), ph[6].1, [.emit(.rejected(.busy))]),
+                intent(.setPassword(Samples.passwordInput)), ph[6].1, [.reject(Samples.intent, .busy)]),
             row(
                 label, machine, "passwordChangeRequired + setPassword → rejected passwordChangeRequired", ph[7].1,
-                intent(.setPassword(Samples.passwordInput)), ph[7].1, [.emit(.rejected(.passwordChangeRequired))]),
+                intent(.setPassword(Samples.passwordInput)), ph[7].1, [.reject(Samples.intent, .passwordChangeRequired)]),
         ]
         rows += rejectedRows(machine, "\(label): nobody signed in", phases: [ph[0], ph[1]], intents: [("setPassword", .setPassword(Samples.passwordInput))], .notSignedIn)
         rows += rejectedRows(
@@ -82,7 +84,7 @@ extension SessionTable {
             row(
                 label, machine, "passwordSetupRequired + reply(user, passwordSet) → active, persists the user, emits passwordSet", ph[6].1,
                 .reply(Samples.r(4), .user(Samples.userPasswordSet), at: t0), .active(SessionLifecycle.Active(credentials: setUser)),
-                [.persist(setUser), .emit(.passwordSet)]),
+                [.persist(setUser), .finish(Samples.pending, .passwordSet)]),
         ]
         rows += [
             row(label, machine, "signedOut + launched(none) → unchanged", .signedOut, .launched(.none, at: t0), .signedOut, []),
@@ -112,25 +114,25 @@ extension SessionTable {
         return [
             // active
             row(
-                "active + call with a usable token → active, sends the call with the bearer", active, intent(.call(Samples.call2)),
+                "active + call with a usable token → active, sends the call with the bearer", active, intent(.call, id: Samples.call2),
                 .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2), sent(Samples.call2, 10)])),
                 [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
                 "active + call inside the refresh margin → refreshing, the call waits, one refresh sent", active,
-                intent(.call(Samples.call2), at: Samples.at(1740)),
+                intent(.call, id: Samples.call2, at: Samples.at(1740)),
                 .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2), waiting(Samples.call2)], refresh: .refreshing(Samples.r(10), attempt: 0))),
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
                 "active + reply(call answered 200) → active without the call, finishCall answered", active,
                 .reply(Samples.r(2), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c)),
-                [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
+                [.finish(Samples.call1, .answered(Samples.r(2)))]),
             row(
                 "active + reply(call answered 401) → refreshing, the call waits to be replayed once", active,
                 .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), refreshingCall1, [.cancelTimer(.proactiveRefresh), refresh]),
             row(
                 "active + reply(call answered 403) → active, the 403 is the call's answer", active,
                 .reply(Samples.r(2), .failed(.forbidden(nil)), at: t0), .active(SessionLifecycle.Active(credentials: c)),
-                [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
+                [.finish(Samples.call1, .answered(Samples.r(2)))]),
             row(
                 "active + reply(401 for a call sent with an old token) → replays at once with the new token, no second refresh",
                 .active(SessionLifecycle.Active(credentials: afterRefresh, calls: [sent(Samples.call1, 2)])), .reply(Samples.r(2), .failed(.unauthorized(nil)), at: Samples.at(100)),
@@ -140,7 +142,7 @@ extension SessionTable {
                 "active + reply(401 for a call already replayed) → finishCall answered, never loops",
                 .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2, replayed: true)])),
                 .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), .active(SessionLifecycle.Active(credentials: c)),
-                [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
+                [.finish(Samples.call1, .answered(Samples.r(2)))]),
             row("active + tick before the refresh margin → unchanged", active, .tick(Samples.at(1739)), active, []),
             row(
                 "active + tick inside the refresh margin → refreshing, proactive refresh sent", active, .tick(Samples.at(1740)),
@@ -149,17 +151,17 @@ extension SessionTable {
             row(
                 "active + credentialsRejected → refreshing, refresh sent", active, intent(.credentialsRejected),
                 .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2)], refresh: .refreshing(Samples.r(10), attempt: 0))),
-                [.cancelTimer(.proactiveRefresh), refresh]),
+                [.cancelTimer(.proactiveRefresh), refresh] + [.finish(Samples.intent, .done)]),
             row(
                 "active + setPassword → rejected notAvailableNow", active, intent(.setPassword(Samples.passwordInput)), active,
-                [.emit(.rejected(.notAvailableNow))]),
+                [.reject(Samples.intent, .notAvailableNow)]),
 
             row(
                 "passwordChangeRequired + credentialsRejected → unchanged, the password step decides", ph[7].1, intent(.credentialsRejected),
-                ph[7].1, []),
+                ph[7].1, [.finish(Samples.intent, .unchanged)]),
             row(
                 "passwordSetupRequired + credentialsRejected → unchanged, the password step decides", ph[6].1, intent(.credentialsRejected),
-                ph[6].1, []),
+                ph[6].1, [.finish(Samples.intent, .unchanged)]),
 
             // refreshing
             row(
@@ -182,7 +184,7 @@ extension SessionTable {
                 "refreshing + reply(401) → signedOut(sessionExpired), vault cleared, waiting caller gets sessionEnded", ph[3].1,
                 .reply(Samples.r(3), .failed(.unauthorized(nil)), at: t0), .signedOut,
                 [.clearCredentials, .cancel(Samples.r(3))] + timersCancelled + [
-                    .finishCall(Samples.call1, .sessionEnded), .emit(.signedOut(.sessionExpired)),
+                    .finish(Samples.call1, .sessionEnded), .emit(.signedOut(.sessionExpired)),
                 ]),
             row(
                 "refreshing + reply(400 invalid grant) → signedOut(sessionExpired)", .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))),
@@ -214,7 +216,7 @@ extension SessionTable {
             row(
                 "refreshing + reply(503) on the last attempt → offline, waiting callers get failed", refreshingAttempt(2),
                 .reply(Samples.r(3), .failed(.server(status: 503, nil)), at: t0), .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
-                [.finishCall(Samples.call1, .failed(.server(status: 503, nil))), .emit(.offline)]),
+                [.finish(Samples.call1, .failed(.server(status: 503, nil))), .emit(.offline)]),
             row(
                 "refreshing + reply(401 for a second call) → the call joins the refresh in flight, no second refresh",
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true), sent(Samples.call2, 5)], refresh: .refreshing(Samples.r(3), attempt: 0))),
@@ -222,7 +224,7 @@ extension SessionTable {
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true), waiting(Samples.call2, replayed: true)], refresh: .refreshing(Samples.r(3), attempt: 0))),
                 []),
             row(
-                "refreshing + call → the call waits for the refresh in flight", ph[3].1, intent(.call(Samples.call2)),
+                "refreshing + call → the call waits for the refresh in flight", ph[3].1, intent(.call, id: Samples.call2),
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true), waiting(Samples.call2)], refresh: .refreshing(Samples.r(3), attempt: 0))),
                 []),
 
@@ -232,7 +234,7 @@ extension SessionTable {
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .refreshing(Samples.r(10), attempt: 1))),
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
-                "refreshBackoff + call → the call waits", ph[4].1, intent(.call(Samples.call2)),
+                "refreshBackoff + call → the call waits", ph[4].1, intent(.call, id: Samples.call2),
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1), waiting(Samples.call2)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
                 []),
             row(
@@ -243,18 +245,18 @@ extension SessionTable {
 
             // offline
             row(
-                "offline + call with a usable token → offline, the call is sent", ph[5].1, intent(.call(Samples.call2)),
+                "offline + call with a usable token → offline, the call is sent", ph[5].1, intent(.call, id: Samples.call2),
                 .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 10)], refresh: .offline)), [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
-                "offline + call inside the refresh margin → refreshing again from attempt 0", ph[5].1, intent(.call(Samples.call2), at: Samples.at(1740)),
+                "offline + call inside the refresh margin → refreshing again from attempt 0", ph[5].1, intent(.call, id: Samples.call2, at: Samples.at(1740)),
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2)], refresh: .refreshing(Samples.r(10), attempt: 0))),
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
                 "offline + reply(call answered) → offline, finishCall answered", .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 5)], refresh: .offline)),
-                .reply(Samples.r(5), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), [.finishCall(Samples.call2, .answered(Samples.r(5)))]),
+                .reply(Samples.r(5), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), [.finish(Samples.call2, .answered(Samples.r(5)))]),
             row(
                 "offline + credentialsRejected → refreshing", ph[5].1, intent(.credentialsRejected),
-                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(10), attempt: 0))), [.cancelTimer(.proactiveRefresh), refresh]),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(10), attempt: 0))), [.cancelTimer(.proactiveRefresh), refresh] + [.finish(Samples.intent, .done)]),
 
             // restoring
             row(
@@ -303,41 +305,41 @@ extension SessionTable {
             withChange(
                 "active + changePassword(7-character new password) → rejected invalid, nothing sent", .active(SessionLifecycle.Active(credentials: c)),
                 intent(.changePassword(old: Samples.passwordInput, new: Samples.shortPasswordInput)), .active(SessionLifecycle.Active(credentials: c)),
-                [.emit(.rejected(.invalid(.passwordTooShort(minimum: 8))))]),
+                [.reject(Samples.intent, .invalid(.passwordTooShort(minimum: 8)))]),
             withChange(
                 "active + reply(password change accepted) → active, emits passwordChanged",
                 .active(SessionLifecycle.Active(credentials: c, passwordChange: Samples.r(6))), .reply(Samples.r(6), .accepted(nil), at: t0),
-                .active(SessionLifecycle.Active(credentials: c)), [.emit(.passwordChanged)]),
+                .active(SessionLifecycle.Active(credentials: c)), [.finish(Samples.pending, .passwordChanged)]),
             withChange(
                 "passwordChangeRequired + changePassword(valid) → pending, sends changePassword", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(10))), [.send(Samples.r(10), change)]),
             withChange(
                 "passwordChangeRequired + changePassword while one is pending → rejected busy", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
-                intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))), [.emit(.rejected(.busy))]),
+                intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))), [.reject(Samples.intent, .busy)]),
             withChange(
                 "passwordChangeRequired + reply(changed) → active, persists the lifted demand, emits passwordChanged, schedules proactive refresh",
                 .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))), .reply(Samples.r(4), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c)),
-                [.persist(c), .emit(.passwordChanged), .schedule(.proactiveRefresh, at: Samples.at(1740))]),
+                [.persist(c), .schedule(.proactiveRefresh, at: Samples.at(1740)), .finish(Samples.pending, .passwordChanged)]),
             withChange(
                 "passwordChangeRequired + reply(400) → passwordChangeRequired, fails badRequest", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
                 .reply(Samples.r(4), .failed(.badRequest("Wrong password")), at: t0), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
-                [.emit(.failed(.badRequest("Wrong password")))]),
+                [.finish(Samples.pending, .failed(.badRequest("Wrong password")))]),
             row(
                 "passwordChangeRequired + credentialsRejected → unchanged, the password step's answer decides", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
-                intent(.credentialsRejected), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), []),
+                intent(.credentialsRejected), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), [.finish(Samples.intent, .unchanged)]),
             row("passwordChangeRequired + tick before expiry → unchanged", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1799)), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), []),
             row(
                 "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1800)),
                 .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
             row(
                 "passwordSetupRequired + credentialsRejected → unchanged (rotating policy)", .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
-                intent(.credentialsRejected), .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)), []),
+                intent(.credentialsRejected), .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)), [.finish(Samples.intent, .unchanged)]),
             row(
                 "active + changePassword → rejected unsupported (seed 002 documents no change endpoint)", .active(SessionLifecycle.Active(credentials: c)),
-                intent(changeIntent), .active(SessionLifecycle.Active(credentials: c)), [.emit(.rejected(.unsupported))]),
+                intent(changeIntent), .active(SessionLifecycle.Active(credentials: c)), [.reject(Samples.intent, .unsupported)]),
             row(
                 "passwordChangeRequired + changePassword → rejected unsupported: log out and reset the password instead",
-                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), [.emit(.rejected(.unsupported))]),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), [.reject(Samples.intent, .unsupported)]),
         ]
     }()
 
@@ -360,7 +362,7 @@ extension SessionTable {
                 ]),
             row(
                 "Hero365", hero365, "active + changePassword → rejected unsupported", .active(SessionLifecycle.Active(credentials: c)), intent(changeIntent),
-                .active(SessionLifecycle.Active(credentials: c)), [.emit(.rejected(.unsupported))]),
+                .active(SessionLifecycle.Active(credentials: c)), [.reject(Samples.intent, .unsupported)]),
             row(
                 "Hero365", hero365, "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 .tick(Samples.at(1800)), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
@@ -376,17 +378,17 @@ extension SessionTable {
             SessionTable.row(label, machine, name, from, event, to, effects, requests: requests)
         }
         let ended: (SignOutReason) -> [AuthEffect] = { reason in
-            [.clearCredentials, .cancel(Samples.r(2))] + timersCancelled + [.finishCall(Samples.call1, .sessionEnded), .emit(.signedOut(reason))]
+            [.clearCredentials, .cancel(Samples.r(2))] + timersCancelled + [.finish(Samples.call1, .sessionEnded), .emit(.signedOut(reason))]
         }
         let forbiddenEnds = machine.policy.forbiddenEndsSession
         return [
             row(
-                "active + call with a usable token → sends the call", active, intent(.call(Samples.call2)),
+                "active + call with a usable token → sends the call", active, intent(.call, id: Samples.call2),
                 .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2), sent(Samples.call2, 10)])),
                 [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
                 "active + call after the token expired → signedOut(tokenExpired), every caller gets sessionEnded", active,
-                intent(.call(Samples.call2), at: Samples.at(1800)), .signedOut, ended(.tokenExpired) + [.finishCall(Samples.call2, .sessionEnded)]),
+                intent(.call, id: Samples.call2, at: Samples.at(1800)), .signedOut, ended(.tokenExpired) + [.finish(Samples.call2, .sessionEnded)]),
             row(
                 "active + reply(call answered 401) → signedOut(tokenRejected), no refresh to try", active,
                 .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), .signedOut, ended(.tokenRejected)),
@@ -397,32 +399,32 @@ extension SessionTable {
                 : row(
                     "active + reply(call answered 403) → active, the 403 is only the call's answer", active,
                     .reply(Samples.r(2), .failed(.forbidden(nil)), at: t0), .active(SessionLifecycle.Active(credentials: c)),
-                    [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
+                    [.finish(Samples.call1, .answered(Samples.r(2)))]),
             row(
                 "active + reply(call answered 200) → finishCall answered", active, .reply(Samples.r(2), .accepted(nil), at: t0),
-                .active(SessionLifecycle.Active(credentials: c)), [.finishCall(Samples.call1, .answered(Samples.r(2)))]),
+                .active(SessionLifecycle.Active(credentials: c)), [.finish(Samples.call1, .answered(Samples.r(2)))]),
             row("active + tick before expiry → unchanged", active, .tick(Samples.at(1799)), active, []),
             row("active + tick at expiry → signedOut(tokenExpired)", active, .tick(Samples.at(1800)), .signedOut, ended(.tokenExpired)),
-            row("active + credentialsRejected → signedOut(tokenRejected)", active, intent(.credentialsRejected), .signedOut, ended(.tokenRejected)),
+            row("active + credentialsRejected → signedOut(tokenRejected)", active, intent(.credentialsRejected), .signedOut, ended(.tokenRejected) + [.finish(Samples.intent, .done)]),
             row(
                 "offline + credentialsRejected → signedOut(tokenRejected)", .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), intent(.credentialsRejected), .signedOut,
-                [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
+                [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))] + [.finish(Samples.intent, .done)]),
             row(
                 "passwordSetupRequired + credentialsRejected → signedOut(tokenRejected)", .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
-                intent(.credentialsRejected), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
+                intent(.credentialsRejected), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))] + [.finish(Samples.intent, .done)]),
             row(
-                "offline + call with a usable token → offline, the call is sent", .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), intent(.call(Samples.call2)),
+                "offline + call with a usable token → offline, the call is sent", .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), intent(.call, id: Samples.call2),
                 .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 10)], refresh: .offline)), [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
-                "refreshing + call → the call waits", .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))), intent(.call(Samples.call2)),
+                "refreshing + call → the call waits", .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))), intent(.call, id: Samples.call2),
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2)], refresh: .refreshing(Samples.r(3), attempt: 0))), []),
             row(
                 "refreshBackoff + call → the call waits", .active(SessionLifecycle.Active(credentials: c, refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
-                intent(.call(Samples.call2)),
+                intent(.call, id: Samples.call2),
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))), []),
             row(
                 "passwordChangeRequired + credentialsRejected → signedOut(tokenRejected)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
-                intent(.credentialsRejected), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
+                intent(.credentialsRejected), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))] + [.finish(Samples.intent, .done)]),
             row(
                 "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1800)),
                 .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
@@ -434,7 +436,7 @@ extension SessionTable {
                 "refreshing + reply(network) → offline, no refresh policy to retry with",
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .refreshing(Samples.r(3), attempt: 0))),
                 .reply(Samples.r(3), .failed(.network), at: t0), .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
-                [.finishCall(Samples.call1, .failed(.network)), .emit(.offline)]),
+                [.finish(Samples.call1, .failed(.network)), .emit(.offline)]),
         ]
     }
 
@@ -461,21 +463,21 @@ extension SessionTable {
                 [.send(Samples.r(10), .setPassword(Samples.password, Bearer(token: Samples.access1, userID: Samples.userID)))]),
             row(
                 "passwordSetupRequired + setPassword(7 characters) → rejected invalid, nothing sent", unsetPhase,
-                intent(.setPassword(Samples.shortPasswordInput)), unsetPhase, [.emit(.rejected(.invalid(.passwordTooShort(minimum: 8))))]),
+                intent(.setPassword(Samples.shortPasswordInput)), unsetPhase, [.reject(Samples.intent, .invalid(.passwordTooShort(minimum: 8)))]),
             row(
                 "passwordSetupRequired + reply(user, passwordSet) → active, persists the user, emits passwordSet", pending,
                 .reply(Samples.r(4), .user(Samples.userPasswordSet), at: t0), .active(SessionLifecycle.Active(credentials: set)),
-                [.persist(set), .emit(.passwordSet)]),
+                [.persist(set), .finish(Samples.pending, .passwordSet)]),
             row(
                 "passwordSetupRequired + reply(accepted) → active with passwordSet true", pending, .reply(Samples.r(4), .accepted(nil), at: t0),
-                .active(SessionLifecycle.Active(credentials: set)), [.persist(set), .emit(.passwordSet)]),
+                .active(SessionLifecycle.Active(credentials: set)), [.persist(set), .finish(Samples.pending, .passwordSet)]),
             row(
                 "passwordSetupRequired + reply(400) → passwordSetupRequired, fails badRequest", pending,
-                .reply(Samples.r(4), .failed(.badRequest(nil)), at: t0), unsetPhase, [.emit(.failed(.badRequest(nil)))]),
+                .reply(Samples.r(4), .failed(.badRequest(nil)), at: t0), unsetPhase, [.finish(Samples.pending, .failed(.badRequest(nil)))]),
             row(
                 "passwordSetupRequired + reply(401) → signedOut(tokenRejected), fails unauthorized", pending,
                 .reply(Samples.r(4), .failed(.unauthorized(nil)), at: t0), .signedOut,
-                [.emit(.failed(.unauthorized(nil))), .clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
+                [.finish(Samples.pending, .failed(.unauthorized(nil))), .clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
             row("passwordSetupRequired + tick → unchanged (no known expiry)", unsetPhase, .tick(Samples.at(5000)), unsetPhase, []),
             row(
                 "active + changePassword(valid) → sends changePassword with X-User-Id", .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)),
@@ -489,7 +491,7 @@ extension SessionTable {
             row(
                 "active + reply(password change 401) → signedOut(tokenRejected)", .active(SessionLifecycle.Active(credentials: Samples.plainCredentials, passwordChange: Samples.r(6))),
                 .reply(Samples.r(6), .failed(.unauthorized(nil)), at: t0), .signedOut,
-                [.emit(.failed(.unauthorized(nil))), .clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
+                [.finish(Samples.pending, .failed(.unauthorized(nil))), .clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
         ]
     }()
 
@@ -520,12 +522,12 @@ extension SessionTable {
                 .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])), .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
                 .signedOut,
                 [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled
-                    + [.finishCall(Samples.call2, .sessionEnded), .emit(.signedOut(.sessionExpired))]),
+                    + [.finish(Samples.call2, .sessionEnded), .emit(.signedOut(.sessionExpired))]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(network) → offline, the call fails with the reason",
                 .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])), .reply(Samples.r(1), .failed(.network), at: t0),
                 .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
-                [.emit(.signedIn(Samples.user)), .emit(.failed(.network)), .emit(.offline), .finishCall(Samples.call2, .failed(.network))]),
+                [.emit(.signedIn(Samples.user)), .emit(.failed(.network)), .emit(.offline), .finish(Samples.call2, .failed(.network))]),
         ]
     }()
 
@@ -539,8 +541,37 @@ extension SessionTable {
             .launched(.stored(Samples.expiringCredentials), at: Samples.at(1800)), .signedOut, [.clearCredentials, .emit(.signedOut(.tokenExpired))]),
     ]
 
+    /// A caller that stops waiting: a call sent is cancelled, a call waiting for a token dropped, a
+    /// password step in flight abandoned; the intent is finished as cancelled. Nothing else waits.
+    static let withdrawalRows: [Row<SessionLifecycle>] = policies.flatMap { label, machine -> [Row<SessionLifecycle>] in
+        let ph = phases(machine)
+        let c = credentials(machine)
+        var rows = withdrawnRows(
+            machine, "\(label): withdrawals", phases: ph,
+            abandoned: ["passwordSetupRequired": (.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: Samples.passwordUnsetCredentials)), Samples.r(4))],
+            requests: 10)
+        let call: Event = .withdrawn(Samples.call1, at: t0)
+        rows += [
+            row(
+                label, machine, "active.idle + withdrawn(a call sent) → the call is dropped and its request cancelled", ph[2].1, call,
+                .active(SessionLifecycle.Active(credentials: c)), [.cancel(Samples.r(2)), .finish(Samples.call1, .cancelled)]),
+            row(
+                label, machine, "active.refreshing + withdrawn(a call waiting for the token) → dropped; the refresh goes on", ph[3].1, call,
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))), [.finish(Samples.call1, .cancelled)]),
+            row(
+                label, machine, "active.backingOff + withdrawn(a call waiting for the token) → dropped", ph[4].1, call,
+                .active(SessionLifecycle.Active(credentials: c, refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
+                [.finish(Samples.call1, .cancelled)]),
+            row(
+                label, machine, "restoring + withdrawn(a call waiting for the restore) → dropped; the restore goes on",
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call1])), call,
+                ph[1].1, [.finish(Samples.call1, .cancelled)]),
+        ]
+        return rows
+    }
+
     static let rows: [Row<SessionLifecycle>] =
-        sharedRows + rotatingRows("Everday", everday) + rotatingRows("Hero365", hero365) + everdayRows + hero365Rows
+        sharedRows + withdrawalRows + rotatingRows("Everday", everday) + rotatingRows("Hero365", hero365) + everdayRows + hero365Rows
         + noRefreshRows("Anonymous Wall", anonymousWall) + noRefreshRows("Subspace", subspace) + noRefreshRows("VynqTalk", vynqTalk)
         + anonymousWallRows + subspaceRows + vynqTalkRows
 }

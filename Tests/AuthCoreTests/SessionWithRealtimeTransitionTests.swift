@@ -33,8 +33,11 @@ enum SessionWithRealtimeTable {
         }
     }
 
-    static func ended(_ reason: SignOutReason) -> [AuthEffect] {
-        [.clearCredentials, .cancel(Samples.r(5))] + timers + [.finishCall(Samples.call1, .sessionEnded), .emit(.signedOut(reason))]
+    /// What the session's end asks for, then the connection's teardown, then the answers to the
+    /// waiting call and to `intent` (a composition's answers come last).
+    static func ended(_ reason: SignOutReason, _ connection: String, answering intent: Completion? = nil) -> [AuthEffect] {
+        [.clearCredentials, .cancel(Samples.r(5))] + timers + [.emit(.signedOut(reason))] + teardown(connection)
+            + [.finish(Samples.call1, .sessionEnded)] + (intent.map { [.finish(Samples.intent, $0)] } ?? [])
     }
 
     static func row(_ name: String, _ from: Phase, _ event: AuthEvent<Intent>, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10)
@@ -58,39 +61,45 @@ enum SessionWithRealtimeTable {
             ? (.connecting(a1, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a1))]) : (connection, [])
         return [
             row(
-                "\(name) + session call → the call is sent, connection unchanged", phase, .intent(.session(.call(Samples.call2)), at: t0),
+                "\(name) + session call → the call is sent, connection unchanged", phase, .intent(.session(.call), id: Samples.call2, at: t0),
                 Phase(
                     session: .active(SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 5), SessionTable.sent(Samples.call2, 10)])),
                     connection: connection),
                 [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
                 "\(name) + session logout → signedOut, and the connection is closed", phase, .intent(.session(.logout), at: t0), signedOut,
-                ended(.userRequested) + teardown(name)),
+                ended(.userRequested, name, answering: .signedOut)),
             row(
                 "\(name) + session setPassword → rejected notAvailableNow", phase, .intent(.session(.setPassword(Samples.passwordInput)), at: t0),
-                phase, [.emit(.rejected(.notAvailableNow))]),
+                phase, [.reject(Samples.intent, .notAvailableNow)]),
             row(
                 "\(name) + session changePassword → rejected unsupported", phase,
                 .intent(.session(.changePassword(old: Samples.passwordInput, new: Samples.newPasswordInput)), at: t0), phase,
-                [.emit(.rejected(.unsupported))]),
+                [.reject(Samples.intent, .unsupported)]),
             row(
                 "\(name) + session credentialsRejected → signedOut(tokenRejected), connection closed", phase,
-                .intent(.session(.credentialsRejected), at: t0), signedOut, ended(.tokenRejected) + teardown(name)),
+                .intent(.session(.credentialsRejected), at: t0), signedOut,
+                ended(.tokenRejected, name, answering: .done)),
             row(
                 "\(name) + connection connect → \(connect.0 == connection ? "unchanged" : "connecting")", phase,
-                .intent(.connection(.connect(a1)), at: t0), Phase(session: session, connection: connect.0), connect.1),
+                .intent(.connection(.connect(a1)), at: t0), Phase(session: session, connection: connect.0),
+                connect.1 + [.finish(Samples.intent, .done)]),
             row(
                 "\(name) + connection disconnect → idle", phase, .intent(.connection(.disconnect), at: t0),
-                Phase(session: session, connection: disconnect.0), disconnect.1),
+                Phase(session: session, connection: disconnect.0), disconnect.1 + [.finish(Samples.intent, name == "idle" ? .unchanged : .done)]),
             row(
                 "\(name) + reply(call answered) → finishCall answered, connection unchanged", phase,
                 .reply(Samples.r(5), .accepted(nil), at: t0), Phase(session: .active(SessionLifecycle.Active(credentials: credentials)), connection: connection),
-                [.finishCall(Samples.call1, .answered(Samples.r(5)))]),
+                [.finish(Samples.call1, .answered(Samples.r(5)))]),
             row("\(name) + reply(stale id) → unchanged", phase, .reply(Samples.staleID, .realtimeOpened, at: t0), phase, []),
             row(
                 "\(name) + tick → \(name == "waitingToReconnect" ? "reconnects with the current token" : "unchanged")", phase, .tick(Samples.at(1)),
                 Phase(session: session, connection: tick.0), tick.1),
             row("\(name) + launched → unchanged", phase, .launched(.stored(credentials), at: t0), phase, []),
+            row(
+                "\(name) + withdrawn(a call) → the session drops the call, connection unchanged", phase, .withdrawn(Samples.call1, at: t0),
+                Phase(session: .active(SessionLifecycle.Active(credentials: credentials)), connection: connection),
+                [.cancel(Samples.r(5)), .finish(Samples.call1, .cancelled)]),
         ]
     } + [
         row(
@@ -100,14 +109,14 @@ enum SessionWithRealtimeTable {
         row(
             "connected + reply(401 from the socket) → session signed out (tokenRejected), connection idle",
             Phase(session: session, connection: connections[2].1), .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), signedOut,
-            [.emit(.failed(.unauthorized(nil)))] + ended(.tokenRejected)),
+            [.emit(.failed(.unauthorized(nil)))] + ended(.tokenRejected, "idle")),
         row(
             "connected + reply(closed) → waitingToReconnect", Phase(session: session, connection: connections[2].1),
             .reply(Samples.r(2), .realtimeClosed, at: t0),
             Phase(session: session, connection: .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0)), [.schedule(.reconnect, at: Samples.at(1))]),
         row(
             "signedOut + connection connect → rejected notSignedIn", signedOut, .intent(.connection(.connect(a1)), at: t0), signedOut,
-            [.emit(.rejected(.notSignedIn))]),
+            [.reject(Samples.intent, .notSignedIn)]),
         Row(
             "rotating session: refreshing + reply(rotated pair) → the connection follows the new token",
             SessionWithRealtime(session: SessionTable.hero365),

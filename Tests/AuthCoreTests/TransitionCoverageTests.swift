@@ -77,15 +77,15 @@ struct TransitionCoverageTests {
 
     @Test("the tables' pair counts are phases × events, and their total is printed")
     func totalPairs() {
-        // Every intent, a current and a stale reply, a tick, a launch.
-        let resetPairs = PasswordReset.Phase.declaredCases.count * (PasswordReset.Intent.declaredCases.count + 4)
+        // Every intent, a current and a stale reply, a tick, a launch, a withdrawal.
+        let resetPairs = PasswordReset.Phase.declaredCases.count * (PasswordReset.Intent.declaredCases.count + 5)
         let expectedCounts = [
-            "CodeRegistration": 6 * 8, "OneTimeCodeSignIn (email)": 8 * 8, "OneTimeCodeSignIn (phone)": 8 * 8, "PasswordSignIn": 5 * 6,
-            "Registration": 5 * 6, "PasswordReset (code with auto-login)": resetPairs, "PasswordReset (emailed token)": resetPairs,
-            "PasswordReset (emailed link)": resetPairs, "OAuthSignIn": 4 * 7, "SessionLifecycle": 8 * 9, "SessionLifecycle (Anonymous Wall)": 8 * 9,
-            "SessionLifecycle (Everday)": 8 * 9, "SessionLifecycle (Subspace)": 8 * 9, "SessionLifecycle (Hero365)": 8 * 9,
-            "SessionLifecycle (VynqTalk)": 8 * 9, "RealtimeConnection": 6 * 6,
-            "OneOf": 2 * 6, "Handover": 2 * 6, "SessionWithRealtime": 6 * 11,
+            "CodeRegistration": 6 * 9, "OneTimeCodeSignIn (email)": 8 * 9, "OneTimeCodeSignIn (phone)": 8 * 9, "PasswordSignIn": 5 * 7,
+            "Registration": 5 * 7, "PasswordReset (code with auto-login)": resetPairs, "PasswordReset (emailed token)": resetPairs,
+            "PasswordReset (emailed link)": resetPairs, "OAuthSignIn": 4 * 8, "SessionLifecycle": 8 * 10, "SessionLifecycle (Anonymous Wall)": 8 * 10,
+            "SessionLifecycle (Everday)": 8 * 10, "SessionLifecycle (Subspace)": 8 * 10, "SessionLifecycle (Hero365)": 8 * 10,
+            "SessionLifecycle (VynqTalk)": 8 * 10, "RealtimeConnection": 6 * 7,
+            "OneOf": 2 * 7, "Handover": 2 * 7, "SessionWithRealtime": 6 * 12,
         ]
         var total = 0
         for entry in Self.required {

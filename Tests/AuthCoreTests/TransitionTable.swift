@@ -18,12 +18,14 @@ struct Row<Machine: Lifecycle>: Sendable, CustomTestStringConvertible {
     var expectedEffects: [AuthEffect]
     /// The request counter's next value before the step.
     var requests: UInt64
+    /// The intents waiting for answers before the step.
+    var waiters: [Waiter]
 
     var testDescription: String { name }
 
     init(
         _ name: String, _ machine: Machine, from phase: Machine.Phase, on event: AuthEvent<Machine.Intent>,
-        to expectedPhase: Machine.Phase, effects expectedEffects: [AuthEffect], requests: UInt64 = 1
+        to expectedPhase: Machine.Phase, effects expectedEffects: [AuthEffect], requests: UInt64 = 1, waiters: [Waiter]? = nil
     ) {
         self.name = name
         self.machine = machine
@@ -32,12 +34,13 @@ struct Row<Machine: Lifecycle>: Sendable, CustomTestStringConvertible {
         self.expectedPhase = expectedPhase
         self.expectedEffects = expectedEffects
         self.requests = requests
+        self.waiters = waiters ?? Coverage.entryWaiters(phase)
     }
 
     /// Runs the row's step.
     func run() -> (phase: Machine.Phase, effects: [AuthEffect]) {
         var phase = self.phase
-        var ids = FlowContext(next: requests)
+        var ids = FlowContext(next: requests, waiters: waiters)
         let effects = machine.step(&phase, event, &ids)
         return (phase, effects)
     }
@@ -91,10 +94,35 @@ enum Coverage {
         return ids
     }
 
-    /// The event case: `intent.<case>`, `reply(current)`, `reply(stale)`, `tick`, `launched`.
+    /// The intents an entry flow's phase waits for: one (``Samples/pending``) for each request in
+    /// flight, as the flow registered it when it sent it. A session's waiters are given by its rows.
+    static func entryWaiters(_ phase: some Any) -> [Waiter] {
+        func waiting(_ request: RequestID?) -> [Waiter] { request.map { [Waiter(request: $0, intent: Samples.pending)] } ?? [] }
+        switch phase {
+        case let session as SessionLifecycle.Phase:
+            switch session {
+            case .passwordSetupRequired(let step), .passwordChangeRequired(let step): return waiting(step.pending)
+            case .active(let active): return waiting(active.passwordChange)
+            case .signedOut, .restoring: return []
+            }
+        case let product as SessionWithRealtime.Phase:
+            return entryWaiters(product.session)
+        case is RealtimeConnection.Phase:
+            return []
+        default:
+            // An app's phase: the session's waiters once signed in, the entry flow's before.
+            if String(describing: phase).hasPrefix("signedIn("), let inner = Mirror(reflecting: phase).children.first?.value {
+                return entryWaiters(inner)
+            }
+            return inFlight(phase).sorted().map { Waiter(request: RequestID($0), intent: Samples.pending) }
+        }
+    }
+
+    /// The event case: `intent.<case>`, `reply(current)`, `reply(stale)`, `tick`, `launched`, `withdrawn`.
     static func eventCase<Intent>(_ event: AuthEvent<Intent>, in phase: some Any, intentCase: (Intent) -> String) -> String {
         switch event {
-        case .intent(let intent, _): "intent." + intentCase(intent)
+        case .intent(let intent, _, _): "intent." + intentCase(intent)
+        case .withdrawn: "withdrawn"
         case .reply(let id, _, _): inFlight(phase).contains(id.rawValue) ? "reply(current)" : "reply(stale)"
         case .tick: "tick"
         case .launched: "launched"
@@ -102,7 +130,7 @@ enum Coverage {
     }
 
     /// The event cases every lifecycle has besides its intents.
-    static let commonEvents = ["reply(current)", "reply(stale)", "tick", "launched"]
+    static let commonEvents = ["reply(current)", "reply(stale)", "tick", "launched", "withdrawn"]
 
     /// The (phase case, event case) pairs `rows` exercise.
     static func pairs<Machine: Lifecycle>(
@@ -129,13 +157,15 @@ enum Coverage {
 
 // MARK: Row builders shared by the tables
 
-/// Rows for events a phase ignores: the phase is unchanged and nothing is asked for.
+/// Rows for events a phase ignores: the phase is unchanged and nothing is asked for, but an
+/// intent is finished as having changed nothing.
 func unchangedRows<Machine: Lifecycle>(
     _ machine: Machine, _ label: String, phases: [(String, Machine.Phase)], events: [(String, AuthEvent<Machine.Intent>)]
 ) -> [Row<Machine>] {
     phases.flatMap { phaseName, phase in
         events.map { eventName, event in
-            Row("\(label): \(phaseName) + \(eventName) → unchanged, no effects", machine, from: phase, on: event, to: phase, effects: [])
+            let effects: [AuthEffect] = if case .intent(_, let id, _) = event { [.finish(id, .unchanged)] } else { [] }
+            return Row("\(label): \(phaseName) + \(eventName) → unchanged, no effects", machine, from: phase, on: event, to: phase, effects: effects)
         }
     }
 }
@@ -149,7 +179,39 @@ func rejectedRows<Machine: Lifecycle>(
         intents.map { intentName, intent in
             Row(
                 "\(label): \(phaseName) + \(intentName) → unchanged, rejected \(rejection)", machine, from: phase,
-                on: .intent(intent, at: now), to: phase, effects: [.emit(.rejected(rejection))])
+                on: .intent(intent, at: now), to: phase, effects: [.reject(Samples.intent, rejection)])
         }
     }
+}
+
+extension AuthEvent {
+    /// The intent a table row sends: ``Samples/intent``.
+    static func intent(_ intent: Intent, at now: Instant) -> AuthEvent { .intent(intent, id: Samples.intent, at: now) }
+}
+
+// MARK: Withdrawals
+
+/// An intent no phase of a table waits for.
+let unknownIntent = IntentID(77)
+
+/// Rows for a caller withdrawing: from each phase in `abandoned`, withdrawing the intent it waits
+/// for (``Samples/pending``) abandons its request and lands in the given phase; from every phase,
+/// withdrawing an intent it does not wait for changes nothing.
+func withdrawnRows<Machine: Lifecycle>(
+    _ machine: Machine, _ label: String, phases: [(String, Machine.Phase)],
+    abandoned: [String: (to: Machine.Phase, request: RequestID)], requests: UInt64 = 1
+) -> [Row<Machine>] {
+    let unknown = phases.map { name, phase in
+        Row(
+            "\(label): \(name) + withdrawn(an intent it does not wait for) → unchanged", machine, from: phase,
+            on: .withdrawn(unknownIntent, at: Samples.t0), to: phase, effects: [], requests: requests)
+    }
+    let waited = phases.compactMap { name, phase -> Row<Machine>? in
+        guard let (to, request) = abandoned[name] else { return nil }
+        return Row(
+            "\(label): \(name) + withdrawn(its intent) → the request is abandoned, the intent finished cancelled", machine, from: phase,
+            on: .withdrawn(Samples.pending, at: Samples.t0), to: to, effects: [.cancel(request), .finish(Samples.pending, .cancelled)],
+            requests: requests)
+    }
+    return unknown + waited
 }

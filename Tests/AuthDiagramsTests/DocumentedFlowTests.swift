@@ -18,8 +18,8 @@ struct DocumentedFlowTests {
 
 @Suite("Documented flows can fail")
 struct DocumentedFlowFailureTests {
-    static let signIn: [FlowStep<SubspaceApp.Intent>] = [
-        .user(.entry(.second(.submit(identifier: "john@example.com", password: PasswordInput("password123"))))),
+    static let signIn: [FlowStep] = [
+        .user(AnyIntent(PasswordSignIn.Intent.submit(identifier: "john@example.com", password: PasswordInput("password123")))),
         .answer(.signIn, .granted(Grant(accessToken: AccessToken("t"), user: UserProfile(id: "u")))),
     ]
 
@@ -43,13 +43,22 @@ struct DocumentedFlowFailureTests {
 
     @Test("an effect the seed names that does not happen fails the flow", arguments: [
         FlowExpectation.vaultCleared, .vaultUntouched, .vaultHolds(access: "other", refresh: nil), .notSent(.signIn),
-        .emitted(.passwordSet), .sent(.refresh(RefreshToken("r"))),
+        .emitted(.offline), .completed(.passwordSet), .completedAs("codeSent"), .sent(.refresh(RefreshToken("r"))),
+        .sentCall(with: Bearer(token: AccessToken("t"), userID: "u")),
     ])
     func unmetExpectation(_ expectation: FlowExpectation) {
         let flow = DocumentedFlow(
             "test.expectation", backend: .subspace, seed: "seed", section: "section", app: Apps.subspace(), steps: Self.signIn,
             endsIn: "signedIn.active.idle", expecting: [expectation])
         #expect(flow.failures(of: flow.run()).count == 1)
+    }
+
+    @Test("a user step that no flow of the app takes fails the flow, naming the intent's type")
+    func unroutableStep() {
+        let flow = DocumentedFlow(
+            "test.unroutable", backend: .subspace, seed: "seed", section: "section", app: Apps.subspace(),
+            steps: [.user(AnyIntent(OAuthSignIn.Intent.cancel))], endsIn: "signedOut.first.editing")
+        #expect(flow.failures(of: flow.run()) == ["step 1: no flow of the app takes Intent"])
     }
 
     @Test("the documented flows have unique ids and cover every backend")

@@ -48,14 +48,14 @@ struct AuthorizedCallTests {
             }
         }
         let states = await runner.states()
-        let statuses = await withTaskGroup(of: Result<Int, AuthorizedCallError>.self) { group in
+        let statuses = await withTaskGroup(of: Result<Int, AuthError>.self) { group in
             for _ in 0..<1000 {
                 group.addTask { await runner.status() }
             }
             // Hold the refresh until every call waits on it, so all 1,000 meet the single flight.
             _ = await states.first { Self.waitingCalls($0) == 1000 }
             refreshGate.open()
-            var statuses: [Result<Int, AuthorizedCallError>] = []
+            var statuses: [Result<Int, AuthError>] = []
             for await status in group { statuses.append(status) }
             return statuses
         }
@@ -71,7 +71,7 @@ struct AuthorizedCallTests {
         let transport = ScriptedTransport { _ in Answers.status(200) }
         let runner = Sample.runner(Apps.everday(), transport: transport, clock: clock)
         await runner.start()
-        await #expect(throws: AuthorizedCallError.rejected(.notSignedIn)) { try await runner.authorized(Sample.appRequest) }
+        await #expect(throws: AuthError.rejected(.notSignedIn)) { try await runner.authorized(Sample.appRequest) }
         #expect(transport.received.isEmpty)
     }
 
@@ -156,8 +156,8 @@ struct AuthorizedCallTests {
             _ = try await runner.authorized(Sample.appRequest)
             Issue.record("expected a network error")
         } catch {
-            #expect(error == .failed(.network))
-            #expect(error.userMessage == "Cannot connect to server")
+            #expect(error == .server(.network))
+            #expect(error.errorDescription == "Cannot connect to server")
         }
     }
 
@@ -173,7 +173,7 @@ struct AuthorizedCallTests {
         let outcomes = await runner.outcomes()
         await runner.send(.entry(.second(.submit(identifier: "alice@example.com", password: Sample.password))))
         _ = await outcomes.first { $0 == .realtimeConnected }
-        await #expect(throws: AuthorizedCallError.sessionEnded) { try await runner.authorized(Sample.appRequest) }
+        await #expect(throws: AuthError.sessionEnded) { try await runner.authorized(Sample.appRequest) }
         #expect(await outcomes.first { $0 == .signedOut(.tokenRejected) } != nil)
         #expect(vault.credentials == nil)
         #expect(await runner.phase == .signedOut(Apps.vynqTalk().entry.initialPhase))

@@ -124,9 +124,9 @@ struct RunnerTests {
         let runner = Sample.runner(EffectScript(), transport: ScriptedTransport { _ in .failure(.network) }, clock: clock)
         let first = await runner.outcomes()
         let second = await runner.outcomes()
-        await runner.send(EffectScript.Intent([.emit(.codeSent), .emit(.tokenRefreshed)]))
-        #expect(await first.prefixArray(2) == [.codeSent, .tokenRefreshed])
-        #expect(await second.prefixArray(2) == [.codeSent, .tokenRefreshed])
+        await runner.send(EffectScript.Intent([.emit(.offline), .emit(.tokenRefreshed)]))
+        #expect(await first.prefixArray(2) == [.offline, .tokenRefreshed])
+        #expect(await second.prefixArray(2) == [.offline, .tokenRefreshed])
     }
 
     @Test("persist and clearCredentials go to the vault; a failed write is an issue and nothing else changes")
@@ -232,7 +232,7 @@ struct RunnerTests {
         #expect(await runner.inFlight.isEmpty)
         #expect(await runner.scheduledTimers.isEmpty)
         #expect(clock.pendingDeadlines.isEmpty)
-        await runner.send(EffectScript.Intent([.emit(.codeSent)]))
+        await runner.send(EffectScript.Intent([.emit(.offline)]))
         #expect(await outcomes.prefixArray(1).isEmpty)
         gate.open()
     }

@@ -79,7 +79,7 @@ struct SecretMarkerTests {
         let newPassword = PasswordInput(Self.newPassword)
         let rejected = await runner.status()
         #expect(rejected == .failure(.rejected(.notSignedIn)))
-        if case .failure(let error) = rejected { observed.texts += [error.description, error.userMessage, "\(error)"] }
+        if case .failure(let error) = rejected { observed.texts += [error.description, (error.errorDescription ?? ""), "\(error)"] }
         for intent: EverdayApp.Intent in [
             .entry(.first(.submit(RegistrationInput(username: "newkid", password: password)))),
             .entry(.second(.second(.requestReset("newkid")))),

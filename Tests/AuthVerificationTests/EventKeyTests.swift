@@ -97,9 +97,9 @@ struct EventKeyTests {
         let pairs: [(AuthEffect, AuthEffect)] = [
             (.send(RequestID(1), .refresh(RefreshToken("tok-rt-1"))), .send(RequestID(1), .refresh(RefreshToken("tok-rt-2")))),
             (.persist(Self.credentials), .persist(other)),
-            (.finishCall(CallID(1), .answered(RequestID(3))), .finishCall(CallID(1), .answered(RequestID(4)))),
-            (.finishCall(CallID(1), .sessionEnded), .finishCall(CallID(2), .sessionEnded)),
-            (.emit(.codeSent), .emit(.tokenRefreshed)),
+            (.finish(IntentID(1), .answered(RequestID(3))), .finish(IntentID(1), .answered(RequestID(4)))),
+            (.finish(IntentID(1), .sessionEnded), .finish(IntentID(1), .signedOut)),
+            (.emit(.offline), .emit(.tokenRefreshed)),
             (.send(RequestID(1), .refresh(RefreshToken("tok-rt-1"))), .persist(Self.credentials)),
         ]
         for (one, another) in pairs {
@@ -109,11 +109,12 @@ struct EventKeyTests {
         }
     }
 
-    @Test("a request's id is left out of its digest (one request is scanned once whatever its id); effects without text have none")
+    @Test("a request's or an intent's id is left out of its digest (one request or answer is scanned once whatever its id); effects without text have none")
     func digestLeavesOutIds() {
         typealias D = Described<String>
         let request = APIRequest.refresh(RefreshToken("tok-rt-1"))
         #expect(D.digest(.send(RequestID(1), request)) == D.digest(.send(RequestID(9), request)))
+        #expect(D.digest(.finish(IntentID(1), .signedOut)) == D.digest(.finish(IntentID(7), .signedOut)))
         for effect: AuthEffect in [.cancel(RequestID(1)), .clearCredentials, .cancelTimer(.proactiveRefresh), .closeRealtime(RequestID(2))] {
             #expect(D.digest(effect) == nil)
         }

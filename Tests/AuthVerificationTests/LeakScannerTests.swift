@@ -43,7 +43,7 @@ struct LeakScannerTests {
         let table = EventTable<String>()
         let described = Counter()
         let key = table.key(.intent("submit"))
-        let digest = Described<String>.digest(.emit(.codeSent))!
+        let digest = Described<String>.digest(.emit(.offline))!
         func texts() -> (texts: [String], own: [String]) {
             described.count += 1
             return (["shows rt-second"], [])

@@ -15,9 +15,9 @@ struct PackedChoiceTests {
             Choice.intent(0), .intent(7), .intent(1 << 31), .intent(1 << 40),
             .reply(exchange: 0, reply: 0), .reply(exchange: 3, reply: 12),
             .reply(exchange: 16_384, reply: 1), .reply(exchange: 1, reply: 65_536),
-            .reply(exchange: (1 << 30) - 1, reply: (1 << 32) - 1),
+            .reply(exchange: (1 << 29) - 1, reply: (1 << 32) - 1),
             .timer(0), .timer(2), .timer(1 << 35),
-            .relaunch(0), .relaunch(1),
+            .relaunch(0), .relaunch(1), .withdraw(0), .withdraw(3), .withdraw(1 << 40),
         ])
     func roundTrip(_ choice: Choice) {
         #expect(PackedChoice(choice).choice == choice)
@@ -30,6 +30,7 @@ struct PackedChoiceTests {
         let moves: [Choice] = [
             .intent(1), .timer(1), .relaunch(1), .reply(exchange: 0, reply: 1), .reply(exchange: 1, reply: 0),
             .reply(exchange: 16_384, reply: 0), .reply(exchange: 0, reply: 65_536), .intent(1 << 30), .intent(1 << 32),
+            .withdraw(1), .withdraw(1 << 30),
         ]
         #expect(Set(moves.map { PackedChoice($0).bits }).count == moves.count)
     }

@@ -99,6 +99,9 @@ struct SuccessorTests {
         var signedOut = base
         signedOut.state = LifecycleState(phase: .signedOut)
         variants.append(signedOut)
+        var counted = base
+        counted.nextIntent = 2
+        variants.append(counted)
         for a in variants {
             for b in variants { #expect(World.same(a, b) == (a == b)) }
         }

@@ -32,16 +32,16 @@ struct SurveyTests {
             name: "SessionLifecycle.Restoring", value: SessionLifecycle.Restoring(credentials: credentials, request: RequestID(1)),
             surveyedFields: 3),
         Shape(name: "SessionLifecycle.PasswordStep", value: SessionLifecycle.PasswordStep(credentials: credentials), surveyedFields: 2),
-        Shape(name: "PendingCall", value: PendingCall(id: CallID(1), stage: .waitingForToken, replayed: false), surveyedFields: 3),
+        Shape(name: "PendingCall", value: PendingCall(id: IntentID(1), stage: .waitingForToken, replayed: false), surveyedFields: 3),
         Shape(
             name: "CodeChallenge",
             value: CodeChallenge(destination: .email(try! Email("a@b.edu")), expiresAt: .seconds(1), resendAt: .seconds(1), attemptsLeft: 1),
             surveyedFields: 4),
         Shape(name: "Exchange", value: Exchange(id: RequestID(1), request: .oauthURL(.google), opened: false), surveyedFields: 3),
         Shape(name: "PendingTimer", value: PendingTimer(id: .codeExpiry, at: .seconds(1)), surveyedFields: 2),
-        Shape(name: "History", value: History(), surveyedFields: 5),
+        Shape(name: "History", value: History(), surveyedFields: 6),
         Shape(name: "LifecycleState", value: LifecycleState(phase: SessionLifecycle.Phase.signedOut), surveyedFields: 2),
-        Shape(name: "FlowContext (the counter is left out on purpose)", value: FlowContext(), surveyedFields: 2),
+        Shape(name: "FlowContext (the counter is left out on purpose)", value: FlowContext(), surveyedFields: 3),
         Shape(name: "CodeIssue", value: CodeIssue(destination: "d", issuedAt: .seconds(1), verifications: 0), surveyedFields: 3),
         Shape(name: "SessionWithRealtime.Phase", value: SessionWithRealtime.Phase(session: .signedOut, connection: .idle), surveyedFields: 2),
     ]
@@ -73,7 +73,7 @@ struct SurveyTests {
         SessionLifecycle.Phase.active(SessionLifecycle.Active(credentials: credentials, refresh: .refreshing(RequestID(3), attempt: 1))),
         .active(SessionLifecycle.Active(credentials: credentials, refresh: .backingOff(retryAt: .seconds(101), attempt: 0))),
         .active(SessionLifecycle.Active(credentials: credentials)),
-        .active(SessionLifecycle.Active(credentials: credentials, calls: [PendingCall(id: CallID(1), stage: .waitingForToken, replayed: false)])),
+        .active(SessionLifecycle.Active(credentials: credentials, calls: [PendingCall(id: IntentID(1), stage: .waitingForToken, replayed: false)])),
     ])
     func distinctWorlds(_ other: SessionLifecycle.Phase) {
         let base = Self.world(.active(SessionLifecycle.Active(credentials: Self.credentials, refresh: .refreshing(RequestID(3), attempt: 0))))
@@ -90,7 +90,7 @@ struct SurveyTests {
             [("email", { $0.plain(email) }), ("other email", { $0.plain(other) })],
             [("no email", { $0.plain(Optional<Email>.none) }), ("some email", { $0.plain(Optional(email)) })],
             [("no name", { $0.plain(Optional<PersonName>.none) }), ("name", { $0.plain(Optional(try! PersonName("Kid"))) })],
-            [("call 1", { $0.plain(CallID(1)) }), ("call 2", { $0.plain(CallID(2)) })],
+            [("call 1", { $0.plain(IntentID(1)) }), ("call 2", { $0.plain(IntentID(2)) })],
             [("register", { $0.plain(CodePurpose.register) }), ("login", { $0.plain(CodePurpose.login) })],
             [
                 ("sign in by email", { $0.plain(SignInIdentifier.email(email)) }),

@@ -105,7 +105,7 @@ struct ServeCommandTests {
 struct DemoCommandTests {
     static let backends = ["Anonymous Wall", "VynqTalk", "Everday", "Subspace", "Hero365"]
 
-    @Test("the demo runs to completion, prints every backend's requests and transitions and a summary, and exits 0")
+    @Test("the demo runs to completion, prints every backend's client calls, requests, results and states and a summary, and exits 0")
     func runsToCompletion() async {
         let lines = Locked<[String]>([])
         let status = await Demo.run { line in lines.withLock { $0.append(line) } }
@@ -116,9 +116,11 @@ struct DemoCommandTests {
             #expect(out.contains { $0.hasPrefix("  ✓ \(backend)") }, "\(backend) is not ✓ in the summary")
         }
         #expect(out.last == "✓ every lifecycle ran as its seed documents")
-        #expect(out.contains("    → signedOut(pendingApproval(username(newkid)))"))
+        #expect(out.contains("    signIn(username:password:)"))
+        #expect(out.contains("    ★ pendingApproval"))
+        #expect(out.contains("    → pendingApproval"))
         #expect(out.contains("    ⇄ POST /everday/api/auth/refresh → 200"))
-        #expect(out.contains("    ★ tokenRefreshed"))
+        #expect(out.contains { $0.hasPrefix("    → signedIn(user(") })
         #expect(out.filter { $0.hasPrefix("  ▸ ") }.count >= 30)
         // Descriptions only: no secret, and none of Swift's generic type paths.
         for secret in ["Passw0rd!123", "ParentPassw0rd!", "N3wPassw0rd!", "R3setPassw0rd!", "eyJ"] {
@@ -131,7 +133,7 @@ struct DemoCommandTests {
     func command() async {
         let run = await onOwnThread { CommandRun(["demo"]) }
         #expect(run.status == 0)
-        #expect(run.out.first == "authflow demo — each backend's main lifecycle, over HTTP, through AuthRunner")
+        #expect(run.out.first == "authflow demo — each backend's main lifecycle, over HTTP, through its client")
         #expect(run.out.last == "✓ every lifecycle ran as its seed documents")
         #expect(run.err.isEmpty)
         #expect(CommandRun(["demo", "everday"]).status == 64)

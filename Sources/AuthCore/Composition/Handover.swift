@@ -92,6 +92,14 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     /// What the user can do.
     public typealias Intent = AppIntent<Entry.Intent, SessionSide.Intent>
 
+    /// `intent` routed to the entry flows that take it, or else to the session.
+    @inlinable
+    public func route<Leaf: Sendable>(_ intent: Leaf) -> Intent? {
+        if let own = intent as? Intent { return own }
+        if let inner = entry.route(intent) { return .entry(inner) }
+        return session.route(intent).map(AppIntent.session)
+    }
+
     /// Signed out, at the entry flows' beginning.
     @inlinable
     public var initialPhase: Phase { .signedOut(entry.initialPhase) }
@@ -100,8 +108,11 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     @inlinable
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch (phase, event) {
-        case (.signedOut(var inner), .intent(.entry(let intent), let now)):
-            let effects = entry.step(&inner, .intent(intent, at: now), &requests)
+        case (.signedOut(var inner), .intent(.entry(let intent), let id, let now)):
+            let effects = entry.step(&inner, .intent(intent, id: id, at: now), &requests)
+            return settle(&phase, entryPhase: inner, at: now, effects, &requests)
+        case (.signedOut(var inner), .withdrawn(let intent, let now)):
+            let effects = entry.step(&inner, .withdrawn(intent, at: now), &requests)
             return settle(&phase, entryPhase: inner, at: now, effects, &requests)
         case (.signedOut(var inner), .reply(let id, let reply, let now)):
             let effects = entry.step(&inner, .reply(id, reply, at: now), &requests)
@@ -109,21 +120,23 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
         case (.signedOut(var inner), .tick(let now)):
             let effects = entry.step(&inner, .tick(now), &requests)
             return settle(&phase, entryPhase: inner, at: now, effects, &requests)
-        case (.signedOut, .intent(.session, _)), (.signedOut, .launched):
+        case (.signedOut, .intent(.session, _, _)), (.signedOut, .launched):
             // The session decides what its intents and the vault mean while signed out
             // (a call is refused, stored credentials start a restore).
             guard let sessionEvent = sessionEvent(event) else { return [] }
             var inner = session.signedOutPhase
             let effects = session.step(&inner, sessionEvent, &requests)
             if !session.isSignedOut(inner) {
-                requests.forgetAllCooldowns()  // A restored session ends the code flows.
+                // A restored session ends the code flows; their waiting intent, if any, is superseded.
+                requests.forgetAllCooldowns()
                 phase = .signedIn(inner)
+                return requests.finishAll(.superseded) + effects
             }
             return effects
-        case (.signedIn, .intent(.entry, _)):
-            return [.emit(.rejected(.alreadySignedIn))]
-        case (.signedIn(var inner), .intent(.session, _)), (.signedIn(var inner), .reply), (.signedIn(var inner), .tick),
-            (.signedIn(var inner), .launched):
+        case (.signedIn, .intent(.entry, let id, _)):
+            return [.finish(id, .rejected(.alreadySignedIn))]
+        case (.signedIn(var inner), .intent(.session, _, _)), (.signedIn(var inner), .withdrawn), (.signedIn(var inner), .reply),
+            (.signedIn(var inner), .tick), (.signedIn(var inner), .launched):
             guard let sessionEvent = sessionEvent(event) else { return [] }
             let effects = session.step(&inner, sessionEvent, &requests)
             if session.isSignedOut(inner) {
@@ -140,15 +153,17 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     @inlinable
     func sessionEvent(_ event: Event) -> SessionSide.Event? {
         switch event {
-        case .intent(.session(let intent), let at): .intent(intent, at: at)
-        case .intent(.entry, _): nil
+        case .intent(.session(let intent), let id, let at): .intent(intent, id: id, at: at)
+        case .intent(.entry, _, _): nil
+        case .withdrawn(let intent, let at): .withdrawn(intent, at: at)
         case .reply(let id, let reply, let at): .reply(id, reply, at: at)
         case .tick(let now): .tick(now)
         case .launched(let stored, let at): .launched(stored, at: at)
         }
     }
 
-    /// Stores the entry phase, or hands its grant to the session.
+    /// Stores the entry phase, or hands its grant to the session. The entry flow's answer to the
+    /// intent that signed in comes last, once the session has begun.
     @inlinable
     func settle(_ phase: inout Phase, entryPhase: Entry.Phase, at now: Instant, _ effects: [AuthEffect], _ requests: inout FlowContext) -> [AuthEffect] {
         guard let grant = entry.handover(entryPhase) else {
@@ -156,12 +171,23 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
             return effects
         }
         requests.forgetAllCooldowns()  // A sign-in ends every code flow, and their cooldowns with them.
+        let superseded = requests.finishAll(.superseded)  // None expected: the flow that signed in answered its own.
         let (sessionPhase, begun) = session.begin(grant, at: now, &requests)
         phase = .signedIn(sessionPhase)
-        return effects + begun
+        let finished = effects.filter(\.isFinish)
+        return effects.filter { !$0.isFinish } + begun + superseded + finished
     }
 }
 
+
+extension AuthEffect {
+    /// Whether this effect finishes an intent.
+    @inlinable
+    public var isFinish: Bool {
+        if case .finish = self { return true }
+        return false
+    }
+}
 
 extension AppIntent: CaseListing where Entry: CaseListing, SessionIntent: CaseListing {
     /// `entry` and `session`.

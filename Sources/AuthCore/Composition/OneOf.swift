@@ -53,6 +53,23 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
     @inlinable
     public var initialPhase: Phase { .first(first.initialPhase) }
 
+    /// `intent` routed to the first of the two flows that takes it.
+    @inlinable
+    public func route<Leaf: Sendable>(_ intent: Leaf) -> Intent? {
+        if let own = intent as? Intent { return own }
+        if let inner = first.route(intent) { return .first(inner) }
+        return second.route(intent).map(Either.second)
+    }
+
+    /// Whether the active flow's account awaits approval.
+    @inlinable
+    public func awaitsApproval(_ phase: Phase) -> Bool {
+        switch phase {
+        case .first(let inner): first.awaitsApproval(inner)
+        case .second(let inner): second.awaitsApproval(inner)
+        }
+    }
+
     /// The active flow's grant.
     @inlinable
     public func handover(_ phase: Phase) -> Grant? {
@@ -62,7 +79,8 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
         }
     }
 
-    /// Routes intents to their flow (switching if needed) and everything else to the active flow.
+    /// Routes intents to their flow (switching if needed: the abandoned flow's waiting intent is
+    /// finished as superseded) and everything else to the active flow.
     ///
     /// Inlinable, as are the other combinators' reducers: a module that explores a concrete nest
     /// of combinators then specializes the whole reducer instead of walking generic metadata at
@@ -73,16 +91,37 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
         // back: left in `phase` as well, it would be shared, and a flow that changes part of it
         // in place would copy that part first.
         switch event {
-        case .intent(.first(let intent), let now):
+        case .intent(.first(let intent), let id, let now):
             var inner: First.Phase
-            if case .first(let current) = consume phase { inner = current } else { inner = first.initialPhase }
+            var abandoned: [AuthEffect] = []
+            if case .first(let current) = consume phase {
+                inner = current
+            } else {
+                inner = first.initialPhase
+                abandoned = requests.finishAll(.superseded)  // Signed out, every waiter is the active flow's.
+            }
             defer { phase = .first(inner) }
-            return first.step(&inner, .intent(intent, at: now), &requests)
-        case .intent(.second(let intent), let now):
+            return abandoned + first.step(&inner, .intent(intent, id: id, at: now), &requests)
+        case .intent(.second(let intent), let id, let now):
             var inner: Second.Phase
-            if case .second(let current) = consume phase { inner = current } else { inner = second.initialPhase }
+            var abandoned: [AuthEffect] = []
+            if case .second(let current) = consume phase {
+                inner = current
+            } else {
+                inner = second.initialPhase
+                abandoned = requests.finishAll(.superseded)  // Signed out, every waiter is the active flow's.
+            }
             defer { phase = .second(inner) }
-            return second.step(&inner, .intent(intent, at: now), &requests)
+            return abandoned + second.step(&inner, .intent(intent, id: id, at: now), &requests)
+        case .withdrawn(let intent, let at):
+            switch consume phase {
+            case .first(var inner):
+                defer { phase = .first(inner) }
+                return first.step(&inner, .withdrawn(intent, at: at), &requests)
+            case .second(var inner):
+                defer { phase = .second(inner) }
+                return second.step(&inner, .withdrawn(intent, at: at), &requests)
+            }
         case .reply(let id, let reply, let at):
             switch consume phase {
             case .first(var inner):

@@ -46,6 +46,13 @@ public struct SessionWithRealtime: SessionRole {
         case connection(RealtimeConnection.Intent)
     }
 
+    /// `intent` routed to the session, or else to the connection.
+    public func route<Leaf: Sendable>(_ intent: Leaf) -> Intent? {
+        if let own = intent as? Intent { return own }
+        if let inner = session.route(intent) { return .session(inner) }
+        return connection.route(intent).map(Intent.connection)
+    }
+
     /// Signed out, idle.
     public var initialPhase: Phase { Phase(session: .signedOut, connection: .idle) }
     /// Signed out, idle.
@@ -66,17 +73,19 @@ public struct SessionWithRealtime: SessionRole {
         let before = phase
         var effects: [AuthEffect]
         switch event {
-        case .intent(.session(let intent), let at):
-            effects = session.step(&phase.session, .intent(intent, at: at), &requests)
-        case .intent(.connection(let intent), let at):
-            guard let token = Self.usableToken(phase.session) else { return [.emit(.rejected(.notSignedIn))] }
+        case .intent(.session(let intent), let id, let at):
+            effects = session.step(&phase.session, .intent(intent, id: id, at: at), &requests)
+        case .intent(.connection(let intent), let id, let at):
+            guard let token = Self.usableToken(phase.session) else { return [.finish(id, .rejected(.notSignedIn))] }
             // The connection always opens with the session's current token, whatever the intent carried.
             let current: RealtimeConnection.Intent =
                 switch intent {
                 case .connect: .connect(token)
                 case .disconnect: .disconnect
                 }
-            effects = connection.step(&phase.connection, .intent(current, at: at), &requests)
+            effects = connection.step(&phase.connection, .intent(current, id: id, at: at), &requests)
+        case .withdrawn(let intent, let at):
+            effects = session.step(&phase.session, .withdrawn(intent, at: at), &requests)  // Only the session's intents wait.
         case .reply(let id, let reply, let at):
             // Ids are unique across both halves: only the owner of `id` reacts.
             effects = session.step(&phase.session, .reply(id, reply, at: at), &requests)
@@ -87,7 +96,8 @@ public struct SessionWithRealtime: SessionRole {
         case .launched(let stored, let at):
             effects = session.step(&phase.session, .launched(stored, at: at), &requests)
         }
-        return effects + reconcile(&phase, before: before, at: event.instant, &requests)
+        let all = effects + reconcile(&phase, before: before, at: event.instant, &requests)
+        return all.filter { !$0.isFinish } + all.filter(\.isFinish)  // The intent's answer comes once the connection followed.
     }
 
     /// The access token a signed-in, usable session holds.
@@ -101,7 +111,7 @@ public struct SessionWithRealtime: SessionRole {
     private func reconcile(_ phase: inout Phase, before: Phase, at now: Instant, _ requests: inout FlowContext) -> [AuthEffect] {
         var effects: [AuthEffect] = []
         if phase.connection == .rejected, before.connection != .rejected {
-            effects += session.step(&phase.session, .intent(.credentialsRejected, at: now), &requests)
+            effects += session.tokenRefused(at: now, &phase.session, &requests)
         }
         let token = Self.usableToken(phase.session)
         let previous = Self.usableToken(before.session)
@@ -109,16 +119,16 @@ public struct SessionWithRealtime: SessionRole {
         case (nil, .idle), (nil, .rejected), (nil, .gaveUp):
             if phase.connection != .idle { phase.connection = .idle }
         case (nil, .connecting), (nil, .connected), (nil, .waitingToReconnect):
-            effects += connection.step(&phase.connection, .intent(.disconnect, at: now), &requests)
+            effects += connection.disconnect(&phase.connection)
         case (let token?, .idle), (let token?, .rejected), (let token?, .gaveUp):
             let signedInNow = previous == nil
             let rejectedThenRenewed = phase.connection == .rejected && token != previous
             if signedInNow || rejectedThenRenewed {
-                effects += connection.step(&phase.connection, .intent(.connect(token), at: now), &requests)
+                effects += connection.connect(token, &phase.connection, &requests)
             }
         case (let token?, .connecting), (let token?, .connected), (let token?, .waitingToReconnect):
             if token != previous {
-                effects += connection.step(&phase.connection, .intent(.connect(token), at: now), &requests)
+                effects += connection.connect(token, &phase.connection, &requests)
             }
         }
         return effects

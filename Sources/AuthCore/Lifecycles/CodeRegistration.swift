@@ -58,97 +58,110 @@ public struct CodeRegistration: EntryFlow {
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
-        case .intent(let intent, let now): return handle(intent, at: now, &phase, &requests)
+        case .intent(let intent, let id, let now): return handle(intent, id, at: now, &phase, &requests)
         case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase, &requests)
+        case .withdrawn(let intent, let now): return withdraw(intent, at: now, &phase, &requests)
         case .tick, .launched: return []  // No deadlines act on their own here; the vault is the session's.
         }
     }
 
-    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func handle(
+        _ intent: Intent, _ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
         var effects: [AuthEffect] = []
         switch phase {
         case .enteringEmail, .awaitingCode:
             switch intent {
             case .submitEmail(let raw):
-                guard let email = Email.validate(raw).valueOrReject(into: &effects) else { return effects }
+                guard let email = Email.validate(raw).valueOrReject(id, into: &effects) else { return effects }
                 if case .awaitingCode(email, let resendAt) = phase, now < resendAt {
-                    return [.reject(.resendCooldown(until: resendAt))]  // The same address waits out the cooldown.
+                    return [.reject(id, .resendCooldown(until: resendAt))]  // The same address waits out the cooldown.
                 }
                 if let until = requests.cooldown(for: .destination(.email(email), .register), at: now) {
-                    return [.reject(.resendCooldown(until: until))]  // Sent before starting over or switching flows.
+                    return [.reject(id, .resendCooldown(until: until))]  // Sent before starting over or switching flows.
                 }
-                let id = requests.issue()
-                phase = .sendingCode(email, id)
-                return [.send(id, .sendEmailCode(email, .register))]
+                let request = requests.issue(for: id)
+                phase = .sendingCode(email, request)
+                return [.send(request, .sendEmailCode(email, .register))]
             case .requestNewCode:
-                guard case .awaitingCode(let email, let resendAt) = phase else { return [.reject(.notAvailableNow)] }
-                guard now >= resendAt else { return [.reject(.resendCooldown(until: resendAt))] }
-                let id = requests.issue()
-                phase = .resendingCode(email, id)
-                return [.send(id, .sendEmailCode(email, .register))]
+                guard case .awaitingCode(let email, let resendAt) = phase else { return [.reject(id, .notAvailableNow)] }
+                guard now >= resendAt else { return [.reject(id, .resendCooldown(until: resendAt))] }
+                let request = requests.issue(for: id)
+                phase = .resendingCode(email, request)
+                return [.send(request, .sendEmailCode(email, .register))]
             case .submitCode(let raw):
-                guard case .awaitingCode(let email, let resendAt) = phase else { return [.reject(.notAvailableNow)] }
-                guard let code = VerificationCode.validate(raw).valueOrReject(into: &effects) else { return effects }
-                let id = requests.issue()
-                phase = .registering(email, id, resendAt: resendAt)
-                return [.send(id, .registerWithEmailCode(email, code))]
+                guard case .awaitingCode(let email, let resendAt) = phase else { return [.reject(id, .notAvailableNow)] }
+                guard let code = VerificationCode.validate(raw).valueOrReject(id, into: &effects) else { return effects }
+                let request = requests.issue(for: id)
+                phase = .registering(email, request, resendAt: resendAt)
+                return [.send(request, .registerWithEmailCode(email, code))]
             case .startOver:
+                let changed = phase != .enteringEmail
                 phase = .enteringEmail
-                return []
+                return [.finish(id, changed ? .done : .unchanged)]
             }
-        case .sendingCode, .resendingCode, .registering:
+        case .sendingCode(_, let request), .resendingCode(_, let request), .registering(_, let request, _):
             switch intent {
-            case .submitEmail, .requestNewCode, .submitCode: return [.reject(.busy)]
+            case .submitEmail, .requestNewCode, .submitCode: return [.reject(id, .busy)]
             case .startOver:
                 phase = .enteringEmail  // The request in flight becomes stale.
-                return []
+                return requests.finish(waitingFor: request, .superseded) + [.finish(id, .done)]
             }
         case .registered:
             switch intent {
-            case .submitEmail, .requestNewCode, .submitCode, .startOver: return [.reject(.alreadySignedIn)]
+            case .submitEmail, .requestNewCode, .submitCode, .startOver: return [.reject(id, .alreadySignedIn)]
             }
         }
     }
 
     private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
-        case .sendingCode(let email, let current) where current == id:
+        case .sendingCode(let email, let current) where current == id, .resendingCode(let email, let current) where current == id:
             switch reply.acceptedOrFailure {
             case .success:
-                requests.codeSent(to: .destination(.email(email), .register), resendAt: now + resendCooldown)
-                phase = .awaitingCode(email, resendAt: now + resendCooldown)
-                return [.emit(.codeSent), .schedule(.resendAvailable, at: now + resendCooldown)]
+                let resendAt = now + resendCooldown
+                requests.codeSent(to: .destination(.email(email), .register), resendAt: resendAt)
+                phase = .awaitingCode(email, resendAt: resendAt)
+                return [.schedule(.resendAvailable, at: resendAt)] + requests.finish(waitingFor: id, .codeSent(resendAt: resendAt, expiresAt: nil))
             case .failure(let failure):
-                phase = .enteringEmail
-                return [.fail(failure)]
-            }
-        case .resendingCode(let email, let current) where current == id:
-            switch reply.acceptedOrFailure {
-            case .success:
-                requests.codeSent(to: .destination(.email(email), .register), resendAt: now + resendCooldown)
-                phase = .awaitingCode(email, resendAt: now + resendCooldown)
-                return [.emit(.codeSent), .schedule(.resendAvailable, at: now + resendCooldown)]
-            case .failure(let failure):
-                phase = .awaitingCode(email, resendAt: now)
-                return [.fail(failure)]
+                // A first code that failed leaves nothing to wait for; a new one that failed leaves the last one working.
+                if case .resendingCode = phase { phase = .awaitingCode(email, resendAt: now) } else { phase = .enteringEmail }
+                return requests.finish(waitingFor: id, .failed(failure))
             }
         case .registering(let email, let current, let resendAt) where current == id:
             switch reply.grantOrFailure {
             case .success(let grant):
                 phase = .registered(grant)
-                return []
+                return requests.finish(waitingFor: id, .signedIn(grant.user))
             case .failure(.conflict(let message)):
                 phase = .enteringEmail  // Already registered: sign in instead.
-                return [.fail(.conflict(message))]
+                return requests.finish(waitingFor: id, .failed(.conflict(message)))
             case .failure(.forbidden(let message)):
                 phase = .enteringEmail  // Not a school domain.
-                return [.fail(.forbidden(message))]
+                return requests.finish(waitingFor: id, .failed(.forbidden(message)))
             case .failure(let failure):
                 phase = .awaitingCode(email, resendAt: resendAt)  // Wrong or expired code, or no answer: try again.
-                return [.fail(failure)]
+                return requests.finish(waitingFor: id, .failed(failure))
             }
         case .enteringEmail, .sendingCode, .awaitingCode, .resendingCode, .registering, .registered:
             return []  // An answer to a request that is no longer current changes nothing.
+        }
+    }
+
+    /// The caller stopped waiting: the request is abandoned as if it had failed.
+    private func withdraw(_ intent: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch phase {
+        case .sendingCode(_, let request) where requests.intent(waitingFor: request) == intent:
+            phase = .enteringEmail
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
+        case .resendingCode(let email, let request) where requests.intent(waitingFor: request) == intent:
+            phase = .awaitingCode(email, resendAt: now)
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
+        case .registering(let email, let request, let resendAt) where requests.intent(waitingFor: request) == intent:
+            phase = .awaitingCode(email, resendAt: resendAt)
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
+        case .enteringEmail, .sendingCode, .awaitingCode, .resendingCode, .registering, .registered:
+            return []  // Not waiting here: already finished.
         }
     }
 }

@@ -76,68 +76,75 @@ public struct OAuthSignIn: EntryFlow {
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
-        case .intent(let intent, _): return handle(intent, &phase, &requests)
-        case .reply(let id, let reply, _): return handle(reply, to: id, &phase)
+        case .intent(let intent, let id, _): return handle(intent, id, &phase, &requests)
+        case .reply(let id, let reply, _): return handle(reply, to: id, &phase, &requests)
+        case .withdrawn(let intent, _):
+            guard case .fetchingURL(_, _, let request) = phase, requests.intent(waitingFor: request) == intent else {
+                return []  // Not waiting here: already finished.
+            }
+            phase = .choosingProvider
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
         case .tick, .launched: return []  // No deadlines here; the vault is the session's.
         }
     }
 
-    private func handle(_ intent: Intent, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func handle(_ intent: Intent, _ id: IntentID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .choosingProvider, .awaitingCallback:
             switch intent {
             case .begin(let name, let attempt):
                 guard let provider = OAuthProvider(rawValue: name.trimmedForInput.lowercased()), providers.contains(provider)
-                else { return [.reject(.invalid(.unsupportedProvider))] }
-                let id = requests.issue()
-                phase = .fetchingURL(provider, attempt: attempt, id)
-                return [.send(id, .oauthURL(provider))]
+                else { return [.reject(id, .invalid(.unsupportedProvider))] }
+                let request = requests.issue(for: id)
+                phase = .fetchingURL(provider, attempt: attempt, request)
+                return [.send(request, .oauthURL(provider))]
             case .callback(let callback):
                 guard case .awaitingCallback(_, let pending) = phase, callback.attempt == pending else {
-                    return [.reject(.callbackMismatch)]
+                    return [.reject(id, .callbackMismatch)]
                 }
                 switch callback {
                 case .tokens(_, let grant):
                     phase = .signedIn(grant)
-                    return []
+                    return [.finish(id, .signedIn(grant.user))]
                 case .failure(_, let message):
                     phase = .choosingProvider
-                    return [.fail(.unauthorized(message))]
+                    return [.finish(id, .failed(.unauthorized(message)))]
                 }
             case .cancel:
+                let changed = phase != .choosingProvider
                 phase = .choosingProvider
-                return []
+                return [.finish(id, changed ? .done : .unchanged)]
             }
-        case .fetchingURL:
+        case .fetchingURL(_, _, let request):
             switch intent {
-            case .begin: return [.reject(.busy)]
-            case .callback: return [.reject(.callbackMismatch)]
+            case .begin: return [.reject(id, .busy)]
+            case .callback: return [.reject(id, .callbackMismatch)]
             case .cancel:
                 phase = .choosingProvider  // The request in flight becomes stale.
-                return []
+                return requests.finish(waitingFor: request, .superseded) + [.finish(id, .done)]
             }
         case .signedIn:
             switch intent {
-            case .begin, .cancel: return [.reject(.alreadySignedIn)]
-            case .callback: return [.reject(.callbackMismatch)]
+            case .begin, .cancel: return [.reject(id, .alreadySignedIn)]
+            case .callback: return [.reject(id, .callbackMismatch)]
             }
         }
     }
 
-    private func handle(_ reply: Reply, to id: RequestID, _ phase: inout Phase) -> [AuthEffect] {
+    private func handle(_ reply: Reply, to id: RequestID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .fetchingURL(let provider, let attempt, let current) where current == id:
             switch reply {
             case .authorizationURL(let url):
                 phase = .awaitingCallback(provider, attempt: attempt)
-                return [.emit(.openAuthorizationURL(url))]
+                return requests.finish(waitingFor: id, .authorizationURL(url))
             case .failed(let failure):
                 phase = .choosingProvider
-                return [.fail(failure)]
+                return requests.finish(waitingFor: id, .failed(failure))
             case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .realtimeOpened,
                 .realtimeClosed:
                 phase = .choosingProvider
-                return [.fail(.malformed)]
+                return requests.finish(waitingFor: id, .failed(.malformed))
             }
         case .choosingProvider, .fetchingURL, .awaitingCallback, .signedIn:
             return []  // An answer to a request that is no longer current changes nothing.

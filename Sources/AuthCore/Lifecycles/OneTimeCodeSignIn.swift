@@ -124,8 +124,9 @@ public struct OneTimeCodeSignIn: EntryFlow {
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
-        case .intent(let intent, let now): return handle(intent, at: now, &phase, &requests)
+        case .intent(let intent, let id, let now): return handle(intent, id, at: now, &phase, &requests)
         case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase, &requests)
+        case .withdrawn(let intent, let now): return withdraw(intent, at: now, &phase, &requests)
         case .tick(let now): return expireIfDue(at: now, &phase)
         case .launched: return []  // The vault is the session's.
         }
@@ -159,7 +160,9 @@ public struct OneTimeCodeSignIn: EntryFlow {
         return .awaitingCode(challenge)
     }
 
-    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func handle(
+        _ intent: Intent, _ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
         var effects: [AuthEffect] = []
         switch phase {
         case .enteringDestination, .awaitingCode, .codeExpired, .attemptsExhausted:
@@ -170,49 +173,50 @@ public struct OneTimeCodeSignIn: EntryFlow {
                 }
             switch intent {
             case .submitDestination(let raw):
-                guard let destination = destination(raw).valueOrReject(into: &effects) else { return effects }
+                guard let destination = destination(raw).valueOrReject(id, into: &effects) else { return effects }
                 if let challenge, challenge.destination == destination, now < challenge.resendAt {
-                    return [.reject(.resendCooldown(until: challenge.resendAt))]
+                    return [.reject(id, .resendCooldown(until: challenge.resendAt))]
                 }
                 if let until = requests.cooldown(for: .destination(destination, .login), at: now) {
-                    return [.reject(.resendCooldown(until: until))]  // Sent before starting over or switching flows.
+                    return [.reject(id, .resendCooldown(until: until))]  // Sent before starting over or switching flows.
                 }
-                let id = requests.issue()
-                phase = .requestingCode(destination, id)
-                return [.send(id, sendCode(to: destination))]
+                let request = requests.issue(for: id)
+                phase = .requestingCode(destination, request)
+                return [.send(request, sendCode(to: destination))]
             case .requestNewCode:
-                guard let challenge else { return [.reject(.notAvailableNow)] }
-                guard now >= challenge.resendAt else { return [.reject(.resendCooldown(until: challenge.resendAt))] }
-                let id = requests.issue()
-                phase = .resendingCode(challenge, id)
-                return [.send(id, sendCode(to: challenge.destination))]
+                guard let challenge else { return [.reject(id, .notAvailableNow)] }
+                guard now >= challenge.resendAt else { return [.reject(id, .resendCooldown(until: challenge.resendAt))] }
+                let request = requests.issue(for: id)
+                phase = .resendingCode(challenge, request)
+                return [.send(request, sendCode(to: challenge.destination))]
             case .submitCode(let raw):
-                guard var challenge else { return [.reject(.notAvailableNow)] }
-                guard challenge.attemptsLeft > 0 else { return [.reject(.attemptsExhausted)] }
+                guard var challenge else { return [.reject(id, .notAvailableNow)] }
+                guard challenge.attemptsLeft > 0 else { return [.reject(id, .attemptsExhausted)] }
                 guard now < challenge.expiresAt else {
                     phase = .codeExpired(challenge)
-                    return [.reject(.codeExpired)]
+                    return [.reject(id, .codeExpired)]
                 }
-                guard let code = VerificationCode.validate(raw).valueOrReject(into: &effects) else { return effects }
+                guard let code = VerificationCode.validate(raw).valueOrReject(id, into: &effects) else { return effects }
                 challenge.attemptsLeft -= 1
-                let id = requests.issue()
-                phase = .verifying(challenge, id)
-                return [.send(id, verify(code, for: challenge.destination))]
+                let request = requests.issue(for: id)
+                phase = .verifying(challenge, request)
+                return [.send(request, verify(code, for: challenge.destination))]
             case .startOver:
                 // The resend cooldown outlives the challenge (it is kept in the context), so its timer runs on.
+                let changed = phase != .enteringDestination
                 phase = .enteringDestination
-                return [.cancelTimer(.codeExpiry)]
+                return [.cancelTimer(.codeExpiry), .finish(id, changed ? .done : .unchanged)]
             }
-        case .requestingCode, .resendingCode, .verifying:
+        case .requestingCode(_, let request), .resendingCode(_, let request), .verifying(_, let request):
             switch intent {
-            case .submitDestination, .requestNewCode, .submitCode: return [.reject(.busy)]
+            case .submitDestination, .requestNewCode, .submitCode: return [.reject(id, .busy)]
             case .startOver:
                 phase = .enteringDestination  // The request in flight becomes stale; the resend cooldown runs on.
-                return [.cancelTimer(.codeExpiry)]
+                return [.cancelTimer(.codeExpiry)] + requests.finish(waitingFor: request, .superseded) + [.finish(id, .done)]
             }
         case .signedIn:
             switch intent {
-            case .submitDestination, .requestNewCode, .submitCode, .startOver: return [.reject(.alreadySignedIn)]
+            case .submitDestination, .requestNewCode, .submitCode, .startOver: return [.reject(id, .alreadySignedIn)]
             }
         }
     }
@@ -221,26 +225,26 @@ public struct OneTimeCodeSignIn: EntryFlow {
         switch phase {
         case .requestingCode(let destination, let current) where current == id:
             switch reply.acceptedOrFailure {
-            case .success: return issueChallenge(to: destination, at: now, &phase, &requests)
+            case .success: return issueChallenge(to: destination, for: id, at: now, &phase, &requests)
             case .failure(let failure):
                 phase = .enteringDestination
-                return [.fail(failure)]
+                return requests.finish(waitingFor: id, .failed(failure))
             }
         case .resendingCode(let challenge, let current) where current == id:
             switch reply.acceptedOrFailure {
-            case .success: return issueChallenge(to: challenge.destination, at: now, &phase, &requests)
+            case .success: return issueChallenge(to: challenge.destination, for: id, at: now, &phase, &requests)
             case .failure(let failure):
                 phase = resting(challenge, at: now)
-                return [.fail(failure)]
+                return requests.finish(waitingFor: id, .failed(failure))
             }
         case .verifying(let challenge, let current) where current == id:
             switch reply.grantOrFailure {
             case .success(let grant):
                 phase = .signedIn(grant)
-                return [.cancelTimer(.codeExpiry), .cancelTimer(.resendAvailable)]
+                return [.cancelTimer(.codeExpiry), .cancelTimer(.resendAvailable)] + requests.finish(waitingFor: id, .signedIn(grant.user))
             case .failure(let failure):
                 phase = resting(challenge, at: now)
-                return [.fail(failure)]
+                return requests.finish(waitingFor: id, .failed(failure))
             }
         case .enteringDestination, .requestingCode, .awaitingCode, .resendingCode, .verifying, .codeExpired,
             .attemptsExhausted, .signedIn:
@@ -248,16 +252,32 @@ public struct OneTimeCodeSignIn: EntryFlow {
         }
     }
 
-    private func issueChallenge(to destination: CodeDestination, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func issueChallenge(
+        to destination: CodeDestination, for request: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
         let challenge = CodeChallenge(
             destination: destination, expiresAt: now + codeLifetime, resendAt: now + resendCooldown,
             attemptsLeft: maxAttempts)
         phase = .awaitingCode(challenge)
         requests.codeSent(to: .destination(destination, .login), resendAt: challenge.resendAt)
-        return [
-            .emit(.codeSent), .schedule(.codeExpiry, at: challenge.expiresAt),
-            .schedule(.resendAvailable, at: challenge.resendAt),
-        ]
+        return [.schedule(.codeExpiry, at: challenge.expiresAt), .schedule(.resendAvailable, at: challenge.resendAt)]
+            + requests.finish(waitingFor: request, .codeSent(resendAt: challenge.resendAt, expiresAt: challenge.expiresAt))
+    }
+
+    /// The caller stopped waiting: the request is abandoned as if it had failed.
+    private func withdraw(_ intent: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch phase {
+        case .requestingCode(_, let request) where requests.intent(waitingFor: request) == intent:
+            phase = .enteringDestination
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
+        case .resendingCode(let challenge, let request) where requests.intent(waitingFor: request) == intent,
+            .verifying(let challenge, let request) where requests.intent(waitingFor: request) == intent:
+            phase = resting(challenge, at: now)
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
+        case .enteringDestination, .requestingCode, .awaitingCode, .resendingCode, .verifying, .codeExpired,
+            .attemptsExhausted, .signedIn:
+            return []  // Not waiting here: already finished.
+        }
     }
 
     private func expireIfDue(at now: Instant, _ phase: inout Phase) -> [AuthEffect] {

@@ -91,68 +91,72 @@ public struct PasswordReset: EntryFlow {
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
-        case .intent(let intent, let now): return handle(intent, at: now, &phase, &requests)
+        case .intent(let intent, let id, let now): return handle(intent, id, at: now, &phase, &requests)
         case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase, &requests)
+        case .withdrawn(let intent, let now): return withdraw(intent, at: now, &phase, &requests)
         case .tick, .launched: return []  // Cooldowns are checked when the user acts; the vault is the session's.
         }
     }
 
-    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func handle(
+        _ intent: Intent, _ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
         var effects: [AuthEffect] = []
         switch phase {
         case .enteringIdentifier, .awaitingProof, .linkSent, .completed:
             switch intent {
             case .requestReset(let raw):
-                guard let identifier = identifier(raw).valueOrReject(into: &effects) else { return effects }
+                guard let identifier = identifier(raw).valueOrReject(id, into: &effects) else { return effects }
                 if case .awaitingProof(let pending, let resendAt) = phase, pending == identifier, now < resendAt {
-                    return [.reject(.resendCooldown(until: resendAt))]
+                    return [.reject(id, .resendCooldown(until: resendAt))]
                 }
                 if let until = requests.cooldown(for: .reset(identifier), at: now) {
-                    return [.reject(.resendCooldown(until: until))]  // Sent before starting over or switching flows.
+                    return [.reject(id, .resendCooldown(until: until))]  // Sent before starting over or switching flows.
                 }
-                let id = requests.issue()
-                phase = .requesting(identifier, id)
-                return [.send(id, .requestPasswordReset(identifier))]
+                let request = requests.issue(for: id)
+                phase = .requesting(identifier, request)
+                return [.send(request, .requestPasswordReset(identifier))]
             case .requestAgain:
-                guard case .awaitingProof(let identifier, let resendAt) = phase else { return [.reject(.notAvailableNow)] }
-                guard now >= resendAt else { return [.reject(.resendCooldown(until: resendAt))] }
-                let id = requests.issue()
-                phase = .requestingAgain(identifier, id)
-                return [.send(id, .requestPasswordReset(identifier))]
+                guard case .awaitingProof(let identifier, let resendAt) = phase else { return [.reject(id, .notAvailableNow)] }
+                guard now >= resendAt else { return [.reject(id, .resendCooldown(until: resendAt))] }
+                let request = requests.issue(for: id)
+                phase = .requestingAgain(identifier, request)
+                return [.send(request, .requestPasswordReset(identifier))]
             case .submitCode(let rawCode, let rawPassword):
                 guard case .awaitingProof(let identifier, let resendAt) = phase, case .email(let email) = identifier else {
-                    return [.reject(style == .emailCodeWithAutoLogin ? .notAvailableNow : .unsupported)]
+                    return [.reject(id, style == .emailCodeWithAutoLogin ? .notAvailableNow : .unsupported)]
                 }
-                guard style == .emailCodeWithAutoLogin else { return [.reject(.unsupported)] }
-                guard let code = VerificationCode.validate(rawCode).valueOrReject(into: &effects),
-                    let password = Password.validate(rawPassword).valueOrReject(into: &effects)
+                guard style == .emailCodeWithAutoLogin else { return [.reject(id, .unsupported)] }
+                guard let code = VerificationCode.validate(rawCode).valueOrReject(id, into: &effects),
+                    let password = Password.validate(rawPassword).valueOrReject(id, into: &effects)
                 else { return effects }
-                let id = requests.issue()
-                phase = .resetting(identifier, id, resendAt: resendAt)
-                return [.send(id, .resetPassword(.emailCode(email, code), newPassword: password))]
+                let request = requests.issue(for: id)
+                phase = .resetting(identifier, request, resendAt: resendAt)
+                return [.send(request, .resetPassword(.emailCode(email, code), newPassword: password))]
             case .submitToken(let rawToken, let rawPassword):
-                guard style == .emailedToken else { return [.reject(.unsupported)] }
-                guard case .awaitingProof(let identifier, let resendAt) = phase else { return [.reject(.notAvailableNow)] }
-                guard let token = ResetProof.validate(rawToken).valueOrReject(into: &effects),
-                    let password = Password.validate(rawPassword).valueOrReject(into: &effects)
+                guard style == .emailedToken else { return [.reject(id, .unsupported)] }
+                guard case .awaitingProof(let identifier, let resendAt) = phase else { return [.reject(id, .notAvailableNow)] }
+                guard let token = ResetProof.validate(rawToken).valueOrReject(id, into: &effects),
+                    let password = Password.validate(rawPassword).valueOrReject(id, into: &effects)
                 else { return effects }
-                let id = requests.issue()
-                phase = .resetting(identifier, id, resendAt: resendAt)
-                return [.send(id, .resetPassword(.token(token), newPassword: password))]
+                let request = requests.issue(for: id)
+                phase = .resetting(identifier, request, resendAt: resendAt)
+                return [.send(request, .resetPassword(.token(token), newPassword: password))]
             case .startOver:
+                let changed = phase != .enteringIdentifier
                 phase = .enteringIdentifier
-                return []
+                return [.finish(id, changed ? .done : .unchanged)]
             }
-        case .requesting, .requestingAgain, .resetting:
+        case .requesting(_, let request), .requestingAgain(_, let request), .resetting(_, let request, _):
             switch intent {
-            case .requestReset, .requestAgain, .submitCode, .submitToken: return [.reject(.busy)]
+            case .requestReset, .requestAgain, .submitCode, .submitToken: return [.reject(id, .busy)]
             case .startOver:
                 phase = .enteringIdentifier  // The request in flight becomes stale.
-                return []
+                return requests.finish(waitingFor: request, .superseded) + [.finish(id, .done)]
             }
         case .signedIn:
             switch intent {
-            case .requestReset, .requestAgain, .submitCode, .submitToken, .startOver: return [.reject(.alreadySignedIn)]
+            case .requestReset, .requestAgain, .submitCode, .submitToken, .startOver: return [.reject(id, .alreadySignedIn)]
             }
         }
     }
@@ -163,40 +167,57 @@ public struct PasswordReset: EntryFlow {
             .requestingAgain(let identifier, let current) where current == id:
             switch reply.acceptedOrFailure {
             case .success:
-                requests.codeSent(to: .reset(identifier), resendAt: now + resendCooldown)
+                let resendAt = now + resendCooldown
+                requests.codeSent(to: .reset(identifier), resendAt: resendAt)
                 switch style {
                 case .emailLink:
                     phase = .linkSent  // Another link may be asked for once the cooldown ends.
-                    return [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: now + resendCooldown)]
                 case .emailCodeWithAutoLogin, .emailedToken:
-                    phase = .awaitingProof(identifier, resendAt: now + resendCooldown)
-                    return [.emit(.passwordResetRequested), .schedule(.resendAvailable, at: now + resendCooldown)]
+                    phase = .awaitingProof(identifier, resendAt: resendAt)
                 }
+                return [.schedule(.resendAvailable, at: resendAt)] + requests.finish(waitingFor: id, .passwordResetRequested(resendAt: resendAt))
             case .failure(let failure):
                 if case .requestingAgain = phase {
                     phase = .awaitingProof(identifier, resendAt: now)  // The proof already emailed still works.
                 } else {
                     phase = .enteringIdentifier
                 }
-                return [.fail(failure)]
+                return requests.finish(waitingFor: id, .failed(failure))
             }
         case .resetting(let identifier, let current, let resendAt) where current == id:
             switch reply {
             case .granted(let grant):
                 phase = .signedIn(grant)
-                return []
+                return requests.finish(waitingFor: id, .signedIn(grant.user))
             case .accepted, .user:
                 phase = .completed
-                return [.emit(.passwordResetCompleted)]
+                return requests.finish(waitingFor: id, .passwordResetCompleted)
             case .failed(let failure):
                 phase = .awaitingProof(identifier, resendAt: resendAt)
-                return [.fail(failure)]
+                return requests.finish(waitingFor: id, .failed(failure))
             case .refreshed, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
                 phase = .awaitingProof(identifier, resendAt: resendAt)
-                return [.fail(.malformed)]
+                return requests.finish(waitingFor: id, .failed(.malformed))
             }
         case .enteringIdentifier, .requesting, .requestingAgain, .awaitingProof, .resetting, .linkSent, .completed, .signedIn:
             return []  // An answer to a request that is no longer current changes nothing.
+        }
+    }
+
+    /// The caller stopped waiting: the request is abandoned as if it had failed.
+    private func withdraw(_ intent: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch phase {
+        case .requesting(_, let request) where requests.intent(waitingFor: request) == intent:
+            phase = .enteringIdentifier
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
+        case .requestingAgain(let identifier, let request) where requests.intent(waitingFor: request) == intent:
+            phase = .awaitingProof(identifier, resendAt: now)
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
+        case .resetting(let identifier, let request, let resendAt) where requests.intent(waitingFor: request) == intent:
+            phase = .awaitingProof(identifier, resendAt: resendAt)
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
+        case .enteringIdentifier, .requesting, .requestingAgain, .awaitingProof, .resetting, .linkSent, .completed, .signedIn:
+            return []  // Not waiting here: already finished.
         }
     }
 }

@@ -64,6 +64,12 @@ public struct PasswordSignIn: EntryFlow {
         return nil
     }
 
+    /// Whether the account awaits a parent's approval.
+    public func awaitsApproval(_ phase: Phase) -> Bool {
+        if case .pendingApproval = phase { return true }
+        return false
+    }
+
     /// Validates a typed identifier for this backend.
     public func identifier(_ raw: String) -> Result<SignInIdentifier, ValidationError> {
         switch identifiers {
@@ -78,8 +84,9 @@ public struct PasswordSignIn: EntryFlow {
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
-        case .intent(let intent, let now): return handle(intent, at: now, &phase, &requests)
-        case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase)
+        case .intent(let intent, let id, let now): return handle(intent, id, at: now, &phase, &requests)
+        case .reply(let id, let reply, let now): return handle(reply, to: id, at: now, &phase, &requests)
+        case .withdrawn(let intent, _): return withdraw(intent, &phase, &requests)
         case .tick(let now):
             switch phase {
             case .rateLimited(let until) where now >= until:
@@ -92,58 +99,70 @@ public struct PasswordSignIn: EntryFlow {
         }
     }
 
-    private func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func handle(
+        _ intent: Intent, _ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
         switch phase {
         case .enteringCredentials, .pendingApproval, .rateLimited:
+            if case .rateLimited(let until) = phase, now < until { return [.reject(id, .rateLimited(until: until))] }
             switch intent {
             case .submit(let rawIdentifier, let rawPassword):
-                if case .rateLimited(let until) = phase, now < until { return [.reject(.rateLimited(until: until))] }
                 var effects: [AuthEffect] = []
-                guard let identifier = identifier(rawIdentifier).valueOrReject(into: &effects),
-                    let password = Password.validate(rawPassword).valueOrReject(into: &effects)
+                guard let identifier = identifier(rawIdentifier).valueOrReject(id, into: &effects),
+                    let password = Password.validate(rawPassword).valueOrReject(id, into: &effects)
                 else { return effects }
-                let id = requests.issue()
-                phase = .signingIn(identifier, id)
-                return [.send(id, .signIn(identifier, password))]
+                let request = requests.issue(for: id)
+                phase = .signingIn(identifier, request)
+                return [.send(request, .signIn(identifier, password))]
             case .startOver:
-                if case .rateLimited(let until) = phase, now < until { return [.reject(.rateLimited(until: until))] }
+                let changed = phase != .enteringCredentials
                 phase = .enteringCredentials
-                return []
+                return [.finish(id, changed ? .done : .unchanged)]
             }
-        case .signingIn:
+        case .signingIn(_, let request):
             switch intent {
-            case .submit: return [.reject(.busy)]
+            case .submit: return [.reject(id, .busy)]
             case .startOver:
                 phase = .enteringCredentials  // The request in flight becomes stale.
-                return []
+                return requests.finish(waitingFor: request, .superseded) + [.finish(id, .done)]
             }
         case .signedIn:
             switch intent {
-            case .submit, .startOver: return [.reject(.alreadySignedIn)]
+            case .submit, .startOver: return [.reject(id, .alreadySignedIn)]
             }
         }
     }
 
-    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
+    private func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .signingIn(let identifier, let current) where current == id:
             switch reply.grantOrFailure {
             case .success(let grant):
                 phase = .signedIn(grant)
-                return []
+                return requests.finish(waitingFor: id, .signedIn(grant.user))
             case .failure(.pendingApproval(let message)):
                 phase = .pendingApproval(identifier)
-                return [.emit(.pendingApproval(message))]
+                return requests.finish(waitingFor: id, .pendingApproval(message))
             case .failure(.rateLimited(let retryAfter)):
                 let until = now + (retryAfter ?? defaultRetryAfter)
                 phase = .rateLimited(until: until)
-                return [.fail(.rateLimited(retryAfter: retryAfter)), .schedule(.rateLimitEnds, at: until)]
+                return [.schedule(.rateLimitEnds, at: until)] + requests.finish(waitingFor: id, .failed(.rateLimited(retryAfter: retryAfter)))
             case .failure(let failure):
                 phase = .enteringCredentials
-                return [.fail(failure)]
+                return requests.finish(waitingFor: id, .failed(failure))
             }
         case .enteringCredentials, .signingIn, .pendingApproval, .rateLimited, .signedIn:
             return []  // An answer to a request that is no longer current changes nothing.
+        }
+    }
+
+    private func withdraw(_ intent: IntentID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch phase {
+        case .signingIn(_, let request) where requests.intent(waitingFor: request) == intent:
+            phase = .enteringCredentials
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
+        case .enteringCredentials, .signingIn, .pendingApproval, .rateLimited, .signedIn:
+            return []  // Not waiting here: already finished.
         }
     }
 }

@@ -58,37 +58,15 @@ public struct RealtimeConnection: Lifecycle {
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
-        case .intent(.connect(let token), _):
-            switch phase {
-            case .idle, .rejected, .gaveUp:
-                let id = requests.issue()
-                phase = .connecting(token, id, attempt: 0)
-                return [.send(id, .openRealtime(token))]
-            case .connecting(_, let id, let attempt):
-                phase = .connecting(token, id, attempt: attempt)  // The open under way used the old token; later ones use this.
-                return []
-            case .connected(_, let id):
-                phase = .connected(token, id)
-                return []
-            case .waitingToReconnect(_, let retryAt, let attempt):
-                phase = .waitingToReconnect(token, retryAt: retryAt, attempt: attempt)
-                return []
-            }
-        case .intent(.disconnect, _):
-            switch phase {
-            case .idle, .rejected, .gaveUp:
-                phase = .idle
-                return []
-            case .connecting(_, let id, _):
-                phase = .idle
-                return [.cancel(id), .emit(.realtimeDisconnected)]
-            case .connected(_, let id):
-                phase = .idle
-                return [.closeRealtime(id), .emit(.realtimeDisconnected)]
-            case .waitingToReconnect:
-                phase = .idle
-                return [.cancelTimer(.reconnect), .emit(.realtimeDisconnected)]
-            }
+        case .intent(.connect(let token), let id, _):
+            let effects = connect(token, &phase, &requests)
+            return effects + [.finish(id, .done)]  // Opening goes on by itself; `realtimeConnected` tells when it opened.
+        case .intent(.disconnect, let id, _):
+            let wasIdle = phase == .idle
+            let effects = disconnect(&phase)
+            return effects + [.finish(id, wasIdle ? .unchanged : .done)]
+        case .withdrawn:
+            return []  // Every intent here is finished at once: nothing waits.
         case .reply(let id, let reply, let now):
             switch phase {
             case .connecting(let token, let current, let attempt) where current == id:
@@ -128,6 +106,43 @@ public struct RealtimeConnection: Lifecycle {
             }
         case .launched:
             return []  // Connecting is the session's decision, made once it is signed in.
+        }
+    }
+
+    /// Opens the connection with `token`, or makes the one under way use it from now on.
+    func connect(_ token: AccessToken, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch phase {
+        case .idle, .rejected, .gaveUp:
+            let id = requests.issue()
+            phase = .connecting(token, id, attempt: 0)
+            return [.send(id, .openRealtime(token))]
+        case .connecting(_, let id, let attempt):
+            phase = .connecting(token, id, attempt: attempt)  // The open under way used the old token; later ones use this.
+            return []
+        case .connected(_, let id):
+            phase = .connected(token, id)
+            return []
+        case .waitingToReconnect(_, let retryAt, let attempt):
+            phase = .waitingToReconnect(token, retryAt: retryAt, attempt: attempt)
+            return []
+        }
+    }
+
+    /// Closes the connection, or stops trying to open it.
+    func disconnect(_ phase: inout Phase) -> [AuthEffect] {
+        switch phase {
+        case .idle, .rejected, .gaveUp:
+            phase = .idle
+            return []
+        case .connecting(_, let id, _):
+            phase = .idle
+            return [.cancel(id), .emit(.realtimeDisconnected)]
+        case .connected(_, let id):
+            phase = .idle
+            return [.closeRealtime(id), .emit(.realtimeDisconnected)]
+        case .waitingToReconnect:
+            phase = .idle
+            return [.cancelTimer(.reconnect), .emit(.realtimeDisconnected)]
         }
     }
 

@@ -94,6 +94,12 @@ public struct Registration: EntryFlow {
         return nil
     }
 
+    /// Whether the new account awaits a parent's approval.
+    public func awaitsApproval(_ phase: Phase) -> Bool {
+        if case .pendingApproval = phase { return true }
+        return false
+    }
+
     /// Validates a form for this backend.
     public func validate(_ input: RegistrationInput) -> Result<RegistrationDetails, ValidationError> {
         let form =
@@ -131,64 +137,70 @@ public struct Registration: EntryFlow {
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
-        case .intent(let intent, _): return handle(intent, &phase, &requests)
-        case .reply(let id, let reply, _): return handle(reply, to: id, &phase)
+        case .intent(let intent, let id, _): return handle(intent, id, &phase, &requests)
+        case .reply(let id, let reply, _): return handle(reply, to: id, &phase, &requests)
+        case .withdrawn(let intent, _):
+            guard case .submitting(let request) = phase, requests.intent(waitingFor: request) == intent else {
+                return []  // Not waiting here: already finished.
+            }
+            phase = .editing
+            return [.cancel(request)] + requests.finish(waitingFor: request, .cancelled)
         case .tick, .launched: return []  // No deadlines here; the vault is the session's.
         }
     }
 
-    private func handle(_ intent: Intent, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func handle(_ intent: Intent, _ id: IntentID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .editing:
             switch intent {
             case .submit(let input):
                 var effects: [AuthEffect] = []
-                guard let details = validate(input).valueOrReject(into: &effects) else { return effects }
-                let id = requests.issue()
-                phase = .submitting(id)
-                return [.send(id, .register(details))]
-            case .startOver: return []
+                guard let details = validate(input).valueOrReject(id, into: &effects) else { return effects }
+                let request = requests.issue(for: id)
+                phase = .submitting(request)
+                return [.send(request, .register(details))]
+            case .startOver: return [.finish(id, .unchanged)]
             }
-        case .submitting:
+        case .submitting(let request):
             switch intent {
-            case .submit: return [.reject(.busy)]
+            case .submit: return [.reject(id, .busy)]
             case .startOver:
                 phase = .editing  // The request in flight becomes stale.
-                return []
+                return requests.finish(waitingFor: request, .superseded) + [.finish(id, .done)]
             }
         case .awaitingVerification, .pendingApproval:
             switch intent {
-            case .submit: return [.reject(.notAvailableNow)]
+            case .submit: return [.reject(id, .notAvailableNow)]
             case .startOver:
                 phase = .editing
-                return []
+                return [.finish(id, .done)]
             }
         case .registered:
             switch intent {
-            case .submit, .startOver: return [.reject(.alreadySignedIn)]
+            case .submit, .startOver: return [.reject(id, .alreadySignedIn)]
             }
         }
     }
 
-    private func handle(_ reply: Reply, to id: RequestID, _ phase: inout Phase) -> [AuthEffect] {
+    private func handle(_ reply: Reply, to id: RequestID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .submitting(let current) where current == id:
             switch reply {
             case .granted(let grant):
                 phase = .registered(grant)
-                return []
+                return requests.finish(waitingFor: id, .signedIn(grant.user))
             case .pendingApproval(let message):
                 phase = .pendingApproval
-                return [.emit(.pendingApproval(message))]
+                return requests.finish(waitingFor: id, .pendingApproval(message))
             case .verificationRequired(let message), .accepted(let message):
                 phase = .awaitingVerification
-                return [.emit(.verificationRequired(message))]
+                return requests.finish(waitingFor: id, .verificationRequired(message))
             case .failed(let failure):
                 phase = .editing
-                return [.fail(failure)]
+                return requests.finish(waitingFor: id, .failed(failure))
             case .refreshed, .user, .authorizationURL, .realtimeOpened, .realtimeClosed:
                 phase = .editing
-                return [.fail(.malformed)]
+                return requests.finish(waitingFor: id, .failed(.malformed))
             }
         case .editing, .submitting, .awaitingVerification, .pendingApproval, .registered:
             return []  // An answer to a request that is no longer current changes nothing.

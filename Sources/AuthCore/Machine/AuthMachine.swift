@@ -62,9 +62,19 @@ where State == LifecycleState<Phase>, Event == AuthEvent<Intent>, Effect == Auth
     var initialPhase: Phase { get }
     /// The reducer proper: applies `event` to `phase`, naming new requests from `requests`.
     func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect]
+    /// This lifecycle's intent for `intent`, which is an intent of this lifecycle or of a flow
+    /// composed into it (`PasswordSignIn.Intent.submit(…)` sent to a whole app): the combinators
+    /// find the flow whose `Intent` type it is, the first in composition order, so no caller
+    /// spells a composition's nesting and inserting a flow changes no caller. `nil` when no flow
+    /// of this lifecycle takes it.
+    func route<Leaf: Sendable>(_ intent: Leaf) -> Intent?
 }
 
 extension Lifecycle {
+    /// `intent` itself when it is one of this lifecycle's intents (a lifecycle composed of none).
+    @inlinable
+    public func route<Leaf: Sendable>(_ intent: Leaf) -> Intent? { intent as? Intent }
+
     /// `initialPhase` with a fresh request counter.
     @inlinable
     public var initial: State { LifecycleState(phase: initialPhase) }
@@ -82,6 +92,15 @@ extension Lifecycle {
 public protocol EntryFlow: Lifecycle {
     /// The grant to hand over to the session, when `phase` is the flow's signed-in end.
     func handover(_ phase: Phase) -> Grant?
+    /// Whether `phase` says the account awaits a parent's approval (Everday): what the app shows
+    /// while nobody is signed in.
+    func awaitsApproval(_ phase: Phase) -> Bool
+}
+
+extension EntryFlow {
+    /// No approval gate in this flow.
+    @inlinable
+    public func awaitsApproval(_ phase: Phase) -> Bool { false }
 }
 
 /// A lifecycle's phase type: an enum (or a product of phases) whose case names the verification

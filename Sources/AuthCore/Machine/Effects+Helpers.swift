@@ -1,17 +1,17 @@
 extension AuthEffect {
-    /// Refuses a user intent locally, with a reason the UI can show.
-    static func reject(_ rejection: Rejection) -> AuthEffect { .emit(.rejected(rejection)) }
-    /// Reports a server failure to the UI.
+    /// Refuses intent `intent` locally, with a reason the UI can show.
+    static func reject(_ intent: IntentID, _ rejection: Rejection) -> AuthEffect { .finish(intent, .rejected(rejection)) }
+    /// Reports the failure of a request nobody waits for.
     static func fail(_ failure: AuthFailure) -> AuthEffect { .emit(.failed(failure)) }
 }
 
 extension Result where Failure == ValidationError {
-    /// The value, or `nil` after appending the rejection effect to `effects`.
-    func valueOrReject(into effects: inout [AuthEffect]) -> Success? {
+    /// The value, or `nil` after appending the rejection of `intent` to `effects`.
+    func valueOrReject(_ intent: IntentID, into effects: inout [AuthEffect]) -> Success? {
         switch self {
         case .success(let value): return value
         case .failure(let error):
-            effects.append(.reject(.invalid(error)))
+            effects.append(.reject(intent, .invalid(error)))
             return nil
         }
     }

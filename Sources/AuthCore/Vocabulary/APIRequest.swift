@@ -149,7 +149,7 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
     /// Revoke the refresh token (Everday `/auth/logout`). Best effort: its answer changes nothing.
     case revoke(RefreshToken, Bearer)
     /// One of the app's own protected calls, sent with this bearer.
-    case protected(CallID, Bearer)
+    case protected(IntentID, Bearer)
     /// Open the realtime connection (VynqTalk `ws://…/ws?token=`).
     case openRealtime(AccessToken)
 

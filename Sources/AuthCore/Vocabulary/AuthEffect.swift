@@ -18,8 +18,8 @@ public enum AuthEffect: Hashable, Sendable, CustomStringConvertible {
     case cancelTimer(TimerID)
     /// Tell the UI.
     case emit(AuthOutcome)
-    /// Hand a protected call's result to its caller.
-    case finishCall(CallID, CallResult)
+    /// Tell the caller of an intent what became of it: every intent is finished exactly once.
+    case finish(IntentID, Completion)
     /// Close the realtime connection opened by this request.
     case closeRealtime(RequestID)
 
@@ -33,7 +33,7 @@ public enum AuthEffect: Hashable, Sendable, CustomStringConvertible {
         case .schedule(let timer, let at): "schedule(\(timer), at: \(at))"
         case .cancelTimer(let timer): "cancelTimer(\(timer))"
         case .emit(let outcome): "emit(\(outcome))"
-        case .finishCall(let call, let result): "finishCall(\(call), \(result))"
+        case .finish(let intent, let completion): "finish(\(intent), \(completion))"
         case .closeRealtime(let id): "closeRealtime(\(id))"
         }
     }
@@ -45,8 +45,11 @@ public enum AuthEffect: Hashable, Sendable, CustomStringConvertible {
 /// a retain of every string inside it (reducers, the explorer and the fuzzer copy these values
 /// on every step). Matching and equality are unchanged.
 public enum AuthEvent<Intent: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
-    /// The user (or the app on their behalf) asked for something.
-    indirect case intent(Intent, at: Instant)
+    /// The user (or the app on their behalf) asked for something; `id` names it until it is finished.
+    indirect case intent(Intent, id: IntentID, at: Instant)
+    /// The caller of intent `id` stopped waiting (its task was cancelled): a request sent for it is
+    /// abandoned, and the intent is finished as cancelled. Nothing happens if it is already finished.
+    case withdrawn(IntentID, at: Instant)
     /// The server answered the request with this id.
     indirect case reply(RequestID, Reply, at: Instant)
     /// A scheduled deadline passed; `now` is the current time.
@@ -58,7 +61,7 @@ public enum AuthEvent<Intent: Hashable & Sendable>: Hashable, Sendable, CustomSt
     @inlinable
     public var instant: Instant {
         switch self {
-        case .intent(_, let at), .reply(_, _, let at), .launched(_, let at): at
+        case .intent(_, _, let at), .withdrawn(_, let at), .reply(_, _, let at), .launched(_, let at): at
         case .tick(let now): now
         }
     }
@@ -66,7 +69,8 @@ public enum AuthEvent<Intent: Hashable & Sendable>: Hashable, Sendable, CustomSt
     /// Redacted summary.
     public var description: String {
         switch self {
-        case .intent(let intent, let at): "\(at) intent \(intent)"
+        case .intent(let intent, let id, let at): "\(at) intent \(id) \(intent)"
+        case .withdrawn(let id, let at): "\(at) withdrawn \(id)"
         case .reply(let id, let reply, let at): "\(at) reply \(id) \(reply)"
         case .tick(let now): "\(now) tick"
         case .launched(let stored, let at): "\(at) launched \(stored)"

@@ -14,25 +14,66 @@ public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 /// What every flow of a composition shares, threaded through all of them by the combinators: the
-/// counter that names requests (so ids never collide across flows) and the code cooldowns learned
-/// from the server (so starting over, or switching to another flow and back, never asks for a
-/// new code before the server's cooldown ends).
+/// counter that names requests (so ids never collide across flows), the intents waiting for the
+/// answers to those requests, and the code cooldowns learned from the server (so starting over,
+/// or switching to another flow and back, never asks for a new code before the server's cooldown
+/// ends).
+///
+/// The waiters live here rather than in each flow's phase because the combinators finish them
+/// too: a flow the user leaves for another (``OneOf``), or that a restored session replaces
+/// (``Handover``), no longer answers its intent, and the combinator finishes it as superseded
+/// without knowing the flow's phases. While signed out only the active flow sends requests on an
+/// intent's behalf, and while signed in only the session: the waiters are always that side's.
 public struct FlowContext: Hashable, Sendable {
     /// The id the next request gets.
     public private(set) var next: UInt64
+    /// Intents waiting for the answer to a request, in issue order.
+    public private(set) var waiters: [Waiter]
     /// Codes the server confirmed sending whose cooldown still runs, oldest first.
     public private(set) var codeCooldowns: [CodeCooldown]
 
     /// A context whose counter starts at `next`.
-    public init(next: UInt64 = 1, codeCooldowns: [CodeCooldown] = []) {
+    public init(next: UInt64 = 1, waiters: [Waiter] = [], codeCooldowns: [CodeCooldown] = []) {
         self.next = next
+        self.waiters = waiters
         self.codeCooldowns = codeCooldowns
     }
 
-    /// Issues the next id.
+    /// Issues the next id, for a request no intent waits for (a refresh, a restore, a revoke).
     public mutating func issue() -> RequestID {
         defer { next &+= 1 }
         return RequestID(next)
+    }
+
+    /// Issues the next id, for a request whose answer finishes `intent`.
+    public mutating func issue(for intent: IntentID) -> RequestID {
+        let request = issue()
+        waiters.append(Waiter(request: request, intent: intent))
+        return request
+    }
+
+    /// The intent waiting for `request`, if any (it keeps waiting).
+    public func intent(waitingFor request: RequestID) -> IntentID? {
+        waiters.first { $0.request == request }?.intent
+    }
+
+    /// The request `intent` waits for, if any.
+    public func request(awaitedBy intent: IntentID) -> RequestID? {
+        waiters.first { $0.intent == intent }?.request
+    }
+
+    /// Finishes the intent waiting for `request` with `completion`, if one waits: the effect, and
+    /// the waiter forgotten. Nothing when no intent waits (an answer nobody asked for).
+    public mutating func finish(waitingFor request: RequestID, _ completion: Completion) -> [AuthEffect] {
+        guard let index = waiters.firstIndex(where: { $0.request == request }) else { return [] }
+        return [.finish(waiters.remove(at: index).intent, completion)]
+    }
+
+    /// Finishes every waiting intent with `completion` (a flow abandoned, a session ended).
+    public mutating func finishAll(_ completion: Completion) -> [AuthEffect] {
+        guard !waiters.isEmpty else { return [] }
+        defer { waiters = [] }
+        return waiters.map { .finish($0.intent, completion) }
     }
 
     /// When another code for `target` may be requested, if its cooldown still runs at `now`.
@@ -87,16 +128,37 @@ public struct CodeCooldown: Hashable, Sendable {
     }
 }
 
-/// Names one protected call the app made through the runner's `authorized(_:)`.
-public struct CallID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The app-side counter value.
+/// Names one intent the app sent: a sign-in, a code request, a protected call, a logout. The
+/// reducer finishes every intent exactly once (``AuthEffect/finish(_:_:)``), so the caller that
+/// sent it always gets an answer; a protected call is an intent too, and its id names the call.
+///
+/// Ids come from the sender (the runner's counter, the explorer's), never from the reducer.
+public struct IntentID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The sender's counter value.
     public let rawValue: UInt64
     /// Wraps a counter value.
     public init(_ rawValue: UInt64) { self.rawValue = rawValue }
-    /// Orders calls by issue.
-    public static func < (lhs: CallID, rhs: CallID) -> Bool { lhs.rawValue < rhs.rawValue }
-    /// `call<n>`.
-    public var description: String { "call\(rawValue)" }
+    /// Orders intents by issue.
+    public static func < (lhs: IntentID, rhs: IntentID) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// `#<n>`.
+    public var description: String { "#\(rawValue)" }
+}
+
+/// An intent waiting for the answer to the request sent on its behalf.
+public struct Waiter: Hashable, Sendable, CustomStringConvertible {
+    /// The request whose answer finishes the intent.
+    public var request: RequestID
+    /// The intent.
+    public var intent: IntentID
+
+    /// Creates a waiter.
+    public init(request: RequestID, intent: IntentID) {
+        self.request = request
+        self.intent = intent
+    }
+
+    /// `#3 ← r5`.
+    public var description: String { "\(intent) ← \(request)" }
 }
 
 /// A wake-up the reducer asks for. When it fires the runner sends `.tick(now)`; scheduling the

@@ -28,15 +28,16 @@ public enum Rejection: Hashable, Sendable, CustomStringConvertible {
     /// The backend does not offer this.
     case unsupported
 
-    /// A message the UI can show.
+    /// A message the UI can show. It names no instant: the reducer's time is not the user's
+    /// clock (the app-facing clients say how long to wait, "Try again in 45 s").
     public var description: String {
         switch self {
         case .invalid(let error): error.description
         case .busy: "Please wait for the current request to finish."
-        case .resendCooldown(let until): "You can request a new code at \(until)."
+        case .resendCooldown: "Please wait before requesting a new code."
         case .codeExpired: "This code has expired. Request a new one."
         case .attemptsExhausted: "Too many wrong codes. Request a new one."
-        case .rateLimited(let until): "Too many requests. Try again at \(until)."
+        case .rateLimited: "Too many requests. Please wait a moment and try again."
         case .notAvailableNow: "That is not available right now."
         case .notSignedIn: "You are not signed in."
         case .alreadySignedIn: "You are already signed in."
@@ -70,7 +71,9 @@ public enum SignOutReason: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Something the UI (and the runner's outcome stream) should learn about.
+/// Something that happened to the session that the app (and the runner's outcome stream) should
+/// learn about, whoever caused it: a session began or ended, tokens were renewed, the session went
+/// offline. What became of one intent is its ``Completion`` instead.
 public enum AuthOutcome: Hashable, Sendable, CustomStringConvertible {
     /// A session began.
     case signedIn(UserProfile)
@@ -82,35 +85,17 @@ public enum AuthOutcome: Hashable, Sendable, CustomStringConvertible {
     case refreshRetryScheduled(at: Instant)
     /// Refresh attempts are exhausted; the session is kept and the next protected call tries again.
     case offline
-    /// A code was sent.
-    case codeSent
-    /// The account awaits a parent's approval (Everday).
-    case pendingApproval(String?)
-    /// Check your email or phone to verify the new account (Hero365).
-    case verificationRequired(String?)
     /// Signed in, but the password must be set before anything else.
     case passwordSetupRequired
     /// Signed in, but the password must be changed before anything else.
     case passwordChangeRequired
-    /// The first password was set.
-    case passwordSet
-    /// The password was changed.
-    case passwordChanged
-    /// A reset code, token or link was sent.
-    case passwordResetRequested
-    /// The password was reset; sign in with it (backends without auto-login).
-    case passwordResetCompleted
-    /// Open this URL to continue OAuth sign-in.
-    case openAuthorizationURL(String)
     /// The realtime connection is open.
     case realtimeConnected
     /// The realtime connection is closed and will not reconnect by itself.
     case realtimeDisconnected
     /// The vault could not be read; nothing was deleted.
     case vaultUnreadable
-    /// A user intent was refused locally.
-    case rejected(Rejection)
-    /// The server refused, or could not be reached.
+    /// A request nobody waits for failed (the server could not confirm a stored session).
     case failed(AuthFailure)
 
     /// Redacted summary.
@@ -121,43 +106,78 @@ public enum AuthOutcome: Hashable, Sendable, CustomStringConvertible {
         case .tokenRefreshed: "tokenRefreshed"
         case .refreshRetryScheduled(let at): "refreshRetryScheduled(\(at))"
         case .offline: "offline"
-        case .codeSent: "codeSent"
-        case .pendingApproval: "pendingApproval"
-        case .verificationRequired: "verificationRequired"
         case .passwordSetupRequired: "passwordSetupRequired"
         case .passwordChangeRequired: "passwordChangeRequired"
-        case .passwordSet: "passwordSet"
-        case .passwordChanged: "passwordChanged"
-        case .passwordResetRequested: "passwordResetRequested"
-        case .passwordResetCompleted: "passwordResetCompleted"
-        case .openAuthorizationURL: "openAuthorizationURL"
         case .realtimeConnected: "realtimeConnected"
         case .realtimeDisconnected: "realtimeDisconnected"
         case .vaultUnreadable: "vaultUnreadable"
-        case .rejected(let rejection): "rejected(\(rejection))"
         case .failed(let failure): "failed(\(failure))"
         }
     }
 }
 
-/// How a protected call ends, for the caller waiting in the runner's `authorized(_:)`.
-public enum CallResult: Hashable, Sendable, CustomStringConvertible {
-    /// Deliver the server's answer to this request (success or an error other than a replayable 401).
+/// What became of one intent: what the reducer hands its caller, exactly once.
+public enum Completion: Hashable, Sendable, CustomStringConvertible {
+    /// A session began (a sign-in, a registration that signs in, a code verified, a reset with
+    /// auto-login, an OAuth callback). The state tells whether a password step comes first.
+    case signedIn(UserProfile)
+    /// The account exists and awaits a parent's approval (Everday), with the server's message.
+    case pendingApproval(String?)
+    /// The account exists and must be verified by email or phone first (Hero365), with the server's message.
+    case verificationRequired(String?)
+    /// A code was sent; another may be requested from `resendAt`, and it works until `expiresAt` when known.
+    case codeSent(resendAt: Instant, expiresAt: Instant?)
+    /// The first password was set.
+    case passwordSet
+    /// The password was changed.
+    case passwordChanged
+    /// A reset code, token or link was sent; another may be requested from `resendAt`.
+    case passwordResetRequested(resendAt: Instant)
+    /// The password was reset; sign in with it (backends without auto-login).
+    case passwordResetCompleted
+    /// Open this URL to continue OAuth sign-in.
+    case authorizationURL(String)
+    /// The user is signed out (a logout finishes at once, whatever the server later says).
+    case signedOut
+    /// The intent took effect and there is nothing more to say (start over, cancel, disconnect).
+    case done
+    /// The intent changed nothing: what it asks for is already so, or is already under way.
+    case unchanged
+    /// A protected call: the server answered this request (any status).
     case answered(RequestID)
-    /// The call was refused before sending.
+    /// Refused before any request, with a reason the UI can show.
     case rejected(Rejection)
-    /// The session ended (logout, refresh refused) while the call waited.
-    case sessionEnded
-    /// The token could not be refreshed for a transient reason.
+    /// The server refused, or could not be reached.
     case failed(AuthFailure)
+    /// A newer intent took over before the answer came (the user started over, switched to
+    /// another flow, or a stored session was restored meanwhile); its answer will change nothing.
+    case superseded
+    /// The caller withdrew the intent; a request sent for it was abandoned.
+    case cancelled
+    /// The session ended (logout, refresh refused, token expired) while the intent waited.
+    case sessionEnded
 
-    /// The case.
+    /// The case, redacted.
     public var description: String {
         switch self {
+        case .signedIn(let user): "signedIn(\(user))"
+        case .pendingApproval: "pendingApproval"
+        case .verificationRequired: "verificationRequired"
+        case .codeSent(let resendAt, let expiresAt): "codeSent(resendAt: \(resendAt)\(expiresAt.map { ", expiresAt: \($0)" } ?? ""))"
+        case .passwordSet: "passwordSet"
+        case .passwordChanged: "passwordChanged"
+        case .passwordResetRequested(let resendAt): "passwordResetRequested(resendAt: \(resendAt))"
+        case .passwordResetCompleted: "passwordResetCompleted"
+        case .authorizationURL: "authorizationURL"
+        case .signedOut: "signedOut"
+        case .done: "done"
+        case .unchanged: "unchanged"
         case .answered(let request): "answered(\(request))"
         case .rejected(let rejection): "rejected(\(rejection))"
-        case .sessionEnded: "sessionEnded"
         case .failed(let failure): "failed(\(failure))"
+        case .superseded: "superseded"
+        case .cancelled: "cancelled"
+        case .sessionEnded: "sessionEnded"
         }
     }
 }

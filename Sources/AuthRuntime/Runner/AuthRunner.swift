@@ -2,23 +2,30 @@ import AuthCore
 import Foundation
 
 /// Runs one lifecycle (usually a whole app from `Apps`): owns its state, feeds it events, performs
-/// the effects it returns and feeds their results back as events.
+/// the effects it returns and feeds their results back as events. Most apps use a backend's
+/// client (``EverdayClient``, ``Hero365Client``, …), which is built on a runner; a custom
+/// composition uses the runner directly.
 ///
 /// The runner holds no auth logic. Every decision (when to refresh, whom to sign out, which call
-/// to replay) is the reducer's; the runner only does what the effects say:
+/// to replay, what became of an intent) is the reducer's; the runner only does what the effects say:
 ///
 /// - Effects of one `reduce` are performed in list order, and one event's effects are all
 ///   performed before the next event is reduced. Storage is synchronous, so a `persist` has
 ///   completed before a following `send` starts: a rotated pair is stored before the new access
 ///   token is used.
-/// - `send` starts the request on the transport (``HTTPTransport/start(_:completion:)``: URLSession's
-///   is handed the request at once, any other transport sends in a task of its own), so requests run
-///   concurrently; its answer, decoded by the backend contract, comes back through the actor as `.reply(id, …, at:)` with the time it arrived.
-///   `cancel` stops it, and an answer to a cancelled request is dropped.
+/// - `send` starts the request on the transport (``HTTPTransport/start(_:completion:)``), so
+///   requests run concurrently; its answer, decoded by the backend contract, comes back through
+///   the actor as `.reply(id, …, at:)` with the time it arrived. `cancel` stops it, and an answer
+///   to a cancelled request is dropped.
 /// - `schedule` and `cancelTimer` set and drop wake-ups on the runner's clock (scheduling an id
 ///   again replaces its deadline); a wake-up feeds `.tick(now)`.
-/// - `persist` and `clearCredentials` go to the vault, `emit` to ``outcomes()``, `finishCall` to
-///   the caller waiting in ``authorized(_:)``, `closeRealtime` to the open connection.
+/// - `persist` and `clearCredentials` go to the vault, `emit` to ``outcomes()``, `finish` to the
+///   caller waiting in ``perform(_:)`` or ``authorized(_:)``, `closeRealtime` to the open connection.
+///
+/// Every intent is finished by the reducer exactly once (the verification kit explores that), so
+/// ``perform(_:)`` always returns: the caller is registered before the intent is reduced, so an
+/// answer cannot arrive before anybody listens. Cancelling the caller's task withdraws the intent:
+/// the reducer abandons its request and finishes it as cancelled; a late answer changes nothing.
 ///
 /// What the reducer has no event for (a vault that cannot be written, a request the backend does
 /// not offer) is reported on ``issues()``.
@@ -27,46 +34,16 @@ import Foundation
 /// let runner = AuthRunner(
 ///     machine: Apps.everday(), contract: contract, transport: URLSessionTransport(),
 ///     vault: FileVault(directory: directory))
-/// let outcomes = await runner.outcomes()            // signedIn, tokenRefreshed, signedOut…
 /// await runner.start()                               // reads the vault, restores the session
-/// await runner.send(.entry(.second(.first(.submit(identifier: "newkid", password: PasswordInput(typed))))))
+/// let completion = await runner.perform(PasswordSignIn.Intent.submit(identifier: "newkid", password: typed))
 /// let answer = try await runner.authorized(HTTPRequest(method: "GET", url: itemsURL))
-/// await runner.send(.session(.logout))
+/// await runner.perform(SessionLifecycle.Intent.logout)
 /// ```
 public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
-    // The runner is generic over its machine, and its work per event (queueing, effects, requests,
-    // answers) is on every request's path: its members are inlinable so that an app's runner is
-    // compiled for the app's machine (specialized), not as the generic code a runner of any
-    // machine would run. Nothing here is public API.
-
-    /// A protected call waiting for the reducer to finish it.
-    @usableFromInline
-    struct WaitingCall: Sendable {
-        /// The app's request, sent (again) with whatever bearer the reducer names.
-        @usableFromInline let request: HTTPRequest
-        /// The caller; `nil` once it stopped waiting (its task was cancelled).
-        @usableFromInline var caller: CheckedContinuation<Result<HTTPResponse, AuthorizedCallError>, Never>?
-        /// The raw answers to the requests sent for this call, by request.
-        @usableFromInline var answers: [RequestID: Result<HTTPResponse, TransportError>] = [:]
-
-        @inlinable
-        init(request: HTTPRequest, caller: CheckedContinuation<Result<HTTPResponse, AuthorizedCallError>, Never>) {
-            self.request = request
-            self.caller = caller
-        }
-    }
-
     /// A wake-up and the generation that tells it from the one it replaced.
-    @usableFromInline
     struct ScheduledAlarm: Sendable {
-        @usableFromInline let alarm: any ClockAlarm
-        @usableFromInline let generation: UInt64
-
-        @inlinable
-        init(alarm: any ClockAlarm, generation: UInt64) {
-            self.alarm = alarm
-            self.generation = generation
-        }
+        let alarm: any ClockAlarm
+        let generation: UInt64
     }
 
     /// The lifecycle.
@@ -75,29 +52,32 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     public nonisolated let contract: any BackendContract
     /// Where time comes from.
     public nonisolated let clock: any RuntimeClock
-    @usableFromInline let transport: any HTTPTransport
-    @usableFromInline let vault: any TokenVault
-    @usableFromInline let connector: (any RealtimeConnector)?
+    let transport: any HTTPTransport
+    let vault: any TokenVault
+    let connector: (any RealtimeConnector)?
+    /// How the app sees a state, when the runner serves a client.
+    let view: (@Sendable (Machine.State) -> AuthState)?
 
     /// The lifecycle's current state.
     public var state: Machine.State { current }
-    /// The state, as the runner changes it.
-    @usableFromInline var current: Machine.State
+    var current: Machine.State
 
-    @usableFromInline var queue: [Machine.Event] = []
-    @usableFromInline var draining = false
-    @usableFromInline var stopped = false
-    @usableFromInline var requests: [RequestID: TransportHandle] = [:]
-    @usableFromInline var connections: [RequestID: Task<Void, Never>] = [:]
-    @usableFromInline var channels: [RequestID: any RealtimeChannel] = [:]
-    @usableFromInline var alarms: [TimerID: ScheduledAlarm] = [:]
-    @usableFromInline var alarmGeneration: UInt64 = 0
-    @usableFromInline var calls: [CallID: WaitingCall] = [:]
-    @usableFromInline var callCounter: UInt64 = 0
-    @usableFromInline var stateStreams = Broadcast<Machine.State>()
-    @usableFromInline var outcomeStreams = Broadcast<AuthOutcome>()
-    @usableFromInline var issueStreams = Broadcast<RuntimeIssue>()
-    @usableFromInline var messageStreams = Broadcast<RealtimeMessage>()
+    var queue: [Machine.Event] = []
+    var launched = false
+    var draining = false
+    var stopped = false
+    var requests: [RequestID: TransportHandle] = [:]
+    var connections: [RequestID: Task<Void, Never>] = [:]
+    var channels: [RequestID: any RealtimeChannel] = [:]
+    var alarms: [TimerID: ScheduledAlarm] = [:]
+    var alarmGeneration: UInt64 = 0
+    var intents = IntentLedger<Machine.State>()
+    var stateStreams = Broadcast<Machine.State>()
+    var outcomeStreams = Broadcast<AuthOutcome>()
+    var issueStreams = Broadcast<RuntimeIssue>()
+    var messageStreams = Broadcast<RealtimeMessage>()
+    var viewStreams = Broadcast<AuthState>()
+    var lastView: AuthState?
 
     /// A runner for `machine` speaking `contract` over `transport`, storing credentials in `vault`.
     ///
@@ -106,10 +86,18 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     ///   - realtime: opens realtime connections when the lifecycle asks (VynqTalk); without one,
     ///     such requests fail and an issue is reported.
     ///   - logger: records every exchange, redacted. Opt-in: pass one in debug builds only.
-    @inlinable
     public init(
         machine: Machine, contract: any BackendContract, transport: any HTTPTransport, vault: any TokenVault,
         clock: any RuntimeClock = SystemClock(), realtime: (any RealtimeConnector)? = nil, logger: (any HTTPLogger)? = nil
+    ) {
+        self.init(machine: machine, contract: contract, transport: transport, vault: vault, clock: clock, realtime: realtime, logger: logger, view: nil)
+    }
+
+    /// The runner of a client, which also tells how the app sees each state.
+    init(
+        machine: Machine, contract: any BackendContract, transport: any HTTPTransport, vault: any TokenVault,
+        clock: any RuntimeClock, realtime: (any RealtimeConnector)?, logger: (any HTTPLogger)?,
+        view: (@Sendable (Machine.State) -> AuthState)?
     ) {
         self.machine = machine
         self.contract = contract
@@ -118,6 +106,8 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         self.vault = vault
         self.connector = realtime.map { connector in logger.map { LoggingRealtimeConnector(connector, logger: $0) } ?? connector }
         self.current = machine.initial
+        self.view = view
+        self.lastView = view?(machine.initial)
     }
 
     deinit {
@@ -134,8 +124,10 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     /// Reads the vault and tells the lifecycle the app launched: `.none`, `.stored(…)`, or
     /// `.unreadable` when the vault holds something it cannot read (reported on ``issues()``;
-    /// nothing is deleted).
+    /// nothing is deleted). The app launches once: later calls do nothing.
     public func start() {
+        guard !launched else { return }
+        launched = true
         let stored: StoredCredentials
         do throws(VaultError) {
             stored = try vault.load().map(StoredCredentials.stored) ?? .none
@@ -146,14 +138,73 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         enqueue(.launched(stored, at: clock.now))
     }
 
-    /// Feeds the user's `intent`, stamped with the clock's time, and performs the effects.
-    @inlinable
-    public func send(_ intent: Machine.Intent) {
-        enqueue(.intent(intent, at: clock.now))
+    /// Sends `intent` and returns what became of it, once the reducer finished it.
+    ///
+    /// Never hangs: the reducer finishes every intent (an intent that changes nothing is finished
+    /// with that fact). Cancelling the calling task withdraws the intent: a request sent for it is
+    /// abandoned and ``Completion/cancelled`` is returned.
+    @discardableResult
+    public func perform(_ intent: Machine.Intent) async -> Completion {
+        await submit(intent, call: nil).completion
     }
 
-    /// Stops all work: cancels every request, wake-up and connection, ends waiting calls with
-    /// ``AuthorizedCallError/cancelled`` and finishes every stream. Later events are ignored.
+    /// Sends an intent of any flow of the composition — `PasswordSignIn.Intent.submit(…)`,
+    /// `SessionLifecycle.Intent.logout` — routed to the flow whose intent type it is (see
+    /// ``AuthCore/Lifecycle/route(_:)``), and returns what became of it. A composition with no
+    /// such flow refuses it as ``Rejection/unsupported``.
+    @discardableResult
+    public func perform<Leaf: Sendable>(_ intent: Leaf) async -> Completion {
+        guard let routed = machine.route(intent) else {
+            issueStreams.yield(.unroutedIntent(String(describing: Leaf.self)))
+            return .rejected(.unsupported)
+        }
+        return await perform(routed)
+    }
+
+    /// Sends `intent` without waiting for what becomes of it.
+    public func send(_ intent: Machine.Intent) {
+        let id = intents.issue()
+        guard intents.open(id, caller: nil, call: nil) else { return }
+        enqueue(.intent(intent, id: id, at: clock.now))
+    }
+
+    /// Sends `intent` for a caller that waits; `call` is the app's request for a protected call.
+    func submit(_ intent: Machine.Intent, call: HTTPRequest?) async -> IntentLedger<Machine.State>.Finished {
+        let id = intents.issue()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (caller: CheckedContinuation<IntentLedger<Machine.State>.Finished, Never>) in
+                begin(id, intent, call: call, caller: caller)
+            }
+        } onCancel: {
+            Task { await self.withdraw(id) }
+        }
+    }
+
+    private func begin(
+        _ id: IntentID, _ intent: Machine.Intent, call: HTTPRequest?, caller: CheckedContinuation<IntentLedger<Machine.State>.Finished, Never>
+    ) {
+        let cancelled = IntentLedger<Machine.State>.Finished(completion: .cancelled, state: current, response: nil)
+        guard !stopped, !Task.isCancelled else {
+            _ = intents.open(id, caller: nil, call: nil)  // Forgets the id.
+            caller.resume(returning: cancelled)
+            return
+        }
+        guard intents.open(id, caller: caller, call: call) else {
+            caller.resume(returning: cancelled)  // Withdrawn before it was handed over.
+            return
+        }
+        enqueue(.intent(intent, id: id, at: clock.now))
+    }
+
+    /// The caller of `id` stopped waiting: the reducer abandons what it sent for it.
+    func withdraw(_ id: IntentID) {
+        if intents.withdrawBeforeOpening(id) { return }
+        guard intents.isOpen(id) else { return }
+        enqueue(.withdrawn(id, at: clock.now))
+    }
+
+    /// Stops all work: cancels every request, wake-up and connection, finishes every waiting
+    /// intent as cancelled and finishes every stream. Later events are ignored.
     public func stop() {
         stopped = true
         queue.removeAll()
@@ -165,12 +216,12 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         channels.removeAll()
         for scheduled in alarms.values { scheduled.alarm.cancel() }
         alarms.removeAll()
-        for call in calls.values { call.caller?.resume(returning: .failure(.cancelled)) }
-        calls.removeAll()
+        intents.finishAll(.cancelled, state: current)
         stateStreams.finish()
         outcomeStreams.finish()
         issueStreams.finish()
         messageStreams.finish()
+        viewStreams.finish()
     }
 
     // MARK: Observing
@@ -190,6 +241,13 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     /// Every message received on the realtime connection from now on.
     public func realtimeMessages() -> AsyncStream<RealtimeMessage> { messageStreams.subscribe() }
 
+    /// The app's view of the state, starting with the current one, then each change once (for
+    /// a runner that serves a client).
+    func authStates() -> AsyncStream<AuthState> { viewStreams.subscribe(lastView.map { [$0] } ?? []) }
+
+    /// The app's view of the current state (for a runner that serves a client).
+    var authState: AuthState? { lastView }
+
     /// The requests (and realtime connections) in flight, in issue order.
     public var inFlight: [RequestID] { (Array(requests.keys) + Array(connections.keys)).sorted() }
 
@@ -206,7 +264,6 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     /// Queues `event`; unless the queue is being drained already (an effect fed an event back),
     /// reduces every queued event in turn and performs its effects in order.
-    @inlinable
     func enqueue(_ event: Machine.Event) {
         guard !stopped else { return }
         queue.append(event)
@@ -217,11 +274,17 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
             let next = queue.removeFirst()
             let effects = machine.reduce(&current, next)
             stateStreams.yield(current)
+            if let view {
+                let seen = view(current)
+                if seen != lastView {
+                    lastView = seen
+                    viewStreams.yield(seen)
+                }
+            }
             for effect in effects { perform(effect) }
         }
     }
 
-    @inlinable
     func perform(_ effect: AuthEffect) {
         switch effect {
         case .send(let id, let request):
@@ -252,12 +315,11 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
             alarms.removeValue(forKey: timer)?.alarm.cancel()
         case .emit(let outcome):
             outcomeStreams.yield(outcome)
-        case .finishCall(let call, let result):
-            finish(call, result)
+        case .finish(let intent, let completion):
+            intents.finish(intent, completion, state: current)
         }
     }
 
-    @inlinable
     func alarmFired(_ timer: TimerID, _ generation: UInt64) {
         guard alarms[timer]?.generation == generation else { return }  // Replaced or cancelled meanwhile.
         alarms[timer] = nil
@@ -266,17 +328,16 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     // MARK: Requests
 
-    @inlinable
     func start(_ id: RequestID, _ request: APIRequest) {
         switch request {
         case .protected(let call, let bearer):
-            guard let waiting = calls[call] else {
+            guard let app = intents.request(ofCall: call) else {
                 issueStreams.yield(.unknownCall(call))
                 enqueue(.reply(id, .failed(.notFound(nil)), at: clock.now))
                 return
             }
             let contract = contract
-            launch(id, contract.authorize(waiting.request, with: bearer), for: call) { response, _ in
+            launch(id, contract.authorize(app, with: bearer), for: call) { response, _ in
                 contract.classifyProtected(response)
             }
         case .openRealtime(let token):
@@ -302,11 +363,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     }
 
     /// Starts `http` on the transport; its answer, read by `read`, comes back to `deliver`.
-    @inlinable
-    func launch(
-        _ id: RequestID, _ http: HTTPRequest, for call: CallID?,
-        read: @escaping @Sendable (HTTPResponse, Instant) -> Reply
-    ) {
+    func launch(_ id: RequestID, _ http: HTTPRequest, for call: IntentID?, read: @escaping @Sendable (HTTPResponse, Instant) -> Reply) {
         let clock = clock
         requests[id] = transport.start(http) { [weak self] answer in
             let receivedAt = clock.now
@@ -321,16 +378,14 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         }
     }
 
-    @inlinable
-    func deliver(_ id: RequestID, _ reply: Reply, at instant: Instant, answer: (CallID, Result<HTTPResponse, TransportError>)?) {
+    func deliver(_ id: RequestID, _ reply: Reply, at instant: Instant, answer: (IntentID, Result<HTTPResponse, TransportError>)?) {
         guard requests.removeValue(forKey: id) != nil else { return }  // Cancelled: the answer is stale.
-        if let (call, result) = answer { calls[call]?.answers[id] = result }
+        if let (call, result) = answer { intents.record(result, to: id, forCall: call) }
         enqueue(.reply(id, reply, at: instant))
     }
 
     // MARK: Realtime
 
-    @usableFromInline
     func openRealtime(_ id: RequestID, _ token: AccessToken) {
         guard let url = contract.realtimeURL(token: token) else {
             realtimeUnavailable(id, reason: "\(contract.backend) has no realtime connection")
@@ -364,13 +419,11 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         }
     }
 
-    @usableFromInline
     func realtimeUnavailable(_ id: RequestID, reason: String) {
         issueStreams.yield(.realtimeUnavailable(reason: reason))
         enqueue(.reply(id, .failed(.notFound(nil)), at: clock.now))
     }
 
-    @usableFromInline
     func realtimeOpened(_ id: RequestID, _ channel: any RealtimeChannel, at instant: Instant) -> Bool {
         guard connections[id] != nil else { return false }  // Cancelled while opening.
         channels[id] = channel
@@ -378,7 +431,6 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         return true
     }
 
-    @usableFromInline
     func realtimeFailed(_ id: RequestID, _ error: RealtimeError, at instant: Instant) {
         guard connections.removeValue(forKey: id) != nil else { return }
         let reply: Reply
@@ -397,70 +449,18 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         enqueue(.reply(id, reply, at: instant))
     }
 
-    @usableFromInline
     func realtimeEnded(_ id: RequestID, at instant: Instant) {
         guard connections.removeValue(forKey: id) != nil else { return }  // Closed on the reducer's request.
         channels[id] = nil
         enqueue(.reply(id, .realtimeClosed, at: instant))
     }
 
-    @usableFromInline
     func forward(_ message: RealtimeMessage) {
         messageStreams.yield(message)
     }
-
-    // MARK: Protected calls
-
-    /// A new call id.
-    @inlinable
-    func issueCall() -> CallID {
-        callCounter += 1
-        return CallID(callCounter)
-    }
-
-    /// Registers `call` and feeds its intent, unless the caller is already gone.
-    @inlinable
-    func begin(
-        _ call: CallID, _ request: HTTPRequest, intent: Machine.Intent,
-        caller: CheckedContinuation<Result<HTTPResponse, AuthorizedCallError>, Never>
-    ) {
-        guard !stopped, !Task.isCancelled else {
-            caller.resume(returning: .failure(.cancelled))
-            return
-        }
-        calls[call] = WaitingCall(request: request, caller: caller)
-        enqueue(.intent(intent, at: clock.now))
-    }
-
-    /// The caller stopped waiting. The call itself runs on until the reducer finishes it (the
-    /// reducer has no intent to withdraw a call), but nobody waits for its answer.
-    @inlinable
-    func abandon(_ call: CallID) {
-        calls[call]?.caller?.resume(returning: .failure(.cancelled))
-        calls[call]?.caller = nil
-    }
-
-    @inlinable
-    func finish(_ call: CallID, _ result: CallResult) {
-        guard let waiting = calls.removeValue(forKey: call) else { return }
-        let outcome: Result<HTTPResponse, AuthorizedCallError>
-        switch result {
-        case .answered(let id):
-            switch waiting.answers[id] {
-            case .success(let response)?: outcome = .success(response)
-            case .failure(.timeout)?: outcome = .failure(.failed(.timeout))
-            case .failure(.network)?, .failure(.cancelled)?: outcome = .failure(.failed(.network))
-            case nil: outcome = .failure(.failed(.malformed))  // Answered with a request this call never sent.
-            }
-        case .rejected(let rejection): outcome = .failure(.rejected(rejection))
-        case .sessionEnded: outcome = .failure(.sessionEnded)
-        case .failed(let failure): outcome = .failure(.failed(failure))
-        }
-        waiting.caller?.resume(returning: outcome)
-    }
 }
 
-extension AuthRunner where Machine: AuthorizedCalls {
+extension AuthRunner {
     /// Sends one of the app's own protected requests with the session's bearer attached, and
     /// returns the server's answer.
     ///
@@ -469,22 +469,19 @@ extension AuthRunner where Machine: AuthorizedCalls {
     /// once; a second 401 is returned as it is, never looped. Any answer with a status, error
     /// statuses included, is returned; only calls that get no answer throw.
     ///
-    /// - Throws: ``AuthorizedCallError/rejected(_:)`` at once when nobody is signed in (or a
-    ///   password step comes first), ``AuthorizedCallError/sessionEnded`` when the session ends
-    ///   while the call waits, ``AuthorizedCallError/failed(_:)`` for a network failure or a
-    ///   refresh that failed transiently, ``AuthorizedCallError/cancelled`` when the caller's task
-    ///   is cancelled.
-    @inlinable
-    public func authorized(_ request: HTTPRequest) async throws(AuthorizedCallError) -> HTTPResponse {
-        let call = issueCall()
-        let intent = machine.callIntent(for: call)
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (caller: CheckedContinuation<Result<HTTPResponse, AuthorizedCallError>, Never>) in
-                begin(call, request, intent: intent, caller: caller)
-            }
-        } onCancel: {
-            Task { await self.abandon(call) }
+    /// - Throws: ``AuthError/rejected(_:)`` at once when nobody is signed in (or a password step
+    ///   comes first, or the composition has no session), ``AuthError/sessionEnded`` when the
+    ///   session ends while the call waits, ``AuthError/server(_:)`` for a network failure or a
+    ///   refresh that failed transiently, ``AuthError/cancelled`` when the caller's task is cancelled.
+    public func authorized(_ request: HTTPRequest) async throws(AuthError) -> HTTPResponse {
+        guard let intent = machine.route(SessionLifecycle.Intent.call) else { throw .rejected(.unsupported) }
+        let finished = await submit(intent, call: request)
+        switch (finished.completion, finished.response) {
+        case (.answered, .success(let response)?): return response
+        case (.answered, .failure(.timeout)?): throw .server(.timeout)
+        case (.answered, .failure(.network)?), (.answered, .failure(.cancelled)?): throw .server(.network)
+        case (.answered, nil): throw .server(.malformed)  // Answered with a request this call never sent.
+        case (let completion, _): throw AuthError(completion, at: clock.now)
         }
-        return try result.get()
     }
 }

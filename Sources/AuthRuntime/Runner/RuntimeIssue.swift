@@ -18,7 +18,9 @@ public enum RuntimeIssue: Hashable, Sendable, CustomStringConvertible {
     /// A realtime connection could not even be attempted, or cannot be on this platform.
     case realtimeUnavailable(reason: String)
     /// The reducer sent a protected call the runner has no request for (an intent sent by hand).
-    case unknownCall(CallID)
+    case unknownCall(IntentID)
+    /// An intent of a type no flow of the composition takes was sent (it was refused as unsupported).
+    case unroutedIntent(String)
 
     /// A message the UI or a log can show; never a secret.
     public var description: String {
@@ -29,6 +31,7 @@ public enum RuntimeIssue: Hashable, Sendable, CustomStringConvertible {
         case .unsupportedRequest(let error): "unsupported request: \(error)"
         case .realtimeUnavailable(let reason): "realtime unavailable: \(reason)"
         case .unknownCall(let call): "no request for \(call)"
+        case .unroutedIntent(let type): "no flow of the composition takes a \(type)"
         }
     }
 }

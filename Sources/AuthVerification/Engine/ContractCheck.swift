@@ -7,7 +7,8 @@ public struct ContractCheckReport: Sendable {
     /// Distinct worlds (by fingerprint) expanded, breadth-first from the initial one.
     public var states: Int
     /// Worlds met under a fingerprint already admitted, other than its first world, whose moves
-    /// were stepped and compared with those of the first: one per fingerprint, the first met.
+    /// were stepped and compared with those of the first: up to ``ContractCheck/othersPerFingerprint``
+    /// per fingerprint, the first met.
     public var compared: Int
     /// The first world found to break the contract, as a ``Finding/Kind/brokenModelContract``
     /// finding whose trace reaches it; `nil` when every compared world kept it.
@@ -34,8 +35,10 @@ public struct ContractCheckReport: Sendable {
 /// request id's own name, state outside the world) breaks that silently: the exploration is
 /// narrowed, and only a reported trace that fails to replay reveals it. This check looks for it:
 /// breadth-first over the model's first `states` distinct worlds, it steps every move of each
-/// world expanded and, for each fingerprint met again in another world, every move of the first
-/// such world, and compares the two lists move by move (choice and the fingerprint it leads to).
+/// world expanded and, for each fingerprint met again in other worlds, every move of the first few
+/// such worlds (``othersPerFingerprint``: worlds that differ only in what a menu must not read, a
+/// sender's counter, come first and would hide a later one that breaks the contract), and compares
+/// the lists move by move (choice and the fingerprint it leads to).
 /// The same comparison also fails when the menus agree but one move leads to worlds of different
 /// fingerprints: then the fingerprint leaves out something the lifecycle's steps depend on, and
 /// the search's symmetry reduction is unsound in the same way.
@@ -45,6 +48,9 @@ public struct ContractCheckReport: Sendable {
 /// run it in a test over a composition of your own, as this package's tests run it over every
 /// shipped model.
 public enum ContractCheck {
+    /// How many other worlds of one fingerprint are compared with its first.
+    public static let othersPerFingerprint = 4
+
     /// Checks `model`'s first `states` distinct worlds; see ``ContractCheck``.
     @inlinable public static func check<Model: LifecycleModel>(_ model: Model, states cap: Int = 1_000) -> ContractCheckReport {
         typealias Machine = Model.Machine
@@ -58,7 +64,7 @@ public enum ContractCheck {
         var worlds: [Snapshot<Machine>] = []
         var expanded: [[(choice: Choice, to: Fingerprint)]] = []
         var metAgain: [(snapshot: Snapshot<Machine>, parent: Int, choice: Choice, first: Int)] = []
-        var comparing = Set<Int>()
+        var comparing: [Int: Int] = [:]
         var frontier = [environment.initial]
         index[frontier[0].fingerprint] = 0
         parents.append((-1, .intent(0)))
@@ -75,8 +81,8 @@ public enum ContractCheck {
                     if let first = index[after.fingerprint] {
                         // The same world again (a self-loop, or a move that changes nothing)
                         // offers the same moves by construction: only another world can differ.
-                        if !comparing.contains(first), after.world != worlds[first].world {
-                            comparing.insert(first)
+                        if comparing[first, default: 0] < othersPerFingerprint, after.world != worlds[first].world {
+                            comparing[first, default: 0] += 1
                             metAgain.append((after, node, move.choice, first))
                         }
                     } else if index.count < cap {

@@ -181,7 +181,7 @@ public enum Explorer {
                 let sampleMenu = menuSampled.insert(fromPath).inserted
                 for move in environment.moves(snapshot) {
                     transitions += 1
-                    if sampleMenu, case .intent(let intent, _) = move.event { offered.insert(intent) }
+                    if sampleMenu, case .intent(let intent, _, _) = move.event { offered.insert(intent) }
                     let transition = environment.step(move, from: snapshot, besides: &successors)
                     let after = transition.after
                     var checked = -1
@@ -339,7 +339,7 @@ public enum Explorer {
         case .tick: return true
         case .reply(_, .failed(let failure), _): return failure.isTransient
         case .reply(_, .realtimeClosed, _): return true
-        case .reply, .intent, .launched: return false
+        case .reply, .intent, .withdrawn, .launched: return false
         }
     }
 
@@ -437,11 +437,9 @@ public enum Explorer {
     }
 }
 
-/// A ``Choice`` in 64 bits: 2 bits of kind, then the index (62 bits), or for a reply the
-/// exchange's index (30 bits) and the reply's (32 bits). No model a computer can hold offers
-/// more: a world with 2³⁰ requests in flight would not fit in memory. (Until stop 20 it was 32
-/// bits, with 14 and 16 bits for a reply's indices: 16,384 requests in flight or 65,536 replies
-/// to one would have been named as other moves, and their traces reported as a broken contract.)
+/// A ``Choice`` in 64 bits: 3 bits of kind, then the index (61 bits), or for a reply the
+/// exchange's index (29 bits) and the reply's (32 bits). No model a computer can hold offers
+/// more: a world with 2²⁹ requests in flight would not fit in memory.
 @usableFromInline struct PackedChoice: Hashable, Sendable {
     @usableFromInline let bits: UInt64
 
@@ -451,24 +449,26 @@ public enum Explorer {
 
     @inlinable init(_ choice: Choice) {
         switch choice {
-        case .intent(let n): bits = 0 << 62 | UInt64(n)
-        case .reply(let exchange, let reply): bits = 1 << 62 | UInt64(exchange) << 32 | UInt64(reply)
-        case .timer(let n): bits = 2 << 62 | UInt64(n)
-        case .relaunch(let n): bits = 3 << 62 | UInt64(n)
+        case .intent(let n): bits = 0 << 61 | UInt64(n)
+        case .reply(let exchange, let reply): bits = 1 << 61 | UInt64(exchange) << 32 | UInt64(reply)
+        case .timer(let n): bits = 2 << 61 | UInt64(n)
+        case .relaunch(let n): bits = 3 << 61 | UInt64(n)
+        case .withdraw(let n): bits = 4 << 61 | UInt64(n)
         }
     }
 
     @inlinable var choice: Choice {
-        switch bits >> 62 {
+        switch bits >> 61 {
         case 0: .intent(Int(bits & Self.index))
-        case 1: .reply(exchange: Int(bits >> 32 & 0x3FFF_FFFF), reply: Int(bits & 0xFFFF_FFFF))
+        case 1: .reply(exchange: Int(bits >> 32 & 0x1FFF_FFFF), reply: Int(bits & 0xFFFF_FFFF))
         case 2: .timer(Int(bits & Self.index))
-        default: .relaunch(Int(bits & Self.index))
+        case 3: .relaunch(Int(bits & Self.index))
+        default: .withdraw(Int(bits & Self.index))
         }
     }
 
-    /// The low 62 bits: an intent's, timer's or relaunch's index.
-    @usableFromInline static let index: UInt64 = 0x3FFF_FFFF_FFFF_FFFF
+    /// The low 61 bits: an intent's, timer's, relaunch's or withdrawal's index.
+    @usableFromInline static let index: UInt64 = 0x1FFF_FFFF_FFFF_FFFF
 }
 
 /// A projected edge with interned paths and label.
@@ -529,7 +529,7 @@ public enum Explorer {
     }
 
     @inlinable mutating func label(_ event: AuthEvent<Intent>) -> (Int32, ProjectedEdge.Kind) {
-        if case .intent(let intent, _) = event {
+        if case .intent(let intent, _, _) = event {
             if let known = intentLabels[intent] { return (known, .intent) }
             let (name, _) = EventLabel.of(event)
             let id = intern(name)

@@ -244,6 +244,7 @@ public enum Fuzzer {
         case .reply: 6
         case .timer: 4
         case .relaunch: 1
+        case .withdraw: 1
         }
     }
 
@@ -426,6 +427,7 @@ public enum Fuzzer {
         case .reply(let exchange, let reply): (0..<reply).map { Choice.reply(exchange: exchange, reply: $0) }
         case .timer(let n): (0..<n).map(Choice.timer)
         case .relaunch(let n): (0..<n).map(Choice.relaunch)
+        case .withdraw(let n): (0..<n).map(Choice.withdraw)
         }
     }
 }
@@ -440,16 +442,19 @@ public enum Fuzzer {
     @usableFromInline let timers: Int
     /// Relaunches offered.
     @usableFromInline let relaunches: Int
+    /// Withdrawals offered.
+    @usableFromInline let withdrawals: Int
 
     @inlinable init<Model: LifecycleModel>(_ menu: Environment<Model>.Menu) {
         self.intents = menu.intents.count
         self.replies = menu.answers.map { $0.replies.count }  // A closure: a key path here is instantiated at run time, per call.
         self.timers = menu.timers.count
         self.relaunches = menu.relaunches.count
+        self.withdrawals = menu.withdrawals.count
     }
 
     /// Every move, in the menu's order.
-    @inlinable var count: Int { intents + replies.reduce(0, +) + timers + relaunches }
+    @inlinable var count: Int { intents + replies.reduce(0, +) + timers + relaunches + withdrawals }
 
     /// The position of `choice` in the menu's list of moves.
     @inlinable func position(of choice: Choice) -> Int {
@@ -458,6 +463,7 @@ public enum Fuzzer {
         case .reply(let exchange, let reply): intents + replies[..<exchange].reduce(0, +) + reply
         case .timer(let index): intents + replies.reduce(0, +) + index
         case .relaunch(let index): intents + replies.reduce(0, +) + timers + index
+        case .withdraw(let index): intents + replies.reduce(0, +) + timers + relaunches + index
         }
     }
 
@@ -468,8 +474,9 @@ public enum Fuzzer {
         let reply = Fuzzer.weight(.reply(exchange: 0, reply: 0))
         let timer = Fuzzer.weight(.timer(0))
         let relaunch = Fuzzer.weight(.relaunch(0))
+        let withdrawal = Fuzzer.weight(.withdraw(0))
         let answers = replies.reduce(0, +)
-        let total = intents * intent + answers * reply + timers * timer + relaunches * relaunch
+        let total = intents * intent + answers * reply + timers * timer + relaunches * relaunch + withdrawals * withdrawal
         guard total > 0 else { return nil }
         var pick = random.below(total)
         if pick < intents * intent { return (.intent(pick / intent), pick / intent) }
@@ -483,7 +490,11 @@ public enum Fuzzer {
         }
         if pick < timers * timer { return (.timer(pick / timer), position + pick / timer) }
         pick -= timers * timer
-        return (.relaunch(pick / relaunch), position + timers + pick / relaunch)
+        position += timers
+        if pick < relaunches * relaunch { return (.relaunch(pick / relaunch), position + pick / relaunch) }
+        pick -= relaunches * relaunch
+        position += relaunches
+        return (.withdraw(pick / withdrawal), position + pick / withdrawal)
     }
 }
 

@@ -137,7 +137,8 @@ public enum EventLabel {
     /// (a failure with its class), `tick`, or the launch with what the vault held.
     @inlinable public static func of<Intent>(_ event: AuthEvent<Intent>) -> (String, ProjectedEdge.Kind) {
         switch event {
-        case .intent(let intent, _): (leafCase(of: intent), .intent)
+        case .intent(let intent, _, _): (leafCase(of: intent), .intent)
+        case .withdrawn: ("withdrawn", .intent)
         case .reply(_, let reply, _): label(of: reply)
         case .tick: ("tick", .timer)
         case .launched(.none, _): ("launched(empty)", .launch)

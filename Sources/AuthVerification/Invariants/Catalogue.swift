@@ -13,6 +13,7 @@ public enum Catalogue {
             passwordRequirementAllowsNothingElse(), passwordStepNeverSkipped(), codeOnlyAfterCodeSent(), setPasswordOnlyWhileUnset(),
             signInRequestsNeedTheUser(), atMostOneVerificationInFlight(), resetSignInReplacesSession(), onlyValidInputSent(),
             noSecretInDescriptions(), noSecretInEventsOrEffects(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
+            everyIntentFinishedOnce(),
         ]
         if let codes { list += codeInvariants(codes) }
         return list
@@ -22,6 +23,34 @@ public enum Catalogue {
     @inlinable public static var names: [String] {
         let list: [Invariant<SessionLifecycle>] = all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1))
         return list.map(\.name)
+    }
+
+    // MARK: Intents
+
+    /// Every intent is finished exactly once: no caller waits forever, none is answered twice.
+    /// An intent is finished in the step that sends it, or later by the answer, time, withdrawal or
+    /// sign-out that decides it; a world with an intent still open and nothing in flight, no timer
+    /// pending, can never finish it. (Swift's `CheckedContinuation`, SE-0300: resumed exactly once;
+    /// the runner's `perform(_:)` returns what the reducer finishes.)
+    @inlinable public static func everyIntentFinishedOnce<M>() -> Invariant<M> {
+        Invariant("every intent is finished exactly once", source: "SE-0300 (a continuation resumes exactly once)", .step { t in
+            var open = t.before.world.history.openIntents
+            switch t.move.choice {
+            case .relaunch: open = []  // The process ended: nobody waits any more.
+            case .intent, .reply, .timer, .withdraw: break
+            }
+            if case .intent(_, let id, _) = t.move.event { open.append(id) }
+            for effect in t.effects {
+                guard case .finish(let intent, let completion) = effect else { continue }
+                guard let index = open.firstIndex(of: intent) else { return "\(intent) finished again, or never sent (\(completion))" }
+                open.remove(at: index)
+            }
+            let after = t.after.world
+            if !after.history.openIntents.isEmpty, after.network.isEmpty, after.timers.isEmpty {
+                return "\(after.history.openIntents.map(\.description).joined(separator: ", ")) left unanswered with nothing in flight"
+            }
+            return nil
+        })
     }
 
     // MARK: Credentials and sign-out
@@ -57,7 +86,7 @@ public enum Catalogue {
             // key is not known yet (or it has none).
             guard case .intent = t.move.event else { return nil }
             @Sendable func byIntent() -> Bool {
-                guard case .intent(let intent, _) = t.move.event else { return false }
+                guard case .intent(let intent, _, _) = t.move.event else { return false }
                 return isLogout.value(intent) { EventLabel.leafCase(of: $0) == "logout" }
             }
             let logout = if let key = t.move.key { isLogoutKey.value(key) { _ in byIntent() } } else { byIntent() }
@@ -203,10 +232,8 @@ public enum Catalogue {
                     continue
                 case .send(_, let request):
                     return "sent \(request) while the password must be \(setup ? "set" : "changed")"
-                case .finishCall(let call, let result):
-                    if case .rejected = result { continue }
-                    if case .sessionEnded = result { continue }
-                    return "\(call) finished with \(result) while the password must be \(setup ? "set" : "changed")"
+                case .finish(let call, .answered(let request)):
+                    return "\(call) was answered (\(request)) while the password must be \(setup ? "set" : "changed")"
                 default:
                     continue
                 }

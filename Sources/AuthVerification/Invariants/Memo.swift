@@ -140,10 +140,10 @@ import AuthSupport
     /// The event's payload, or `nil` for a tick (a time, nothing else).
     @inlinable init?(_ event: AuthEvent<Intent>) {
         switch event {
-        case .intent(let intent, _): self = .intent(intent)
+        case .intent(let intent, _, _): self = .intent(intent)
         case .reply(_, let reply, _): self = .reply(reply)
         case .launched(let stored, _): self = .launched(stored)
-        case .tick: return nil
+        case .tick, .withdrawn: return nil
         }
     }
 
@@ -156,7 +156,7 @@ import AuthSupport
         case .send(_, let request): Survey.digest { $0.tag("send"); $0.visit(request) }
         case .persist(let credentials): Survey.digest { $0.tag("persist"); $0.visit(credentials) }
         case .emit(let outcome): Survey.digest { $0.tag("emit"); $0.plain(outcome) }
-        case .finishCall(let call, let result): Survey.digest { $0.tag("finishCall"); $0.plain(call); $0.plain(result) }
+        case .finish(_, let completion): Survey.digest { $0.tag("finish"); $0.plain(completion) }
         case .cancel, .clearCredentials, .schedule, .cancelTimer, .closeRealtime: nil
         }
     }

@@ -217,10 +217,12 @@ extension Survey {
     @inlinable func menu(_ snapshot: Snapshot<Machine>) -> Menu {
         let world = snapshot.world
         var intents: [Machine.Intent] = []
+        var withdrawals: [IntentID] = []
         if world.network.count < maxInFlight,
             world.network.count - world.network.count(where: { snapshot.refers(to: $0.id) }) < maxStale
         {
             intents = model.intents(in: snapshot)
+            withdrawals = world.history.openIntents
         }
         var launches: [StoredCredentials] = []
         if relaunches {
@@ -238,7 +240,7 @@ extension Survey {
                 }
             },
             exchanges: world.network.map(\.id), timers: world.timers.map { max(world.now, $0.at) }, relaunches: launches,
-            events: events)
+            withdrawals: withdrawals, nextIntent: IntentID(world.nextIntent), events: events)
     }
 
     /// The answers a request in flight can get, and their keys.
@@ -256,7 +258,7 @@ extension Survey {
     }
 
     /// The moves possible in one world, in a fixed order: intents, answers to each request in
-    /// flight (in issue order), timers, relaunches.
+    /// flight (in issue order), timers, relaunches, withdrawals of the intents still open.
     @usableFromInline struct Menu {
         /// The world's time.
         @usableFromInline let now: Instant
@@ -270,33 +272,44 @@ extension Survey {
         @usableFromInline let timers: [Instant]
         /// What a relaunch finds in the vault: as it is, then (when it holds something) unreadable.
         @usableFromInline let relaunches: [StoredCredentials]
+        /// The open intents whose caller may stop waiting, oldest first.
+        @usableFromInline let withdrawals: [IntentID]
+        /// The id an intent sent in this world gets.
+        @usableFromInline let nextIntent: IntentID
         /// The environment's payload numbers.
         @usableFromInline let events: EventTable<Machine.Intent>
 
         /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
-        @inlinable init(now: Instant, intents: [Machine.Intent], answers: [Answers], exchanges: [RequestID], timers: [Instant], relaunches: [StoredCredentials], events: EventTable<Machine.Intent>) {
+        @inlinable init(
+            now: Instant, intents: [Machine.Intent], answers: [Answers], exchanges: [RequestID], timers: [Instant],
+            relaunches: [StoredCredentials], withdrawals: [IntentID], nextIntent: IntentID, events: EventTable<Machine.Intent>
+        ) {
             self.now = now
             self.intents = intents
             self.answers = answers
             self.exchanges = exchanges
             self.timers = timers
             self.relaunches = relaunches
+            self.withdrawals = withdrawals
+            self.nextIntent = nextIntent
             self.events = events
         }
 
         /// Every move, in order.
         @inlinable var moves: [Move<Machine>] {
             var moves: [Move<Machine>] = []
-            moves.reserveCapacity(intents.count + answers.reduce(0) { $0 + $1.replies.count } + timers.count + relaunches.count)
+            moves.reserveCapacity(
+                intents.count + answers.reduce(0) { $0 + $1.replies.count } + timers.count + relaunches.count + withdrawals.count)
             let intentKeys = events.keys(of: intents)
             for (index, intent) in intents.enumerated() {
-                moves.append(Move(choice: .intent(index), event: .intent(intent, at: now), key: intentKeys?[index]))
+                moves.append(Move(choice: .intent(index), event: .intent(intent, id: nextIntent, at: now), key: intentKeys?[index]))
             }
             for (exchange, answers) in answers.enumerated() {
                 for index in answers.replies.indices { moves.append(building(.reply(exchange: exchange, reply: index))) }
             }
             for index in timers.indices { moves.append(building(.timer(index))) }
             for index in relaunches.indices { moves.append(building(.relaunch(index))) }
+            for index in withdrawals.indices { moves.append(building(.withdraw(index))) }
             return moves
         }
 
@@ -308,6 +321,7 @@ extension Survey {
                 case .reply(let exchange, let reply): answers.indices.contains(exchange) && answers[exchange].replies.indices.contains(reply)
                 case .timer(let index): timers.indices.contains(index)
                 case .relaunch(let mode): relaunches.indices.contains(mode)
+                case .withdraw(let index): withdrawals.indices.contains(index)
                 }
             return offered ? building(choice) : nil
         }
@@ -316,7 +330,7 @@ extension Survey {
         @inlinable func building(_ choice: Choice) -> Move<Machine> {
             switch choice {
             case .intent(let index):
-                Move(choice: choice, event: .intent(intents[index], at: now), key: events.key(of: intents, at: index))
+                Move(choice: choice, event: .intent(intents[index], id: nextIntent, at: now), key: events.key(of: intents, at: index))
             case .reply(let exchange, let reply):
                 Move(
                     choice: choice, event: .reply(exchanges[exchange], answers[exchange].replies[reply], at: now),
@@ -324,6 +338,7 @@ extension Survey {
             case .timer(let index): Move(choice: choice, event: .tick(timers[index]), key: nil)
             case .relaunch(let mode):
                 Move(choice: choice, event: .launched(relaunches[mode], at: now), key: events.key(.launched(relaunches[mode])))
+            case .withdraw(let index): Move(choice: choice, event: .withdrawn(withdrawals[index], at: now), key: nil)
             }
         }
     }
@@ -339,13 +354,14 @@ extension Survey {
             world.timers = []
             world.history.inFlightAtSignOut = []
             world.history.callSends = []
+            world.history.openIntents = []  // The process ended: nobody waits any more.
             world.history.codes = []  // The client's memory of sent codes is gone; the server's own cooldown answers now.
             switch (mode, world.vault) {
             case (0, .unreadable(let credentials)): world.vault = .holds(credentials)
             case (1, .holds(let credentials)): world.vault = .unreadable(credentials)
             default: break
             }
-        case .intent, .reply, .timer: break
+        case .intent, .reply, .timer, .withdraw: break
         }
         world.now = max(world.now, move.event.instant)
         switch move.event {
@@ -363,7 +379,10 @@ extension Survey {
             }
         case .tick(let now):
             world.timers.removeAll { $0.at <= now }
-        case .intent, .launched:
+        case .intent(_, let id, _):
+            world.history.openIntents.append(id)
+            world.nextIntent = max(world.nextIntent, id.rawValue + 1)
+        case .withdrawn, .launched:
             break
         }
         let effects = machine.reduce(&world.state, move.event)
@@ -429,7 +448,7 @@ extension Survey {
         @inlinable static func shares(_ choice: Choice) -> Bool {
             switch choice {
             case .intent, .reply: true
-            case .timer, .relaunch: false
+            case .timer, .relaunch, .withdraw: false
             }
         }
 
@@ -496,8 +515,9 @@ extension Survey {
             world.timers.removeAll { $0.id == id }
         case .emit:
             break
-        case .finishCall(let call, _):
-            world.history.callSends.removeAll { $0.call == call }
+        case .finish(let intent, _):
+            world.history.callSends.removeAll { $0.call == intent }
+            world.history.openIntents.removeAll { $0 == intent }
         case .closeRealtime(let id):
             world.network.removeAll { $0.id == id }
         }

@@ -12,6 +12,8 @@ public enum Choice: Hashable, Sendable, CustomStringConvertible {
     case timer(Int)
     /// Relaunch the app; 0 reads the vault, 1 finds it unreadable.
     case relaunch(Int)
+    /// The caller of the n-th open intent stops waiting (its task was cancelled).
+    case withdraw(Int)
 
     /// `i3`, `a1.0`, `t0`, `L0`.
     @inlinable public var description: String {
@@ -20,13 +22,16 @@ public enum Choice: Hashable, Sendable, CustomStringConvertible {
         case .reply(let exchange, let reply): "a\(exchange).\(reply)"
         case .timer(let n): "t\(n)"
         case .relaunch(let n): "L\(n)"
+        case .withdraw(let n): "W\(n)"
         }
     }
 
     /// Whether the user (not the server, a timer or the OS) made this move.
     @inlinable public var isUserAction: Bool {
-        if case .intent = self { return true }
-        return false
+        switch self {
+        case .intent, .withdraw: true
+        case .reply, .timer, .relaunch: false
+        }
     }
 }
 

@@ -74,6 +74,8 @@ public struct History: Hashable, Sendable {
     /// The password step the server last demanded at sign-in and has not seen done: it outlives
     /// relaunches, as the server's demand does.
     public var passwordStepDue: PasswordStep?
+    /// Intents sent and not finished yet, in send order: their callers still wait.
+    public var openIntents: [IntentID] = []
 
     /// Creates an empty history.
     @inlinable public init() {}
@@ -107,12 +109,12 @@ public struct CodeIssue: Hashable, Sendable {
 /// How often a protected call was sent.
 public struct CallSends: Hashable, Sendable {
     /// The call.
-    public var call: CallID
+    public var call: IntentID
     /// Sends so far.
     public var sends: Int
 
     /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
-    @inlinable init(call: CallID, sends: Int) {
+    @inlinable init(call: IntentID, sends: Int) {
         self.call = call
         self.sends = sends
     }
@@ -134,6 +136,9 @@ public struct World<Machine: Lifecycle>: Hashable, Sendable {
     public var vault: VaultContents
     /// History variables.
     public var history: History
+    /// The id the next intent gets (the sender's counter: left out of the fingerprint, as request
+    /// counters are).
+    public var nextIntent: UInt64
 
     /// A world at `now` with nothing in flight.
     @inlinable public init(state: Machine.State, now: Instant = .seconds(1_000_000), vault: VaultContents = .empty) {
@@ -143,6 +148,7 @@ public struct World<Machine: Lifecycle>: Hashable, Sendable {
         self.timers = []
         self.vault = vault
         self.history = History()
+        self.nextIntent = 1
     }
 }
 
@@ -155,6 +161,7 @@ extension World {
         guard a.now == b.now, a.network.count == b.network.count, a.timers.count == b.timers.count else { return false }
         for index in a.network.indices where a.network[index].id != b.network[index].id { return false }
         return a.state == b.state && a.network == b.network && a.timers == b.timers && a.vault == b.vault && a.history == b.history
+            && a.nextIntent == b.nextIntent
     }
 }
 
@@ -203,9 +210,10 @@ extension History: Surveyable {
         s.visit(inFlightAtSignOut)
         s.number(callSends.count)
         for call in callSends {
-            s.number(Int(truncatingIfNeeded: call.call.rawValue))
+            s.visit(call.call)
             s.number(call.sends)
         }
+        s.visit(openIntents)
         switch passwordStepDue {
         case nil: s.tag("none")
         case .set?: s.tag("set")

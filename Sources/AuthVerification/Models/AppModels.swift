@@ -138,10 +138,10 @@ extension Models {
             // The OAuth intents depend on three facts of the world (the pending attempt, the next
             // token indices), the session's on the call it can offer: the menu is built once for
             // each. A walk's token indices grow with its length only, so the memo stays small.
-            let key = Hero365MenuKey(oauth: Menus.OAuthMenuKey(in: snapshot), freeCall: Menus.freeCall(in: snapshot, callers: 1))
+            let key = Hero365MenuKey(oauth: Menus.OAuthMenuKey(in: snapshot), canCall: Menus.canCall(in: snapshot, callers: 1))
             return menus.value(key) { key in
                 entries + Menus.oauth(key.oauth).map { .entry(.second(.second(.second(.first($0))))) } + reset
-                    + Menus.session(offering: key.freeCall).map { .session($0) }
+                    + Menus.session(offeringCall: key.canCall).map { .session($0) }
             }
         }
     }
@@ -150,5 +150,5 @@ extension Models {
 /// What Hero365's app menu reads of a world: the OAuth facts and the call the session can offer.
 struct Hero365MenuKey: Hashable, Sendable {
     let oauth: Menus.OAuthMenuKey
-    let freeCall: CallID?
+    let canCall: Bool
 }

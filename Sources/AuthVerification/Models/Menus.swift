@@ -97,28 +97,25 @@ public enum Menus {
 
     /// ``SessionLifecycle``: up to `callers` concurrent protected calls, logout, password steps.
     public static func session<Machine>(in snapshot: Snapshot<Machine>, callers: Int = 2) -> [SessionLifecycle.Intent] {
-        session(offering: freeCall(in: snapshot, callers: callers))
+        session(offeringCall: canCall(in: snapshot, callers: callers))
     }
 
-    /// All ``session(in:callers:)`` reads of a world: the first of the `callers` call ids no
-    /// pending call holds, if any.
-    static func freeCall<Machine>(in snapshot: Snapshot<Machine>, callers: Int) -> CallID? {
-        let pending = snapshot.session?.pendingCalls ?? []
-        return (1...max(callers, 1)).map { CallID(UInt64($0)) }.first { id in !pending.contains(id) }
+    /// All ``session(in:callers:)`` reads of a world: whether fewer than `callers` calls are pending.
+    static func canCall<Machine>(in snapshot: Snapshot<Machine>, callers: Int) -> Bool {
+        (snapshot.session?.pendingCalls.count ?? 0) < max(callers, 1)
     }
 
     /// An app's menu: its `entries`, the session's intents (for `callers`) wrapped by `session`, then
-    /// `more`. Only the session's intents depend on the world, through the call they offer
-    /// (``freeCall(in:callers:)``), so each whole menu is built once for each such call and shared
-    /// by every world that has it: no list of thirty intents is copied and freed at each world.
+    /// `more`. Only the session's intents depend on the world, through whether they offer a call
+    /// (``canCall(in:callers:)``), so each whole menu is built once for each and shared by every
+    /// world: no list of thirty intents is copied and freed at each world.
     static func app<Machine: Lifecycle>(
         _ entries: [Machine.Intent], then more: [Machine.Intent] = [], callers: Int = 1,
         session wrap: @escaping @Sendable (SessionLifecycle.Intent) -> Machine.Intent
     ) -> @Sendable (Snapshot<Machine>) -> [Machine.Intent] {
-        let menus = Memo<CallID?, [Machine.Intent]>()
-        return { snapshot in
-            menus.value(freeCall(in: snapshot, callers: callers)) { entries + session(offering: $0).map(wrap) + more }
-        }
+        let withCall = entries + session(offeringCall: true).map(wrap) + more
+        let withoutCall = entries + session(offeringCall: false).map(wrap) + more
+        return { snapshot in canCall(in: snapshot, callers: callers) ? withCall : withoutCall }
     }
 
     /// A menu that is the same in every world: one list, shared (neither built at each world nor
@@ -127,9 +124,9 @@ public enum Menus {
         { _ in intents }
     }
 
-    /// ``session(in:callers:)`` for the call it offers (none while every call id is pending).
-    static func session(offering free: CallID?) -> [SessionLifecycle.Intent] {
-        var menu: [SessionLifecycle.Intent] = free.map { [.call($0)] } ?? []
+    /// ``session(in:callers:)``, with a call or without (while `callers` calls are pending).
+    static func session(offeringCall: Bool) -> [SessionLifecycle.Intent] {
+        var menu: [SessionLifecycle.Intent] = offeringCall ? [.call] : []
         menu += [
             .logout, .setPassword(Inputs.password), .setPassword(Inputs.shortPassword),
             .changePassword(old: Inputs.password, new: PasswordInput("pw-new-secret")), .credentialsRejected,

@@ -56,9 +56,15 @@ extension LifecycleState: Surveyable where Phase: Surveyable {
 }
 
 extension Survey {
-    /// The code cooldowns a lifecycle's context keeps (they outlive the flow that set them); the
-    /// request counter is symmetric and left out.
+    /// What a lifecycle's context keeps besides its counter: the intents waiting for answers, and
+    /// the code cooldowns (they outlive the flow that set them). The request counter is symmetric
+    /// and left out.
     @inlinable mutating func cooldowns(of context: FlowContext) {
+        number(context.waiters.count)
+        for waiter in context.waiters {
+            visit(waiter.request)
+            visit(waiter.intent)
+        }
         number(context.codeCooldowns.count)
         for cooldown in context.codeCooldowns {
             plain(cooldown.target)
@@ -442,8 +448,7 @@ extension SessionLifecycle.Phase: ExplorablePhase {
         case .signedOut: break
         case .restoring(let restoring):
             s.visit(restoring.credentials)
-            s.number(restoring.waiting.count)
-            for call in restoring.waiting { s.plain(call) }
+            s.visit(restoring.waiting)
             s.visit(restoring.request)
         case .active(let active):
             s.visit(active.credentials)

@@ -24,10 +24,6 @@ extension Survey {
     @inline(__always)
     @inlinable public mutating func plain(_ value: PhoneNumber) { plain(value.e164) }
 
-    /// Surveys a protected call's id.
-    @inline(__always)
-    @inlinable public mutating func plain(_ value: CallID) { number(Int(truncatingIfNeeded: value.rawValue)) }
-
     /// Surveys a code's purpose: its wire name.
     @inline(__always)
     @inlinable public mutating func plain(_ value: CodePurpose) { plain(value.rawValue) }

@@ -64,6 +64,7 @@ public struct Survey {
     /// fact is gathered (see ``digest(_:)``).
     @usableFromInline var exact = false
     @usableFromInline var requestNames: [UInt64] = []
+    @usableFromInline var intentNames: [UInt64] = []
     @usableFromInline var tokenNames: [String] = []
 
     /// A survey of a world at `now` whose model forgets exact instants older than `horizon` in
@@ -79,6 +80,7 @@ public struct Survey {
     /// afresh: the explorer surveys millions of worlds, each with a few ids and tokens.
     @usableFromInline struct Scratch {
         @usableFromInline var requestNames: [UInt64] = []
+        @usableFromInline var intentNames: [UInt64] = []
         @usableFromInline var tokenNames: [String] = []
         @usableFromInline var liveRefreshTokens: [String] = []
 
@@ -89,6 +91,7 @@ public struct Survey {
     /// Takes `scratch`'s lists (emptied, their storage kept) for this survey's working lists.
     @inlinable mutating func borrow(_ scratch: inout Scratch) {
         swap(&requestNames, &scratch.requestNames)
+        swap(&intentNames, &scratch.intentNames)
         swap(&tokenNames, &scratch.tokenNames)
         swap(&liveRefreshTokens, &scratch.liveRefreshTokens)
     }
@@ -96,6 +99,7 @@ public struct Survey {
     /// Gives the working lists back to `scratch`, emptied (a survey's facts keep none of them).
     @inlinable mutating func giveBack(_ scratch: inout Scratch) {
         requestNames.empty()
+        intentNames.empty()
         tokenNames.empty()
         liveRefreshTokens.empty()
         borrow(&scratch)
@@ -176,6 +180,13 @@ public struct Survey {
         if exact { return fingerprint.mix(0x5245_5100_0000_0000 ^ id.rawValue) }
         if region == .state { Self.append(id, to: &referencedRequests) }
         fingerprint.mix(0x5245_5100_0000_0000 | UInt64(Self.position(of: id.rawValue, in: &requestNames)))
+    }
+
+    /// Surveys an intent id: renamed in order of first appearance, as request ids are (the
+    /// sender's counter is left out, so intents that differ only by their ids are one state).
+    @inlinable public mutating func intent(_ id: IntentID) {
+        if exact { return fingerprint.mix(0x494E_5400_0000_0000 ^ id.rawValue) }
+        fingerprint.mix(0x494E_5400_0000_0000 | UInt64(Self.position(of: id.rawValue, in: &intentNames)))
     }
 
     /// Surveys an instant: relative to now, and "long ago" beyond the horizon.

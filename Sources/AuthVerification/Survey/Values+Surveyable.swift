@@ -9,6 +9,11 @@ extension RequestID: Surveyable {
     @inlinable public func survey(_ s: inout Survey) { s.request(self) }
 }
 
+extension IntentID: Surveyable {
+    /// Renamed by first appearance.
+    @inlinable public func survey(_ s: inout Survey) { s.intent(self) }
+}
+
 extension Instant: Surveyable {
     /// Relative to now.
     @inlinable public func survey(_ s: inout Survey) { s.instant(self) }
@@ -207,7 +212,7 @@ extension APIRequest: Surveyable {
             s.visit(bearer)
         case .protected(let call, let bearer):
             s.tag("protected")
-            s.plain(call)
+            s.visit(call)
             s.visit(bearer)
         case .openRealtime(let token):
             s.tag("openRealtime")
@@ -219,7 +224,7 @@ extension APIRequest: Surveyable {
 extension PendingCall: Surveyable {
     /// The call, its stage and whether it was replayed.
     @inlinable public func survey(_ s: inout Survey) {
-        s.plain(id)
+        s.visit(id)
         switch stage {
         case .sent(let request, let token):
             s.tag("sent")

@@ -125,13 +125,16 @@ enum ReducerBench {
                 _ = app.reduce(&state, event)
                 let routed: (SessionLifecycle.Phase, SessionLifecycle.Event)?
                 switch (before.phase, event) {
-                case (.signedIn, .intent(.entry, _)), (.signedOut, .intent(.entry, _)), (.signedOut, .reply), (.signedOut, .tick):
+                case (.signedIn, .intent(.entry, _, _)), (.signedOut, .intent(.entry, _, _)), (.signedOut, .reply), (.signedOut, .tick),
+                    (.signedOut, .withdrawn):
                     routed = nil  // The sign-in door's, or refused without reaching the session.
-                case (.signedIn(let inner), .intent(.session(let intent), let at)): routed = (inner, .intent(intent, at: at))
+                case (.signedIn(let inner), .intent(.session(let intent), let id, let at)): routed = (inner, .intent(intent, id: id, at: at))
+                case (.signedIn(let inner), .withdrawn(let id, let at)): routed = (inner, .withdrawn(id, at: at))
                 case (.signedIn(let inner), .reply(let id, let reply, let at)): routed = (inner, .reply(id, reply, at: at))
                 case (.signedIn(let inner), .tick(let now)): routed = (inner, .tick(now))
                 case (.signedIn(let inner), .launched(let stored, let at)): routed = (inner, .launched(stored, at: at))
-                case (.signedOut, .intent(.session(let intent), let at)): routed = (session.signedOutPhase, .intent(intent, at: at))
+                case (.signedOut, .intent(.session(let intent), let id, let at)):
+                    routed = (session.signedOutPhase, .intent(intent, id: id, at: at))
                 case (.signedOut, .launched(let stored, let at)): routed = (session.signedOutPhase, .launched(stored, at: at))
                 }
                 guard let (phase, sessionEvent) = routed else { continue }

@@ -40,7 +40,7 @@ enum SampleRequests {
         ("refresh", .refresh(refresh)),
         ("currentUser", .currentUser(bearer)),
         ("revoke", .revoke(refresh, bearer)),
-        ("protected", .protected(CallID(1), bearer)),
+        ("protected", .protected(IntentID(1), bearer)),
         ("openRealtime", .openRealtime(bearer.token)),
     ]
 

@@ -13,14 +13,12 @@ struct EverdayEndToEndTests {
     func approvalGate() async throws {
         try await EndToEndStack.with(.everday) { stack in
             let kid = await stack.client(Apps.everday())
-            await kid.send(Do.register("newkid", Accounts.password, name: "New Kid", email: "newkid@example.com"))
-            #expect(await kid.waitFor(.pendingApproval("Account request submitted. A parent must approve this account before sign in.")))
+            #expect(await kid.send(Do.register("newkid", Accounts.password, name: "New Kid", email: "newkid@example.com")) == .pendingApproval("Account request submitted. A parent must approve this account before sign in."))
             guard case .signedOut(.first(.pendingApproval)) = await kid.phase else {
                 Issue.record("registration did not end pending approval: \(await kid.phase)")
                 return
             }
-            await kid.send(Do.signIn("newkid", Accounts.password))
-            #expect(await kid.waitFor(.pendingApproval(Self.pending)))
+            #expect(await kid.send(Do.signIn("newkid", Accounts.password)) == .pendingApproval(Self.pending))
             guard case .signedOut(.second(.first(.pendingApproval))) = await kid.phase else {
                 Issue.record("sign-in did not wait in pendingApproval: \(await kid.phase)")
                 return
@@ -81,11 +79,9 @@ struct EverdayEndToEndTests {
             await other.send(Do.signIn("newkid", Accounts.password))
             await client.logout()
 
-            await client.send(Do.forgot("newkid"))
-            #expect(await client.waitFor(.passwordResetRequested))
+            #expect(await client.send(Do.forgot("newkid")).caseName == "passwordResetRequested")
             let token = try stack.lastCode(to: "newkid@example.com")
-            await client.send(Do.reset(token: token, newPassword: "N3wPassw0rd!456"))
-            #expect(await client.waitFor(.passwordResetCompleted))
+            #expect(await client.send(Do.reset(token: token, newPassword: "N3wPassw0rd!456")) == .passwordResetCompleted)
             #expect(await client.session == nil, "Everday's reset does not sign in")
             #expect(stack.server.refreshTokenStatus(try #require(before.refreshToken).reveal()) == .revoked)
 
@@ -93,11 +89,9 @@ struct EverdayEndToEndTests {
             let otherCall = await other.call(try Accounts.protectedRequest(stack))
             #expect(otherCall.status == 401 || otherCall.failureValue == .sessionEnded)
 
-            await client.send(Do.signIn("newkid", Accounts.password))
-            #expect(await client.waitFor(.failed(.unauthorized("Invalid username or password."))))
+            #expect(await client.send(Do.signIn("newkid", Accounts.password)) == .failed(.unauthorized("Invalid username or password.")))
             await client.send(Do.forgot("newkid@example.com"))
-            await client.send(Do.reset(token: token, newPassword: "Another0ne!789"))
-            #expect(await client.waitFor(.failed(.badRequest("Invalid or expired reset token."))))
+            #expect(await client.send(Do.reset(token: token, newPassword: "Another0ne!789")) == .failed(.badRequest("Invalid or expired reset token.")))
             await client.send(Do.signIn("newkid", "N3wPassw0rd!456"))
             #expect(await client.isActive)
             _ = await client.stop()
@@ -120,9 +114,8 @@ struct EverdayEndToEndTests {
             }
             let request = try Accounts.protectedRequest(stack)
             #expect(await client.call(request).failureValue == .rejected(.passwordChangeRequired))
-            await client.send(Do.changePassword(Accounts.password, "N3wPassw0rd!456"))
             // Refused before any request: Everday's document has no endpoint to change it.
-            #expect(await client.waitFor(.rejected(.unsupported)))
+            #expect(await client.send(Do.changePassword(Accounts.password, "N3wPassw0rd!456")) == .rejected(.unsupported))
             guard case .passwordChangeRequired(let step)? = await client.session, step.pending == nil else {
                 Issue.record("the refused change did not leave the session waiting: \(await client.phase)")
                 return

@@ -23,15 +23,12 @@ struct Hero365EndToEndTests {
         try await EndToEndStack.with(.hero365) { stack in
             let vault = MemoryVault()
             let client = await stack.client(Apps.hero365(), vault: vault)
-            await client.send(Do.sendCode(Self.phone))
-            #expect(await client.waitFor(.codeSent))
+            #expect(await client.send(Do.sendCode(Self.phone)).caseName == "codeSent")
             let code = try stack.lastCode(to: Self.phone)
-            await client.send(Do.verify(code == "000000" ? "111111" : "000000"))
-            #expect(await client.waitFor(.failed(.unauthorized("Invalid OTP"))))
+            #expect(await client.send(Do.verify(code == "000000" ? "111111" : "000000")) == .failed(.unauthorized("Invalid OTP")))
             #expect(Self.challenge(await client.phase)?.attemptsLeft == 2)
 
-            await client.send(Do.requestNewCode)
-            #expect(await client.waitFor(.rejected(.resendCooldown(until: Instant(referenceNow) + .seconds(30)))))
+            #expect(await client.send(Do.requestNewCode) == .rejected(.resendCooldown(until: Instant(referenceNow) + .seconds(30))))
             #expect(stack.server.ledger.requests("POST", "/api/v1/auth/otp/send") == 1, "refused locally, never sent")
 
             await client.send(Do.verify(code))
@@ -52,13 +49,11 @@ struct Hero365EndToEndTests {
             await client.send(Do.sendCode(Self.phone))
             let first = try stack.lastCode(to: Self.phone)
             await client.advance(stack.clock, by: .seconds(30))
-            await client.send(Do.requestNewCode)
-            #expect(await client.waitFor(.codeSent, count: 2))
+            #expect(await client.send(Do.requestNewCode).caseName == "codeSent")
             let second = try stack.lastCode(to: Self.phone)
             #expect(stack.server.outbox(to: Self.phone).count == 2)
             if first != second {
-                await client.send(Do.verify(first))
-                #expect(await client.waitFor(.failed(.unauthorized("Invalid OTP"))), "only the latest code works")
+                #expect(await client.send(Do.verify(first)) == .failed(.unauthorized("Invalid OTP")), "only the latest code works")
             }
             await client.advance(stack.clock, by: .seconds(300))
             guard case .signedOut(.second(.second(.first(.codeExpired)))) = await client.phase else {
@@ -66,8 +61,7 @@ struct Hero365EndToEndTests {
                 return
             }
             let sent = stack.server.ledger.requests("POST", "/api/v1/auth/otp/verify")
-            await client.send(Do.verify(second))
-            #expect(await client.waitFor(.rejected(.codeExpired)))
+            #expect(await client.send(Do.verify(second)) == .rejected(.codeExpired))
             #expect(stack.server.ledger.requests("POST", "/api/v1/auth/otp/verify") == sent)
             _ = await client.stop()
         }
@@ -79,14 +73,12 @@ struct Hero365EndToEndTests {
             let client = await stack.client(Apps.hero365())
             await Accounts.hero365(client, email: "hero@example.com")
             #expect(stack.server.outbox(to: "hero@example.com").map(\.kind) == [.verification])
-            await client.send(Do.signIn("hero@example.com", "wrong-password"))
-            #expect(await client.waitFor(.failed(.unauthorized("Invalid credentials"))))
+            #expect(await client.send(Do.signIn("hero@example.com", "wrong-password")) == .failed(.unauthorized("Invalid credentials")))
             await client.send(Do.signIn("hero@example.com", Accounts.password))
             #expect(await client.credentials?.user.email == "hero@example.com")
             await client.logout()
 
-            await client.send(Do.signUp(phone: Self.phone, Accounts.password))
-            #expect(await client.waitFor(.verificationRequired("User created successfully. Please verify your phone number.")))
+            #expect(await client.send(Do.signUp(phone: Self.phone, Accounts.password)) == .verificationRequired("User created successfully. Please verify your phone number."))
             await client.send(Do.signIn(Self.phone, Accounts.password))
             #expect(await client.credentials?.user.phone == Self.phone)
             let request = try Accounts.protectedRequest(stack)
@@ -100,8 +92,7 @@ struct Hero365EndToEndTests {
         try await EndToEndStack.with(.hero365) { stack in
             let client = await stack.client(Apps.hero365())
             await Accounts.hero365(client, email: "hero@example.com")
-            await client.send(Do.recover("hero@example.com"))
-            #expect(await client.waitFor(.passwordResetRequested))
+            #expect(await client.send(Do.recover("hero@example.com")).caseName == "passwordResetRequested")
             guard case .signedOut(.second(.second(.second(.second(.linkSent))))) = await client.phase else {
                 Issue.record("recovery did not end with the link sent: \(await client.phase)")
                 return
@@ -128,16 +119,18 @@ struct Hero365EndToEndTests {
         try await EndToEndStack.with(.hero365) { stack in
             let contract = try #require(stack.contract as? Hero365Contract)
             let client = await stack.client(Apps.hero365())
-            await client.send(Do.oauth("github", attempt: "attempt-1"))
-            #expect(await client.outcomes.waitFor { $0.contains { if case .openAuthorizationURL = $0 { true } else { false } } })
-            guard case .openAuthorizationURL(let cancelledURL)? = client.outcomes.elements.last else { return }
+            guard case .authorizationURL(let cancelledURL) = await client.send(Do.oauth("github", attempt: "attempt-1")) else {
+                Issue.record("no authorization URL")
+                return
+            }
             let cancelled = try await Self.completeInBrowser(stack, cancelledURL, cancel: true)
-            await client.send(Do.oauthCallback(try #require(contract.oauthCallback(cancelled, attempt: "attempt-1", authorizationURL: cancelledURL))))
-            #expect(await client.waitFor(.failed(.unauthorized("User cancelled"))))
+            let cancelledCallback = try #require(contract.oauthCallback(cancelled, attempt: "attempt-1", authorizationURL: cancelledURL))
+            #expect(await client.send(Do.oauthCallback(cancelledCallback)) == .failed(.unauthorized("User cancelled")))
 
-            await client.send(Do.oauth("google", attempt: "attempt-2"))
-            #expect(await client.outcomes.waitFor { $0.filter { if case .openAuthorizationURL = $0 { true } else { false } }.count == 2 })
-            guard case .openAuthorizationURL(let url)? = client.outcomes.elements.last else { return }
+            guard case .authorizationURL(let url) = await client.send(Do.oauth("google", attempt: "attempt-2")) else {
+                Issue.record("no second authorization URL")
+                return
+            }
             let callback = try await Self.completeInBrowser(stack, url)
             let read = try #require(contract.oauthCallback(callback, attempt: "attempt-2", authorizationURL: url))
             await client.send(Do.oauthCallback(read))

@@ -44,13 +44,13 @@ struct RandomizedEndToEndTests {
             // The parent resets the password on another device: the server revokes every session.
             let other = await stack.client(Apps.everday(), timeout: 1)
             defer { Task { _ = await other.stop() } }
-            await other.send(EverdayIntents.forgot("parent"))
-            guard case .signedOut(.second(.second(.awaitingProof))) = await other.phase,
+            guard case .passwordResetRequested = await other.send(EverdayIntents.forgot("parent")),
                 let token = stack.server.outbox(to: "parent@example.com").last?.code
             else { return password }
             let next = "Reset-\(stack.server.outbox(to: "parent@example.com").count)-Passw0rd!"
-            await other.send(EverdayIntents.reset(token: token, newPassword: next))
-            guard case .signedOut(.second(.second(.completed))) = await other.phase else { return password }  // A fault hit it.
+            guard await other.send(EverdayIntents.reset(token: token, newPassword: next)) == .passwordResetCompleted else {
+                return password  // A fault hit it.
+            }
             return next
         })
 

@@ -120,7 +120,7 @@ struct AnyRotatingClient: Sendable {
     let credentials: @Sendable () async -> Credentials?
     let isActive: @Sendable () async -> Bool
     let advance: @Sendable (Interval) async -> Void
-    let call: @Sendable (HTTPRequest) async -> Result<HTTPResponse, AuthorizedCallError>
+    let call: @Sendable (HTTPRequest) async -> Result<HTTPResponse, AuthError>
     let waitFor: @Sendable (AuthOutcome, Int) async -> Bool
     let stop: @Sendable () async -> [String]
 

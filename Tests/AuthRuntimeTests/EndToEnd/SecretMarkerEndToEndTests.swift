@@ -60,10 +60,10 @@ struct SecretMarkerEndToEndTests {
     }
 
     /// Every text a failed call shows.
-    static func texts(_ result: Result<HTTPResponse, AuthorizedCallError>) -> [String] {
+    static func texts(_ result: Result<HTTPResponse, AuthError>) -> [String] {
         switch result {
         case .success(let response): [response.description, String(reflecting: response)]
-        case .failure(let error): [error.description, error.userMessage, String(reflecting: error)]
+        case .failure(let error): [error.description, (error.errorDescription ?? ""), String(reflecting: error)]
         }
     }
 

@@ -47,7 +47,7 @@ struct SessionEndToEndTests {
     /// relaunches once more to find nothing.
     func roundTrip<App: EndToEndApp>(
         _ stack: EndToEndStack, _ app: App, realtime: (any RealtimeConnector)? = nil, restoreRequests: [String],
-        prepare: (Client<App>) async throws -> App.Intent
+        prepare: (Client<App>) async throws -> PasswordSignIn.Intent
     ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -23,8 +23,8 @@ struct SingleFlightEndToEndTests {
     /// refresh (held at the tap until then), lets the refresh go; returns every answer.
     static func concurrentCalls<App: EndToEndApp>(
         _ client: Client<App>, _ request: HTTPRequest, count: Int, release gate: Gate
-    ) async -> [Result<HTTPResponse, AuthorizedCallError>] {
-        await withTaskGroup(of: Result<HTTPResponse, AuthorizedCallError>.self) { group in
+    ) async -> [Result<HTTPResponse, AuthError>] {
+        await withTaskGroup(of: Result<HTTPResponse, AuthError>.self) { group in
             for _ in 0..<count {
                 group.addTask { await client.call(request) }
             }
@@ -34,7 +34,7 @@ struct SingleFlightEndToEndTests {
             }
             #expect(allWaiting, "every call joins the one refresh")
             gate.open()
-            var answers: [Result<HTTPResponse, AuthorizedCallError>] = []
+            var answers: [Result<HTTPResponse, AuthError>] = []
             for await answer in group { answers.append(answer) }
             return answers
         }

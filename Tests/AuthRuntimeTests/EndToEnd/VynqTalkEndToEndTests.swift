@@ -46,8 +46,12 @@ struct VynqTalkEndToEndTests {
             let client = await stack.client(Apps.vynqTalk(), realtime: ScriptedRealtime(), openConnection: VynqTalkConnection.open)
             await Accounts.vynqTalk(client, email: "alice@example.com")
             stack.server.inject(.successFalse(message: "Account locked"), path: "/auth/login", times: 1)
-            await client.send(Do.signIn("alice@example.com", Accounts.password))
-            #expect(await client.outcomes.waitFor { $0.contains { if case .failed(let failure) = $0 { failure.userMessage == "Account locked" } else { false } } })
+            let refused = await client.send(Do.signIn("alice@example.com", Accounts.password))
+            guard case .failed(let failure) = refused else {
+                Issue.record("not a failure: \(refused)")
+                return
+            }
+            #expect(failure.userMessage == "Account locked")
             #expect(await client.session == nil)
             await client.send(Do.signIn("alice@example.com", Accounts.password))
             #expect(await client.isActive)

@@ -20,8 +20,8 @@ struct EffectScript: Lifecycle {
 
     func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
-        case .intent(let intent, _): return intent.effects
-        case .reply, .tick, .launched:
+        case .intent(let intent, _, _): return intent.effects
+        case .reply, .tick, .launched, .withdrawn:
             phase.events.append(event)
             return []
         }

@@ -41,10 +41,10 @@ extension AsyncStream {
     }
 }
 
-extension AuthRunner where Machine: AuthorizedCalls {
+extension AuthRunner {
     /// The status `authorized(request)` returned, or the error it threw.
-    func status(of request: HTTPRequest = Sample.appRequest) async -> Result<Int, AuthorizedCallError> {
-        do throws(AuthorizedCallError) {
+    func status(of request: HTTPRequest = Sample.appRequest) async -> Result<Int, AuthError> {
+        do throws(AuthError) {
             return .success(try await authorized(request).status)
         } catch {
             return .failure(error)

@@ -21,25 +21,25 @@ enum Broken {
 
     /// Logout forgets to ask for the vault to be cleared.
     static let logoutKeepsTheVault = Mutant<SessionLifecycle>.editing(SmallModels.bareSession) { _, event, _, effects in
-        if case .intent(.logout, _) = event { effects.removeAll { $0 == .clearCredentials } }
+        if case .intent(.logout, _, _) = event { effects.removeAll { $0 == .clearCredentials } }
     }
 
     /// ``logoutKeepsTheVault`` inside a sign-in-and-session app.
     static let logoutKeepsTheVaultInAnApp = Mutant<SignInSession>.editing(SmallModels.plain) { _, event, _, effects in
-        if case .intent(.session(.logout), _) = event { effects.removeAll { $0 == .clearCredentials } }
+        if case .intent(.session(.logout), _, _) = event { effects.removeAll { $0 == .clearCredentials } }
     }
 
     // MARK: Refresh
 
     /// A token rejected while a refresh is under way starts a second refresh instead of joining it.
     static let secondRefreshInFlight = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
-        if case .intent(.session(.credentialsRejected), _) = event, case .signedIn(.active(var session)) = phase,
+        if case .intent(.session(.credentialsRejected), let intent, _) = event, case .signedIn(.active(var session)) = phase,
             case .refreshing = session.refresh, let token = session.credentials.refreshToken
         {
             let id = requests.issue()
             session.refresh = .refreshing(id, attempt: 0)
             phase = .signedIn(.active(session))
-            return [.send(id, .refresh(token))]
+            return [.send(id, .refresh(token)), .finish(intent, .done)]
         }
         return base.step(&phase, event, &requests)
     }
@@ -113,8 +113,9 @@ enum Broken {
 
     /// A protected call made while the password must be changed is sent anyway.
     static let callDuringPasswordChange = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
-        if case .intent(.session(.call(let call)), _) = event, case .signedIn(.passwordChangeRequired(let step)) = phase {
-            return [.send(requests.issue(), .protected(call, step.credentials.bearer))]
+        if case .intent(.session(.call), let call, _) = event, case .signedIn(.passwordChangeRequired(let step)) = phase {
+            let id = requests.issue()
+            return [.send(id, .protected(call, step.credentials.bearer)), .finish(call, .answered(id))]
         }
         return base.step(&phase, event, &requests)
     }
@@ -130,22 +131,23 @@ enum Broken {
 
     /// A code typed while the code is still being sent is submitted at once.
     static let codeSubmittedBeforeSent = Mutant<CodeRegistration>(CodeRegistration(resendCooldown: .seconds(60))) { base, phase, event, requests in
-        if case .intent(.submitCode(let raw), let now) = event, case .sendingCode(let email, _) = phase,
+        if case .intent(.submitCode(let raw), let intent, let now) = event, case .sendingCode(let email, let sending) = phase,
             case .success(let code) = VerificationCode.validate(raw)
         {
-            let id = requests.issue()
+            let superseded = requests.finish(waitingFor: sending, .superseded)
+            let id = requests.issue(for: intent)
             phase = .registering(email, id, resendAt: now)
-            return [.send(id, .registerWithEmailCode(email, code))]
+            return superseded + [.send(id, .registerWithEmailCode(email, code))]
         }
         return base.step(&phase, event, &requests)
     }
 
     /// Set-password is offered again once the password is set.
     static let passwordSetTwice = Mutant<SignInSession>(SmallModels.plain) { base, phase, event, requests in
-        if case .intent(.session(.setPassword(let raw)), _) = event, case .signedIn(.active(let session)) = phase,
+        if case .intent(.session(.setPassword(let raw)), let intent, _) = event, case .signedIn(.active(let session)) = phase,
             case .success(let password) = Password.validate(raw)
         {
-            return [.send(requests.issue(), .setPassword(password, session.bearer))]
+            return [.send(requests.issue(), .setPassword(password, session.bearer)), .finish(intent, .done)]
         }
         return base.step(&phase, event, &requests)
     }
@@ -164,17 +166,17 @@ enum Broken {
     static let secondVerificationInFlight = Remembering<OneTimeCodeSignIn, RequestID>(SmallModels.oneTimeCode) {
         base, phase, earlier, event, requests in
         switch (phase, event) {
-        case (.verifying(var challenge, let first), .intent(.submitCode(let raw), let now)):
+        case (.verifying(var challenge, let first), .intent(.submitCode(let raw), let intent, let now)):
             guard case .success(let code) = VerificationCode.validate(raw), challenge.attemptsLeft > 0, now < challenge.expiresAt
             else { break }
             challenge.attemptsLeft -= 1
-            let id = requests.issue()
+            let id = requests.issue(for: intent)
             earlier = first
             phase = .verifying(challenge, id)
             return [.send(id, verify(code, for: challenge.destination))]
         case (_, .reply(let id, _, _)) where id == earlier:
             earlier = nil
-            return []
+            return requests.finish(waitingFor: id, .superseded)
         default:
             break
         }
@@ -192,11 +194,23 @@ enum Broken {
     /// Everday's reset request trims what was typed but skips the username-or-email validation.
     static let resetIdentifierUnchecked = Mutant<PasswordReset>(PasswordReset(style: .emailedToken, resendCooldown: .seconds(60))) {
         base, phase, event, requests in
-        if case .intent(.requestReset(let raw), _) = event, case .enteringIdentifier = phase {
+        if case .intent(.requestReset(let raw), let intent, _) = event, case .enteringIdentifier = phase {
             let identifier = ResetIdentifier.usernameOrEmail(trimmed(raw))
-            let id = requests.issue()
+            let id = requests.issue(for: intent)
             phase = .requesting(identifier, id)
             return [.send(id, .requestPasswordReset(identifier))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// Starting over abandons the sign-in under way without answering its caller, who waits forever.
+    static let startOverForgetsTheSignIn = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        if case .intent(.startOver, let intent, _) = event, case .signingIn(_, let request) = phase {
+            phase = .enteringCredentials
+            var abandoned = requests
+            _ = abandoned.finish(waitingFor: request, .superseded)  // Forgotten: the effect is dropped, the waiter too.
+            requests = abandoned
+            return [.finish(intent, .done)]
         }
         return base.step(&phase, event, &requests)
     }
@@ -204,16 +218,16 @@ enum Broken {
     /// A sign-in keeps the password it sent, in plain text, to retry with it.
     static let passwordKeptInTheState = Remembering<PasswordSignIn, String>(PasswordSignIn(identifiers: .username)) {
         base, phase, typed, event, requests in
-        if case .intent(.submit(_, let password), _) = event { typed = password.reveal() }
+        if case .intent(.submit(_, let password), _, _) = event { typed = password.reveal() }
         return base.step(&phase, event, &requests)
     }
 
     /// A sign-in puts the password into the username field of the request.
     static let passwordSentAsUsername = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
-        if case .intent(.submit(_, let raw), _) = event, case .enteringCredentials = phase,
+        if case .intent(.submit(_, let raw), let intent, _) = event, case .enteringCredentials = phase,
             case .success(let password) = Password.validate(raw), case .success(let name) = Username.validate(raw.reveal())
         {
-            let id = requests.issue()
+            let id = requests.issue(for: intent)
             phase = .signingIn(.username(name), id)
             return [.send(id, .signIn(.username(name), password))]
         }
@@ -227,7 +241,7 @@ enum Broken {
 
     /// A call attaches the session's token without checking whether it expired.
     static let expiredTokenAttached = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
-        if case .intent(.session(.call(let call)), _) = event, case .signedIn(let inner) = phase {
+        if case .intent(.session(.call), let call, _) = event, case .signedIn(let inner) = phase {
             switch inner {
             case .active(var session) where session.refresh == .idle || session.refresh == .offline:
                 guard !session.calls.contains(where: { $0.id == call }) else { break }
@@ -246,8 +260,8 @@ enum Broken {
 
     /// A new code is requested whenever the user asks, cooldown or not.
     static let codeWithinTheCooldown = Mutant<OneTimeCodeSignIn>(SmallModels.oneTimeCode) { base, phase, event, requests in
-        if case .intent(.requestNewCode, _) = event, case .awaitingCode(let challenge) = phase {
-            let id = requests.issue()
+        if case .intent(.requestNewCode, let intent, _) = event, case .awaitingCode(let challenge) = phase {
+            let id = requests.issue(for: intent)
             phase = .resendingCode(challenge, id)
             return [.send(id, sendCode(to: challenge.destination))]
         }
@@ -256,7 +270,7 @@ enum Broken {
 
     /// A code is submitted whatever its age: the lifetime is never checked.
     static let expiredCodeSubmitted = Mutant<OneTimeCodeSignIn>(SmallModels.oneTimeCode) { base, phase, event, requests in
-        if case .intent(.submitCode, let now) = event {
+        if case .intent(.submitCode, _, let now) = event {
             switch phase {
             case .awaitingCode(var challenge), .codeExpired(var challenge):
                 challenge.expiresAt = max(challenge.expiresAt, now + .seconds(1))
@@ -270,7 +284,7 @@ enum Broken {
 
     /// Wrong codes are never counted: every submission finds all its attempts left.
     static let attemptsNeverCounted = Mutant<OneTimeCodeSignIn>(SmallModels.oneTimeCode) { base, phase, event, requests in
-        if case .intent(.submitCode, _) = event, case .awaitingCode(var challenge) = phase {
+        if case .intent(.submitCode, _, _) = event, case .awaitingCode(var challenge) = phase {
             challenge.attemptsLeft = base.maxAttempts
             phase = .awaitingCode(challenge)
         }

@@ -149,5 +149,10 @@ enum MutantTable {
             under: .oneTimeCode),
         // Submit the phone (1), code sent (1), three wrong codes (6), a fourth code (1).
         MutantCase("code attempts are bounded", shortest: 9, "attemptsNeverCounted", Broken.attemptsNeverCounted, under: .oneTimeCode),
+        // Submit (1), start over (1), the abandoned sign-in's answer arrives (1): nothing is in
+        // flight and the first sign-in was never answered to its caller.
+        MutantCase(
+            "every intent is finished exactly once", shortest: 3, "startOverForgetsTheSignIn", Broken.startOverForgetsTheSignIn,
+            under: .passwordSignIn),
     ]
 }

@@ -17,11 +17,14 @@ extension Broken {
         base, phase, pending, event, requests in
         if pending == true {
             switch (phase, event) {
-            case (_, .intent(.startOver, _)):
-                return [.emit(.rejected(.notAvailableNow))]
+            case (_, .intent(.startOver, let intent, _)):
+                return [.finish(intent, .rejected(.notAvailableNow))]
             case (.signingIn(let identifier, let current), .reply(let id, .failed, _)) where id == current:
                 phase = .pendingApproval(identifier)
-                return [.emit(.pendingApproval(nil))]
+                return requests.finish(waitingFor: id, .pendingApproval(nil))
+            case (.signingIn(let identifier, let current), .withdrawn(let intent, _)) where requests.intent(waitingFor: current) == intent:
+                phase = .pendingApproval(identifier)  // A cancelled retry lands there too.
+                return [.cancel(current)] + requests.finish(waitingFor: current, .cancelled)
             default:
                 break
             }

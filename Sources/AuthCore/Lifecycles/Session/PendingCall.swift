@@ -9,21 +9,21 @@ public struct PendingCall: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The caller's id.
-    public var id: CallID
+    public var id: IntentID
     /// Where the call is.
     public var stage: Stage
     /// True once the call was replayed after a 401: a second 401 goes to the caller, never loops.
     public var replayed: Bool
 
     /// Creates a pending call.
-    public init(id: CallID, stage: Stage, replayed: Bool) {
+    public init(id: IntentID, stage: Stage, replayed: Bool) {
         self.id = id
         self.stage = stage
         self.replayed = replayed
     }
 
     /// A call waiting for a usable token, not replayed yet.
-    public static func waiting(_ id: CallID) -> PendingCall { PendingCall(id: id, stage: .waitingForToken, replayed: false) }
+    public static func waiting(_ id: IntentID) -> PendingCall { PendingCall(id: id, stage: .waitingForToken, replayed: false) }
 
     /// The request this call was sent as, if it is on its way.
     public var request: RequestID? {

@@ -1,48 +1,51 @@
 /// What the session does with the user's intents: protected calls, logout, the password steps,
-/// and a token another channel refused.
+/// a token another channel refused, and an intent whose caller stopped waiting.
 extension SessionLifecycle {
-    func handle(_ intent: Intent, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    func handle(_ intent: Intent, _ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch intent {
-        case .logout: logout(&phase, &requests)
-        case .call(let call): startCall(call, at: now, &phase, &requests)
-        case .setPassword(let raw): setPassword(raw, at: now, &phase, &requests)
-        case .changePassword(let old, let new): changePassword(old: old, new: new, at: now, &phase, &requests)
-        case .credentialsRejected: credentialsRejected(at: now, &phase, &requests)
+        case .logout: logout(id, &phase, &requests)
+        case .call: startCall(id, at: now, &phase, &requests)
+        case .setPassword(let raw): setPassword(raw, id, at: now, &phase, &requests)
+        case .changePassword(let old, let new): changePassword(old: old, new: new, id, at: now, &phase, &requests)
+        case .credentialsRejected: credentialsRejected(id, at: now, &phase, &requests)
         }
     }
 
-    private func logout(_ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    /// Logout is local and immediate: the vault is cleared and the intent finished signed out,
+    /// whatever the network does.
+    private func logout(_ id: IntentID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .signedOut:
-            return [.clearCredentials, .emit(.signedOut(.userRequested))]  // Idempotent, and safe if the vault held something unread.
+            // Idempotent, and safe if the vault held something unread.
+            return [.clearCredentials, .emit(.signedOut(.userRequested)), .finish(id, .signedOut)]
         case .restoring, .active, .passwordSetupRequired, .passwordChangeRequired:
             let credentials = phase.credentials
-            var effects = end(&phase, reason: .userRequested)
+            var effects = end(&phase, reason: .userRequested, &requests)
             if policy.revokesOnLogout, let credentials, let refreshToken = credentials.refreshToken {
                 // Best effort, after the vault is cleared: its answer arrives signed-out and changes nothing.
                 effects.insert(.send(requests.issue(), .revoke(refreshToken, credentials.bearer)), at: effects.count - 1)
             }
-            return effects
+            return effects + [.finish(id, .signedOut)]
         }
     }
 
-    private func startCall(_ call: CallID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func startCall(_ call: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         if phase.pendingCalls.contains(call) {
-            // A second call under a pending call's id: refused without finishing it, so the one
-            // answer still reaches the one caller waiting for it.
-            return [.reject(.busy)]
+            // A second call under a pending call's id (never sent by the runner): ignored, so the
+            // one answer still reaches the one caller waiting for it.
+            return []
         }
         switch phase {
         case .signedOut:
-            return [.finishCall(call, .rejected(.notSignedIn))]
+            return [.reject(call, .notSignedIn)]
         case .restoring(var restoring):
             restoring.waiting.append(call)
             phase = .restoring(restoring)
             return []  // Answered once the server has said whether the stored session holds.
         case .passwordSetupRequired:
-            return [.finishCall(call, .rejected(.passwordSetupRequired))]
+            return [.reject(call, .passwordSetupRequired)]
         case .passwordChangeRequired:
-            return [.finishCall(call, .rejected(.passwordChangeRequired))]
+            return [.reject(call, .passwordChangeRequired)]
         case .active(var active):
             switch active.refresh {
             case .refreshing, .backingOff:
@@ -57,7 +60,7 @@ extension SessionLifecycle {
                     return [.send(id, .protected(call, active.bearer))]
                 }
                 guard case .rotating = policy.refresh else {
-                    return end(&phase, reason: .tokenExpired) + [.finishCall(call, .sessionEnded)]
+                    return end(&phase, reason: .tokenExpired, &requests) + [.finish(call, .sessionEnded)]
                 }
                 active.calls.append(.waiting(call))
                 return startRefresh(active, attempt: 0, &phase, &requests)
@@ -71,7 +74,7 @@ extension SessionLifecycle {
         guard let refreshToken = active.credentials.refreshToken else {
             active.refresh = .idle
             phase = .active(active)
-            return end(&phase, reason: .sessionExpired)
+            return end(&phase, reason: .sessionExpired, &requests)
         }
         let id = requests.issue()
         active.refresh = .refreshing(id, attempt: attempt)
@@ -79,63 +82,77 @@ extension SessionLifecycle {
         return [.cancelTimer(.proactiveRefresh), .send(id, .refresh(refreshToken))]
     }
 
-    private func setPassword(_ raw: PasswordInput, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func setPassword(
+        _ raw: PasswordInput, _ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
         switch phase {
         case .passwordSetupRequired(let step) where step.pending == nil:
-            guard tokenUsable(step.credentials, at: now) else { return end(&phase, reason: .tokenExpired) }
+            guard tokenUsable(step.credentials, at: now) else {
+                return end(&phase, reason: .tokenExpired, &requests) + [.finish(id, .sessionEnded)]
+            }
             var effects: [AuthEffect] = []
-            guard let password = Password.validate(raw).valueOrReject(into: &effects) else { return effects }
-            let id = requests.issue()
-            phase = .passwordSetupRequired(PasswordStep(credentials: step.credentials, pending: id))
-            return [.send(id, .setPassword(password, step.credentials.bearer))]
+            guard let password = Password.validate(raw).valueOrReject(id, into: &effects) else { return effects }
+            let request = requests.issue(for: id)
+            phase = .passwordSetupRequired(PasswordStep(credentials: step.credentials, pending: request))
+            return [.send(request, .setPassword(password, step.credentials.bearer))]
         case .passwordSetupRequired:
-            return [.reject(.busy)]
+            return [.reject(id, .busy)]
         case .passwordChangeRequired(let step) where step.pending != nil:
-            return [.reject(.busy)]
+            return [.reject(id, .busy)]
         case .passwordChangeRequired:
-            return [.reject(.passwordChangeRequired)]
+            return [.reject(id, .passwordChangeRequired)]
         case .signedOut, .restoring:
-            return [.reject(.notSignedIn)]
+            return [.reject(id, .notSignedIn)]
         case .active:
-            return [.reject(.notAvailableNow)]  // The password is already set.
+            return [.reject(id, .notAvailableNow)]  // The password is already set.
         }
     }
 
     private func changePassword(
-        old rawOld: PasswordInput, new rawNew: PasswordInput, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+        old rawOld: PasswordInput, new rawNew: PasswordInput, _ id: IntentID, at now: Instant, _ phase: inout Phase,
+        _ requests: inout FlowContext
     ) -> [AuthEffect] {
-        guard policy.supportsPasswordChange else { return [.reject(.unsupported)] }
+        guard policy.supportsPasswordChange else { return [.reject(id, .unsupported)] }
         var effects: [AuthEffect] = []
         func validated() -> (Password, Password)? {
-            guard let old = Password.validate(rawOld).valueOrReject(into: &effects),
-                let new = Password.validate(rawNew).valueOrReject(into: &effects)
+            guard let old = Password.validate(rawOld).valueOrReject(id, into: &effects),
+                let new = Password.validate(rawNew).valueOrReject(id, into: &effects)
             else { return nil }
             return (old, new)
         }
         switch phase {
         case .passwordChangeRequired(let step) where step.pending == nil:
-            guard tokenUsable(step.credentials, at: now) else { return end(&phase, reason: .tokenExpired) }
+            guard tokenUsable(step.credentials, at: now) else {
+                return end(&phase, reason: .tokenExpired, &requests) + [.finish(id, .sessionEnded)]
+            }
             guard let (old, new) = validated() else { return effects }
-            let id = requests.issue()
-            phase = .passwordChangeRequired(PasswordStep(credentials: step.credentials, pending: id))
-            return [.send(id, .changePassword(old: old, new: new, step.credentials.bearer))]
+            let request = requests.issue(for: id)
+            phase = .passwordChangeRequired(PasswordStep(credentials: step.credentials, pending: request))
+            return [.send(request, .changePassword(old: old, new: new, step.credentials.bearer))]
         case .active(var active)
         where active.refresh == .idle && active.passwordChange == nil && tokenUsable(active.credentials, at: now):
             guard let (old, new) = validated() else { return effects }
-            let id = requests.issue()
-            active.passwordChange = id
+            let request = requests.issue(for: id)
+            active.passwordChange = request
             phase = .active(active)
-            return [.send(id, .changePassword(old: old, new: new, active.bearer))]
+            return [.send(request, .changePassword(old: old, new: new, active.bearer))]
         case .passwordChangeRequired, .active:
-            return [.reject(.busy)]  // A change in flight, or the token is being (or must first be) renewed.
+            return [.reject(id, .busy)]  // A change in flight, or the token is being (or must first be) renewed.
         case .passwordSetupRequired:
-            return [.reject(.passwordSetupRequired)]
+            return [.reject(id, .passwordSetupRequired)]
         case .signedOut, .restoring:
-            return [.reject(.notSignedIn)]
+            return [.reject(id, .notSignedIn)]
         }
     }
 
-    private func credentialsRejected(at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func credentialsRejected(_ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        let effects = tokenRefused(at: now, &phase, &requests)
+        return effects + [.finish(id, effects.isEmpty ? .unchanged : .done)]
+    }
+
+    /// Another channel (the realtime connection) was refused with the current token: refresh it,
+    /// or, without refresh, end the session.
+    func tokenRefused(at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch phase {
         case .signedOut, .restoring:
             return []  // Nothing to reject.
@@ -144,12 +161,43 @@ extension SessionLifecycle {
             case .refreshing, .backingOff:
                 return []  // A refresh is already on its way.
             case .idle, .offline:
-                guard case .rotating = policy.refresh else { return end(&phase, reason: .tokenRejected) }
+                guard case .rotating = policy.refresh else { return end(&phase, reason: .tokenRejected, &requests) }
                 return startRefresh(active, attempt: 0, &phase, &requests)
             }
         case .passwordSetupRequired, .passwordChangeRequired:
-            guard case .rotating = policy.refresh else { return end(&phase, reason: .tokenRejected) }
+            guard case .rotating = policy.refresh else { return end(&phase, reason: .tokenRejected, &requests) }
             return []  // The password step's own answer decides.
+        }
+    }
+
+    /// The caller of `intent` stopped waiting: a call is dropped (its request cancelled, its late
+    /// answer stale), a password step in flight is abandoned. Nothing for an intent already finished.
+    func withdraw(_ intent: IntentID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch phase {
+        case .signedOut:
+            return []
+        case .restoring(var restoring):
+            guard let index = restoring.waiting.firstIndex(of: intent) else { return [] }
+            restoring.waiting.remove(at: index)
+            phase = .restoring(restoring)
+            return [.finish(intent, .cancelled)]
+        case .active(var active):
+            if let index = active.calls.firstIndex(where: { $0.id == intent }) {
+                var effects: [AuthEffect] = []
+                if case .sent(let request, _) = active.calls[index].stage { effects.append(.cancel(request)) }
+                active.calls.remove(at: index)
+                phase = .active(active)
+                return effects + [.finish(intent, .cancelled)]
+            }
+            guard let change = active.passwordChange, requests.intent(waitingFor: change) == intent else { return [] }
+            active.passwordChange = nil
+            phase = .active(active)
+            return [.cancel(change)] + requests.finish(waitingFor: change, .cancelled)
+        case .passwordSetupRequired(let step), .passwordChangeRequired(let step):
+            guard let pending = step.pending, requests.intent(waitingFor: pending) == intent else { return [] }
+            let idle = PasswordStep(credentials: step.credentials)
+            if case .passwordSetupRequired = phase { phase = .passwordSetupRequired(idle) } else { phase = .passwordChangeRequired(idle) }
+            return [.cancel(pending)] + requests.finish(waitingFor: pending, .cancelled)
         }
     }
 }

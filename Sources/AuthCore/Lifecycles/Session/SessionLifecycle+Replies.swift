@@ -15,24 +15,24 @@ extension SessionLifecycle {
                     updated.user = user
                     updated.user.passwordSet = true
                 }
-                let (next, effects) = enter(updated, at: now, [.persist(updated), .emit(.passwordSet)])
+                let (next, effects) = enter(updated, at: now, [.persist(updated)])
                 phase = next
-                return effects
+                return effects + requests.finish(waitingFor: id, .passwordSet)
             case .failure(let failure):
                 phase = .passwordSetupRequired(PasswordStep(credentials: step.credentials))
-                return passwordStepFailed(failure, &phase)
+                return passwordStepFailed(failure, answering: id, &phase, &requests)
             }
         case .passwordChangeRequired(let step) where step.pending == id:
             switch reply.acceptedOrFailure {
             case .success:
                 var updated = step.credentials
                 updated.user.passwordChangeRequired = false
-                let (next, effects) = enter(updated, at: now, [.persist(updated), .emit(.passwordChanged)])
+                let (next, effects) = enter(updated, at: now, [.persist(updated)])
                 phase = next
-                return effects
+                return effects + requests.finish(waitingFor: id, .passwordChanged)
             case .failure(let failure):
                 phase = .passwordChangeRequired(PasswordStep(credentials: step.credentials))
-                return passwordStepFailed(failure, &phase)
+                return passwordStepFailed(failure, answering: id, &phase, &requests)
             }
         case .active(let active):
             return answered(active, reply, to: id, at: now, &phase, &requests)
@@ -53,8 +53,8 @@ extension SessionLifecycle {
             active.passwordChange = nil
             phase = .active(active)
             switch reply.acceptedOrFailure {
-            case .success: return [.emit(.passwordChanged)]
-            case .failure(let failure): return passwordStepFailed(failure, &phase)
+            case .success: return requests.finish(waitingFor: id, .passwordChanged)
+            case .failure(let failure): return passwordStepFailed(failure, answering: id, &phase, &requests)
             }
         }
         guard let index = active.calls.firstIndex(where: { $0.request == id }) else {
@@ -63,13 +63,17 @@ extension SessionLifecycle {
         return callAnswered(active, index, reply, at: now, &phase, &requests)
     }
 
-    private func passwordStepFailed(_ failure: AuthFailure, _ phase: inout Phase) -> [AuthEffect] {
+    /// A password step refused: its intent fails; without refresh, a 401 means the token is dead.
+    private func passwordStepFailed(
+        _ failure: AuthFailure, answering request: RequestID, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
+        let failed = requests.finish(waitingFor: request, .failed(failure))
         switch failure {
         case .unauthorized where policy.refresh == .none:
-            return [.fail(failure)] + end(&phase, reason: .tokenRejected)
+            return failed + end(&phase, reason: .tokenRejected, &requests)
         case .badRequest, .unauthorized, .pendingApproval, .forbidden, .notFound, .conflict, .rateLimited, .server,
             .network, .timeout, .malformed:
-            return [.fail(failure)]
+            return failed
         }
     }
 
@@ -94,7 +98,7 @@ extension SessionLifecycle {
             phase = next
             return effects + release(restoring.waiting, &phase, &requests)
         case .failed(let failure) where !failure.isTransient:
-            return end(&phase, reason: .sessionExpired)
+            return end(&phase, reason: .sessionExpired, &requests)
         case .failed(let failure):
             return keep(restoring, unconfirmed: failure, at: now, &phase, &requests)
         case .granted, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
@@ -117,12 +121,12 @@ extension SessionLifecycle {
         }
         phase = .active(Active(credentials: credentials, refresh: .offline))
         return [.emit(.signedIn(credentials.user)), .fail(failure), .emit(.offline)]
-            + restoring.waiting.map { .finishCall($0, .failed(failure)) }
+            + restoring.waiting.map { .finish($0, .failed(failure)) }
     }
 
     /// Sends the calls that waited for a restore with the session's token, or refuses them when
     /// the restored session must first set or change its password.
-    private func release(_ waiting: [CallID], _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    private func release(_ waiting: [IntentID], _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         guard !waiting.isEmpty else { return [] }
         switch phase {
         case .active(var active):
@@ -135,11 +139,11 @@ extension SessionLifecycle {
             phase = .active(active)
             return effects
         case .passwordSetupRequired:
-            return waiting.map { .finishCall($0, .rejected(.passwordSetupRequired)) }
+            return waiting.map { .finish($0, .rejected(.passwordSetupRequired)) }
         case .passwordChangeRequired:
-            return waiting.map { .finishCall($0, .rejected(.passwordChangeRequired)) }
+            return waiting.map { .finish($0, .rejected(.passwordChangeRequired)) }
         case .signedOut, .restoring:
-            return waiting.map { .finishCall($0, .sessionEnded) }  // `enter` lands in neither.
+            return waiting.map { .finish($0, .sessionEnded) }  // `enter` lands in neither.
         }
     }
 
@@ -172,7 +176,7 @@ extension SessionLifecycle {
             phase = .active(renewed)
             return effects
         case .failed(let failure) where !failure.isTransient:
-            return end(&phase, reason: .sessionExpired)
+            return end(&phase, reason: .sessionExpired, &requests)
         case .failed(let failure):
             return refreshFailedTransiently(active, failure, attempt: attempt, at: now, &phase)
         case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
@@ -189,7 +193,7 @@ extension SessionLifecycle {
             active.calls.removeAll { $0.stage == .waitingForToken }
             active.refresh = .offline
             phase = .active(active)
-            return waiting.map { .finishCall($0.id, .failed(failure)) } + [.emit(.offline)]
+            return waiting.map { .finish($0.id, .failed(failure)) } + [.emit(.offline)]
         }
         var delay = backoff * (1 << Int64(min(attempt, 16)))
         if case .rateLimited(let retryAfter?) = failure, retryAfter > delay { delay = retryAfter }
@@ -218,11 +222,11 @@ extension SessionLifecycle {
         guard refused, !call.replayed else {
             active.calls.remove(at: index)
             phase = .active(active)
-            return [.finishCall(call.id, .answered(id))]
+            return [.finish(call.id, .answered(id))]
         }
         guard case .rotating = policy.refresh else {
             // No refresh: the token is dead (VynqTalk's automatic logout).
-            return end(&phase, reason: .tokenRejected)
+            return end(&phase, reason: .tokenRejected, &requests)
         }
         active.calls[index].replayed = true
         if token != active.credentials.accessToken, tokenUsable(active.credentials, at: now) {

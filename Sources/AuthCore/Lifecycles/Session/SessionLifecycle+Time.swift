@@ -8,7 +8,7 @@ extension SessionLifecycle {
                 guard let expiresAt = active.credentials.expiresAt else { return [] }
                 switch policy.refresh {
                 case .none:
-                    return now >= expiresAt ? end(&phase, reason: .tokenExpired) : []
+                    return now >= expiresAt ? end(&phase, reason: .tokenExpired, &requests) : []
                 case .rotating(let margin, _, _):
                     return now >= expiresAt - margin ? startRefresh(active, attempt: 0, &phase, &requests) : []
                 }
@@ -20,7 +20,7 @@ extension SessionLifecycle {
         case .passwordSetupRequired(let step) where step.pending == nil, .passwordChangeRequired(let step) where step.pending == nil:
             // These phases allow nothing else, refresh included: once the token is dead, sign in again.
             guard let expiresAt = step.credentials.expiresAt, now >= expiresAt else { return [] }
-            return end(&phase, reason: .tokenExpired)
+            return end(&phase, reason: .tokenExpired, &requests)
         case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
             return []  // Nothing is due; a password step in flight is the server's to judge.
         }

@@ -49,7 +49,7 @@ public struct SessionLifecycle: Lifecycle {
         }
 
         /// The protected calls the phase has not answered yet, in call order.
-        public var pendingCalls: [CallID] {
+        public var pendingCalls: [IntentID] {
             switch self {
             case .restoring(let restoring): restoring.waiting
             case .active(let active): active.calls.map(\.id)
@@ -65,10 +65,10 @@ public struct SessionLifecycle: Lifecycle {
         /// The refresh or current-user request asking the server.
         public var request: RequestID
         /// Protected calls made meanwhile, in call order; sent once the session is confirmed.
-        public var waiting: [CallID]
+        public var waiting: [IntentID]
 
         /// Creates the restoring state.
-        public init(credentials: Credentials, request: RequestID, waiting: [CallID] = []) {
+        public init(credentials: Credentials, request: RequestID, waiting: [IntentID] = []) {
             self.credentials = credentials
             self.request = request
             self.waiting = waiting
@@ -146,8 +146,8 @@ public struct SessionLifecycle: Lifecycle {
         /// Every case, by name.
         public static let declaredCases = ["call", "logout", "setPassword", "changePassword", "credentialsRejected"]
 
-        /// Make a protected call (the runner's `authorized(_:)`).
-        case call(CallID)
+        /// Make a protected call (the runner's `authorized(_:)`); the intent's id names the call.
+        case call
         /// Log out: always reaches signed-out with the vault cleared, whatever the server says.
         case logout
         /// Set the first password.
@@ -164,7 +164,8 @@ public struct SessionLifecycle: Lifecycle {
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
-        case .intent(let intent, let now): handle(intent, at: now, &phase, &requests)
+        case .intent(let intent, let id, let now): handle(intent, id, at: now, &phase, &requests)
+        case .withdrawn(let intent, _): withdraw(intent, &phase, &requests)
         case .reply(let id, let reply, let now): handle(reply, to: id, at: now, &phase, &requests)
         case .tick(let now): tick(at: now, &phase, &requests)
         case .launched(let stored, let now): launch(stored, at: now, &phase, &requests)
@@ -228,10 +229,10 @@ public struct SessionLifecycle: Lifecycle {
 
     /// Ends the session: clear the vault first, stop everything in flight, answer every waiting
     /// caller, tell the UI. Whatever the server says, the result is signed-out.
-    func end(_ phase: inout Phase, reason: SignOutReason) -> [AuthEffect] {
+    func end(_ phase: inout Phase, reason: SignOutReason, _ requests: inout FlowContext) -> [AuthEffect] {
         var effects: [AuthEffect] = [.clearCredentials]
         var inFlight: [RequestID] = []
-        var calls: [CallID] = []
+        var calls: [IntentID] = []
         switch phase {
         case .signedOut: break
         case .restoring(let restoring):
@@ -247,7 +248,8 @@ public struct SessionLifecycle: Lifecycle {
         }
         effects += inFlight.map(AuthEffect.cancel)
         effects += [.cancelTimer(.proactiveRefresh), .cancelTimer(.refreshRetry), .cancelTimer(.sessionExpiry)]
-        effects += calls.map { .finishCall($0, .sessionEnded) }
+        effects += calls.map { .finish($0, .sessionEnded) }
+        effects += requests.finishAll(.sessionEnded)  // A password step in flight: every waiter is the session's.
         effects.append(.emit(.signedOut(reason)))
         phase = .signedOut
         return effects

@@ -27,8 +27,8 @@ enum Accounts {
 
     /// Everday: register (pending approval) → the parent approves.
     static func everday(_ stack: EndToEndStack, _ client: Client<EverdayApp>, username: String, password: String = password) async {
-        await client.send(EverdayIntents.register(username, password, name: "New Kid", email: "\(username)@example.com"))
-        #expect(await client.waitFor(.pendingApproval("Account request submitted. A parent must approve this account before sign in.")))
+        let registered = await client.send(EverdayIntents.register(username, password, name: "New Kid", email: "\(username)@example.com"))
+        #expect(registered == .pendingApproval("Account request submitted. A parent must approve this account before sign in."))
         #expect(stack.server.approve(username: username))
     }
 
@@ -41,8 +41,8 @@ enum Accounts {
 
     /// Hero365: email sign-up ("check your email").
     static func hero365(_ client: Client<Hero365App>, email: String, password: String = password) async {
-        await client.send(Hero365Intents.signUp(email: email, password, name: "Hero User"))
-        #expect(await client.waitFor(.verificationRequired("User created successfully. Please check your email for verification.")))
+        let registered = await client.send(Hero365Intents.signUp(email: email, password, name: "Hero User"))
+        #expect(registered == .verificationRequired("User created successfully. Please check your email for verification."))
     }
 
     static func isPasswordSetup(_ phase: SessionLifecycle.Phase) -> Bool {

@@ -1,39 +1,32 @@
 import AuthCore
 import AuthRuntime
 
-/// An app machine whose session phase a test can read, whatever its shape.
-protocol EndToEndApp: AuthorizedCalls {
+/// An app machine whose session phase a test can read, whatever its shape (the detail a test of
+/// the runner checks; an app reads ``AuthState``).
+protocol EndToEndApp: AuthStateReporting {
     /// The session's phase, `nil` while signed out in the entry flows.
     func sessionPhase(_ phase: Phase) -> SessionLifecycle.Phase?
-    /// The intent that logs out.
-    var logout: Intent { get }
 }
 
 /// A session side whose ``SessionLifecycle`` phase can be read.
-protocol SessionPhaseReading: SessionRole, AuthorizedCalls {
+protocol SessionPhaseReading: SessionRole {
     /// The session lifecycle's phase inside `phase`.
     func sessionLifecyclePhase(_ phase: Phase) -> SessionLifecycle.Phase
-    /// The intent that logs out.
-    var logoutIntent: Intent { get }
 }
 
 extension SessionLifecycle: SessionPhaseReading {
     func sessionLifecyclePhase(_ phase: Phase) -> SessionLifecycle.Phase { phase }
-    var logoutIntent: Intent { .logout }
 }
 
 extension SessionWithRealtime: SessionPhaseReading {
     func sessionLifecyclePhase(_ phase: Phase) -> SessionLifecycle.Phase { phase.session }
-    var logoutIntent: Intent { .session(.logout) }
 }
 
-extension Handover: EndToEndApp where SessionSide: SessionPhaseReading {
+extension Handover: EndToEndApp where SessionSide: SessionPhaseReading & AuthStateReporting {
     func sessionPhase(_ phase: Phase) -> SessionLifecycle.Phase? {
         guard case .signedIn(let inner) = phase else { return nil }
         return session.sessionLifecyclePhase(inner)
     }
-
-    var logout: Intent { .session(session.logoutIntent) }
 }
 
 extension Client where Machine: EndToEndApp {
@@ -42,6 +35,9 @@ extension Client where Machine: EndToEndApp {
 
     /// The credentials the session holds, `nil` while signed out.
     var credentials: Credentials? { get async { await session?.credentials } }
+
+    /// Where the user is, as the app sees it.
+    var authState: AuthState { get async { runner.machine.authState(await runner.phase) } }
 
     /// True when the session is usable (active, refreshing, backing off or offline).
     var isActive: Bool {
@@ -54,84 +50,85 @@ extension Client where Machine: EndToEndApp {
     }
 
     /// Logs out and settles.
-    func logout() async { await send(runner.machine.logout) }
+    func logout() async { await send(SessionLifecycle.Intent.logout) }
 }
+
+// What the user does, as each flow's own intents: the runner routes each to its flow, so no
+// test spells a composition's nesting.
 
 /// Anonymous Wall's intents, by what the user does.
 enum AnonymousWallIntents {
-    typealias Intent = AnonymousWallApp.Intent
-    static func registerEmail(_ email: String) -> Intent { .entry(.first(.submitEmail(email))) }
-    static func registerCode(_ code: String) -> Intent { .entry(.first(.submitCode(CodeInput(code)))) }
-    static func signIn(_ email: String, _ password: String) -> Intent {
-        .entry(.second(.first(.submit(identifier: email, password: PasswordInput(password)))))
+    static func registerEmail(_ email: String) -> CodeRegistration.Intent { .submitEmail(email) }
+    static func registerCode(_ code: String) -> CodeRegistration.Intent { .submitCode(CodeInput(code)) }
+    static func signIn(_ email: String, _ password: String) -> PasswordSignIn.Intent {
+        .submit(identifier: email, password: PasswordInput(password))
     }
-    static func codeSignIn(_ email: String) -> Intent { .entry(.second(.second(.first(.submitDestination(email))))) }
-    static func loginCode(_ code: String) -> Intent { .entry(.second(.second(.first(.submitCode(CodeInput(code)))))) }
-    static func requestReset(_ email: String) -> Intent { .entry(.second(.second(.second(.requestReset(email))))) }
-    static func reset(code: String, newPassword: String) -> Intent {
-        .entry(.second(.second(.second(.submitCode(CodeInput(code), newPassword: PasswordInput(newPassword))))))
+    static func codeSignIn(_ email: String) -> OneTimeCodeSignIn.Intent { .submitDestination(email) }
+    static func loginCode(_ code: String) -> OneTimeCodeSignIn.Intent { .submitCode(CodeInput(code)) }
+    static func requestReset(_ email: String) -> PasswordReset.Intent { .requestReset(email) }
+    static func reset(code: String, newPassword: String) -> PasswordReset.Intent {
+        .submitCode(CodeInput(code), newPassword: PasswordInput(newPassword))
     }
-    static func setPassword(_ password: String) -> Intent { .session(.setPassword(PasswordInput(password))) }
-    static func changePassword(_ old: String, _ new: String) -> Intent {
-        .session(.changePassword(old: PasswordInput(old), new: PasswordInput(new)))
+    static func setPassword(_ password: String) -> SessionLifecycle.Intent { .setPassword(PasswordInput(password)) }
+    static func changePassword(_ old: String, _ new: String) -> SessionLifecycle.Intent {
+        .changePassword(old: PasswordInput(old), new: PasswordInput(new))
     }
 }
 
 /// VynqTalk's intents.
 enum VynqTalkIntents {
-    typealias Intent = VynqTalkApp.Intent
-    static func signUp(_ name: String, _ email: String, _ password: String) -> Intent {
-        .entry(.first(.submit(RegistrationInput(name: name, email: email, password: PasswordInput(password)))))
+    static func signUp(_ name: String, _ email: String, _ password: String) -> Registration.Intent {
+        .submit(RegistrationInput(name: name, email: email, password: PasswordInput(password)))
     }
-    static func signIn(_ email: String, _ password: String) -> Intent {
-        .entry(.second(.submit(identifier: email, password: PasswordInput(password))))
+    static func signIn(_ email: String, _ password: String) -> PasswordSignIn.Intent {
+        .submit(identifier: email, password: PasswordInput(password))
     }
 }
 
 /// Everday's intents.
 enum EverdayIntents {
-    typealias Intent = EverdayApp.Intent
-    static func register(_ username: String, _ password: String, name: String = "", email: String = "") -> Intent {
-        .entry(.first(.submit(RegistrationInput(name: name, email: email, username: username, password: PasswordInput(password)))))
+    static func register(_ username: String, _ password: String, name: String = "", email: String = "") -> Registration.Intent {
+        .submit(RegistrationInput(name: name, email: email, username: username, password: PasswordInput(password)))
     }
-    static func signIn(_ username: String, _ password: String) -> Intent {
-        .entry(.second(.first(.submit(identifier: username, password: PasswordInput(password)))))
+    static func signIn(_ username: String, _ password: String) -> PasswordSignIn.Intent {
+        .submit(identifier: username, password: PasswordInput(password))
     }
-    static func forgot(_ identifier: String) -> Intent { .entry(.second(.second(.requestReset(identifier)))) }
-    static func reset(token: String, newPassword: String) -> Intent {
-        .entry(.second(.second(.submitToken(ResetToken(token), newPassword: PasswordInput(newPassword)))))
+    static func forgot(_ identifier: String) -> PasswordReset.Intent { .requestReset(identifier) }
+    static func reset(token: String, newPassword: String) -> PasswordReset.Intent {
+        .submitToken(ResetToken(token), newPassword: PasswordInput(newPassword))
     }
-    static func changePassword(_ old: String, _ new: String) -> Intent {
-        .session(.changePassword(old: PasswordInput(old), new: PasswordInput(new)))
+    static func changePassword(_ old: String, _ new: String) -> SessionLifecycle.Intent {
+        .changePassword(old: PasswordInput(old), new: PasswordInput(new))
     }
 }
 
 /// Subspace's intents.
 enum SubspaceIntents {
-    typealias Intent = SubspaceApp.Intent
-    static func register(_ name: String, _ email: String, _ password: String) -> Intent {
-        .entry(.first(.submit(RegistrationInput(name: name, email: email, password: PasswordInput(password)))))
+    static func register(_ name: String, _ email: String, _ password: String) -> Registration.Intent {
+        .submit(RegistrationInput(name: name, email: email, password: PasswordInput(password)))
     }
-    static func signIn(_ email: String, _ password: String) -> Intent {
-        .entry(.second(.submit(identifier: email, password: PasswordInput(password))))
+    static func signIn(_ email: String, _ password: String) -> PasswordSignIn.Intent {
+        .submit(identifier: email, password: PasswordInput(password))
     }
 }
 
 /// Hero365's intents.
 enum Hero365Intents {
-    typealias Intent = Hero365App.Intent
-    static func signUp(email: String = "", phone: String = "", _ password: String, name: String = "") -> Intent {
-        .entry(.first(.submit(RegistrationInput(name: name, email: email, phone: phone, password: PasswordInput(password)))))
+    static func signUp(email: String = "", phone: String = "", _ password: String, name: String = "") -> Registration.Intent {
+        .submit(RegistrationInput(name: name, email: email, phone: phone, password: PasswordInput(password)))
     }
-    static func signIn(_ identifier: String, _ password: String) -> Intent {
-        .entry(.second(.first(.submit(identifier: identifier, password: PasswordInput(password)))))
+    static func signIn(_ identifier: String, _ password: String) -> PasswordSignIn.Intent {
+        .submit(identifier: identifier, password: PasswordInput(password))
     }
-    static func sendCode(_ phone: String) -> Intent { .entry(.second(.second(.first(.submitDestination(phone))))) }
-    static let requestNewCode: Intent = .entry(.second(.second(.first(.requestNewCode))))
-    static func verify(_ code: String) -> Intent { .entry(.second(.second(.first(.submitCode(CodeInput(code)))))) }
-    static func oauth(_ provider: String, attempt: String) -> Intent {
-        .entry(.second(.second(.second(.first(.begin(provider: provider, attempt: attempt))))))
-    }
-    static func oauthCallback(_ callback: OAuthCallback) -> Intent { .entry(.second(.second(.second(.first(.callback(callback)))))) }
-    static func recover(_ email: String) -> Intent { .entry(.second(.second(.second(.second(.requestReset(email)))))) }
+    static func sendCode(_ phone: String) -> OneTimeCodeSignIn.Intent { .submitDestination(phone) }
+    static let requestNewCode: OneTimeCodeSignIn.Intent = .requestNewCode
+    static func verify(_ code: String) -> OneTimeCodeSignIn.Intent { .submitCode(CodeInput(code)) }
+    static func oauth(_ provider: String, attempt: String) -> OAuthSignIn.Intent { .begin(provider: provider, attempt: attempt) }
+    static func oauthCallback(_ callback: OAuthCallback) -> OAuthSignIn.Intent { .callback(callback) }
+    static func recover(_ email: String) -> PasswordReset.Intent { .requestReset(email) }
+}
+
+extension Completion {
+    /// The case's name (`codeSent`), whatever its payload.
+    var caseName: String { String(description.prefix { $0 != "(" }) }
 }

@@ -61,7 +61,7 @@ final class EndToEndStack: Sendable {
     /// clock, logging redacted to ``log`` and tapped by ``wire``; started (it has read its vault).
     ///
     /// `keepingStates` bounds the state journal (the last ones only), for runs with huge states.
-    func client<Machine: AuthorizedCalls>(
+    func client<Machine: Lifecycle>(
         _ machine: Machine, vault: any TokenVault = MemoryVault(), timeout: TimeInterval = 10,
         realtime: (any RealtimeConnector)? = nil, keepingStates: Int? = nil,
         openConnection: @escaping @Sendable (Machine.State) -> RequestID? = { _ in nil }
@@ -84,7 +84,7 @@ final class EndToEndStack: Sendable {
 }
 
 /// A runner and what it showed: its states, outcomes and issues, journaled from the start.
-final class Client<Machine: AuthorizedCalls>: Sendable {
+final class Client<Machine: Lifecycle>: Sendable {
     let runner: AuthRunner<Machine>
     let states: Journal<Machine.State>
     let outcomes: Journal<AuthOutcome>
@@ -106,10 +106,13 @@ final class Client<Machine: AuthorizedCalls>: Sendable {
     /// Where the user is now.
     var phase: Machine.Phase { get async { await runner.phase } }
 
-    /// Sends `intent` and returns once every request it caused has been answered.
-    func send(_ intent: Machine.Intent) async {
-        await runner.send(intent)
+    /// Sends a flow's intent (routed to its flow) and returns what became of it, once every
+    /// request it caused has been answered.
+    @discardableResult
+    func send<Leaf: Sendable>(_ intent: Leaf) async -> Completion {
+        let completion = await runner.perform(intent)
         await settle()
+        return completion
     }
 
     /// Returns once no request is in flight (an open realtime connection aside), checking after
@@ -130,8 +133,8 @@ final class Client<Machine: AuthorizedCalls>: Sendable {
     }
 
     /// One of the app's own calls: the answer, or the error `authorized` threw.
-    func call(_ request: HTTPRequest) async -> Result<HTTPResponse, AuthorizedCallError> {
-        do throws(AuthorizedCallError) {
+    func call(_ request: HTTPRequest) async -> Result<HTTPResponse, AuthError> {
+        do throws(AuthError) {
             return .success(try await runner.authorized(request))
         } catch {
             return .failure(error)

@@ -155,7 +155,7 @@ final class RecordingVault: TokenVault {
 struct RandomBackend<App: EndToEndApp>: Sendable {
     var app: App
     var lifetime: Int64
-    var signIn: @Sendable (_ password: String) -> App.Intent
+    var signIn: @Sendable (_ password: String) -> PasswordSignIn.Intent
     var paths: [FaultTarget: String]
     var protectedRequest: @Sendable (EndToEndStack) throws -> HTTPRequest
     /// Prepares the account; returns its first password.
@@ -258,7 +258,7 @@ enum RandomRuns {
         var password = try await moves.prepare(stack, client)
         var clients: [Client<App>] = []
         var texts: [String] = []
-        var calls: [Task<Result<HTTPResponse, AuthorizedCallError>, Never>] = []
+        var calls: [Task<Result<HTTPResponse, AuthError>, Never>] = []
         let request = try moves.protectedRequest(stack)
 
         for action in actions {
@@ -324,7 +324,7 @@ enum RandomRuns {
         // (b) Not stuck: signed in with a working token, or signed out with an empty vault.
         if await client.session != nil {
             var probe = await client.call(request)
-            if case .failure(.failed(let failure)) = probe, failure == .network || failure == .timeout {
+            if case .failure(.server(let failure)) = probe, failure == .network || failure == .timeout {
                 // One transient failure is no proof of a stuck client (a keep-alive connection the
                 // server closed just then): try once more, as an app would.
                 probe = await client.call(request)
@@ -392,7 +392,7 @@ enum RandomRuns {
 
         // (d) No secret in the log, descriptions, outcomes, issues or errors.
         for call in calls {
-            if case .failure(let error) = await call.value { texts += [error.description, error.userMessage] }
+            if case .failure(let error) = await call.value { texts += [error.description, (error.errorDescription ?? "")] }
         }
         let leaks = Leaks.find(stack.wire.secrets().union([password]), in: texts + stack.log.lines)
         if !leaks.isEmpty { report.failures.append("\(leaks.count) secrets leaked, e.g. \(leaks[0])") }

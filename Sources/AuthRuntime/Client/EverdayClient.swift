@@ -1,0 +1,57 @@
+import AuthCore
+import Foundation
+
+/// Everday's client: approval-gated registration, sign-in by username (which may find the account
+/// pending approval, or demand a new password), reset by an emailed token, and a session with
+/// rotating refresh that is restored at launch by refreshing.
+///
+/// ```swift
+/// let auth = EverdayClient(baseURL: URL(string: "https://everday.example/api")!, vault: KeychainVault())
+/// switch try await auth.signIn(username: "newkid", password: typed) {
+/// case .signedIn(let user): show(user)
+/// case .pendingApproval: showWaitingForParent()
+/// case .passwordChangeRequired, .passwordSetupRequired: showResetPassword()
+/// }
+/// ```
+public final class EverdayClient: BackendClient {
+    /// The runner underneath.
+    public let runner: AuthRunner<EverdayApp>
+
+    /// A client for the Everday API at `baseURL` (the document's paths are under `/api`), keeping
+    /// credentials in `vault`.
+    public init(
+        baseURL: URL, vault: any TokenVault, transport: any HTTPTransport = URLSessionTransport(), clock: any RuntimeClock = SystemClock(),
+        logger: (any HTTPLogger)? = nil
+    ) {
+        runner = .client(
+            Apps.everday(), contract: EverdayContract(baseURL: baseURL), transport: transport, vault: vault, clock: clock, logger: logger)
+    }
+
+    /// Registers an account; it awaits a parent's approval before it can sign in.
+    public func register(
+        username: String, password: String, email: String? = nil, displayName: String? = nil, discordHandle: String? = nil
+    ) async throws(AuthError) -> RegistrationResult {
+        try await registering(
+            Registration.Intent.submit(
+                RegistrationInput(
+                    name: displayName ?? "", email: email ?? "", username: username, password: PasswordInput(password),
+                    discordHandle: discordHandle ?? "")))
+    }
+
+    /// Signs in: signed in, pending approval, or signed in with a password change demanded.
+    public func signIn(username: String, password: String) async throws(AuthError) -> SignInResult {
+        try await signingIn(PasswordSignIn.Intent.submit(identifier: username, password: PasswordInput(password)))
+    }
+
+    /// Asks for a reset token by email, for a username or an email address.
+    @discardableResult
+    public func forgotPassword(identifier: String) async throws(AuthError) -> CodeSent {
+        try await sendingCode(PasswordReset.Intent.requestReset(identifier))
+    }
+
+    /// Resets the password with the emailed token; sign in with the new one afterwards.
+    public func resetPassword(token: String, newPassword: String) async throws(AuthError) {
+        try await completing(
+            PasswordReset.Intent.submitToken(ResetToken(token), newPassword: PasswordInput(newPassword)), expecting: .passwordResetCompleted)
+    }
+}

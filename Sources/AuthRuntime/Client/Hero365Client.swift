@@ -1,0 +1,100 @@
+import AuthSupport
+import AuthCore
+import Foundation
+
+/// Hero365's client: sign-up and sign-in by email or phone, a one-time code by SMS, OAuth through
+/// the browser, password recovery by an emailed link, and a session with rotating refresh.
+///
+/// ```swift
+/// let auth = Hero365Client(baseURL: URL(string: "https://hero365.example/api/v1")!, vault: KeychainVault())
+/// try await auth.sendOTP(to: "+1 234 567 8900")
+/// let user = try await auth.verifyOTP(code: typedCode)
+/// ```
+public final class Hero365Client: BackendClient {
+    /// The runner underneath.
+    public let runner: AuthRunner<Hero365App>
+    private let contract: Hero365Contract
+    /// The OAuth attempt begun last and the URL it opened, to read its callback by.
+    private let oauth = OAuthAttempts()
+
+    /// A client for the Hero365 API at `baseURL` (the document's paths are under `/api/v1`),
+    /// keeping credentials in `vault`.
+    public init(
+        baseURL: URL, vault: any TokenVault, transport: any HTTPTransport = URLSessionTransport(), clock: any RuntimeClock = SystemClock(),
+        logger: (any HTTPLogger)? = nil
+    ) {
+        contract = Hero365Contract(baseURL: baseURL)
+        runner = .client(Apps.hero365(), contract: contract, transport: transport, vault: vault, clock: clock, logger: logger)
+    }
+
+    /// Signs up with an email, or a phone number when `identifier` has no `@`; the account is
+    /// usually verified by email or SMS before it can sign in.
+    public func signUp(identifier: String, password: String, fullName: String? = nil) async throws(AuthError) -> RegistrationResult {
+        let isEmail = identifier.contains("@")
+        let input = RegistrationInput(
+            name: fullName ?? "", email: isEmail ? identifier : "", phone: isEmail ? "" : identifier, password: PasswordInput(password))
+        return try await registering(Registration.Intent.submit(input))
+    }
+
+    /// Signs in with an email, or a phone number when `identifier` has no `@`.
+    public func signIn(identifier: String, password: String) async throws(AuthError) -> UserProfile {
+        try await signedInUser(PasswordSignIn.Intent.submit(identifier: identifier, password: PasswordInput(password)))
+    }
+
+    /// Texts a one-time code to `phone` (E.164, or typed with spaces and dashes).
+    @discardableResult
+    public func sendOTP(to phone: String) async throws(AuthError) -> CodeSent {
+        try await sendingCode(OneTimeCodeSignIn.Intent.submitDestination(phone))
+    }
+
+    /// Another code to the same phone, once the cooldown ended.
+    @discardableResult
+    public func resendOTP() async throws(AuthError) -> CodeSent {
+        try await sendingCode(OneTimeCodeSignIn.Intent.requestNewCode)
+    }
+
+    /// Signs in with the texted code.
+    public func verifyOTP(code: String) async throws(AuthError) -> UserProfile {
+        try await signedInUser(OneTimeCodeSignIn.Intent.submitCode(CodeInput(code)))
+    }
+
+    /// The provider's authorization URL to open in a browser; its callback goes to
+    /// ``completeOAuth(callback:)``.
+    public func oauthURL(for provider: OAuthProvider) async throws(AuthError) -> URL {
+        let attempt = UUID().uuidString
+        let (completion, _) = await perform(OAuthSignIn.Intent.begin(provider: provider.rawValue, attempt: attempt))
+        guard case .authorizationURL(let text) = completion else { throw AuthError(completion, at: runner.clock.now) }
+        guard let url = URL(string: text) else { throw .server(.malformed) }
+        oauth.began(attempt, opening: text)
+        return url
+    }
+
+    /// Signs in with the callback URL the provider redirected to (tokens or an error in its
+    /// query or fragment), for the attempt ``oauthURL(for:)`` began.
+    public func completeOAuth(callback url: URL) async throws(AuthError) -> UserProfile {
+        guard let (attempt, opened) = oauth.pending,
+            let callback = contract.oauthCallback(url, attempt: attempt, authorizationURL: opened)
+        else { throw .rejected(.callbackMismatch) }
+        return try await signedInUser(OAuthSignIn.Intent.callback(callback))
+    }
+
+    /// Emails a recovery link; the password is reset in the browser.
+    @discardableResult
+    public func recoverPassword(email: String) async throws(AuthError) -> CodeSent {
+        try await sendingCode(PasswordReset.Intent.requestReset(email))
+    }
+
+    /// The signed-in user as the server knows them now (`/users/me`).
+    public func fetchCurrentUser() async throws(AuthError) -> UserProfile {
+        try await currentUserFromServer()
+    }
+}
+
+/// The OAuth attempt a client began last, and the URL it opened.
+private final class OAuthAttempts: Sendable {
+    private let last = Locked<(attempt: String, opened: String)?>(nil)
+
+    var pending: (attempt: String, opened: String)? { last.withLock { $0 } }
+
+    func began(_ attempt: String, opening url: String) { last.withLock { $0 = (attempt, url) } }
+}
