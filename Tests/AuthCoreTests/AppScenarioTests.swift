@@ -13,19 +13,19 @@ struct AppScenarioTests {
 
         static let all: [AnonymousWallEntry] = [
             AnonymousWallEntry(
-                name: "code registration", phase: .signedOut(.first(.registering(Samples.email, Samples.r(1), resendAt: Samples.at(60)))),
+                name: "code registration", phase: Apps.anonymousWall().at(CodeRegistration.Phase.registering(Samples.email, Samples.r(1), resendAt: Samples.at(60))),
                 entryEffects: []),
             AnonymousWallEntry(
-                name: "password sign-in", phase: .signedOut(.second(.first(.signingIn(.email(Samples.email), Samples.r(1))))), entryEffects: []),
+                name: "password sign-in", phase: Apps.anonymousWall().at(PasswordSignIn.Phase.signingIn(.email(Samples.email), Samples.r(1))), entryEffects: []),
             AnonymousWallEntry(
                 name: "email code sign-in",
-                phase: .signedOut(.second(.second(.first(.verifying(
+                phase: Apps.anonymousWall().at(OneTimeCodeSignIn.Phase.verifying(
                     CodeChallenge(destination: .email(Samples.email), expiresAt: Samples.at(300), resendAt: Samples.at(60), attemptsLeft: 2),
-                    Samples.r(1)))))),
+                    Samples.r(1))),
                 entryEffects: [.cancelTimer(.codeExpiry), .cancelTimer(.resendAvailable)]),
             AnonymousWallEntry(
                 name: "reset with auto-login",
-                phase: .signedOut(.second(.second(.second(.resetting(.email(Samples.email), Samples.r(1), resendAt: Samples.at(60)))))),
+                phase: Apps.anonymousWall().at(PasswordReset.Phase.resetting(.email(Samples.email), Samples.r(1), resendAt: Samples.at(60))),
                 entryEffects: []),
         ]
     }
@@ -55,9 +55,9 @@ struct AppScenarioTests {
         let run = play(
             app, from: app.initialPhase,
             [
-                .intent(.entry(.second(.second(.second(.requestReset(Samples.emailText))))), at: Samples.t0),
+                .intent(app.intent(PasswordReset.Intent.requestReset(Samples.emailText)), at: Samples.t0),
                 .reply(Samples.r(1), .accepted(nil), at: Samples.t0),
-                .intent(.entry(.second(.second(.second(.submitCode(Samples.codeInput, newPassword: Samples.newPasswordInput))))), at: Samples.at(5)),
+                .intent(app.intent(PasswordReset.Intent.submitCode(Samples.codeInput, newPassword: Samples.newPasswordInput)), at: Samples.at(5)),
                 .reply(Samples.r(2), .granted(Grant(accessToken: Samples.access3, user: Samples.userPasswordSet)), at: Samples.at(6)),
             ])
         let credentials = Credentials(accessToken: Samples.access3, user: Samples.userPasswordSet)
@@ -72,7 +72,7 @@ struct AppScenarioTests {
         var credentials = Credentials(Samples.passwordChangeGrant, receivedAt: Samples.t0)
         credentials.user.passwordChangeRequired = true
         let run = play(
-            app, from: .signedOut(.second(.first(.signingIn(.username(Samples.username), Samples.r(1))))), requests: 2,
+            app, from: app.at(PasswordSignIn.Phase.signingIn(.username(Samples.username), Samples.r(1))), requests: 2,
             [
                 .reply(Samples.r(1), .granted(Samples.passwordChangeGrant), at: Samples.t0),
                 .intent(.session(.call), id: Samples.call1, at: Samples.at(1)),
@@ -91,7 +91,7 @@ struct AppScenarioTests {
         var credentials = Credentials(Samples.passwordChangeGrant, receivedAt: Samples.t0)
         credentials.user.passwordChangeRequired = true
         let everday = play(
-            Apps.everday(), from: .signedOut(.first(.editing)), requests: 5,
+            Apps.everday(), from: Apps.everday().at(Registration.Phase.editing), requests: 5,
             [
                 .launched(.stored(credentials), at: Samples.at(1)),
                 .reply(Samples.r(5), .refreshed(TokenRefresh(accessToken: Samples.access3, refreshToken: nil, expiry: .after(.seconds(1800)))), at: Samples.at(2)),

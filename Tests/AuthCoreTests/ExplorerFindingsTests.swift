@@ -87,8 +87,8 @@ struct CodeCooldownFindingsTests {
     @Test("switching to another flow and back does not skip a registration code's cooldown")
     func switchingFlows() {
         let app = Apps.anonymousWall(codeCooldown: Self.cooldown)
-        let register = AnonymousWallApp.Intent.entry(.first(.submitEmail(Samples.emailText)))
-        let signIn = AnonymousWallApp.Intent.entry(.second(.first(.startOver)))
+        let register = app.intent(CodeRegistration.Intent.submitEmail(Samples.emailText))
+        let signIn = app.intent(PasswordSignIn.Intent.startOver)
         #expect(CodeCooldownFindingsTests.again(app, request: register, startOver: signIn, at: Samples.at(30)) == [
             .reject(Samples.intent, .resendCooldown(until: Samples.at(60))),
         ])
@@ -98,10 +98,10 @@ struct CodeCooldownFindingsTests {
     func sessionClearsCooldowns() {
         let app = Apps.anonymousWall(codeCooldown: Self.cooldown)
         var state = app.initial
-        _ = app.reduce(&state, .intent(.entry(.first(.submitEmail(Samples.emailText))), at: Samples.t0))
+        _ = app.reduce(&state, .intent(app.intent(CodeRegistration.Intent.submitEmail(Samples.emailText)), at: Samples.t0))
         _ = app.reduce(&state, .reply(RequestID(1), .accepted(nil), at: Samples.t0))
         #expect(state.context.codeCooldowns.count == 1)
-        _ = app.reduce(&state, .intent(.entry(.second(.first(.submit(identifier: Samples.emailText, password: Samples.passwordInput)))), at: Samples.at(1)))
+        _ = app.reduce(&state, .intent(app.intent(PasswordSignIn.Intent.submit(identifier: Samples.emailText, password: Samples.passwordInput)), at: Samples.at(1)))
         _ = app.reduce(&state, .reply(RequestID(2), .granted(Samples.plainGrant), at: Samples.at(2)))
         guard case .signedIn = state.phase else {
             Issue.record("not signed in: \(state.phase)")

@@ -113,3 +113,18 @@ func valid<Value>(_ result: Result<Value, ValidationError>) -> Value {
     case .failure(let error): preconditionFailure("sample failed validation: \(error)")
     }
 }
+
+extension Lifecycle {
+    /// This composition's phase with the flow whose phase `leaf` is active there: tests start a
+    /// composition inside a flow without spelling its nesting.
+    func at<Leaf: Sendable>(_ leaf: Leaf) -> Phase {
+        guard let phase = embed(leaf) else { preconditionFailure("no flow of \(Self.self) has phases of type \(Leaf.self)") }
+        return phase
+    }
+
+    /// This composition's intent for a flow's `leaf` intent, routed by its type.
+    func intent<Leaf: Sendable>(_ leaf: Leaf) -> Intent {
+        guard let intent = route(leaf) else { preconditionFailure("no flow of \(Self.self) takes \(Leaf.self)") }
+        return intent
+    }
+}

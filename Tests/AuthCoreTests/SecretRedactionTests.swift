@@ -118,14 +118,15 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
                 "AnonymousWallApp.Phase", AnonymousWallApp.Phase.signedIn(.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: P.credentials, pending: Samples.r(2))))),
             SecretCarrier(
                 "AnonymousWallApp event",
-                AuthEvent<AnonymousWallApp.Intent>.intent(.entry(.second(.second(.second(.submitCode(P.codeInput, newPassword: P.newPasswordInput))))), at: Samples.t0)),
+                AuthEvent<AnonymousWallApp.Intent>.intent(
+                    Apps.anonymousWall().intent(PasswordReset.Intent.submitCode(P.codeInput, newPassword: P.newPasswordInput)), at: Samples.t0)),
             SecretCarrier(
                 "VynqTalkApp.Phase",
                 VynqTalkApp.Phase.signedIn(SessionWithRealtime.Phase(session: .active(P.session), connection: .connected(P.access, Samples.r(9))))),
             SecretCarrier("EverdayApp state", LifecycleState<EverdayApp.Phase>(phase: .signedIn(P.sessionPhase))),
-            SecretCarrier("SubspaceApp.Phase", SubspaceApp.Phase.signedOut(.second(.signedIn(P.grant)))),
-            SecretCarrier("Hero365App.Phase", Hero365App.Phase.signedOut(.second(.second(.second(.first(.signedIn(P.grant))))))),
-            SecretCarrier("Hero365App OTP challenge", Hero365App.Phase.signedOut(.second(.second(.first(.verifying(P.challenge, Samples.r(1))))))),
+            SecretCarrier("SubspaceApp.Phase", Apps.subspace().at(PasswordSignIn.Phase.signedIn(P.grant))),
+            SecretCarrier("Hero365App.Phase", Apps.hero365().at(OAuthSignIn.Phase.signedIn(P.grant))),
+            SecretCarrier("Hero365App OTP challenge", Apps.hero365().at(OneTimeCodeSignIn.Phase.verifying(P.challenge, Samples.r(1)))),
         ]
         carriers += requests.map { SecretCarrier("APIRequest.\($0.0)", $0.1) }
         return carriers

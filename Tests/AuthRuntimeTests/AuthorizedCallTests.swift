@@ -171,7 +171,7 @@ struct AuthorizedCallTests {
             Apps.vynqTalk(), transport: transport, vault: vault, clock: clock, contract: StubContract(backend: .vynqTalk),
             realtime: ScriptedRealtime())
         let outcomes = await runner.outcomes()
-        await runner.send(.entry(.second(.submit(identifier: "alice@example.com", password: Sample.password))))
+        await runner.send(PasswordSignIn.Intent.submit(identifier: "alice@example.com", password: Sample.password))
         _ = await outcomes.first { $0 == .realtimeConnected }
         await #expect(throws: AuthError.sessionEnded) { try await runner.authorized(Sample.appRequest) }
         #expect(await outcomes.first { $0 == .signedOut(.tokenRejected) } != nil)

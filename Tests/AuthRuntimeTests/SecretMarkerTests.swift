@@ -80,11 +80,11 @@ struct SecretMarkerTests {
         let rejected = await runner.status()
         #expect(rejected == .failure(.rejected(.notSignedIn)))
         if case .failure(let error) = rejected { observed.texts += [error.description, (error.errorDescription ?? ""), "\(error)"] }
-        for intent: EverdayApp.Intent in [
-            .entry(.first(.submit(RegistrationInput(username: "newkid", password: password)))),
-            .entry(.second(.second(.requestReset("newkid")))),
-            .entry(.second(.second(.submitToken(ResetToken(Self.resetToken), newPassword: newPassword)))),
-            .entry(.second(.first(.submit(identifier: "newkid", password: password)))),
+        for intent: any Sendable in [
+            Registration.Intent.submit(RegistrationInput(username: "newkid", password: password)),
+            PasswordReset.Intent.requestReset("newkid"),
+            PasswordReset.Intent.submitToken(ResetToken(Self.resetToken), newPassword: newPassword),
+            PasswordSignIn.Intent.submit(identifier: "newkid", password: password),
         ] {
             await runner.send(intent)
             await runner.settled(states)
@@ -119,13 +119,13 @@ struct SecretMarkerTests {
             Apps.anonymousWall(), transport: transport, contract: StubContract(backend: .anonymousWall, casing: casing), logger: recorder)
         let (states, outcomes, issues) = (await runner.states(), await runner.outcomes(), await runner.issues())
         let email = "kid@example.com"
-        for intent: AnonymousWallApp.Intent in [
-            .entry(.second(.second(.second(.requestReset(email))))),
-            .entry(.second(.second(.second(.submitCode(CodeInput(Self.code), newPassword: PasswordInput(Self.newPassword)))))),
-            .session(.changePassword(old: PasswordInput(Self.newPassword), new: PasswordInput(Self.password))),
-            .session(.logout),
-            .entry(.second(.second(.first(.submitDestination(email))))),
-            .entry(.second(.second(.first(.submitCode(CodeInput(Self.code)))))),
+        for intent: any Sendable in [
+            PasswordReset.Intent.requestReset(email),
+            PasswordReset.Intent.submitCode(CodeInput(Self.code), newPassword: PasswordInput(Self.newPassword)),
+            SessionLifecycle.Intent.changePassword(old: PasswordInput(Self.newPassword), new: PasswordInput(Self.password)),
+            SessionLifecycle.Intent.logout,
+            OneTimeCodeSignIn.Intent.submitDestination(email),
+            OneTimeCodeSignIn.Intent.submitCode(CodeInput(Self.code)),
         ] {
             await runner.send(intent)
             await runner.settled(states)
@@ -149,7 +149,7 @@ struct SecretMarkerTests {
             logger: recorder)
         let (states, outcomes, issues) = (await runner.states(), await runner.outcomes(), await runner.issues())
         let connected = await runner.outcomes()
-        await runner.send(.entry(.second(.submit(identifier: "alice@example.com", password: PasswordInput(Self.password)))))
+        await runner.send(PasswordSignIn.Intent.submit(identifier: "alice@example.com", password: PasswordInput(Self.password)))
         _ = await connected.first { $0 == .realtimeConnected }
         #expect(connector.urls.first?.absoluteString.contains(Self.access1) == true)
         #expect(recorder.lines.contains { $0.hasPrefix("GET ws://stub.test/ws?token=‹redacted› → opened") })

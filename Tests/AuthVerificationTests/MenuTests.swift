@@ -59,6 +59,16 @@ struct MenuTests {
         }
     }
 
+    /// The first value of type `T` inside `value`, outermost first, found by reflection: a test
+    /// reads a flow's intent out of an app's without spelling the composition's nesting.
+    static func nested<T>(_ type: T.Type, in value: Any) -> T? {
+        if let match = value as? T { return match }
+        for child in Mirror(reflecting: value).children {
+            if let found = nested(type, in: child.value) { return found }
+        }
+        return nil
+    }
+
     @Test("app.hero365 offers, in every world of a 2,000-step walk, the OAuth intents Menus.oauth(in:) builds for that world (its menu keeps them per world facts)")
     func hero365OAuth() {
         let model = Models.hero365App()
@@ -68,8 +78,7 @@ struct MenuTests {
         var worlds = 0
         for _ in 0..<2_000 {
             let offered = model.intents(in: snapshot).compactMap { intent -> OAuthSignIn.Intent? in
-                if case .entry(.second(.second(.second(.first(let oauth))))) = intent { return oauth }
-                return nil
+                Self.nested(OAuthSignIn.Intent.self, in: intent)
             }
             #expect(offered == Menus.oauth(in: snapshot))
             worlds += 1

@@ -209,8 +209,8 @@ struct FirstPhaseTests {
     }
 
     @Test("the active side of a nest of flows is searched, the other never")
-    func activeSide() {
-        let signingIn: Phase = .signedOut(.second(.enteringCredentials))
+    func activeSide() throws {
+        let signingIn = try #require(Apps.vynqTalk().embed(PasswordSignIn.Phase.enteringCredentials))
         #expect(signingIn.firstPhase(PasswordSignIn.Phase.self) == .enteringCredentials)
         #expect(signingIn.firstPhase(Registration.Phase.self) == nil)
         #expect(signingIn.firstPhase(SessionLifecycle.Phase.self) == nil)

@@ -100,6 +100,15 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
         return session.route(intent).map(AppIntent.session)
     }
 
+    /// Signed out with the entry flow of `Leaf`'s phase type at `phase`, or else signed in with
+    /// the session (or a part of it) at `phase`.
+    @inlinable
+    public func embed<Leaf: Sendable>(_ phase: Leaf) -> Phase? {
+        if let own = phase as? Phase { return own }
+        if let inner = entry.embed(phase) { return .signedOut(inner) }
+        return session.embed(phase).map(AppPhase.signedIn)
+    }
+
     /// Signed out, at the entry flows' beginning.
     @inlinable
     public var initialPhase: Phase { .signedOut(entry.initialPhase) }

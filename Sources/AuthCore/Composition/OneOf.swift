@@ -61,6 +61,14 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
         return second.route(intent).map(Either.second)
     }
 
+    /// The first of the two flows with a phase of `Leaf`'s type, active at `phase`.
+    @inlinable
+    public func embed<Leaf: Sendable>(_ phase: Leaf) -> Phase? {
+        if let own = phase as? Phase { return own }
+        if let inner = first.embed(phase) { return .first(inner) }
+        return second.embed(phase).map(Either.second)
+    }
+
     /// Whether the active flow's account awaits approval.
     @inlinable
     public func awaitsApproval(_ phase: Phase) -> Bool {

@@ -68,12 +68,20 @@ where State == LifecycleState<Phase>, Event == AuthEvent<Intent>, Effect == Auth
     /// spells a composition's nesting and inserting a flow changes no caller. `nil` when no flow
     /// of this lifecycle takes it.
     func route<Leaf: Sendable>(_ intent: Leaf) -> Intent?
+    /// This lifecycle's phase in which the flow whose `Phase` type is `Leaf` is active and at
+    /// `phase` — the phase counterpart of ``route(_:)``, for tests and tools that start a
+    /// composition somewhere without spelling its nesting. `nil` when no flow has that type.
+    func embed<Leaf: Sendable>(_ phase: Leaf) -> Phase?
 }
 
 extension Lifecycle {
     /// `intent` itself when it is one of this lifecycle's intents (a lifecycle composed of none).
     @inlinable
     public func route<Leaf: Sendable>(_ intent: Leaf) -> Intent? { intent as? Intent }
+
+    /// `phase` itself when it is one of this lifecycle's phases (a lifecycle composed of none).
+    @inlinable
+    public func embed<Leaf: Sendable>(_ phase: Leaf) -> Phase? { phase as? Phase }
 
     /// `initialPhase` with a fresh request counter.
     @inlinable

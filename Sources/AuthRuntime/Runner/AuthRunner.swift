@@ -168,6 +168,16 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         enqueue(.intent(intent, id: id, at: clock.now))
     }
 
+    /// Sends an intent of any flow of the composition (routed as ``perform(_:)-(Leaf)`` routes it)
+    /// without waiting for what becomes of it.
+    public func send<Leaf: Sendable>(_ intent: Leaf) {
+        guard let routed = machine.route(intent) else {
+            issueStreams.yield(.unroutedIntent(String(describing: Leaf.self)))
+            return
+        }
+        send(routed)
+    }
+
     /// Sends `intent` for a caller that waits; `call` is the app's request for a protected call.
     func submit(_ intent: Machine.Intent, call: HTTPRequest?) async -> IntentLedger<Machine.State>.Finished {
         let id = intents.issue()

@@ -194,7 +194,7 @@ public enum EventLabel {
         return result
     }
 
-    /// The innermost case name of a (possibly wrapped) intent: `.entry(.first(.submitEmail(…)))` → `submitEmail`.
+    /// The innermost case name of a (possibly wrapped) intent: `.entry(<flow>(.submitEmail(…)))` → `submitEmail`.
     @inlinable public static func leafCase(of value: Any) -> String {
         var current: Any = value
         var name = String(describing: value)

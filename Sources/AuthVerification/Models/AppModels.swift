@@ -23,15 +23,16 @@ extension Models {
 
     /// Anonymous Wall's whole app.
     public static func anonymousWallApp() -> Model<AnonymousWallApp> {
-        let entries: [AnonymousWallApp.Intent] =
-            Menus.codeRegistration.map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second(.first($0))) }
-            + Menus.oneTimeCode(.email).map { .entry(.second(.second(.first($0)))) }
-            + Menus.passwordReset(.emailCodeWithAutoLogin).map { .entry(.second(.second(.second($0)))) }
+        let app = Apps.anonymousWall()
+        let entries =
+            Menus.routed(Menus.codeRegistration, into: app) + Menus.routed(Menus.passwordSignIn(.email), into: app)
+            + Menus.routed(Menus.oneTimeCode(.email), into: app)
+            + Menus.routed(Menus.passwordReset(.emailCodeWithAutoLogin), into: app)
         var replies = aw
         replies.failures = appFailures
         let codes = CodeRules(cooldown: .seconds(60))
         return Model(
-            name: "app.anonymousWall", machine: Apps.anonymousWall(), replies: replies, relaunches: true,
+            name: "app.anonymousWall", machine: app, replies: replies, relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
                 "SessionLifecycle.Refresh.offline": "idem", "SessionLifecycle.Phase.restoring": "stored tokens are trusted",
@@ -44,15 +45,16 @@ extension Models {
 
     /// VynqTalk's whole app.
     public static func vynqTalkApp() -> Model<VynqTalkApp> {
-        let entries: [VynqTalkApp.Intent] =
-            Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second($0)) }
+        let app = Apps.vynqTalk(connection: RealtimeConnection(maxAttempts: 2))
+        let entries =
+            Menus.routed(Menus.registration([.nameEmailPassword]), into: app) + Menus.routed(Menus.passwordSignIn(.email), into: app)
         // `connect` carries a stale token on purpose: the composition must open with the session's own.
         let connection: [VynqTalkApp.Intent] = [.session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1)))))]
         var replies = ReplyCatalogue()
         replies.failures = [.badRequest(nil), .unauthorized(nil), .conflict(nil), .network, .malformed]
         replies.callFailures = [.unauthorized(nil), .forbidden(nil)]
         return Model(
-            name: "app.vynqTalk", machine: Apps.vynqTalk(connection: RealtimeConnection(maxAttempts: 2)), replies: replies,
+            name: "app.vynqTalk", machine: app, replies: replies,
             relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
@@ -68,15 +70,16 @@ extension Models {
 
     /// Everday's whole app.
     public static func everdayApp() -> Model<EverdayApp> {
-        let entries: [EverdayApp.Intent] =
-            Menus.registration([.usernamePassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.username).map { .entry(.second(.first($0))) }
-            + Menus.passwordReset(.emailedToken).map { .entry(.second(.second($0))) }
+        let app = Apps.everday(refresh: modelRefresh(retryLimit: 2))
+        let entries =
+            Menus.routed(Menus.registration([.usernamePassword]), into: app) + Menus.routed(Menus.passwordSignIn(.username), into: app)
+            + Menus.routed(Menus.passwordReset(.emailedToken), into: app)
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)],
             registration: [.pendingApproval], accessLifetime: tokenLifetime)
         replies.failures = appFailures + [.pendingApproval(nil)]
         return Model(
-            name: "app.everday", machine: Apps.everday(refresh: modelRefresh(retryLimit: 2)),
+            name: "app.everday", machine: app,
             replies: replies, relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "Registration.Phase.registered": "approval-gated",
@@ -88,12 +91,13 @@ extension Models {
 
     /// Subspace's whole app.
     public static func subspaceApp() -> Model<SubspaceApp> {
-        let entries: [SubspaceApp.Intent] =
-            Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second($0)) }
+        let app = Apps.subspace()
+        let entries =
+            Menus.routed(Menus.registration([.nameEmailPassword]), into: app) + Menus.routed(Menus.passwordSignIn(.email), into: app)
         var replies = ReplyCatalogue(accessLifetime: tokenLifetime)
         replies.failures = appFailures + [.server(status: 500, nil)]
         return Model(
-            name: "app.subspace", machine: Apps.subspace(), replies: replies, relaunches: true,
+            name: "app.subspace", machine: app, replies: replies, relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
@@ -105,11 +109,12 @@ extension Models {
 
     /// Hero365's whole app.
     public static func hero365App() -> Model<Hero365App> {
-        let entries: [Hero365App.Intent] =
-            Menus.registration([.emailPassword, .phonePassword]).map { .entry(.first($0)) }
-            + Menus.passwordSignIn(.emailOrPhone).map { .entry(.second(.first($0))) }
-            + Menus.oneTimeCode(.phone).map { .entry(.second(.second(.first($0)))) }
-        let reset: [Hero365App.Intent] = Menus.passwordReset(.emailLink).map { .entry(.second(.second(.second(.second($0))))) }
+        let otp = OneTimeCodeSignIn(channel: .phone, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
+        let app = Apps.hero365(otp: otp, refresh: modelRefresh(retryLimit: 2))
+        let entries =
+            Menus.routed(Menus.registration([.emailPassword, .phonePassword]), into: app)
+            + Menus.routed(Menus.passwordSignIn(.emailOrPhone), into: app) + Menus.routed(Menus.oneTimeCode(.phone), into: app)
+        let reset = Menus.routed(Menus.passwordReset(.emailLink), into: app)
         let menus = Memo<Hero365MenuKey, [Hero365App.Intent]>()
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: tokenLifetime)
@@ -119,11 +124,10 @@ extension Models {
         // own model; what this model adds — handing over from every flow, stale answers across
         // flows and sessions with two requests in flight, relaunch — needs no more.
         replies.failures = [.unauthorized(nil), .network]
-        let otp = OneTimeCodeSignIn(channel: .phone, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
         let codes = CodeRules(cooldown: otp.resendCooldown, lifetime: otp.codeLifetime, maxAttempts: otp.maxAttempts)
         return Model(
             name: "app.hero365",
-            machine: Apps.hero365(otp: otp, refresh: modelRefresh(retryLimit: 2)),
+            machine: app,
             replies: replies, relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
@@ -140,7 +144,7 @@ extension Models {
             // each. A walk's token indices grow with its length only, so the memo stays small.
             let key = Hero365MenuKey(oauth: Menus.OAuthMenuKey(in: snapshot), canCall: Menus.canCall(in: snapshot, callers: 1))
             return menus.value(key) { key in
-                entries + Menus.oauth(key.oauth).map { .entry(.second(.second(.second(.first($0))))) } + reset
+                entries + Menus.routed(Menus.oauth(key.oauth), into: app) + reset
                     + Menus.session(offeringCall: key.canCall).map { .session($0) }
             }
         }

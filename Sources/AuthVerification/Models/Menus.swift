@@ -118,6 +118,17 @@ public enum Menus {
         return { snapshot in canCall(in: snapshot, callers: callers) ? withCall : withoutCall }
     }
 
+    /// `intents` of one flow, each routed into `machine` by its type (``Lifecycle/route(_:)``):
+    /// a model names the flows' own intents and never the composition's nesting.
+    static func routed<Machine: Lifecycle, Leaf: Sendable>(_ intents: [Leaf], into machine: Machine) -> [Machine.Intent] {
+        intents.map { intent in
+            guard let routed = machine.route(intent) else {
+                preconditionFailure("no flow of \(Machine.self) takes \(Leaf.self): the model's menu names a flow it does not compose")
+            }
+            return routed
+        }
+    }
+
     /// A menu that is the same in every world: one list, shared (neither built at each world nor
     /// numbered again by the environment, which knows a list it has met by its storage).
     static func fixed<Machine: Lifecycle>(_ intents: [Machine.Intent]) -> @Sendable (Snapshot<Machine>) -> [Machine.Intent] {

@@ -50,7 +50,7 @@ enum RuntimeBench {
             let runner = AuthRunner(machine: Apps.everday(), contract: contract, transport: transport, vault: MemoryVault(), clock: clock)
             await runner.start()
             let parent = server.configuration.everday.parent
-            await runner.send(.entry(.second(.first(.submit(identifier: parent.username, password: PasswordInput(parent.password))))))
+            _ = await runner.perform(PasswordSignIn.Intent.submit(identifier: parent.username, password: PasswordInput(parent.password)))
             let deadline = ContinuousClock.now + .seconds(30)
             while ContinuousClock.now < deadline {
                 if case .signedIn(.active(let session)) = await runner.phase, session.refresh == .idle, session.calls.isEmpty, await runner.inFlight.isEmpty {

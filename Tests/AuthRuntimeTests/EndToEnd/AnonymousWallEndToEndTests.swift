@@ -50,7 +50,7 @@ struct AnonymousWallEndToEndTests {
             #expect(await client.send(Do.codeSignIn(Self.email)).caseName == "codeSent")
             let code = try stack.lastCode(to: Self.email)
             #expect(await client.send(Do.loginCode(code == "000000" ? "111111" : "000000")) == .failed(.badRequest("Invalid or expired verification code")))
-            guard case .signedOut(.second(.second(.first(.awaitingCode(let challenge))))) = await client.phase else {
+            guard case .awaitingCode(let challenge) = await client.phase(of: OneTimeCodeSignIn.Phase.self) else {
                 Issue.record("the challenge was not kept after a wrong code: \(await client.phase)")
                 return
             }

@@ -14,12 +14,12 @@ struct EverdayEndToEndTests {
         try await EndToEndStack.with(.everday) { stack in
             let kid = await stack.client(Apps.everday())
             #expect(await kid.send(Do.register("newkid", Accounts.password, name: "New Kid", email: "newkid@example.com")) == .pendingApproval("Account request submitted. A parent must approve this account before sign in."))
-            guard case .signedOut(.first(.pendingApproval)) = await kid.phase else {
+            guard case .pendingApproval = await kid.phase(of: Registration.Phase.self) else {
                 Issue.record("registration did not end pending approval: \(await kid.phase)")
                 return
             }
             #expect(await kid.send(Do.signIn("newkid", Accounts.password)) == .pendingApproval(Self.pending))
-            guard case .signedOut(.second(.first(.pendingApproval))) = await kid.phase else {
+            guard case .pendingApproval = await kid.phase(of: PasswordSignIn.Phase.self) else {
                 Issue.record("sign-in did not wait in pendingApproval: \(await kid.phase)")
                 return
             }

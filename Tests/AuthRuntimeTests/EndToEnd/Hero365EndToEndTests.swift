@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthVerification
 import Foundation
 import ReferenceBackend
 import Testing
@@ -11,7 +12,7 @@ struct Hero365EndToEndTests {
 
     /// The OTP challenge the phase holds, if any.
     static func challenge(_ phase: Hero365App.Phase) -> CodeChallenge? {
-        guard case .signedOut(.second(.second(.first(let otp)))) = phase else { return nil }
+        guard let otp = phase.firstPhase(OneTimeCodeSignIn.Phase.self) else { return nil }
         switch otp {
         case .awaitingCode(let challenge), .codeExpired(let challenge), .attemptsExhausted(let challenge): return challenge
         case .enteringDestination, .requestingCode, .resendingCode, .verifying, .signedIn: return nil
@@ -56,7 +57,7 @@ struct Hero365EndToEndTests {
                 #expect(await client.send(Do.verify(first)) == .failed(.unauthorized("Invalid OTP")), "only the latest code works")
             }
             await client.advance(stack.clock, by: .seconds(300))
-            guard case .signedOut(.second(.second(.first(.codeExpired)))) = await client.phase else {
+            guard case .codeExpired = await client.phase(of: OneTimeCodeSignIn.Phase.self) else {
                 Issue.record("the code did not expire on the shared clock: \(await client.phase)")
                 return
             }
@@ -93,7 +94,7 @@ struct Hero365EndToEndTests {
             let client = await stack.client(Apps.hero365())
             await Accounts.hero365(client, email: "hero@example.com")
             #expect(await client.send(Do.recover("hero@example.com")).caseName == "passwordResetRequested")
-            guard case .signedOut(.second(.second(.second(.second(.linkSent))))) = await client.phase else {
+            guard case .linkSent = await client.phase(of: PasswordReset.Phase.self) else {
                 Issue.record("recovery did not end with the link sent: \(await client.phase)")
                 return
             }

@@ -41,7 +41,7 @@ struct SubspaceEndToEndTests {
             }
             #expect(await client.send(Do.signIn("ada@example.com", Accounts.password)) == .failed(.rateLimited(retryAfter: .seconds(60))))
             let until = Instant(referenceNow) + .seconds(60)
-            guard case .signedOut(.second(.rateLimited(until: until))) = await client.phase else {
+            guard case .rateLimited(until: until) = await client.phase(of: PasswordSignIn.Phase.self) else {
                 Issue.record("sign-in is not waiting out the limit: \(await client.phase)")
                 return
             }
@@ -50,7 +50,7 @@ struct SubspaceEndToEndTests {
             #expect(stack.server.ledger.requests("POST", "/api/v1/auth/login") == sent, "refused locally")
 
             await client.advance(stack.clock, by: .seconds(60))
-            guard case .signedOut(.second(.enteringCredentials)) = await client.phase else {
+            guard case .enteringCredentials = await client.phase(of: PasswordSignIn.Phase.self) else {
                 Issue.record("the limit did not end on the shared clock: \(await client.phase)")
                 return
             }

@@ -15,8 +15,8 @@ enum Sample {
     }
 
     /// Everday's sign-in intent.
-    static func everdaySignIn(_ password: PasswordInput = password) -> EverdayApp.Intent {
-        .entry(.second(.first(.submit(identifier: "newkid", password: password))))
+    static func everdaySignIn(_ password: PasswordInput = password) -> PasswordSignIn.Intent {
+        .submit(identifier: "newkid", password: password)
     }
 
     /// A runner over the stub contract and a manual clock.

@@ -1,6 +1,7 @@
 import AuthCore
 @testable import AuthRuntime
 import AuthSupport
+import AuthVerification
 import Foundation
 import ReferenceBackend
 import Testing
@@ -105,6 +106,11 @@ final class Client<Machine: Lifecycle>: Sendable {
 
     /// Where the user is now.
     var phase: Machine.Phase { get async { await runner.phase } }
+
+    /// Where the flow whose phase type is `Leaf` is, when it is the active one (`nil` otherwise).
+    func phase<Leaf: Sendable>(of type: Leaf.Type) async -> Leaf? where Machine.Phase: ExplorablePhase {
+        await runner.phase.firstPhase(type)
+    }
 
     /// Sends a flow's intent (routed to its flow) and returns what became of it, once every
     /// request it caused has been answered.
