@@ -1,0 +1,79 @@
+import AuthCore
+import AuthRuntime
+import Foundation
+import Testing
+
+@Suite("Client: Everday", .timeLimit(.minutes(1)))
+struct EverdayClientTests {
+    static let password = "Passw0rd!123"
+    static let pending = "Account request submitted. A parent must approve this account before sign in."
+
+    static func client(_ stack: EndToEndStack, vault: MemoryVault = MemoryVault()) -> EverdayClient {
+        EverdayClient(baseURL: stack.baseURL, vault: vault, clock: stack.clock)
+    }
+
+    @Test("register → pending approval; sign-in before approval → pending approval; after it → signed in; a wrong password throws the server's message")
+    func approvalGate() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let auth = Self.client(stack)
+            let registered = try await auth.register(
+                username: "newkid", password: Self.password, email: "newkid@example.com", displayName: "New Kid")
+            #expect(registered == .pendingApproval(message: Self.pending))
+            let early = try await auth.signIn(username: "newkid", password: Self.password)
+            guard case .pendingApproval = early else {
+                Issue.record("signed in before approval: \(early)")
+                return
+            }
+            #expect(await auth.authState == .pendingApproval)
+            #expect(stack.server.approve(username: "newkid"))
+            let wrong = await authError { try await auth.signIn(username: "newkid", password: "Wr0ngPassword!") }
+            #expect(wrong == .server(.unauthorized("Invalid username or password.")))
+            #expect(wrong?.errorDescription == "Invalid username or password.")
+            let signedIn = try await auth.signIn(username: "newkid", password: Self.password)
+            #expect(signedIn.user?.email == "newkid@example.com")
+            #expect(await auth.isSignedIn)
+            await auth.signOut()
+            #expect(await auth.authState == .signedOut)
+            await auth.stop()
+        }
+    }
+
+    @Test("a duplicate registration (from another device) throws the server's message")
+    func duplicate() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let first = Self.client(stack)
+            _ = try await first.register(username: "newkid", password: Self.password)
+            await first.stop()
+            let auth = Self.client(stack)
+            let again = await authError { try await auth.register(username: "newkid", password: Self.password) }
+            guard case .server(let failure) = again else {
+                Issue.record("not refused by the server: \(String(describing: again))")
+                return
+            }
+            #expect(again?.errorDescription == failure.userMessage)
+            #expect(failure.userMessage.isEmpty == false)
+            await auth.stop()
+        }
+    }
+
+    @Test("forgot → the e-mailed token resets the password; the old one is refused, the new one signs in; a used token throws the server's message")
+    func forgotAndReset() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let auth = Self.client(stack)
+            _ = try await auth.register(username: "newkid", password: Self.password, email: "newkid@example.com")
+            #expect(stack.server.approve(username: "newkid"))
+            let sent = try await auth.forgotPassword(identifier: "newkid")
+            #expect(sent.resendAvailableIn >= .zero)
+            let token = try stack.lastCode(to: "newkid@example.com")
+            try await auth.resetPassword(token: token, newPassword: "N3wPassw0rd!456")
+            let old = await authError { try await auth.signIn(username: "newkid", password: Self.password) }
+            #expect(old?.errorDescription == "Invalid username or password.")
+            #expect(try await auth.signIn(username: "newkid", password: "N3wPassw0rd!456").user?.email == "newkid@example.com")
+            await auth.signOut()
+            _ = try await auth.forgotPassword(identifier: "newkid")
+            let reused = await authError { try await auth.resetPassword(token: token, newPassword: "Another0ne!789") }
+            #expect(reused?.errorDescription == "Invalid or expired reset token.")
+            await auth.stop()
+        }
+    }
+}

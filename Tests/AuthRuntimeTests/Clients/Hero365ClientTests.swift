@@ -1,0 +1,76 @@
+import AuthCore
+import AuthRuntime
+import Foundation
+import Testing
+
+@Suite("Client: Hero365", .timeLimit(.minutes(1)))
+struct Hero365ClientTests {
+    static let password = "Passw0rd!123"
+    static let phone = "+15551234567"
+
+    static func client(_ stack: EndToEndStack) -> Hero365Client {
+        Hero365Client(baseURL: stack.baseURL, vault: MemoryVault(), clock: stack.clock)
+    }
+
+    @Test("sign up by email (verify first) and by phone; sign in with each; a wrong password throws the server's message; /users/me")
+    func signUpAndSignIn() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let auth = Self.client(stack)
+            let byEmail = try await auth.signUp(identifier: "hero@example.com", password: Self.password, fullName: "Hero User")
+            #expect(byEmail == .verificationRequired(message: "User created successfully. Please check your email for verification."))
+            let wrong = await authError { try await auth.signIn(identifier: "hero@example.com", password: "wrong-password") }
+            #expect(wrong?.errorDescription == "Invalid credentials")
+            #expect(try await auth.signIn(identifier: "hero@example.com", password: Self.password).email == "hero@example.com")
+            #expect(try await auth.fetchCurrentUser().email == "hero@example.com")
+            await auth.signOut()
+            let byPhone = try await auth.signUp(identifier: Self.phone, password: Self.password)
+            #expect(byPhone == .verificationRequired(message: "User created successfully. Please verify your phone number."))
+            #expect(try await auth.signIn(identifier: Self.phone, password: Self.password).phone == Self.phone)
+            await auth.stop()
+        }
+    }
+
+    @Test("OTP: send, a resend inside the cooldown is refused with the wait, a wrong code throws 'Invalid OTP', the texted one signs in")
+    func otp() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let auth = Self.client(stack)
+            let sent = try await auth.sendOTP(to: Self.phone)
+            #expect(sent.resendAvailableIn == .seconds(30))
+            #expect(sent.expiresIn == .seconds(300))
+            let tooSoon = await authError { try await auth.resendOTP() }
+            #expect(tooSoon?.errorDescription == "You can request a new code in 30 s.")
+            let code = try stack.lastCode(to: Self.phone)
+            let wrong = await authError { try await auth.verifyOTP(code: code == "000000" ? "111111" : "000000") }
+            #expect(wrong?.errorDescription == "Invalid OTP")
+            #expect(try await auth.verifyOTP(code: code).phone == Self.phone)
+            #expect(await auth.isSignedIn)
+            await auth.stop()
+        }
+    }
+
+    @Test("OAuth: the URL to open, then the callback signs in; a callback without an attempt is refused")
+    func oauth() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let auth = Self.client(stack)
+            let stray = await authError { try await auth.completeOAuth(callback: URL(string: "hero365://oauth?code=x")!) }
+            #expect(stray == .rejected(.callbackMismatch))
+            let url = try await auth.oauthURL(for: .google)
+            let callback = try await Hero365EndToEndTests.completeInBrowser(stack, url.absoluteString)
+            let user = try await auth.completeOAuth(callback: callback)
+            #expect(await auth.currentUser == user)
+            await auth.stop()
+        }
+    }
+
+    @Test("password recovery mails a link; the app stays signed out")
+    func recovery() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let auth = Self.client(stack)
+            _ = try await auth.signUp(identifier: "hero@example.com", password: Self.password)
+            _ = try await auth.recoverPassword(email: "hero@example.com")
+            #expect(stack.server.outbox(to: "hero@example.com").last?.kind == .passwordRecovery)
+            #expect(await auth.authState == .signedOut)
+            await auth.stop()
+        }
+    }
+}
