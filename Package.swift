@@ -26,6 +26,12 @@ let package = Package(
             name: "AuthflowKit",
             dependencies: ["AuthCore", "AuthSupport", "AuthVerification", "AuthDiagrams", "AuthRuntime", "ReferenceBackend"]),
         .executableTarget(name: "authflow", dependencies: ["AuthflowKit"]),
+        // One small app per backend: sign up or in, an authorized call, sign out (`swift run SubspaceExample <url>`).
+        .executableTarget(name: "SubspaceExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/SubspaceExample"),
+        .executableTarget(name: "Hero365Example", dependencies: ["AuthRuntime"], path: "Sources/Examples/Hero365Example"),
+        .executableTarget(name: "EverdayExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/EverdayExample"),
+        .executableTarget(name: "AnonymousWallExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/AnonymousWallExample"),
+        .executableTarget(name: "VynqTalkExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/VynqTalkExample"),
         // What several test targets share (checkout folders, temporary directories, loopback
         // sessions), dependency-free so the reference backend's tests can use it too; not a product.
         .target(name: "AuthTestSupport", path: "Tests/AuthTestSupport"),
@@ -36,6 +42,12 @@ let package = Package(
             name: "AuthRuntimeTests",
             dependencies: ["AuthCore", "AuthSupport", "AuthRuntime", "ReferenceBackend", "AuthVerification", "AuthTestSupport"]),
         .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend", "AuthTestSupport"]),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: [
+                "SubspaceExample", "Hero365Example", "EverdayExample", "AnonymousWallExample", "VynqTalkExample", "ReferenceBackend",
+                "AuthTestSupport",
+            ]),
         .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit", "AuthCore", "AuthSupport", "AuthVerification", "AuthTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

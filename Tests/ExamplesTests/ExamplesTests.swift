@@ -1,0 +1,101 @@
+@testable import AnonymousWallExample
+import AuthTestSupport
+@testable import EverdayExample
+import Foundation
+@testable import Hero365Example
+import ReferenceBackend
+@testable import SubspaceExample
+import Testing
+@testable import VynqTalkExample
+
+/// Each example app, run against the reference backend in process, does what it says: sign up or
+/// in, an authorized call, sign out — any failure throws its `AuthError`.
+@Suite("Example apps against the reference backend", .timeLimit(.minutes(1)))
+struct ExamplesTests {
+    /// A started server mounting `backend` alone (the documented paths at its root).
+    static func server(_ backend: ServedBackend) throws -> ReferenceServer {
+        let server = ReferenceServer(backends: [backend])
+        try server.start()
+        return server
+    }
+
+    /// The documented API base under `server`.
+    static func api(_ server: ReferenceServer, _ backend: ServedBackend, _ prefix: String) throws -> URL {
+        try #require(URL(string: server.baseURL(for: backend).absoluteString + prefix))
+    }
+
+    /// The latest code the server sent `recipient`.
+    static func code(_ server: ReferenceServer, to recipient: String) -> String {
+        server.outbox(to: recipient).last?.code ?? ""
+    }
+
+    @Test("SubspaceExample: register, sign in (the README's snippet), GET /auth/me, sign out")
+    func subspace() async throws {
+        let server = try Self.server(.subspace)
+        defer { server.stop() }
+        let url = try Self.api(server, .subspace, "/api/v1")
+        try await SubspaceExample.Example.register(baseURL: url, email: "ada@example.com", password: "Passw0rd!123")
+        let directory = try TemporaryDirectory()
+        try await SubspaceExample.Example.run(baseURL: url, directory: directory.url, email: "ada@example.com", password: "Passw0rd!123")
+        #expect(server.ledger.requests("GET", "/api/v1/auth/me") == 1)
+    }
+
+    @Test("Hero365Example: sign up, sign in, /users/me, sign out; an SMS code signs in again; GET /users/me; sign out")
+    func hero365() async throws {
+        let server = try Self.server(.hero365)
+        defer { server.stop() }
+        try await Hero365Example.Example.run(
+            baseURL: try Self.api(server, .hero365, "/api/v1"), email: "hero@example.com", phone: "+15551234567"
+        ) { phone in Self.code(server, to: phone) }
+        #expect(server.ledger.requests("GET", "/api/v1/users/me") == 2)
+    }
+
+    @Test("EverdayExample: a kid registers pending approval; the parent signs in, makes an authorized call, signs out")
+    func everday() async throws {
+        let server = try Self.server(.everday)
+        defer { server.stop() }
+        let parent = server.configuration.everday.parent
+        try await EverdayExample.Example.run(
+            baseURL: try Self.api(server, .everday, "/api"), kid: "newkid", parent: parent.username, parentPassword: parent.password)
+        #expect(server.ledger.requests("PUT", "/api/settings/users/{user_id}/approve") == 1)
+        #expect(server.ledger.requests("POST", "/api/auth/logout") == 1)
+    }
+
+    @Test("AnonymousWallExample: register by code, set the password, sign in with it, change it, sign out")
+    func anonymousWall() async throws {
+        let server = try Self.server(.anonymousWall)
+        defer { server.stop() }
+        try await AnonymousWallExample.Example.run(baseURL: try Self.api(server, .anonymousWall, "/api/v1"), email: "kid@harvard.edu") {
+            email in Self.code(server, to: email)
+        }
+        #expect(server.ledger.requests("POST", "/api/v1/auth/password/change") == 1)
+    }
+
+    @Test("VynqTalkExample: sign up, GET /users, sign out, sign in again, sign out")
+    func vynqTalk() async throws {
+        let server = try Self.server(.vynqTalk)
+        defer { server.stop() }
+        try await VynqTalkExample.Example.run(baseURL: server.baseURL(for: .vynqTalk), email: "alice@example.com", realtime: nil)
+        #expect(server.ledger.requests("GET", "/users") == 1)
+    }
+
+    @Test("the README's embedding example is the SubspaceExample's code, line for line")
+    func readmeSnippet() throws {
+        let readme = try String(contentsOf: Checkout.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(
+            contentsOf: Checkout.root.appendingPathComponent("Sources/Examples/SubspaceExample/SubspaceExample.swift"), encoding: .utf8)
+        let marked = try #require(Self.between("// README: embedding\n", "// README: end", in: source))
+        let lines = marked.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        let block = try #require(Self.between("<!-- embedding: Sources/Examples/SubspaceExample -->\n```swift\n", "```", in: readme))
+        let shown = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("import ") }
+        #expect(shown == lines)
+        #expect(shown.count + 2 <= 10, "the first embedding example fits in ten lines, imports included")
+    }
+
+    /// The text between the first `start` and the next `end`.
+    static func between(_ start: String, _ end: String, in text: String) -> String? {
+        guard let from = text.range(of: start), let to = text.range(of: end, range: from.upperBound..<text.endIndex) else { return nil }
+        return String(text[from.upperBound..<to.lowerBound])
+    }
+}
