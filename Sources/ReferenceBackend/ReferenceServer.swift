@@ -159,6 +159,13 @@ public final class ReferenceServer: Sendable {
         sessions.refreshStatus(token)
     }
 
+    /// How many refresh tokens issued to `subject` (the user's id as the backend keys its
+    /// sessions: Everday's username, Hero365's user id) would still refresh now: after a logout
+    /// that ended the server session, none.
+    public func liveRefreshTokens(of subject: String, on backend: ServedBackend) -> Int {
+        sessions.liveRefreshTokens(of: subject, on: backend)
+    }
+
     /// Where an access token the server issued stands now.
     public func accessTokenStatus(_ token: String) -> TokenStatus {
         sessions.accessStatus(token)

@@ -155,6 +155,18 @@ final class SessionStore: Sendable {
         }
     }
 
+    /// How many refresh tokens of `subject` on `backend` would refresh now: unconsumed, unexpired,
+    /// their session not revoked.
+    func liveRefreshTokens(of subject: String, on backend: ServedBackend) -> Int {
+        let now = clock.now
+        return state.withLock { state in
+            state.refresh.values.filter { record in
+                record.backend == backend && record.grant.subject == subject && !record.consumed && record.expiresAt > now
+                    && !(state.sessions[record.grant.sessionID]?.revoked ?? true)
+            }.count
+        }
+    }
+
     /// Where an access token stands.
     func accessStatus(_ token: String) -> TokenStatus {
         let now = clock.now

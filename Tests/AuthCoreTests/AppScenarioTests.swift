@@ -111,7 +111,7 @@ struct AppScenarioTests {
         #expect(asked.phase == .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: credentials)))
     }
 
-    @Test("Everday: logout while refreshing revokes best effort, and the late refresh answer changes nothing")
+    @Test("Everday: logout while refreshing signs out at once, keeps the refresh, and revokes its successor with the fresh pair (never stored); a failed revoke is retried, then confirmed")
     func logoutDuringRefresh() {
         let app = Apps.everday()
         let session = SessionLifecycle.Active(
@@ -122,15 +122,81 @@ struct AppScenarioTests {
                 .intent(.session(.logout), at: Samples.t0),
                 .reply(Samples.r(3), .refreshed(Samples.rotated), at: Samples.at(1)),
                 .reply(Samples.r(4), .failed(.network), at: Samples.at(2)),
+                .reply(Samples.r(5), .accepted(nil), at: Samples.at(3)),
             ])
         #expect(run.phase == app.initialPhase)
         #expect(
-            run.effects[0] == [.clearCredentials, .cancel(Samples.r(3))] + SessionTable.timersCancelled + [
-                .finish(Samples.call1, .sessionEnded), .send(Samples.r(4), .revoke(Samples.refresh1, Samples.bearer)),
-                .emit(.signedOut(.userRequested)), .finish(Samples.intent, .signedOut),
+            run.effects[0] == [.clearCredentials] + SessionTable.timersCancelled + [
+                .finish(Samples.call1, .sessionEnded), .emit(.signedOut(.userRequested)), .finish(Samples.intent, .signedOut),
             ])
-        #expect(run.effects[1] == [])
-        #expect(run.effects[2] == [])
+        #expect(run.effects[1] == [.send(Samples.r(4), .revoke(Samples.refresh2, Samples.bearer2))], "the successor, with the fresh access token")
+        #expect(run.effects[2] == [.send(Samples.r(5), .revoke(Samples.refresh2, Samples.bearer2))], "retried after a network failure")
+        #expect(run.effects[3] == [.emit(.serverSessionEnded)])
+        #expect(run.effects.joined().allSatisfy { if case .persist = $0 { false } else { true } }, "nothing is stored after logout")
+    }
+
+    @Test("Everday: logout after the access token expired refreshes first (never stored) and revokes with the fresh pair; a refused refresh token is already dead")
+    func logoutAfterExpiry() {
+        let app = Apps.everday()
+        let expired = Samples.at(1800) + .seconds(1)  // Past the sample credentials' expiry.
+        let session = SessionLifecycle.Active(credentials: Samples.rotatingCredentials, refresh: .offline)
+        let run = play(
+            app, from: .signedIn(.active(session)), requests: 4,
+            [
+                .intent(.session(.logout), at: expired),
+                .reply(Samples.r(4), .refreshed(Samples.rotated), at: expired + .seconds(1)),
+                .reply(Samples.r(5), .accepted(nil), at: expired + .seconds(2)),
+            ])
+        #expect(
+            run.effects[0] == [.clearCredentials] + SessionTable.timersCancelled + [
+                .emit(.signedOut(.userRequested)), .send(Samples.r(4), .refresh(Samples.refresh1)), .finish(Samples.intent, .signedOut),
+            ])
+        #expect(run.effects[1] == [.send(Samples.r(5), .revoke(Samples.refresh2, Samples.bearer2))])
+        #expect(run.effects[2] == [.emit(.serverSessionEnded)])
+        let refused = play(
+            app, from: .signedIn(.active(session)), requests: 4,
+            [.intent(.session(.logout), at: expired), .reply(Samples.r(4), .failed(.unauthorized(nil)), at: expired + .seconds(1))])
+        #expect(refused.effects[1] == [.emit(.serverSessionEnded)])
+    }
+
+    @Test("Everday: a revoke refused 401 renews the pair once and revokes again; refused again, or failing three times, it is reported, once")
+    func revokeRefused() {
+        let app = Apps.everday()
+        let session = SessionLifecycle.Active(credentials: Samples.rotatingCredentials)
+        let refusedTwice = play(
+            app, from: .signedIn(.active(session)), requests: 4,
+            [
+                .intent(.session(.logout), at: Samples.t0),
+                .reply(Samples.r(4), .failed(.unauthorized(nil)), at: Samples.at(1)),
+                .reply(Samples.r(5), .refreshed(Samples.rotated), at: Samples.at(2)),
+                .reply(Samples.r(6), .failed(.unauthorized("Invalid token")), at: Samples.at(3)),
+            ])
+        #expect(refusedTwice.effects[0].contains(.send(Samples.r(4), .revoke(Samples.refresh1, Samples.bearer))))
+        #expect(refusedTwice.effects[1] == [.send(Samples.r(5), .refresh(Samples.refresh1))])
+        #expect(refusedTwice.effects[2] == [.send(Samples.r(6), .revoke(Samples.refresh2, Samples.bearer2))])
+        #expect(refusedTwice.effects[3] == [.emit(.serverSessionNotConfirmed(.unauthorized("Invalid token")))])
+        let offline = play(
+            app, from: .signedIn(.active(session)), requests: 4,
+            [
+                .intent(.session(.logout), at: Samples.t0),
+                .reply(Samples.r(4), .failed(.network), at: Samples.at(1)),
+                .reply(Samples.r(5), .failed(.timeout), at: Samples.at(2)),
+                .reply(Samples.r(6), .failed(.server(status: 503, nil)), at: Samples.at(3)),
+            ])
+        #expect(offline.effects[1] == [.send(Samples.r(5), .revoke(Samples.refresh1, Samples.bearer))])
+        #expect(offline.effects[2] == [.send(Samples.r(6), .revoke(Samples.refresh1, Samples.bearer))])
+        #expect(offline.effects[3] == [.emit(.serverSessionNotConfirmed(.server(status: 503, nil)))], "three attempts, then reported")
+        #expect(offline.effects.joined().filter { if case .emit(.serverSessionNotConfirmed) = $0 { true } else { false } }.count == 1)
+    }
+
+    @Test("Hero365 (no revocation documented): logout is local only, and sends nothing")
+    func hero365LogoutIsLocal() {
+        let app = Apps.hero365()
+        let run = play(
+            app, from: .signedIn(.active(SessionLifecycle.Active(credentials: Samples.rotatingCredentials))), requests: 4,
+            [.intent(.session(.logout), at: Samples.t0)])
+        #expect(!run.effects[0].contains { if case .send = $0 { true } else { false } })
+        #expect(run.phase == app.initialPhase)
     }
 
     @Test("Hero365: two calls answered 401 make one refresh; the rotated pair is persisted before either replay")

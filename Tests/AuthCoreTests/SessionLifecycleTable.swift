@@ -56,25 +56,30 @@ enum SessionTable {
     }
 
     /// What logging out from each sample phase asks for, in order: clear the vault first, cancel
-    /// what is in flight, stop timers, answer waiting callers, revoke (Everday), tell the UI.
+    /// what is in flight, stop timers, answer waiting callers, tell the UI, finish the logout —
+    /// then, on a backend that revokes, end the server session in the background: the refresh in
+    /// flight (restoring by refresh, active.refreshing) is kept and awaited for its successor;
+    /// otherwise the refresh token is revoked with the (still usable) access token.
     static func logoutEffects(_ machine: SessionLifecycle, from name: String, revokeID: UInt64) -> [AuthEffect] {
         // The password-setup sample holds credentials without a refresh token: nothing to revoke.
         let c = name == "passwordSetupRequired" ? Samples.passwordUnsetCredentials : credentials(machine)
+        let revokes = machine.policy.revokesOnLogout && name != "signedOut" && c.refreshToken != nil
+        let awaitsRefresh = revokes && (name == "restoring" || name == "active.refreshing")
         let revoke: [AuthEffect] =
-            machine.policy.revokesOnLogout && name != "signedOut" && c.refreshToken != nil
+            revokes && !awaitsRefresh
             ? [.send(Samples.r(revokeID), .revoke(c.refreshToken!, Bearer(token: c.accessToken, userID: c.user.id)))] : []
         let (cancelled, finished): ([AuthEffect], [AuthEffect]) =
             switch name {
-            case "restoring": ([.cancel(Samples.r(1))], [])
+            case "restoring": (awaitsRefresh ? [] : [.cancel(Samples.r(1))], [])
             case "active.idle": ([.cancel(Samples.r(2))], [.finish(Samples.call1, .sessionEnded)])
-            case "active.refreshing": ([.cancel(Samples.r(3))], [.finish(Samples.call1, .sessionEnded)])
+            case "active.refreshing": (awaitsRefresh ? [] : [.cancel(Samples.r(3))], [.finish(Samples.call1, .sessionEnded)])
             case "active.backingOff": ([], [.finish(Samples.call1, .sessionEnded)])
             case "passwordSetupRequired": ([.cancel(Samples.r(4))], [.finish(Samples.pending, .sessionEnded)])
             default: ([], [])
             }
-        let loggedOut: [AuthEffect] = [.emit(.signedOut(.userRequested)), .finish(Samples.intent, .signedOut)]
-        if name == "signedOut" { return [.clearCredentials] + loggedOut }
-        return [.clearCredentials] + cancelled + timersCancelled + finished + revoke + loggedOut
+        if name == "signedOut" { return [.clearCredentials, .emit(.signedOut(.userRequested)), .finish(Samples.intent, .signedOut)] }
+        return [.clearCredentials] + cancelled + timersCancelled + finished + [.emit(.signedOut(.userRequested))] + revoke
+            + [.finish(Samples.intent, .signedOut)]
     }
 
     /// The session after credentials were renewed at `at(100)` with `tokens`.

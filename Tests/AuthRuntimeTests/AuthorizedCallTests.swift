@@ -75,18 +75,15 @@ struct AuthorizedCallTests {
         #expect(transport.received.isEmpty)
     }
 
-    @Test("logout while calls wait for a refresh ends them with sessionEnded, cancels the refresh and clears the vault")
+    @Test("logout while calls wait for a refresh ends them with sessionEnded and clears the vault at once; the refresh is kept, and its successor revoked when it lands")
     func logoutWhileWaiting() async throws {
         let vault = MemoryVault()
-        let refreshCancelled = Gate()
+        let releaseRefresh = Gate()
         let (runner, transport) = await signedInEverday(expiresIn: 0, vault: vault) { request in
             switch request.url.lastPathComponent {
             case "refresh":
-                guard await Gate().wait() else {  // Never opened: only cancellation ends it.
-                    refreshCancelled.open()
-                    return .failure(.cancelled)
-                }
-                return Answers.status(500)
+                _ = await releaseRefresh.wait()
+                return Answers.tokens(access: "access-2", refresh: "refresh-2")
             default:
                 return Answers.status(200)
             }
@@ -98,9 +95,12 @@ struct AuthorizedCallTests {
         await runner.send(.session(.logout))
         #expect(await first == .failure(.sessionEnded))
         #expect(await second == .failure(.sessionEnded))
-        #expect(await refreshCancelled.wait())
         #expect(vault.credentials == nil)
-        await transport.waitFor("revoke")
+        releaseRefresh.open()
+        #expect(await runner.serverSignOutsSettled() == .serverSessionEnded)
+        let revoke = try #require(transport.received.last { $0.url.lastPathComponent == "revoke" })
+        #expect(String(decoding: revoke.body ?? Data(), as: UTF8.self).contains("refresh-2"), "the successor is revoked")
+        #expect(vault.credentials == nil, "the successor is never stored")
         #expect(transport.count("items") == 0)
     }
 

@@ -39,9 +39,9 @@ struct SurveyTests {
             surveyedFields: 4),
         Shape(name: "Exchange", value: Exchange(id: RequestID(1), request: .oauthURL(.google), opened: false), surveyedFields: 3),
         Shape(name: "PendingTimer", value: PendingTimer(id: .codeExpiry, at: .seconds(1)), surveyedFields: 2),
-        Shape(name: "History", value: History(), surveyedFields: 6),
+        Shape(name: "History", value: History(), surveyedFields: 7),
         Shape(name: "LifecycleState", value: LifecycleState(phase: SessionLifecycle.Phase.signedOut), surveyedFields: 2),
-        Shape(name: "FlowContext (the counter is left out on purpose)", value: FlowContext(), surveyedFields: 3),
+        Shape(name: "FlowContext (the counter is left out on purpose)", value: FlowContext(), surveyedFields: 4),
         Shape(name: "CodeIssue", value: CodeIssue(destination: "d", issuedAt: .seconds(1), verifications: 0), surveyedFields: 3),
         Shape(name: "SessionWithRealtime.Phase", value: SessionWithRealtime.Phase(session: .signedOut, connection: .idle), surveyedFields: 2),
     ]

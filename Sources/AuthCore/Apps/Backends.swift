@@ -109,7 +109,9 @@ public enum Apps {
     }
 
     /// Everday (seed 002).
-    public static func everday(refresh: RefreshPolicy = .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2))) -> EverdayApp {
+    public static func everday(
+        refresh: RefreshPolicy = .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2)), serverSignOutAttempts: Int = 3
+    ) -> EverdayApp {
         Handover(
             entry: OneOf(
                 Registration(forms: [.usernamePassword]),
@@ -117,7 +119,9 @@ public enum Apps {
             session: SessionLifecycle(
                 // Seed 002 documents `RequirePasswordChange` but no change-password endpoint: a user told
                 // to change it can only log out and reset it (`/auth/forgot`, `/auth/reset-password`).
-                policy: SessionPolicy(refresh: refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: false)))
+                policy: SessionPolicy(
+                    refresh: refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: false,
+                    serverSignOutAttempts: serverSignOutAttempts)))
     }
 
     /// Subspace (seed 003).

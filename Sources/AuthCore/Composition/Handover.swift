@@ -123,6 +123,11 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
         case (.signedOut(var inner), .withdrawn(let intent, let now)):
             let effects = entry.step(&inner, .withdrawn(intent, at: now), &requests)
             return settle(&phase, entryPhase: inner, at: now, effects, &requests)
+        case (.signedOut, .reply(let id, _, _)) where requests.serverSignOut(awaiting: id) != nil:
+            // A signed-out session still being ended on the server: the session's business.
+            guard let sessionEvent = sessionEvent(event) else { return [] }
+            var inner = session.signedOutPhase
+            return session.step(&inner, sessionEvent, &requests)
         case (.signedOut(var inner), .reply(let id, let reply, let now)):
             let effects = entry.step(&inner, .reply(id, reply, at: now), &requests)
             return settle(&phase, entryPhase: inner, at: now, effects, &requests)

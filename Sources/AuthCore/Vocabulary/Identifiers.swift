@@ -31,12 +31,15 @@ public struct FlowContext: Hashable, Sendable {
     public private(set) var waiters: [Waiter]
     /// Codes the server confirmed sending whose cooldown still runs, oldest first.
     public private(set) var codeCooldowns: [CodeCooldown]
+    /// Signed-out sessions still being ended on the server, in the background (see ``ServerSignOut``).
+    public internal(set) var serverSignOuts: [ServerSignOut]
 
     /// A context whose counter starts at `next`.
-    public init(next: UInt64 = 1, waiters: [Waiter] = [], codeCooldowns: [CodeCooldown] = []) {
+    public init(next: UInt64 = 1, waiters: [Waiter] = [], codeCooldowns: [CodeCooldown] = [], serverSignOuts: [ServerSignOut] = []) {
         self.next = next
         self.waiters = waiters
         self.codeCooldowns = codeCooldowns
+        self.serverSignOuts = serverSignOuts
     }
 
     /// Issues the next id, for a request no intent waits for (a refresh, a restore, a revoke).

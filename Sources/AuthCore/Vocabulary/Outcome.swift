@@ -97,6 +97,12 @@ public enum AuthOutcome: Hashable, Sendable, CustomStringConvertible {
     case vaultUnreadable
     /// A request nobody waits for failed (the server could not confirm a stored session).
     case failed(AuthFailure)
+    /// After a logout, the server confirmed the session's refresh token is dead: revoked, or
+    /// refused when presented (see ``ServerSignOut``).
+    case serverSessionEnded
+    /// After a logout, the server session could not be confirmed ended (the revoke failed on the
+    /// network or was refused): its refresh token may still work until it expires.
+    case serverSessionNotConfirmed(AuthFailure)
 
     /// Redacted summary.
     public var description: String {
@@ -112,6 +118,8 @@ public enum AuthOutcome: Hashable, Sendable, CustomStringConvertible {
         case .realtimeDisconnected: "realtimeDisconnected"
         case .vaultUnreadable: "vaultUnreadable"
         case .failed(let failure): "failed(\(failure))"
+        case .serverSessionEnded: "serverSessionEnded"
+        case .serverSessionNotConfirmed(let failure): "serverSessionNotConfirmed(\(failure))"
         }
     }
 }

@@ -31,6 +31,14 @@ public enum SignInResult: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// What ending the server session after a logout came to.
+public enum ServerSignOutResult: Hashable, Sendable {
+    /// The server confirmed the session's refresh token is dead (revoked, or refused).
+    case ended
+    /// It could not be confirmed (network, 401, 5xx…): the refresh token may live until it expires.
+    case notConfirmed(AuthError)
+}
+
 /// What a registration gave.
 public enum RegistrationResult: Hashable, Sendable, CustomStringConvertible {
     /// Registered and signed in at once.
@@ -111,9 +119,27 @@ extension BackendClient {
     }
 
     /// Signs out: the vault is cleared and the user signed out at once, whatever the network does.
+    /// Where the backend revokes, the server session is then ended in the background (refreshing
+    /// first when the access token has expired, revoking a refresh's successor), and the outcome
+    /// stream reports how that went; ``signOutAndEndServerSession()`` waits for it.
     public func signOut() async {
         await runner.start()
         _ = await runner.perform(SessionLifecycle.Intent.logout)
+    }
+
+    /// Signs out at once, like ``signOut()``, then waits for the server session to be ended in the
+    /// background — for a command-line tool or a test that must not exit before the revoke went
+    /// out. Returns what the server confirmed: `nil` where the backend documents no revocation.
+    @discardableResult
+    public func signOutAndEndServerSession() async -> ServerSignOutResult? {
+        await runner.start()
+        await runner.forgetServerSignOutReport()
+        _ = await runner.perform(SessionLifecycle.Intent.logout)
+        switch await runner.serverSignOutsSettled() {
+        case .serverSessionEnded?: return .ended
+        case .serverSessionNotConfirmed(let failure)?: return .notConfirmed(.server(failure))
+        default: return nil
+        }
     }
 
     /// Sends one of the app's own requests with the session's bearer, refreshing first (once, for

@@ -61,6 +61,9 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     /// The lifecycle's current state.
     public var state: Machine.State { current }
     var current: Machine.State
+    /// What the last background sign-out reported (``AuthOutcome/serverSessionEnded`` or
+    /// ``AuthOutcome/serverSessionNotConfirmed(_:)``).
+    var lastServerSignOut: AuthOutcome?
 
     var queue: [Machine.Event] = []
     var launched = false
@@ -159,6 +162,18 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
             return .rejected(.unsupported)
         }
         return await perform(routed)
+    }
+
+    /// Forgets the last background sign-out's report (before a logout whose own report is awaited).
+    func forgetServerSignOutReport() { lastServerSignOut = nil }
+
+    /// Waits until no logged-out session is still being ended on the server in the background, and
+    /// returns what the last one reported (`nil` when none ran: the backend revokes nothing, or
+    /// nobody was signed in).
+    public func serverSignOutsSettled() async -> AuthOutcome? {
+        let changes = stateStreams.subscribe([current])
+        for await state in changes where state.context.serverSignOuts.isEmpty { break }
+        return lastServerSignOut
     }
 
     /// Sends `intent` without waiting for what becomes of it.
@@ -324,6 +339,12 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         case .cancelTimer(let timer):
             alarms.removeValue(forKey: timer)?.alarm.cancel()
         case .emit(let outcome):
+            switch outcome {
+            case .serverSessionEnded, .serverSessionNotConfirmed: lastServerSignOut = outcome
+            case .signedIn, .signedOut, .tokenRefreshed, .refreshRetryScheduled, .offline, .passwordSetupRequired, .passwordChangeRequired,
+                .realtimeConnected, .realtimeDisconnected, .vaultUnreadable, .failed:
+                break
+            }
             outcomeStreams.yield(outcome)
         case .finish(let intent, let completion):
             intents.finish(intent, completion, state: current)

@@ -4,8 +4,9 @@ import AuthCore
 /// only the world and the transition, and holds trivially where it does not apply (an entry flow
 /// has no session), so every model can check all of them.
 public enum Catalogue {
-    /// Every invariant; the code invariants when `codes` is given.
-    @inlinable public static func all<M: Lifecycle>(codes: CodeRules? = nil) -> [Invariant<M>] {
+    /// Every invariant; the code invariants when `codes` is given, and ``noOrphanedServerSession()``
+    /// when the backend revokes at logout (`serverSignOut`).
+    @inlinable public static func all<M: Lifecycle>(codes: CodeRules? = nil, serverSignOut: Bool = false) -> [Invariant<M>] {
         var list: [Invariant<M>] = [
             credentialsOnlyWhenSignedIn(), sessionMatchesVault(), logoutAlwaysSignsOut(), atMostOneRefreshInFlight(),
             noRefreshTokenReuse(), refreshWithoutTokenKeepsOld(), persistedBeforeUse(), onlyDefinitiveRefreshErrorsEndSession(),
@@ -16,12 +17,13 @@ public enum Catalogue {
             everyIntentFinishedOnce(),
         ]
         if let codes { list += codeInvariants(codes) }
+        if serverSignOut { list.append(noOrphanedServerSession()) }
         return list
     }
 
     /// The names of every invariant in the catalogue.
     @inlinable public static var names: [String] {
-        let list: [Invariant<SessionLifecycle>] = all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1))
+        let list: [Invariant<SessionLifecycle>] = all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1), serverSignOut: true)
         return list.map(\.name)
     }
 
@@ -54,6 +56,22 @@ public enum Catalogue {
     }
 
     // MARK: Credentials and sign-out
+
+    /// No server session outlives a logout: once nothing of a logged-out session is in flight,
+    /// every refresh token it received has been consumed by a rotation the server confirmed,
+    /// revoked by a request the server accepted, or refused by the server — or the app was told
+    /// the server session could not be confirmed ended. Checked on backends that revoke at logout
+    /// (``LifecycleModel/endsServerSessions``). (OWASP ASVS V3.3.1: logout invalidates the session
+    /// on the server; RFC 7009 §2: token revocation; RFC 9700 §4.14: a refresh token left alive is
+    /// the account for whoever holds a copy.)
+    @inlinable public static func noOrphanedServerSession<M>() -> Invariant<M> {
+        Invariant("no server session outlives a logout", source: "OWASP ASVS V3.3.1; RFC 7009; RFC 9700 §4.14", .state { s in
+            let live = s.world.history.liveAfterLogout
+            guard !live.isEmpty else { return nil }
+            let pending = s.world.network.contains { exchange in exchange.request.refreshToken.map(live.contains) ?? false }
+            return pending ? nil : "\(live.count) refresh token(s) of a logged-out session still live, nothing in flight to end them, nothing reported"
+        })
+    }
 
     /// No credentials outside signed-in states: the vault holds readable credentials only while
     /// the state is signed in. (OWASP MASVS-STORAGE-1; Everday: "clear local auth state regardless".)
@@ -105,7 +123,12 @@ public enum Catalogue {
         Invariant("at most one refresh in flight", source: "RFC 9700 §4.14.2", .state { s in
             var refreshes = 0
             for exchange in s.world.network {
-                if case .refresh = exchange.request, !s.world.history.inFlightAtSignOut.contains(exchange.id) { refreshes += 1 }
+                // A logged-out session's refresh, ending it in the background, is not the session's.
+                if case .refresh(let token) = exchange.request, !s.world.history.inFlightAtSignOut.contains(exchange.id),
+                    !s.world.history.liveAfterLogout.contains(token)
+                {
+                    refreshes += 1
+                }
             }
             return refreshes <= 1 ? nil : "\(refreshes) refreshes in flight"
         })
@@ -129,7 +152,8 @@ public enum Catalogue {
     /// discard the old refresh token" only when a new one is issued).
     @inlinable public static func refreshWithoutTokenKeepsOld<M>() -> Invariant<M> {
         Invariant("a refresh answer without a refresh token keeps the old one", source: "RFC 6749 §6", .step { t in
-            guard t.answersCurrentRequest, case .refresh(let old)? = t.answered?.request,
+            // The session's own refresh (a logged-out session's, ended in the background, keeps nothing).
+            guard t.answersCurrentRequest, case .refresh(let old)? = t.answered?.request, t.before.sessionCredentials?.refreshToken == old,
                 case .refreshed(let tokens)? = t.reply, tokens.refreshToken == nil
             else { return nil }
             return t.after.sessionCredentials?.refreshToken == old ? nil : "the refresh token was dropped"
@@ -162,8 +186,8 @@ public enum Catalogue {
     /// 5xx, 429 and unreadable answers keep it. (Seed 002 Storage Guidance; RFC 6749 §5.2.)
     @inlinable public static func onlyDefinitiveRefreshErrorsEndSession<M>() -> Invariant<M> {
         Invariant("only definitive refresh errors end the session", source: "seed 002 Storage Guidance; RFC 6749 §5.2", .step { t in
-            guard t.answersCurrentRequest, case .refresh? = t.answered?.request, case .failed(let failure)? = t.reply,
-                t.before.isSignedIn
+            guard t.answersCurrentRequest, case .refresh(let token)? = t.answered?.request, case .failed(let failure)? = t.reply,
+                t.before.isSignedIn, !t.before.world.history.liveAfterLogout.contains(token)  // Not a logged-out session's.
             else { return nil }
             let signedIn = t.after.isSignedIn
             if failure.isTransient, !signedIn { return "a transient \(failure) ended the session" }
@@ -230,6 +254,8 @@ public enum Catalogue {
                 switch effect {
                 case .send(_, .setPassword) where setup, .send(_, .changePassword) where !setup, .send(_, .revoke):
                     continue
+                case .send(_, .refresh(let token)) where t.after.world.history.liveAfterLogout.contains(token):
+                    continue  // Ending a logged-out session on the server, in the background.
                 case .send(_, let request):
                     return "sent \(request) while the password must be \(setup ? "set" : "changed")"
                 case .finish(let call, .answered(let request)):
@@ -408,7 +434,6 @@ public enum Catalogue {
     @inlinable public static func expiredTokenNeverAttached<M>() -> Invariant<M> {
         Invariant("an expired access token is never attached", source: "seed 004 Token Refresh Strategy; RFC 6750", .step { t in
             for request in t.sent {
-                if case .revoke = request { continue }  // Revoking an expired token at logout is harmless.
                 guard let token = request.accessToken else { continue }
                 let known = [t.before.sessionCredentials, t.after.sessionCredentials, t.before.world.vault.credentials]
                 guard let expiresAt = known.first(where: { $0?.accessToken == token })??.expiresAt else { continue }

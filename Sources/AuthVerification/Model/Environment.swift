@@ -129,6 +129,8 @@ extension Survey {
     @usableFromInline let timeHorizon: Interval
     @usableFromInline let historyHorizon: Interval
     @usableFromInline let maxCodeAttempts: Int?
+    /// Whether logouts are followed to the server (``LifecycleModel/endsServerSessions``).
+    @usableFromInline let endsServerSessions: Bool
     /// The model's invariants, made once: their memos (what a description showed, whether an
     /// intent is a logout) then last the whole run even when the model computes the list.
     @usableFromInline let invariants: [Invariant<Machine>]
@@ -154,6 +156,7 @@ extension Survey {
         self.timeHorizon = model.timeHorizon
         self.historyHorizon = model.historyHorizon
         self.maxCodeAttempts = model.codeRules?.maxAttempts
+        self.endsServerSessions = model.endsServerSessions
         self.invariants = model.invariants
         var stateChecks: [(Int, @Sendable (Snapshot<Machine>) -> String?)] = []
         var stepChecks: [(Int, @Sendable (Transition<Machine>) -> String?)] = []
@@ -218,9 +221,12 @@ extension Survey {
         let world = snapshot.world
         var intents: [Machine.Intent] = []
         var withdrawals: [IntentID] = []
-        if world.network.count < maxInFlight,
-            world.network.count - world.network.count(where: { snapshot.refers(to: $0.id) }) < maxStale
-        {
+        // Answers nobody waits for, and the background sign-outs of logged-out sessions, are both
+        // left-over work: together they stay within `maxStale`.
+        let leftOver = world.network.count { exchange in
+            !snapshot.refers(to: exchange.id) || exchange.request.refreshToken.map(world.history.liveAfterLogout.contains) == true
+        }
+        if world.network.count < maxInFlight, leftOver < maxStale {
             intents = model.intents(in: snapshot)
             withdrawals = world.history.openIntents
         }
@@ -234,7 +240,8 @@ extension Survey {
         return Menu(
             now: world.now, intents: intents,
             answers: world.network.map { exchange in
-                answers.value(ReplyCatalogue.AnswerKey(exchange, symbols: snapshot.symbols)) { key in
+                let background = exchange.request.refreshToken.map(world.history.liveAfterLogout.contains) == true
+                return answers.value(ReplyCatalogue.AnswerKey(exchange, symbols: snapshot.symbols, background: background)) { key in
                     let replies = replies.replies(to: key)
                     return Answers(replies: replies, keys: replies.map { events.key(.reply($0)) })
                 }
@@ -356,6 +363,7 @@ extension Survey {
             world.history.callSends = []
             world.history.openIntents = []  // The process ended: nobody waits any more.
             world.history.codes = []  // The client's memory of sent codes is gone; the server's own cooldown answers now.
+            world.history.liveAfterLogout = []  // The background sign-out ended with the process.
             switch (mode, world.vault) {
             case (0, .unreadable(let credentials)): world.vault = .holds(credentials)
             case (1, .holds(let credentials)): world.vault = .unreadable(credentials)
@@ -386,6 +394,14 @@ extension Survey {
             break
         }
         let effects = machine.reduce(&world.state, move.event)
+        if endsServerSessions, effects.contains(.emit(.signedOut(.userRequested))),
+            let token = snapshot.sessionCredentials?.refreshToken, !world.history.liveAfterLogout.contains(token)
+        {
+            world.history.liveAfterLogout.append(token)  // A logout: this session's refresh token must end on the server.
+        }
+        if let token = answered?.request.refreshToken, effects.contains(where: \.reportsServerSessionUnconfirmed) {
+            world.history.liveAfterLogout.removeAll { $0 == token }  // Reported to the app: the kit asks no more of the client.
+        }
         for effect in effects { perform(effect, in: &world) }
         return (world, effects, answered)
     }
@@ -465,6 +481,20 @@ extension Survey {
     }
 
     @inlinable func record(_ reply: Reply, to exchange: Exchange, in history: inout History, at now: Instant) {
+        if let token = exchange.request.refreshToken, let index = history.liveAfterLogout.firstIndex(of: token) {
+            // A logged-out session's token: dead once rotated (its successor then must end), revoked or refused.
+            switch (exchange.request, reply) {
+            case (.refresh, .refreshed(let tokens)):
+                history.liveAfterLogout.remove(at: index)
+                history.liveAfterLogout.append(tokens.refreshToken ?? token)
+            case (.refresh, .failed(let failure)) where !failure.isTransient:
+                history.liveAfterLogout.remove(at: index)
+            case (.revoke, .accepted), (.revoke, .user):
+                history.liveAfterLogout.remove(at: index)
+            default:
+                break
+            }
+        }
         switch (exchange.request, reply) {
         case (.refresh(let old), .refreshed(let tokens)):
             if let new = tokens.refreshToken, new != old, !history.retiredRefreshTokens.contains(old) {
@@ -606,5 +636,13 @@ extension APIRequest {
         case .refresh, .currentUser, .revoke, .protected, .openRealtime:
             false
         }
+    }
+}
+
+extension AuthEffect {
+    /// Whether this effect tells the app a server session could not be confirmed ended.
+    @inlinable var reportsServerSessionUnconfirmed: Bool {
+        if case .emit(.serverSessionNotConfirmed) = self { return true }
+        return false
     }
 }

@@ -124,6 +124,10 @@ public protocol LifecycleModel: Sendable {
     var invariants: [Invariant<Machine>] { get }
     /// The one-time-code rules the lifecycle follows, if it sends codes.
     var codeRules: CodeRules? { get }
+    /// Whether the backend revokes refresh tokens at logout: then every refresh token of a session
+    /// the user logged out of is followed until the server has shown it dead
+    /// (``Catalogue/noOrphanedServerSession()``).
+    var endsServerSessions: Bool { get }
 }
 
 extension LifecycleModel {
@@ -144,7 +148,9 @@ extension LifecycleModel {
     /// when a code was issued; none without codes.
     @inlinable public var historyHorizon: Interval { codeRules.map { max($0.cooldown, $0.lifetime ?? .zero) } ?? .zero }
     /// The whole catalogue.
-    @inlinable public var invariants: [Invariant<Machine>] { Catalogue.all(codes: codeRules) }
+    @inlinable public var invariants: [Invariant<Machine>] { Catalogue.all(codes: codeRules, serverSignOut: endsServerSessions) }
     /// No codes.
     @inlinable public var codeRules: CodeRules? { nil }
+    /// No revocation at logout.
+    @inlinable public var endsServerSessions: Bool { false }
 }

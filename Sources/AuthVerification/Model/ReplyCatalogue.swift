@@ -42,6 +42,10 @@ public struct ReplyCatalogue: Sendable {
     public var accessLifetime: Interval?
     /// Refresh answers may omit the refresh token (keep the old one).
     public var refreshMayOmitToken: Bool
+    /// Failures the requests that end a logged-out session on the server (its refresh and
+    /// revoke) can meet: one refusal and one transient failure, the two classes the background
+    /// sign-out treats differently; every class is explored on the session's own requests.
+    public var backgroundFailures: [AuthFailure] = [.unauthorized(nil), .network]
 
     /// Creates a catalogue.
     @inlinable public init(
@@ -81,9 +85,12 @@ public struct ReplyCatalogue: Sendable {
 
         @usableFromInline let kind: Kind
         @usableFromInline let symbols: SymbolCounts
+        /// Whether the request ends a logged-out session in the background.
+        @usableFromInline let background: Bool
 
-        @inlinable init(_ exchange: Exchange, symbols: SymbolCounts) {
+        @inlinable init(_ exchange: Exchange, symbols: SymbolCounts, background: Bool = false) {
             self.symbols = symbols
+            self.background = background
             kind =
                 switch exchange.request {
                 case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke, .resetPassword(.token, _): .accepted
@@ -110,7 +117,7 @@ public struct ReplyCatalogue: Sendable {
                     accessToken: access, refreshToken: shape.withRefreshToken ? refresh : nil, expiry: expiry,
                     user: Self.user(passwordSet: shape.passwordSet), requiresPasswordChange: shape.requiresPasswordChange))
         }
-        let failed = failures.map(Reply.failed)
+        let failed = (key.background ? backgroundFailures : failures).map(Reply.failed)
         switch key.kind {
         case .accepted:
             return [.accepted(nil)] + failed
@@ -131,7 +138,7 @@ public struct ReplyCatalogue: Sendable {
             return [.authorizationURL("https://auth.example/authorize?provider=\(provider.rawValue)")] + failed
         case .refreshed:
             var answers: [Reply] = [.refreshed(TokenRefresh(accessToken: access, refreshToken: refresh, expiry: expiry))]
-            if refreshMayOmitToken {
+            if refreshMayOmitToken, !key.background {
                 answers.append(.refreshed(TokenRefresh(accessToken: access, refreshToken: nil, expiry: expiry)))
             }
             return answers + failed

@@ -76,6 +76,11 @@ public struct History: Hashable, Sendable {
     public var passwordStepDue: PasswordStep?
     /// Intents sent and not finished yet, in send order: their callers still wait.
     public var openIntents: [IntentID] = []
+    /// Refresh tokens of sessions the user logged out of that the server has not yet shown dead
+    /// (consumed by a confirmed rotation, revoked, or refused), on backends that revoke at
+    /// logout. A report that the server session could not be confirmed ended clears them, and so
+    /// does a relaunch (the process that would have ended them is gone).
+    public var liveAfterLogout: [RefreshToken] = []
 
     /// Creates an empty history.
     @inlinable public init() {}
@@ -214,6 +219,7 @@ extension History: Surveyable {
             s.number(call.sends)
         }
         s.visit(openIntents)
+        s.visit(liveAfterLogout)
         switch passwordStepDue {
         case nil: s.tag("none")
         case .set?: s.tag("set")

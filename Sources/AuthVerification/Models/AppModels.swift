@@ -70,7 +70,7 @@ extension Models {
 
     /// Everday's whole app.
     public static func everdayApp() -> Model<EverdayApp> {
-        let app = Apps.everday(refresh: modelRefresh(retryLimit: 2))
+        let app = Apps.everday(refresh: modelRefresh(retryLimit: 2), serverSignOutAttempts: 2)
         let entries =
             Menus.routed(Menus.registration([.usernamePassword]), into: app) + Menus.routed(Menus.passwordSignIn(.username), into: app)
             + Menus.routed(Menus.passwordReset(.emailedToken), into: app)
@@ -85,7 +85,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "Registration.Phase.registered": "approval-gated",
                 "Registration.Phase.awaitingVerification": "approval-gated", "PasswordReset.Phase.linkSent": "Hero365's",
                 "PasswordReset.Phase.signedIn": "Everday's reset does not sign in",
-            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale,
+            ], timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale, endsServerSessions: true,
             menu: Menus.app(entries) { .session($0) })
     }
 

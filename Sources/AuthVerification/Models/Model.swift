@@ -29,12 +29,14 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     public var maxInFlight: Int
     /// See ``LifecycleModel/maxStale``.
     public var maxStale: Int
+    /// See ``LifecycleModel/endsServerSessions``.
+    public var endsServerSessions: Bool
 
     /// Creates a model.
     @inlinable public init(
         name: String, machine: Machine, replies: ReplyCatalogue, relaunches: Bool = false, finalCases: [String] = [],
         unreachableByDesign: [String: String] = [:], codes: CodeRules? = nil, timeHorizon: Interval = .seconds(600),
-        maxInFlight: Int = 4, maxStale: Int = 2,
+        maxInFlight: Int = 4, maxStale: Int = 2, endsServerSessions: Bool = false,
         menu: @escaping @Sendable (Snapshot<Machine>) -> [Machine.Intent]
     ) {
         self.name = name
@@ -45,7 +47,8 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
         self.initialWorld = World(state: machine.initial)
         self.finalCases = finalCases
         self.unreachableByDesign = unreachableByDesign
-        self.invariants = Catalogue.all(codes: codes)
+        self.invariants = Catalogue.all(codes: codes, serverSignOut: endsServerSessions)
+        self.endsServerSessions = endsServerSessions
         self.codeRules = codes
         self.timeHorizon = timeHorizon
         self.maxInFlight = maxInFlight

@@ -179,7 +179,7 @@ public enum Models {
             policy = SessionPolicy(
                 refresh: modelRefresh(retryLimit: 3),
                 restore: backend == .everday ? .refresh : .fetchCurrentUser, revokesOnLogout: backend == .everday,
-                supportsPasswordChange: false)
+                supportsPasswordChange: false, serverSignOutAttempts: 2)
             replies = ReplyCatalogue(
                 grants: backend == .everday
                     ? [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]
@@ -196,6 +196,7 @@ public enum Models {
             name: "session.\(backend.rawValue)",
             machine: Handover(entry: PasswordSignIn(identifiers: identifiers), session: SessionLifecycle(policy: policy)),
             replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero,
+            endsServerSessions: policy.revokesOnLogout,
             menu: Menus.app(
                 [.entry(.submit(identifier: identifiers == .username ? Inputs.username : Inputs.email, password: Inputs.password)), .entry(.startOver)],
                 callers: 2, session: { .session($0) }))

@@ -56,8 +56,9 @@ extension LifecycleState: Surveyable where Phase: Surveyable {
 }
 
 extension Survey {
-    /// What a lifecycle's context keeps besides its counter: the intents waiting for answers, and
-    /// the code cooldowns (they outlive the flow that set them). The request counter is symmetric
+    /// What a lifecycle's context keeps besides its counter: the intents waiting for answers, the
+    /// code cooldowns (they outlive the flow that set them), and the sessions still being ended on
+    /// the server. The request counter is symmetric
     /// and left out.
     @inlinable mutating func cooldowns(of context: FlowContext) {
         number(context.waiters.count)
@@ -69,6 +70,21 @@ extension Survey {
         for cooldown in context.codeCooldowns {
             plain(cooldown.target)
             visit(cooldown.resendAt)
+        }
+        number(context.serverSignOuts.count)
+        for signOut in context.serverSignOuts {
+            visit(signOut.refreshToken)
+            visit(signOut.bearer)
+            switch signOut.stage {
+            case .refreshing(let request):
+                tag("refreshing")
+                visit(request)
+            case .revoking(let request):
+                tag("revoking")
+                visit(request)
+            }
+            number(signOut.attempts)
+            number(signOut.refreshed ? 1 : 0)
         }
     }
 }

@@ -38,7 +38,7 @@ struct Example {
         let approval = try await auth.authorized(HTTPRequest(method: "PUT", url: baseURL.appending(path: "settings/users/1/approve")))
         print("PUT /settings/users/1/approve → \(approval.status)")
         guard (200..<300).contains(approval.status) else { throw AuthError.unexpected("the authorized call answered \(approval.status)") }
-        await auth.signOut()
-        print("Signed out")
+        let server = await auth.signOutAndEndServerSession()  // A command-line tool waits for the revoke before exiting.
+        print("Signed out; server session: \(server.map { "\($0)" } ?? "not revoked by this backend")")
     }
 }

@@ -46,7 +46,7 @@ struct EverdayEndToEndTests {
         }
     }
 
-    @Test("logout revokes the refresh token best effort and clears local state whatever the server says",
+    @Test("logout clears local state at once and ends the server session in the background, retrying a failed revoke: the refresh token no longer refreshes",
           arguments: [nil, Fault.serverError(status: 500), .serverError(status: 503), .dropBeforeCommit, .dropAfterCommit, .malformedJSON])
     func logout(fault: Fault?) async throws {
         try await EndToEndStack.with(.everday, configure: EndToEndStack.shortReadTimeout) { stack in
@@ -54,17 +54,18 @@ struct EverdayEndToEndTests {
             let client = await stack.client(Apps.everday(), vault: vault)
             await client.send(Do.signIn("parent", "ParentPassw0rd!"))
             let refresh = try #require(await client.credentials?.refreshToken).reveal()
+            let parent = try #require(stack.server.everdayUserID(username: "parent")).description
             if let fault { stack.server.inject(fault, path: "/api/auth/logout", times: 1) }
             await client.logout()
             #expect(await client.session == nil)
             #expect(vault.credentials == nil)
             #expect(await client.waitFor(.signedOut(.userRequested)))
-            #expect(stack.server.ledger.requests("POST", "/api/auth/logout") == 1)
-            let committed = fault == nil || fault == .dropAfterCommit
-            #expect(stack.server.refreshTokenStatus(refresh) == (committed ? .revoked : .live))
+            #expect(await client.waitFor(.serverSessionEnded))
+            #expect(stack.server.ledger.requests("POST", "/api/auth/logout") == (fault == nil ? 1 : 2), "a failed revoke is retried")
+            #expect(stack.server.refreshTokenStatus(refresh) != .live)
+            #expect(stack.server.liveRefreshTokens(of: parent, on: .everday) == 0)
             #expect(await client.call(try Accounts.protectedRequest(stack)).failureValue == .rejected(.notSignedIn))
-            let texts = await client.stop()
-            #expect(!texts.contains { $0.contains("failed(") }, "a failed revoke is not the user's business")
+            _ = await client.stop()
         }
     }
 
@@ -126,13 +127,14 @@ struct EverdayEndToEndTests {
         }
     }
 
-    @Test("logout after the access token expired (refresh failing meanwhile): the revoke is refused 401, local state is cleared anyway, and the refresh token stays live on the server")
+    @Test("logout after the access token expired (refresh failing meanwhile, then the server back): signed out at once; the pair is renewed, never stored, and revoked; no refresh token of the session is live")
     func logoutWithExpiredAccessToken() async throws {
         try await EndToEndStack.with(.everday) { stack in
             let vault = MemoryVault()
             let client = await stack.client(Apps.everday(), vault: vault)
             await client.send(Do.signIn("parent", "ParentPassw0rd!"))
             let refresh = try #require(await client.credentials?.refreshToken).reveal()
+            let parent = try #require(stack.server.everdayUserID(username: "parent")).description
             stack.server.inject(.serverError(status: 503), path: "/api/auth/refresh")  // The refresh keeps failing.
             await client.advance(stack.clock, by: .seconds(1740))
             for _ in 0..<3 { await client.advance(stack.clock, by: .seconds(60)) }
@@ -142,12 +144,60 @@ struct EverdayEndToEndTests {
             }
             #expect(await client.waitFor(.offline))
             stack.server.clearFaults()
+            let refreshesBefore = stack.server.ledger.requests("POST", "/api/auth/refresh")
             await client.logout()
-            #expect(vault.credentials == nil, "cleared whatever the server says")
-            let revoke = stack.wire.exchanges(to: "/auth/logout")
-            #expect(revoke.map(\.answer.status) == [401], "the seed's logout needs a live access token as bearer")
-            #expect(stack.server.refreshTokenStatus(refresh) == .live, "best effort: the refresh token outlives the logout on the server")
+            #expect(vault.credentials == nil, "cleared at once")
+            #expect(await client.waitFor(.serverSessionEnded))
+            #expect(stack.server.ledger.requests("POST", "/api/auth/refresh") == refreshesBefore + 1, "renewed once, to revoke")
+            #expect(stack.wire.exchanges(to: "/auth/logout").map(\.answer.status) == [200], "revoked with a live access token")
+            #expect(stack.server.refreshTokenStatus(refresh) != .live, "consumed by the renewal, its session then revoked")
+            #expect(stack.server.liveRefreshTokens(of: parent, on: .everday) == 0)
+            #expect(vault.credentials == nil, "the renewed pair was never stored")
             _ = await client.stop()
+        }
+    }
+
+    @Test("logout while a refresh is in flight: signed out at once; the refresh's successor is revoked; no refresh token of the session is live")
+    func logoutDuringRefresh() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.everday(), vault: vault)
+            await client.send(Do.signIn("parent", "ParentPassw0rd!"))
+            let parent = try #require(stack.server.everdayUserID(username: "parent")).description
+            stack.server.inject(.latency(0.3), path: "/api/auth/refresh", times: 1)
+            await stack.clock.advance(by: .seconds(1745))  // The proactive refresh starts, and is slow.
+            #expect(await client.runner.inFlight.count == 1)
+            _ = await client.runner.perform(SessionLifecycle.Intent.logout)
+            #expect(vault.credentials == nil, "cleared at once, the refresh still in flight")
+            #expect(await client.waitFor(.serverSessionEnded))
+            await client.settle()
+            #expect(stack.server.ledger.requests("POST", "/api/auth/logout") == 1)
+            #expect(stack.server.liveRefreshTokens(of: parent, on: .everday) == 0)
+            #expect(vault.credentials == nil, "the successor was never stored")
+            _ = await client.stop()
+        }
+    }
+
+    @Test("logout with the server unreachable: signed out at once; the revoke is tried a bounded number of times and reported once, with no secret in its text")
+    func logoutUnconfirmed() async throws {
+        try await EndToEndStack.with(.everday, configure: EndToEndStack.shortReadTimeout) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.everday(), vault: vault)
+            await client.send(Do.signIn("parent", "ParentPassw0rd!"))
+            let credentials = try #require(await client.credentials)
+            let parent = try #require(stack.server.everdayUserID(username: "parent")).description
+            stack.server.inject(.serverError(status: 503), path: "/api/auth/logout")
+            await client.logout()
+            #expect(vault.credentials == nil)
+            #expect(await client.outcomes.waitFor { $0.contains { if case .serverSessionNotConfirmed = $0 { true } else { false } } })
+            #expect(stack.server.ledger.requests("POST", "/api/auth/logout") == 3, "three attempts, then reported")
+            #expect(stack.server.liveRefreshTokens(of: parent, on: .everday) == 1, "the server session may live on: the app was told")
+            let texts = await client.stop()
+            let reports = texts.filter { $0.contains("serverSessionNotConfirmed") }
+            #expect(!reports.isEmpty)
+            for text in reports {
+                #expect(!text.contains(credentials.accessToken.reveal()) && !text.contains(credentials.refreshToken?.reveal() ?? "—"))
+            }
         }
     }
 }

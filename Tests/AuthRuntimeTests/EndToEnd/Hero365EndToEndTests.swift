@@ -84,6 +84,9 @@ struct Hero365EndToEndTests {
             #expect(await client.credentials?.user.phone == Self.phone)
             let request = try Accounts.protectedRequest(stack)
             #expect(await client.call(request).status == 200)
+            let user = try #require(await client.credentials?.user.id)
+            await client.logout()
+            #expect(stack.server.liveRefreshTokens(of: user, on: .hero365) == 1, "Hero365 documents no revocation: sign-out is local")
             _ = await client.stop()
         }
     }
@@ -139,6 +142,9 @@ struct Hero365EndToEndTests {
             #expect(await client.credentials?.user.email == "google.user@example.com")
             let request = try Accounts.protectedRequest(stack)
             #expect(await client.call(request).status == 200)
+            let user = try #require(await client.credentials?.user.id)
+            await client.logout()
+            #expect(stack.server.liveRefreshTokens(of: user, on: .hero365) == 1, "Hero365 documents no revocation: sign-out is local")
             _ = await client.stop()
         }
     }

@@ -29,6 +29,21 @@ enum Broken {
         if case .intent(.session(.logout), _, _) = event { effects.removeAll { $0 == .clearCredentials } }
     }
 
+    /// Logout as AuthCore shipped it before the background sign-out: the revoke goes out with the
+    /// stored access token, expired or not, the refresh in flight is cancelled, and the revoke's
+    /// answer is dropped — a refused or lost revoke leaves the refresh token alive on the server,
+    /// and nobody is told (supabase-swift #358's family).
+    static let logoutForgetsTheServerSession = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        guard case .intent(.session(.logout), _, _) = event, case .signedIn(let session) = phase, let credentials = session.credentials,
+            let token = credentials.refreshToken
+        else { return base.step(&phase, event, &requests) }
+        var effects = base.step(&phase, event, &requests)
+        for signOut in requests.serverSignOuts { requests.forgetServerSignOut(awaiting: signOut.stage.request) }
+        effects.removeAll(where: \.isSend)
+        effects.insert(.send(requests.issue(), .revoke(token, credentials.bearer)), at: effects.count - 1)
+        return effects
+    }
+
     // MARK: Refresh
 
     /// A token rejected while a refresh is under way starts a second refresh instead of joining it.

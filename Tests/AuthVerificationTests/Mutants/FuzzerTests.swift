@@ -41,10 +41,10 @@ struct FuzzerTests {
         PlantedBug("secondRefreshInFlight", finds: (1_341_414_211_606_222_565, 159, "[i0, a0.0, i7, i7]")),
         PlantedBug("rotatedTokenLost", finds: (9_787_556_957_362_567_149, 52, "[i0, a0.0, t0, a0.0, t0]")),
         PlantedBug("omittedRefreshTokenDropsTheOld", finds: (9_787_556_957_362_567_149, 59, "[i0, a0.0, i7, a0.1]")),
-        PlantedBug("sendsBeforePersisting", finds: (17_061_849_582_979_613_583, 78, "[i0, a0.0, i2, a0.1, a0.0]")),
+        PlantedBug("sendsBeforePersisting", finds: (1_341_414_211_606_222_565, 188, "[i0, a0.0, i2, a0.1, a0.0]")),
         PlantedBug("transientFailureEndsTheSession", finds: (9_787_556_957_362_567_149, 68, "[i0, a0.0, i7, a0.3]")),
         PlantedBug("staleGrantAccepted", finds: (8_889_008_736_648_498_554, 16, "[i0, i2, a0.0]")),
-        PlantedBug("lateRefreshPersisted", finds: (13_578_888_555_764_341_064, 97, "[i0, a0.0, i7, i3, a0.0]")),
+        PlantedBug("lateRefreshPersisted", finds: (9_787_556_957_362_567_149, 136, "[i0, a0.0, i3, a0.1, a0.0]")),
         PlantedBug("pendingApprovalTakesAnyGrant", seed: 1, finds: (6_954_371_939_530_180_213, 189, "[i0, i1, i0, a1.3, a0.0]")),
         PlantedBug("callDuringPasswordChange", finds: (9_787_556_957_362_567_149, 7, "[i0, a0.1, i2]")),
         PlantedBug("demandedChangeIgnored", finds: (9_787_556_957_362_567_149, 5, "[i0, a0.1]")),
@@ -61,6 +61,7 @@ struct FuzzerTests {
         PlantedBug("codeWithinTheCooldown", finds: (9_787_556_957_362_567_149, 150, "[i0, a0.0, i2]")),
         PlantedBug("expiredCodeSubmitted", finds: (9_787_556_957_362_567_149, 58, "[i0, a0.0, t1, i3]")),
         PlantedBug("attemptsNeverCounted", finds: (8_928_270_887_442_913_515, 84, "[i0, a0.0, i3, a0.1, i3, a0.1, i3, a0.1, i3]")),
+        PlantedBug("logoutForgetsTheServerSession", finds: (9_787_556_957_362_567_149, 78, "[i0, a0.0, i3, a0.0]")),
         PlantedBug("startOverForgetsTheSignIn", finds: (13_578_888_555_764_341_064, 15, "[i0, i2, a0.0]")),
     ]
 

@@ -70,8 +70,8 @@ enum MutantTable {
             "at most one refresh in flight", shortest: 4, "secondRefreshInFlight", Broken.secondRefreshInFlight, under: .rotatingSession),
         // Sign in (2), refresh (1), rotated answer (1), a refresh or revoke with the old token (1).
         MutantCase(
-            "an old refresh token is never sent after its successor arrived", shortest: 5, "rotatedTokenLost", Broken.rotatedTokenLost,
-            under: .rotatingSession),
+            "an old refresh token is never sent after its successor arrived", shortest: 5,
+            alsoBreaks: ["no server session outlives a logout"], "rotatedTokenLost", Broken.rotatedTokenLost, under: .rotatingSession),
         // Sign in (2), refresh (1), an answer without a refresh token (1).
         MutantCase(
             "a refresh answer without a refresh token keeps the old one", shortest: 4, "omittedRefreshTokenDropsTheOld",
@@ -89,7 +89,7 @@ enum MutantTable {
         // Sign in (2), refresh (1), logout (1), the refresh answer lands (1).
         MutantCase(
             "nothing after logout writes credentials", shortest: 5,
-            alsoBreaks: ["stale answers change nothing", "no credentials outside signed-in states"], "lateRefreshPersisted",
+            alsoBreaks: ["no credentials outside signed-in states"], "lateRefreshPersisted",
             Broken.lateRefreshPersisted, under: .rotatingSession),
         // Submit (1), start over (1), submit (1), pending approval (1), the first attempt's grant (1).
         MutantCase(
@@ -149,6 +149,11 @@ enum MutantTable {
             under: .oneTimeCode),
         // Submit the phone (1), code sent (1), three wrong codes (6), a fourth code (1).
         MutantCase("code attempts are bounded", shortest: 9, "attemptsNeverCounted", Broken.attemptsNeverCounted, under: .oneTimeCode),
+        // Sign in (2), log out (1), the revoke answered 401 or lost (1): nothing in flight, the
+        // refresh token alive on the server, nothing reported.
+        MutantCase(
+            "no server session outlives a logout", shortest: 4, alsoBreaks: ["an expired access token is never attached"],
+            "logoutForgetsTheServerSession", Broken.logoutForgetsTheServerSession, under: .rotatingSession),
         // Submit (1), start over (1), the abandoned sign-in's answer arrives (1): nothing is in
         // flight and the first sign-in was never answered to its caller.
         MutantCase(

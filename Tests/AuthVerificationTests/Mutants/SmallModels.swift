@@ -83,7 +83,10 @@ enum SmallModels {
                 accessLifetime: Models.tokenLifetime)
             replies.failures = [.unauthorized(nil), .network]
             replies.callFailures = [.unauthorized(nil)]
-            return Model(name: name, machine: machine, replies: replies, unreachableByDesign: rotatingUnreachable, timeHorizon: .zero) { snapshot in
+            return Model(
+                name: name, machine: machine, replies: replies, unreachableByDesign: rotatingUnreachable, timeHorizon: .zero,
+                endsServerSessions: true
+            ) { snapshot in
                 [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
                     + Menus.session(in: snapshot, callers: 1).map { .session($0) }
             }

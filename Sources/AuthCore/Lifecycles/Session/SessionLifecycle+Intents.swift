@@ -3,29 +3,11 @@
 extension SessionLifecycle {
     func handle(_ intent: Intent, _ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         switch intent {
-        case .logout: logout(id, &phase, &requests)
+        case .logout: logout(id, at: now, &phase, &requests)
         case .call: startCall(id, at: now, &phase, &requests)
         case .setPassword(let raw): setPassword(raw, id, at: now, &phase, &requests)
         case .changePassword(let old, let new): changePassword(old: old, new: new, id, at: now, &phase, &requests)
         case .credentialsRejected: credentialsRejected(id, at: now, &phase, &requests)
-        }
-    }
-
-    /// Logout is local and immediate: the vault is cleared and the intent finished signed out,
-    /// whatever the network does.
-    private func logout(_ id: IntentID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
-        switch phase {
-        case .signedOut:
-            // Idempotent, and safe if the vault held something unread.
-            return [.clearCredentials, .emit(.signedOut(.userRequested)), .finish(id, .signedOut)]
-        case .restoring, .active, .passwordSetupRequired, .passwordChangeRequired:
-            let credentials = phase.credentials
-            var effects = end(&phase, reason: .userRequested, &requests)
-            if policy.revokesOnLogout, let credentials, let refreshToken = credentials.refreshToken {
-                // Best effort, after the vault is cleared: its answer arrives signed-out and changes nothing.
-                effects.insert(.send(requests.issue(), .revoke(refreshToken, credentials.bearer)), at: effects.count - 1)
-            }
-            return effects + [.finish(id, .signedOut)]
         }
     }
 

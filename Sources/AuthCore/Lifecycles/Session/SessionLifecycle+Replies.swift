@@ -3,6 +3,9 @@
 /// changes nothing.
 extension SessionLifecycle {
     func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        if let signOut = requests.serverSignOut(awaiting: id) {
+            return serverSignOutAnswered(signOut, reply, at: now, &requests)  // An ended session's, whatever the phase now.
+        }
         switch phase {
         case .restoring(let restoring) where restoring.request == id:
             return restored(restoring, reply, at: now, &phase, &requests)
@@ -151,7 +154,7 @@ extension SessionLifecycle {
 
     /// The credentials after a refresh: a new access token and expiry, the rotated refresh token
     /// or, when the answer carried none, the one already held.
-    private func renew(_ credentials: Credentials, with tokens: TokenRefresh, at now: Instant) -> Credentials {
+    func renew(_ credentials: Credentials, with tokens: TokenRefresh, at now: Instant) -> Credentials {
         Credentials(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? credentials.refreshToken,
             expiresAt: tokens.expiry.deadline(receivedAt: now), user: credentials.user)

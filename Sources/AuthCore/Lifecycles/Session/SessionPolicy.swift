@@ -24,8 +24,13 @@ public struct SessionPolicy: Hashable, Sendable {
     public var refresh: RefreshPolicy
     /// What to do with stored credentials at launch.
     public var restore: RestorePolicy
-    /// Revoke the refresh token at logout (Everday `/auth/logout`), best effort.
+    /// End the server session at logout, in the background (Everday `/auth/logout` revokes the
+    /// refresh token); `false` where the backend documents no revocation (Hero365: sign-out is
+    /// local), and the refresh token then lives on the server until it expires.
     public var revokesOnLogout: Bool
+    /// How many times the background sign-out sends each of its requests before it reports that
+    /// the server session could not be confirmed ended (the first send and the retries).
+    public var serverSignOutAttempts: Int
     /// A 403 on a protected call ends the session too (VynqTalk: "WHEN the token expires (401/403)
     /// THEN log the user out"); elsewhere a 403 is only that call's answer.
     public var forbiddenEndsSession: Bool
@@ -39,8 +44,9 @@ public struct SessionPolicy: Hashable, Sendable {
     /// Creates a policy.
     public init(
         refresh: RefreshPolicy, restore: RestorePolicy, revokesOnLogout: Bool = false, forbiddenEndsSession: Bool = false,
-        supportsPasswordSetup: Bool = false, supportsPasswordChange: Bool = false
+        supportsPasswordSetup: Bool = false, supportsPasswordChange: Bool = false, serverSignOutAttempts: Int = 3
     ) {
+        self.serverSignOutAttempts = max(1, serverSignOutAttempts)
         self.refresh = refresh
         self.restore = restore
         self.revokesOnLogout = revokesOnLogout

@@ -1,0 +1,118 @@
+/// Logout: local and immediate first, then the server session ended in the background (see
+/// ``ServerSignOut``).
+extension SessionLifecycle {
+    /// Logout is local and immediate: the vault is cleared, the state signed out and the intent
+    /// finished, whatever the network does. Then, where the backend revokes, the server session is
+    /// ended in the background: the refresh in flight (if any) is awaited so its successor can be
+    /// revoked; otherwise the refresh token is revoked with the access token, or, when that can no
+    /// longer be attached, after a refresh that is never stored.
+    func logout(_ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        switch phase {
+        case .signedOut:
+            // Idempotent, and safe if the vault held something unread.
+            return [.clearCredentials, .emit(.signedOut(.userRequested)), .finish(id, .signedOut)]
+        case .restoring, .active, .passwordSetupRequired, .passwordChangeRequired:
+            let credentials = phase.credentials
+            let refreshInFlight = self.refreshInFlight(phase)
+            var effects = end(&phase, reason: .userRequested, &requests)
+            if policy.revokesOnLogout, let credentials, let refreshToken = credentials.refreshToken {
+                if let refreshInFlight {
+                    // Its answer carries the successor: awaited, not cancelled.
+                    effects.removeAll { $0 == .cancel(refreshInFlight) }
+                    requests.track(ServerSignOut(refreshToken: refreshToken, bearer: credentials.bearer, stage: .refreshing(refreshInFlight)))
+                } else {
+                    effects += nextSignOutRequest(credentials, attempts: 1, refreshed: false, at: now, &requests)
+                }
+            }
+            return effects + [.finish(id, .signedOut)]
+        }
+    }
+
+    /// The refresh in flight in `phase` whose answer would carry a successor refresh token.
+    private func refreshInFlight(_ phase: Phase) -> RequestID? {
+        switch phase {
+        case .active(let active):
+            if case .refreshing(let id, _) = active.refresh { return id }
+            return nil
+        case .restoring(let restoring):
+            return policy.restore == .refresh && policy.refresh != .none && restoring.credentials.refreshToken != nil ? restoring.request : nil
+        case .signedOut, .passwordSetupRequired, .passwordChangeRequired:
+            return nil
+        }
+    }
+
+    /// The revoke, with the access token while it may be attached (RFC 6750: never an expired
+    /// one); otherwise the refresh that renews the pair to revoke with.
+    private func nextSignOutRequest(
+        _ credentials: Credentials, attempts: Int, refreshed: Bool, at now: Instant, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
+        guard let refreshToken = credentials.refreshToken else { return [.emit(.serverSessionEnded)] }
+        let id = requests.issue()
+        // Once renewed, the pair is revoked whatever its expiry says: one refresh per sign-out.
+        if refreshed || tokenUsable(credentials, at: now) {
+            requests.track(
+                ServerSignOut(refreshToken: refreshToken, bearer: credentials.bearer, stage: .revoking(id), attempts: attempts, refreshed: refreshed))
+            return [.send(id, .revoke(refreshToken, credentials.bearer))]
+        }
+        requests.track(
+            ServerSignOut(refreshToken: refreshToken, bearer: credentials.bearer, stage: .refreshing(id), attempts: attempts, refreshed: refreshed))
+        return [.send(id, .refresh(refreshToken))]
+    }
+
+    /// The server's answer to a background sign-out's request.
+    func serverSignOutAnswered(_ signOut: ServerSignOut, _ reply: Reply, at now: Instant, _ requests: inout FlowContext) -> [AuthEffect] {
+        requests.forgetServerSignOut(awaiting: signOut.stage.request)
+        switch signOut.stage {
+        case .refreshing:
+            switch reply {
+            case .refreshed(let tokens):
+                // Never persisted, never attached to a call: only revoked.
+                let id = requests.issue()
+                let refreshToken = tokens.refreshToken ?? signOut.refreshToken
+                let bearer = Bearer(token: tokens.accessToken, userID: signOut.bearer.userID)
+                requests.track(ServerSignOut(refreshToken: refreshToken, bearer: bearer, stage: .revoking(id), refreshed: true))
+                return [.send(id, .revoke(refreshToken, bearer))]
+            case .failed(let failure) where !failure.isTransient:
+                return [.emit(.serverSessionEnded)]  // The server refused the refresh token: it is dead.
+            case .failed(let failure):
+                return retry(signOut, after: failure, at: now, &requests)
+            case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
+                return retry(signOut, after: .malformed, at: now, &requests)
+            }
+        case .revoking:
+            switch reply.acceptedOrFailure {
+            case .success:
+                return [.emit(.serverSessionEnded)]
+            case .failure(.unauthorized) where !signOut.refreshed:
+                // The server no longer takes the access token: renew the pair, then revoke.
+                let id = requests.issue()
+                requests.track(ServerSignOut(refreshToken: signOut.refreshToken, bearer: signOut.bearer, stage: .refreshing(id)))
+                return [.send(id, .refresh(signOut.refreshToken))]
+            case .failure(let failure) where failure.isTransient:
+                return retry(signOut, after: failure, at: now, &requests)
+            case .failure(let failure):
+                return [.emit(.serverSessionNotConfirmed(failure))]
+            }
+        }
+    }
+
+    /// The same request again after a transient failure, a bounded number of times; then the
+    /// failure is reported.
+    private func retry(_ signOut: ServerSignOut, after failure: AuthFailure, at now: Instant, _ requests: inout FlowContext) -> [AuthEffect] {
+        guard signOut.attempts < policy.serverSignOutAttempts else { return [.emit(.serverSessionNotConfirmed(failure))] }
+        let refreshToken = signOut.refreshToken
+        let id = requests.issue()
+        var again = signOut
+        again.attempts += 1
+        switch signOut.stage {
+        case .refreshing:
+            again.stage = .refreshing(id)
+            requests.track(again)
+            return [.send(id, .refresh(refreshToken))]
+        case .revoking:
+            again.stage = .revoking(id)
+            requests.track(again)
+            return [.send(id, .revoke(refreshToken, signOut.bearer))]
+        }
+    }
+}
