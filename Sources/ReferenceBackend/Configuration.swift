@@ -101,6 +101,13 @@ public struct Configuration: Sendable {
     public struct Subspace: Sendable {
         /// Access-token policy (default 24 hours, as documented).
         public var tokens = TokenPolicy(accessTokenLifetime: 24 * 3600)
+        /// Answer as the deployed server does rather than as its document says: register and login
+        /// answer `{"accessToken", "refreshToken", "user"}`, `POST /api/v1/auth/refresh` rotates,
+        /// errors are `{"error": "<status text>", "message": "<detail>"}` (plain text from the
+        /// bearer check and the rate limit, which sends no `Retry-After`). Off by default.
+        public var deployed = false
+        /// How long a refresh token is accepted in deployed mode (7 days).
+        public var refreshTokenLifetime: TimeInterval = 7 * 24 * 3600
         /// Requests allowed per client per window before 429 (documented: 100 per minute).
         public var rateLimit = 100
         /// The rate-limit window.
@@ -123,6 +130,10 @@ public struct Configuration: Sendable {
         public var otpMaxAttempts = 5
         /// Where the OAuth dev helper sends the browser back to, tokens in the fragment.
         public var oauthCallbackURL = "hero365://auth/callback"
+        /// Answer as the deployed server does: password recovery reads `?email=` (a body alone is
+        /// 422 in the `{"error": {…}}` envelope), refresh adds `expires_in: 3600` whatever the
+        /// token's lifetime. Off by default.
+        public var deployed = false
         /// Creates the defaults.
         public init() {}
     }
@@ -150,4 +161,11 @@ public struct Configuration: Sendable {
 
     /// Creates the defaults.
     public init() {}
+
+    /// Every backend that has a deployed form answers with it (`authflow serve --deployed`): the
+    /// documented form stays the default.
+    public mutating func answerAsDeployed() {
+        subspace.deployed = true
+        hero365.deployed = true
+    }
 }

@@ -7,6 +7,13 @@ import Foundation
 /// `{"error": …}`; 429 when the rate limit (100 requests a minute) is exceeded, with `Retry-After`
 /// when the server sends one.
 ///
+/// The deployed server has moved on from the seed, and both forms are read:
+/// - register (201) and login (200) answer `{"accessToken", "refreshToken", "user"}` where the
+///   seed says `{"token", "user"}`; either key names the access token (`accessToken` first), and
+///   a refresh token, when sent, is kept in the grant;
+/// - errors are `{"error": "<HTTP status text>", "message": "<detail>"}`: the status text says
+///   nothing the status does not, so the detail under `message` is the one shown.
+///
 /// Every request carries `Content-Type: application/json`, as the seed's "Base Configuration" and
 /// its own Swift client (which sets it on `GET` too) do.
 public struct SubspaceContract: BackendContract {
@@ -64,10 +71,15 @@ public struct SubspaceContract: BackendContract {
         }
         switch request {
         case .register, .signIn:
-            guard let object = body.object, let token = AnswerReading.string(object["token"]),
+            // Deployed: `accessToken` (+ `refreshToken`); documented: `token`.
+            guard let object = body.object,
+                let token = AnswerReading.string(object["accessToken"]) ?? AnswerReading.string(object["token"]),
                 let user = object["user"]?.object.flatMap(Self.user)
             else { return .failed(.malformed) }
-            return .granted(Grant(accessToken: AccessToken(token), expiry: JWTClaims.expiry(of: token), user: user))
+            return .granted(
+                Grant(
+                    accessToken: AccessToken(token), refreshToken: AnswerReading.string(object["refreshToken"]).map(RefreshToken.init),
+                    expiry: JWTClaims.expiry(of: token), user: user))
         case .currentUser:
             return body.object.flatMap(Self.user).map(Reply.user) ?? .failed(.malformed)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,

@@ -87,6 +87,8 @@ struct Sidecar: Decodable, Sendable {
         struct Exchange: Decodable, Sendable {
             var method: String
             var path: String
+            /// The percent-encoded query string, when the request carries one.
+            var query: String?
             var headers: [String: String]
         }
         var file: String

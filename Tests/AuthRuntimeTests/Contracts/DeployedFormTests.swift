@@ -1,0 +1,77 @@
+import AuthCore
+@testable import AuthRuntime
+import Foundation
+import Testing
+
+/// Where a deployed server has moved on from its document: each contract reads the documented
+/// form *and* the deployed one, checked on the fixtures of both (the `.deployed` variants).
+@Suite("Deployed forms: what the servers send beside what their documents say")
+struct DeployedFormTests {
+    static let receivedAt = FixtureTests.receivedAt
+
+    /// What `file` of `backend` decodes to, against the request its sidecar names.
+    static func decoded(_ backend: Backend, _ file: String) throws -> Reply {
+        let fixture = try FixtureLibrary.fixture(backend, file)
+        return try fixture.contract().decode(try fixture.response(), for: try fixture.apiRequest(), receivedAt: receivedAt)
+    }
+
+    /// The text a UI shows for the failure `file` decodes to.
+    static func shown(_ backend: Backend, _ file: String) throws -> String? {
+        guard case .failed(let failure) = try decoded(backend, file) else { return nil }
+        return AuthError.server(failure).errorDescription
+    }
+
+    // MARK: Subspace
+
+    @Test("the document says register answers {token, user}; the deployed server sends {accessToken, refreshToken, user}; both are read")
+    func subspaceGrantKeys() throws {
+        for (documented, deployed) in [
+            ("auth-register.response.201.json", "auth-register.response.201.deployed.json"),
+            ("auth-login.response.200.json", "auth-login.response.200.deployed.json"),
+        ] {
+            guard case .granted(let old) = try Self.decoded(.subspace, documented),
+                case .granted(let new) = try Self.decoded(.subspace, deployed)
+            else {
+                Issue.record("\(documented) or \(deployed) is not a grant")
+                continue
+            }
+            #expect(old.refreshToken == nil)
+            #expect(new.refreshToken == RefreshToken("kq3Jd0zC1m9vR2yXo8Wb4pTgLrNfE6sHuQaVjYcZx5M="))
+            #expect(new.accessToken.reveal().hasPrefix("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VyX2lk"))
+            #expect(new.expiry == .at(.seconds(1_761_486_000)), "the deployed token's exp")
+            #expect(old.user == new.user)
+        }
+    }
+
+    @Test("when both keys are sent, the deployed accessToken is the one read; a grant with neither is malformed")
+    func subspaceKeyPrecedence() throws {
+        let request = APIRequest.signIn(.email(try Email("john@example.com")), try Password(PasswordInput("password123")))
+        let user = #""user": {"id": "u1", "email": "john@example.com", "name": "John"}"#
+        func decode(_ body: String) -> Reply {
+            SubspaceContract.development.decode(
+                HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8)), for: request,
+                receivedAt: Self.receivedAt)
+        }
+        guard case .granted(let both) = decode(#"{"token": "old", "accessToken": "new", \#(user)}"#) else {
+            Issue.record("not a grant")
+            return
+        }
+        #expect(both.accessToken == AccessToken("new"))
+        #expect(decode(#"{"refreshToken": "r1", \#(user)}"#) == .failed(.malformed))
+        #expect(decode(#"{"accessToken": "", \#(user)}"#) == .failed(.malformed))
+    }
+
+    @Test(
+        "the document says errors are {error: <message>}; the deployed server sends {error: <status text>, message: <detail>}; both reach errorDescription"
+    )
+    func subspaceErrorEnvelope() throws {
+        #expect(try Self.shown(.subspace, "auth-register.response.400.password-too-short.json") == "password must be at least 8 characters")
+        #expect(try Self.shown(.subspace, "auth-register.response.400.deployed.json") == "password must be at least 8 characters")
+        #expect(try Self.shown(.subspace, "auth-register.response.409.json") == "email already exists")
+        #expect(try Self.shown(.subspace, "auth-register.response.409.deployed.json") == "email already registered")
+        #expect(try Self.shown(.subspace, "auth-login.response.401.json") == "invalid credentials")
+        #expect(try Self.shown(.subspace, "auth-login.response.401.deployed.json") == "invalid email or password")
+        #expect(try Self.shown(.subspace, "auth-me.response.401.json") == "token has expired")
+        #expect(try Self.shown(.subspace, "auth-me.response.401.deployed.json") == "Token has expired", "plain text from the middleware")
+    }
+}
