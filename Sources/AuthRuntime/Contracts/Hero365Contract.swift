@@ -7,8 +7,21 @@ import Foundation
 /// bodies; errors `{"detail": …}` (FastAPI's validation list `{"detail": [{"msg"}]}` too).
 ///
 /// Every request carries `Content-Type: application/json` ("All requests should use…"), protected
-/// ones `Authorization: Bearer {access_token}`. The answers carry no lifetime, so expiry is read
-/// from the access token's `exp` claim (Supabase's `expires_in` wins when a server sends it).
+/// ones `Authorization: Bearer {access_token}`. The access token's own `exp` claim says when it
+/// ends; `expires_in` counts only for a token without one. (The deployed server answers refresh
+/// with Supabase's `expires_in: 3600` beside a 24-hour business token: trusting the number would
+/// refresh hourly for nothing; the token is accepted until its `exp`.)
+///
+/// Where the deployed server differs from the seed, both forms are read or sent:
+/// - the API lives under `/api/v1` in development and `/v1` in production: the prefix is
+///   configuration (``init(server:prefix:)``, ``productionPrefix``), not a constant;
+/// - password recovery reads the email from the query string (`?email=…`, FastAPI's bare scalar),
+///   not from the documented JSON body; both are sent, so either server form is answered. An
+///   email address is not a secret (no password, code or token ever goes in a URL here); it is
+///   percent-encoded in full, so `+` and `&` reach the server as written;
+/// - errors are `{"detail": …}` for `HTTPException` and `{"error": {"type", "message", "details"}}`
+///   for validation: the message is read from either (a validation detail's `input` is never
+///   shown: it may echo what the user typed).
 /// Sign-up answers "check your email/phone" (``Reply/verificationRequired(_:)``), or a session
 /// when the server has confirmation turned off and answers tokens.
 public struct Hero365Contract: BackendContract {
@@ -29,8 +42,12 @@ public struct Hero365Contract: BackendContract {
     /// A contract for the API at `baseURL`, which already ends in `/api/v1`.
     public init(baseURL: URL) { self.baseURL = baseURL }
 
-    /// A contract for the server at `server` (`http://localhost:8000`), whose API is under `/api/v1`.
-    public init(server: URL) { self.init(baseURL: RequestBuilder(baseURL: server).url(Self.documentedPrefix)) }
+    /// The path prefix the production server serves under (`ENVIRONMENT=production`): `/v1`.
+    public static let productionPrefix = "/v1"
+
+    /// A contract for the server at `server` (`http://localhost:8000`), whose API is under `prefix`:
+    /// the documented `/api/v1` unless said otherwise (production serves ``productionPrefix``).
+    public init(server: URL, prefix: String = documentedPrefix) { self.init(baseURL: RequestBuilder(baseURL: server).url(prefix)) }
 
     /// The documented request for `request`.
     public func encode(_ request: APIRequest) throws(ContractError) -> HTTPRequest {
@@ -62,7 +79,9 @@ public struct Hero365Contract: BackendContract {
         case .refresh(let token):
             return build.json("POST", "/auth/refresh", ["refresh_token": .string(token.reveal())])
         case .requestPasswordReset(.email(let email)):
-            return build.json("POST", "/auth/password-recovery", ["email": .string(email.rawValue)])
+            // Deployed: `?email=`; documented: the JSON body. A body alongside the query is harmless.
+            return build.json(
+                "POST", "/auth/password-recovery?email=" + RequestBuilder.queryValue(email.rawValue), ["email": .string(email.rawValue)])
         case .currentUser(let bearer):
             return build.bodiless("GET", "/users/me", headers: [Self.contentType, RequestBuilder.bearer(bearer.token)])
         case .revoke(_, let bearer):
@@ -101,7 +120,7 @@ public struct Hero365Contract: BackendContract {
             return .refreshed(
                 TokenRefresh(
                     accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["refresh_token"]).map(RefreshToken.init),
-                    expiry: AnswerReading.expiry(expiresIn: object["expires_in"], accessToken: access)))
+                    expiry: AnswerReading.expiry(accessToken: access, otherwise: object["expires_in"])))
         case .currentUser:
             guard let object = body.object, let id = AnswerReading.identifier(object["id"]) else { return .failed(.malformed) }
             return .user(
@@ -177,7 +196,7 @@ public struct Hero365Contract: BackendContract {
         let expiresIn = parameters["expires_in"].map(JSONValue.string)
         let grant = Grant(
             accessToken: AccessToken(access), refreshToken: parameters["refresh_token"].flatMap { $0.isEmpty ? nil : RefreshToken($0) },
-            expiry: AnswerReading.expiry(expiresIn: expiresIn, accessToken: access), user: user)
+            expiry: AnswerReading.expiry(accessToken: access, otherwise: expiresIn), user: user)
         return .tokens(attempt: attempt, grant)
     }
 
@@ -191,6 +210,6 @@ public struct Hero365Contract: BackendContract {
             name: AnswerReading.string(user["user_metadata"]?["full_name"]))
         return Grant(
             accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["refresh_token"]).map(RefreshToken.init),
-            expiry: AnswerReading.expiry(expiresIn: object["expires_in"], accessToken: access), user: profile)
+            expiry: AnswerReading.expiry(accessToken: access, otherwise: object["expires_in"]), user: profile)
     }
 }

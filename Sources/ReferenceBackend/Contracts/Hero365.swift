@@ -9,6 +9,11 @@ import Foundation
 /// `Failed to send OTP: [reason]` (Send OTP answers only 200, 400 and 503), the reason in
 /// Supabase's words. Where the seed is silent: every OTP failure (wrong, expired, burned after
 /// too many attempts) is 401 `Invalid OTP`.
+///
+/// With `deployed` set it answers as the server people run does: password recovery reads
+/// `?email=` (a body alone is 422 in the `{"error": {"type", "message", "details"}}` envelope) and
+/// refresh answers Supabase's `expires_in: 3600` and `token_type` beside the access token, whose
+/// own `exp` is its real lifetime.
 struct Hero365: Contract {
     static let providers = ["google", "apple", "github"]
 
@@ -194,15 +199,31 @@ struct Hero365: Contract {
         switch services.sessions.rotate(presented, for: backend, refreshLifetime: settings.refreshTokenLifetime) {
         case let .rotated(grant, next):
             let access = services.sessions.issueAccessToken(for: grant, backend: backend)
-            return .json(200, ["access_token": .string(access), "refresh_token": .string(next)])
+            guard settings.deployed else { return .json(200, ["access_token": .string(access), "refresh_token": .string(next)]) }
+            // Deployed: Supabase's session lifetime beside the business token, whatever that token's own `exp` says.
+            return .json(200, [
+                "access_token": .string(access), "refresh_token": .string(next), "expires_in": 3600, "token_type": "bearer",
+            ])
         case .reuseDetected, .revoked, .expired, .unknown:
             throw Rejection(401, "Invalid refresh token")
         }
     }
 
     private func passwordRecovery(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
-        let body = try request.jsonObject()
-        let email = try body.require("email", "Email is required").lowercased()
+        let email: String
+        if settings.deployed {
+            // `password_recovery(email: EmailStr)`: FastAPI reads a bare scalar from the query; a body is ignored.
+            guard let queried = request.http.query["email"], !queried.isEmpty else {
+                return Self.validationFailed(field: "query.email", message: "Field required", type: "missing")
+            }
+            guard Validation.isEmail(queried) else {
+                return Self.validationFailed(field: "query.email", message: "value is not a valid email address", type: "value_error")
+            }
+            email = queried.lowercased()
+        } else {
+            let body = try request.jsonObject()
+            email = try body.require("email", "Email is required").lowercased()
+        }
         if state.withLock({ $0.user(email: email) }) != nil {
             services.send(backend, to: email, kind: .passwordRecovery, code: Secrets.opaqueToken())
         }
@@ -228,6 +249,16 @@ struct Hero365: Contract {
     }
 
     // MARK: Helpers
+
+    /// The deployed server's request-validation answer (its custom handler, not FastAPI's default).
+    private static func validationFailed(field: String, message: String, type: String) -> ServerResponse {
+        .json(422, [
+            "error": [
+                "type": "validation_error", "message": "Request validation failed",
+                "details": [["field": .string(field), "message": .string(message), "type": .string(type), "input": .null]],
+            ],
+        ])
+    }
 
     private func strongPassword(_ body: JSONBody) throws(Rejection) -> String {
         let password = try body.requireSecret("password", "Password is required")

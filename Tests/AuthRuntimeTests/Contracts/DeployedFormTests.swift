@@ -74,4 +74,70 @@ struct DeployedFormTests {
         #expect(try Self.shown(.subspace, "auth-me.response.401.json") == "token has expired")
         #expect(try Self.shown(.subspace, "auth-me.response.401.deployed.json") == "Token has expired", "plain text from the middleware")
     }
+
+    // MARK: Hero365
+
+    @Test("the document says password recovery sends {email} as a body; the deployed server reads ?email=; both are sent, the query percent-encoded")
+    func hero365RecoveryQuery() throws {
+        let contract = Hero365Contract.development
+        for (address, query) in [
+            ("user@example.com", "email=user%40example.com"), ("a+b@example.com", "email=a%2Bb%40example.com"),
+            ("o'neil&co=x@example.com", "email=o%27neil%26co%3Dx%40example.com"),
+        ] {
+            guard let email = try? Email(address) else { continue }
+            let request = try contract.encode(.requestPasswordReset(.email(email)))
+            #expect(request.method == "POST")
+            #expect(request.url.path == "/api/v1/auth/password-recovery")
+            #expect(request.url.query == query)
+            let body = try TestJSON.parse(try #require(request.body))
+            #expect(body == .object(["email": .string(address)]), "the documented body alongside")
+        }
+    }
+
+    @Test("the document serves /api/v1; production serves /v1: the prefix is configuration")
+    func hero365Prefix() throws {
+        let server = try #require(URL(string: "https://api.hero365.ai"))
+        let production = Hero365Contract(server: server, prefix: Hero365Contract.productionPrefix)
+        #expect(production.baseURL.absoluteString == "https://api.hero365.ai/v1")
+        #expect(try production.encode(.oauthURL(.google)).url.absoluteString == "https://api.hero365.ai/v1/auth/oauth/google")
+        #expect(Hero365Contract(server: server).baseURL.absoluteString == "https://api.hero365.ai/api/v1")
+    }
+
+    @Test("the document's refresh carries no lifetime; the deployed server sends expires_in 3600 beside a 24 h JWT; the JWT's exp decides, expires_in only without one")
+    func hero365ExpWins() throws {
+        guard case .refreshed(let documented) = try Self.decoded(.hero365, "auth-refresh.response.200.json"),
+            case .refreshed(let deployed) = try Self.decoded(.hero365, "auth-refresh.response.200.deployed.json")
+        else {
+            Issue.record("not refreshed")
+            return
+        }
+        #expect(documented.expiry == .unknown)
+        #expect(deployed.expiry == .at(.seconds(1_767_312_000)))
+        let request = APIRequest.refresh(RefreshToken("r0"))
+        let opaque = Hero365Contract.development.decode(
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                         body: Data(#"{"access_token": "opaque", "refresh_token": "r1", "expires_in": 3600}"#.utf8)),
+            for: request, receivedAt: Self.receivedAt)
+        guard case .refreshed(let fallback) = opaque else {
+            Issue.record("\(opaque)")
+            return
+        }
+        #expect(fallback.expiry == .after(.seconds(3600)), "a token without exp keeps expires_in")
+    }
+
+    @Test("the document's errors are {detail}; the deployed validation error is {error: {type, message, details}}; the message reaches errorDescription, a detail's input never")
+    func hero365ValidationEnvelope() throws {
+        #expect(try Self.shown(.hero365, "auth-password-recovery.response.422.deployed.json") == "Request validation failed")
+        #expect(try Self.shown(.hero365, "auth-signin.response.401.json") == "Invalid credentials")
+        let request = APIRequest.signIn(.email(try Email("user@example.com")), try Password(PasswordInput("Sup3r-secret!")))
+        let echoed = Data(#"{"error": {"type": "validation_error", "message": "Request validation failed", "details": [{"field": "body.password", "message": "too weak", "type": "value_error", "input": "Sup3r-secret!"}]}}"#.utf8)
+        let reply = Hero365Contract.development.decode(
+            HTTPResponse(status: 422, headers: ["Content-Type": "application/json"], body: echoed), for: request, receivedAt: Self.receivedAt)
+        guard case .failed(let failure) = reply else {
+            Issue.record("\(reply)")
+            return
+        }
+        #expect(failure == .badRequest("Request validation failed"))
+        #expect(!(AuthError.server(failure).errorDescription ?? "").contains("Sup3r-secret!"))
+    }
 }
