@@ -9,6 +9,8 @@ public struct Configuration: Sendable {
         /// Whether the token's payload carries `exp`; `false` lets clients test "expiry unknown".
         /// The server still enforces `accessTokenLifetime` either way.
         public var includesExpiryClaim: Bool
+        /// The claim the expiry is written under: `exp`, or VynqTalk's deployed `expiration`.
+        public var expiryClaim = "exp"
 
         /// Creates a policy.
         public init(accessTokenLifetime: TimeInterval, includesExpiryClaim: Bool = true) {
@@ -37,6 +39,10 @@ public struct Configuration: Sendable {
         public var codeLoginCreatesAccount = true
         /// How `createdAt` is rendered.
         public var dateStyle = DateStyle.zonedWithRegion(timeZoneIdentifier: "America/Los_Angeles")
+        /// Answer as the deployed server does: users without `passwordSet` (the token's
+        /// `passwordSet` claim carries it), 400 for a wrong password, 409 with an empty body.
+        /// Off by default.
+        public var deployed = false
         /// Creates the defaults.
         public init() {}
     }
@@ -167,5 +173,7 @@ public struct Configuration: Sendable {
     public mutating func answerAsDeployed() {
         subspace.deployed = true
         hero365.deployed = true
+        anonymousWall.deployed = true
+        vynqTalk.tokens.expiryClaim = "expiration"  // jwt-kit's `SessionPayload`: no `exp`.
     }
 }

@@ -140,4 +140,74 @@ struct DeployedFormTests {
         #expect(failure == .badRequest("Request validation failed"))
         #expect(!(AuthError.server(failure).errorDescription ?? "").contains("Sup3r-secret!"))
     }
+
+    // MARK: Anonymous Wall
+
+    @Test("the document says the user carries passwordSet; the deployed server omits it and sends a passwordSet claim; both are read")
+    func anonymousWallPasswordSetClaim() throws {
+        guard case .granted(let documented) = try Self.decoded(.anonymousWall, "auth-register-email.response.201.json"),
+            case .granted(let deployed) = try Self.decoded(.anonymousWall, "auth-register-email.response.201.deployed.json"),
+            case .granted(let codeLogin) = try Self.decoded(.anonymousWall, "auth-login-email.response.200.deployed.json")
+        else {
+            Issue.record("not grants")
+            return
+        }
+        #expect(documented.user.passwordSet == false)
+        #expect(deployed.user.passwordSet == false, "from the claim")
+        #expect(codeLogin.user.passwordSet == false, "from the claim")
+        let request = APIRequest.signInWithEmailCode(try Email("student@harvard.edu"), try VerificationCode(CodeInput("123456")))
+        func grant(_ claims: String, user: String) -> Grant? {
+            let token = JWTClaimsTests.jwt(claims)
+            let body = Data(#"{"accessToken": "\#(token)", "user": \#(user)}"#.utf8)
+            let reply = AnonymousWallContract.development.decode(
+                HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body), for: request, receivedAt: Self.receivedAt)
+            if case .granted(let grant) = reply { return grant }
+            return nil
+        }
+        #expect(grant(#"{"sub":"u1","passwordSet":true}"#, user: #"{"id":"u1"}"#)?.user.passwordSet == true)
+        #expect(grant(#"{"sub":"u1","passwordSet":true}"#, user: #"{"id":"u1","passwordSet":false}"#)?.user.passwordSet == false, "the user's own field wins")
+        #expect(grant(#"{"sub":"u1"}"#, user: #"{"id":"u1"}"#)?.user.passwordSet == nil, "neither says")
+        #expect(grant(#"{"sub":"u1","passwordSet":"false"}"#, user: #"{"id":"u1"}"#)?.user.passwordSet == nil, "a claim that is not a Boolean says nothing")
+    }
+
+    @Test("the document says a wrong password is 401; the deployed server sends 400 {error: Invalid email or password} on password login; both are invalid credentials")
+    func anonymousWallWrongPassword() throws {
+        #expect(try Self.decoded(.anonymousWall, "auth-login-password.response.401.json") == .failed(.unauthorized(nil)))
+        #expect(try Self.decoded(.anonymousWall, "auth-login-password.response.400.deployed.json") == .failed(.unauthorized("Invalid email or password")))
+        #expect(try Self.shown(.anonymousWall, "auth-login-password.response.400.deployed.json") == "Invalid email or password")
+        #expect(
+            try Self.decoded(.anonymousWall, "auth-login-password.response.400.deployed-password-not-set.json")
+                == .failed(.badRequest("Password not set for this account")), "any other 400 stays a bad request")
+        // Only on the password-login endpoint: the same body elsewhere is a bad request.
+        let elsewhere = AnonymousWallContract.development.decode(
+            HTTPResponse(status: 400, headers: ["Content-Type": "application/json"], body: Data(#"{"error":"Invalid email or password"}"#.utf8)),
+            for: .sendEmailCode(try Email("student@harvard.edu"), .login), receivedAt: Self.receivedAt)
+        #expect(elsewhere == .failed(.badRequest("Invalid email or password")))
+    }
+
+    @Test("the document gives a duplicate registration no body; the deployed server sends 409 with an empty body; errorDescription still says why")
+    func anonymousWallEmptyConflict() throws {
+        for file in ["auth-register-email.response.409.json", "auth-register-email.response.409.deployed.json"] {
+            #expect(try Self.decoded(.anonymousWall, file) == .failed(.conflict(nil)))
+            #expect(try Self.shown(.anonymousWall, file) == "That account already exists.")
+        }
+    }
+
+    // MARK: VynqTalk
+
+    @Test("the document's token would carry exp; the deployed token carries expiration (fractional seconds) and no exp; both are read")
+    func vynqTalkExpiration() throws {
+        guard case .granted(let deployed) = try Self.decoded(.vynqTalk, "auth-login.response.200.deployed.json") else {
+            Issue.record("not a grant")
+            return
+        }
+        #expect(deployed.expiry == .at(Instant(milliseconds: 1_771_234_567_123)))
+        #expect(deployed.user.id == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        let both = JWTClaimsTests.jwt(#"{"exp":1767229200,"expiration":1999999999}"#)
+        #expect(JWTClaims.expiry(of: both, claims: VynqTalkContract.expiryClaims) == .at(.seconds(1_767_229_200)), "exp first")
+        let neither = JWTClaimsTests.jwt(#"{"userId":"u1"}"#)
+        #expect(JWTClaims.expiry(of: neither, claims: VynqTalkContract.expiryClaims) == .unknown)
+        #expect(JWTClaims.expiry(of: JWTClaimsTests.jwt(#"{"expiration":1771234567}"#)) == .unknown, "other contracts read exp only")
+        #expect(try Self.shown(.vynqTalk, "auth-login.response.200.deployed-incorrect-password.json") == "Incorrect Password.")
+    }
 }

@@ -347,7 +347,7 @@ enum ReplyReading {
     static func expiry(_ json: TestJSON?) throws -> TokenExpiry {
         if json?.string == "unknown" { return .unknown }
         if let seconds = json?["after"]?.number { return .after(.seconds(Int64(seconds))) }
-        if let seconds = json?["at"]?.number { return .at(.seconds(Int64(seconds))) }
+        if let seconds = json?["at"]?.number { return .at(Instant(milliseconds: Int64((seconds * 1000).rounded()))) }
         throw FixtureProblem("an expiry is \"unknown\", {\"after\": s} or {\"at\": s}")
     }
 
