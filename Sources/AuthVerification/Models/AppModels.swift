@@ -90,12 +90,12 @@ extension Models {
     public static func subspaceApp() -> Model<SubspaceApp> {
         let entries: [SubspaceApp.Intent] =
             Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) } + Menus.passwordSignIn(.email).map { .entry(.second($0)) }
-        var replies = ReplyCatalogue(accessLifetime: tokenLifetime)
+        // The document's grant (no refresh token) and the deployed server's (a rotating one).
+        var replies = ReplyCatalogue(grants: [.init(), .init(withRefreshToken: true)], accessLifetime: tokenLifetime)
         replies.failures = appFailures + [.server(status: 500, nil)]
         return Model(
-            name: "app.subspace", machine: Apps.subspace(), replies: replies, relaunches: true,
+            name: "app.subspace", machine: Apps.subspace(refresh: modelRefreshWhenGranted(retryLimit: 3)), replies: replies, relaunches: true,
             unreachableByDesign: [
-                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",

@@ -55,7 +55,7 @@ enum SampleRequests {
             "signIn(username)", "register(username)", "requestPasswordReset(email)", "requestPasswordReset(usernameOrEmail)",
             "resetPassword(token)", "refresh", "revoke",
         ],
-        .subspace: ["signIn(email)", "register(email)", "currentUser"],
+        .subspace: ["signIn(email)", "register(email)", "currentUser", "refresh"],
         .hero365: [
             "signIn(email)", "signIn(phone)", "register(email)", "register(phone)", "sendPhoneCode", "signInWithPhoneCode", "oauthURL",
             "refresh", "requestPasswordReset(email)", "currentUser", "revoke",
