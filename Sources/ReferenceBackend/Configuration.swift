@@ -138,7 +138,8 @@ public struct Configuration: Sendable {
         public var oauthCallbackURL = "hero365://auth/callback"
         /// Answer as the deployed server does: password recovery reads `?email=` (a body alone is
         /// 422 in the `{"error": {…}}` envelope), refresh adds `expires_in: 3600` whatever the
-        /// token's lifetime. Off by default.
+        /// token's lifetime, OTP verify answers a token protected routes refuse until a refresh
+        /// exchanges it. Off by default.
         public var deployed = false
         /// Creates the defaults.
         public init() {}

@@ -19,6 +19,12 @@ import Foundation
 ///   not from the documented JSON body; both are sent, so either server form is answered. An
 ///   email address is not a secret (no password, code or token ever goes in a URL here); it is
 ///   percent-encoded in full, so `+` and `&` reach the server as written;
+/// - `/auth/otp/verify` answers Supabase's own access token, which the deployed server's protected
+///   routes refuse (401) until `/auth/refresh` exchanges it for a business token. An OTP grant that
+///   carries a refresh token is therefore read as due for refresh at once (expiry: now): the
+///   rotating session exchanges it before the first protected call, single-flight and persisted,
+///   instead of failing that call once. Against a server whose OTP token works (the document's),
+///   this costs one refresh;
 /// - errors are `{"detail": …}` for `HTTPException` and `{"error": {"type", "message", "details"}}`
 ///   for validation: the message is read from either (a validation detail's `input` is never
 ///   shown: it may echo what the user typed).
@@ -108,8 +114,14 @@ public struct Hero365Contract: BackendContract {
             guard let object = body.object else { return .failed(.malformed) }
             if object["access_token"] != nil { return Self.session(object).map(Reply.granted) ?? .failed(.malformed) }
             return .verificationRequired(AnswerReading.string(object["message"]))
-        case .signIn, .signInWithPhoneCode:
+        case .signIn:
             return body.object.flatMap(Self.session).map(Reply.granted) ?? .failed(.malformed)
+        case .signInWithPhoneCode:
+            guard var grant = body.object.flatMap(Self.session) else { return .failed(.malformed) }
+            // Deployed: OTP verify answers Supabase's own token, which protected routes refuse until
+            // `/auth/refresh` exchanges it: due for refresh at once, so the session exchanges it first.
+            if grant.refreshToken != nil { grant.expiry = .after(.zero) }
+            return .granted(grant)
         case .sendPhoneCode, .requestPasswordReset, .revoke:
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
         case .oauthURL:

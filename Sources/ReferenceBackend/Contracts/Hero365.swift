@@ -13,7 +13,8 @@ import Foundation
 /// With `deployed` set it answers as the server people run does: password recovery reads
 /// `?email=` (a body alone is 422 in the `{"error": {"type", "message", "details"}}` envelope) and
 /// refresh answers Supabase's `expires_in: 3600` and `token_type` beside the access token, whose
-/// own `exp` is its real lifetime.
+/// own `exp` is its real lifetime; OTP verify answers a token the protected routes refuse (401)
+/// until `/auth/refresh` exchanges the refresh token beside it.
 struct Hero365: Contract {
     static let providers = ["google", "apple", "github"]
 
@@ -179,7 +180,16 @@ struct Hero365: Contract {
             state.users[user.id] = user
             return user
         }
-        return signedIn(user)
+        guard settings.deployed else { return signedIn(user) }
+        // Deployed: the raw Supabase access token, which `get_current_user` refuses until refresh exchanges it.
+        let issued = open(user)
+        var profile: [String: JSONValue] = ["id": .string(user.id), "user_metadata": [:]]
+        if let phone = user.phone { profile["phone"] = .string(phone) }
+        let supabaseToken = JWT.make(claims: [
+            "sub": .string(user.id), "role": "authenticated", "iat": .int(Int(now.timeIntervalSince1970)),
+            "exp": .int(Int(now.timeIntervalSince1970) + 3600), "phone": .string(phone),
+        ])
+        return .json(200, ["access_token": .string(supabaseToken), "refresh_token": issued.refreshToken.json, "user": .object(profile)])
     }
 
     private func oauthURL(_ request: ContractRequest) throws(Rejection) -> ServerResponse {

@@ -42,6 +42,29 @@ struct Hero365EndToEndTests {
         }
     }
 
+    @Test(
+        "the document's OTP token works at once; the deployed server's is refused until /auth/refresh exchanges it; both are exchanged before the first protected call, which never sees a 401",
+        arguments: ServerForm.allCases)
+    func otpTokenExchanged(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.hero365, configure: form.configure) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.hero365(), vault: vault)
+            await client.send(Do.sendCode(Self.phone))
+            let verified = stack.wire.exchanges.count  // Everything after the code was sent.
+            await client.send(Do.verify(try stack.lastCode(to: Self.phone)))
+            #expect(await client.isActive)
+            let answer = await client.call(try Accounts.protectedRequest(stack))
+            #expect(answer.status == 200)
+            let paths = stack.wire.exchanges.dropFirst(verified).map { $0.request.url.lastPathComponent }
+            #expect(paths == ["verify", "refresh", "me"], "the exchange comes first")
+            #expect(stack.wire.exchanges(to: "/users/me").allSatisfy { $0.answer.status == 200 }, "no 401 on the way")
+            let credentials = try #require(await client.credentials)
+            #expect(vault.credentials == credentials, "the exchanged pair is persisted")
+            #expect(stack.server.ledger.refreshTokensPresented.count == 1)
+            _ = await client.stop()
+        }
+    }
+
     @Test("OTP: after the cooldown a new code replaces the old one; after its lifetime the code is refused locally")
     func otpCooldownAndExpiry() async throws {
         try await EndToEndStack.with(.hero365) { stack in
