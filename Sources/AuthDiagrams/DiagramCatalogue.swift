@@ -109,7 +109,7 @@ public struct DiagramCatalogue: Sendable {
         "session.everday": (
             [.everday], [.session, .rotatingRefresh, .logout, .passwordChangeRequired], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))
         ),
-        "session.subspace": ([.subspace], [.session, .logout], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))),
+        "session.subspace": ([.subspace], [.session, .rotatingRefresh, .logout], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))),
         "session.hero365": ([.hero365], [.session, .rotatingRefresh, .logout], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))),
         "realtimeConnection": (
             [.vynqTalk], [.session, .logout, .realtimeConnection], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))

@@ -20,8 +20,10 @@ public enum Authflow {
                                                                generate StateDiagrams/ from the reducers (.mmd, .dot, .scxml, README.md;
                                                                .svg too where Graphviz's dot is on the PATH); --check exits 1 naming
                                                                every file that differs from what the code generates (.svg not compared)
-          authflow serve [--backend NAME|all] [--port 8080]    run the reference backend for local app development: prints the base
-                                                               URLs, the outbox and the faults endpoint; Ctrl-C stops it
+          authflow serve [--backend NAME|all] [--port 8080] [--deployed]
+                                                               run the reference backend for local app development: prints the base
+                                                               URLs, the outbox and the faults endpoint; Ctrl-C stops it. --deployed
+                                                               answers as the deployed servers do, not as their documents say
           authflow demo                                        every backend's main lifecycle over HTTP through the real runner,
                                                                printing each state transition; exit 1 if one went otherwise
           authflow bench [--quick] [--json] [--write]          the performance figures, measured side by side in one run: reducer
@@ -37,7 +39,7 @@ public enum Authflow {
         """
 
     static let valued: Set<String> = ["depth", "seed", "runs", "length", "output", "format", "backend", "port", "only"]
-    static let flags: Set<String> = ["json", "help", "check", "quick", "write", "no-reuse"]
+    static let flags: Set<String> = ["json", "help", "check", "quick", "write", "no-reuse", "deployed"]
 
     /// Runs the command line `words` (without the program name), writing to `out` and `err`.
     /// Returns the exit status: 0 when clean, 1 when a check found a violation, 64 for a command

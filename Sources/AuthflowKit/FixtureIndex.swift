@@ -32,10 +32,12 @@ public enum FixtureIndex {
             "do not edit by hand. `authflow fixtures --check` and the AuthflowKit tests fail when this file is stale.",
             "",
             "Names read `<endpoint>.<request|response>[.<status>][.<variant>].json`. A request fixture is the JSON body the",
-            "backend contract must send (`null`: no body), checked with the method, path and headers below; a response",
+            "backend contract must send (`null`: no body), checked with the method, path (and query) and headers below; a response",
             "fixture is a body the server answers (`null`: an empty body; a JSON string marked `text/plain`: a plain-text",
             "body), checked to decode to the expected outcome. The expectations are written by hand from the seeds in",
-            "each `\(sidecarName)`, with a note wherever a fixture had to go beyond the seed's text.",
+            "each `\(sidecarName)`, with a note wherever a fixture had to go beyond the seed's text. A `deployed` variant",
+            "is what the backend's deployed server sends where it differs from its seed (written from the server's public",
+            "source); a contract reads both.",
             "",
             "| Backend | Seed | Request fixtures | Response fixtures |",
             "|---|---|---|---|",
@@ -142,7 +144,7 @@ private struct Section {
                 exchange = entry["http"]?.object
                 requestCount += 1
             }
-            guard let method = exchange?["method"]?.string, let path = exchange?["path"]?.string else {
+            guard let method = exchange?["method"]?.string, var path = exchange?["path"]?.string else {
                 throw FixtureIndex.Problem(description: "\(place): \(file) has no method and path")
             }
             let outcome: String
@@ -153,6 +155,7 @@ private struct Section {
                 outcome = try Render.response(file: file, entry, where: place)
             }
             let section = entry["section"]?.string ?? ""
+            if let query = exchange?["query"]?.string { path += "?" + query }
             lines.append("| `\(file)` | `\(method) \(path)` | \(Render.cell(section)) | \(Render.cell(outcome)) |")
             if let note = entry["note"]?.string { notes.append("- `\(file)`: \(note)") }
         }

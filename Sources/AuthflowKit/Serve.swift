@@ -19,9 +19,12 @@ public final class DevServer: Sendable {
     /// The bound port.
     public let port: UInt16
 
-    /// Starts the reference server mounting `backends` on 127.0.0.1:`port` (0 picks a free port).
-    public init(backends: [Backend], port: UInt16) throws(ReferenceServerError) {
-        server = ReferenceServer(backends: backends.map(\.served))
+    /// Starts the reference server mounting `backends` on 127.0.0.1:`port` (0 picks a free port),
+    /// answering as the deployed servers do when `deployed` is set, as their documents say otherwise.
+    public init(backends: [Backend], port: UInt16, deployed: Bool = false) throws(ReferenceServerError) {
+        var configuration = Configuration()
+        if deployed { configuration.answerAsDeployed() }
+        server = ReferenceServer(backends: backends.map(\.served), configuration: configuration)
         self.backends = backends
         self.port = try server.start(port: port)
     }
@@ -32,7 +35,8 @@ public final class DevServer: Sendable {
     /// What `authflow serve` prints: each backend's URLs, the outbox, the faults and the clock.
     public var banner: [String] {
         let root = server.rootURL.absoluteString
-        var lines = ["Reference backend listening on \(root) — Ctrl-C to stop", ""]
+        let form = server.configuration.subspace.deployed ? " (answering as the deployed servers do)" : ""
+        var lines = ["Reference backend listening on \(root)\(form) — Ctrl-C to stop", ""]
         let width = backends.map(\.description.count).max() ?? 0
         for backend in backends {
             let base = server.baseURL(for: backend.served)
@@ -72,7 +76,7 @@ public final class DevServer: Sendable {
 }
 
 extension Authflow {
-    /// `authflow serve [--backend NAME|all] [--port 8080]`: runs the reference backend until
+    /// `authflow serve [--backend NAME|all] [--port 8080] [--deployed]`: runs the reference backend until
     /// interrupted (SIGINT or SIGTERM), after printing its URLs. A test passes `whileRunning`,
     /// which runs in place of the wait (the server stops when it returns).
     static func serve(
@@ -91,7 +95,7 @@ extension Authflow {
         let interrupted = whileRunning == nil ? Interrupt() : nil  // Before starting: an early Ctrl-C is not lost.
         let running: DevServer
         do {
-            running = try DevServer(backends: backends, port: port)
+            running = try DevServer(backends: backends, port: port, deployed: arguments.flags.contains("deployed"))
         } catch {
             err("authflow serve: cannot listen on 127.0.0.1:\(port): \(error)")
             return 69

@@ -9,6 +9,8 @@ public struct Configuration: Sendable {
         /// Whether the token's payload carries `exp`; `false` lets clients test "expiry unknown".
         /// The server still enforces `accessTokenLifetime` either way.
         public var includesExpiryClaim: Bool
+        /// The claim the expiry is written under: `exp`, or VynqTalk's deployed `expiration`.
+        public var expiryClaim = "exp"
 
         /// Creates a policy.
         public init(accessTokenLifetime: TimeInterval, includesExpiryClaim: Bool = true) {
@@ -37,6 +39,10 @@ public struct Configuration: Sendable {
         public var codeLoginCreatesAccount = true
         /// How `createdAt` is rendered.
         public var dateStyle = DateStyle.zonedWithRegion(timeZoneIdentifier: "America/Los_Angeles")
+        /// Answer as the deployed server does: users without `passwordSet` (the token's
+        /// `passwordSet` claim carries it), 400 for a wrong password, 409 with an empty body.
+        /// Off by default.
+        public var deployed = false
         /// Creates the defaults.
         public init() {}
     }
@@ -101,6 +107,13 @@ public struct Configuration: Sendable {
     public struct Subspace: Sendable {
         /// Access-token policy (default 24 hours, as documented).
         public var tokens = TokenPolicy(accessTokenLifetime: 24 * 3600)
+        /// Answer as the deployed server does rather than as its document says: register and login
+        /// answer `{"accessToken", "refreshToken", "user"}`, `POST /api/v1/auth/refresh` rotates,
+        /// errors are `{"error": "<status text>", "message": "<detail>"}` (plain text from the
+        /// bearer check and the rate limit, which sends no `Retry-After`). Off by default.
+        public var deployed = false
+        /// How long a refresh token is accepted in deployed mode (7 days).
+        public var refreshTokenLifetime: TimeInterval = 7 * 24 * 3600
         /// Requests allowed per client per window before 429 (documented: 100 per minute).
         public var rateLimit = 100
         /// The rate-limit window.
@@ -123,6 +136,11 @@ public struct Configuration: Sendable {
         public var otpMaxAttempts = 5
         /// Where the OAuth dev helper sends the browser back to, tokens in the fragment.
         public var oauthCallbackURL = "hero365://auth/callback"
+        /// Answer as the deployed server does: password recovery reads `?email=` (a body alone is
+        /// 422 in the `{"error": {…}}` envelope), refresh adds `expires_in: 3600` whatever the
+        /// token's lifetime, OTP verify answers a token protected routes refuse until a refresh
+        /// exchanges it. Off by default.
+        public var deployed = false
         /// Creates the defaults.
         public init() {}
     }
@@ -150,4 +168,13 @@ public struct Configuration: Sendable {
 
     /// Creates the defaults.
     public init() {}
+
+    /// Every backend that has a deployed form answers with it (`authflow serve --deployed`): the
+    /// documented form stays the default.
+    public mutating func answerAsDeployed() {
+        subspace.deployed = true
+        hero365.deployed = true
+        anonymousWall.deployed = true
+        vynqTalk.tokens.expiryClaim = "expiration"  // jwt-kit's `SessionPayload`: no `exp`.
+    }
 }

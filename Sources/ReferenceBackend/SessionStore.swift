@@ -217,7 +217,7 @@ final class SessionStore: Sendable {
         payload["iat"] = .int(Int(now.timeIntervalSince1970))
         payload["jti"] = .string(Secrets.uuid())
         if policy.includesExpiryClaim {
-            payload["exp"] = .int(Int(expiresAt.timeIntervalSince1970))
+            payload[policy.expiryClaim] = .int(Int(expiresAt.timeIntervalSince1970))
         }
         let token = JWT.make(claims: payload)
         state.access[token] = AccessRecord(backend: backend, grant: grant, expiresAt: expiresAt)

@@ -26,7 +26,8 @@ enum SessionTable {
         .cancelTimer(.proactiveRefresh), .cancelTimer(.refreshRetry), .cancelTimer(.sessionExpiry),
     ]
 
-    /// The credentials a backend's session holds in the samples.
+    /// The credentials a backend's session holds in the samples: with a refresh token wherever the
+    /// policy may refresh (Subspace's deployed grant among them), without one elsewhere.
     static func credentials(_ machine: SessionLifecycle) -> Credentials {
         machine.policy.refresh == .none ? Samples.expiringCredentials : Samples.rotatingCredentials
     }

@@ -497,7 +497,17 @@ extension SessionTable {
 
     static let subspaceRows: [Row<SessionLifecycle>] = {
         let c = Samples.expiringCredentials
+        let granted = Samples.rotatingCredentials
         return [
+            row(
+                "Subspace", subspace, "signedOut + launched(stored with a refresh token, expired) → restoring with a refresh", .signedOut,
+                .launched(.stored(granted), at: Samples.at(1800)),
+                .restoring(SessionLifecycle.Restoring(credentials: granted, request: Samples.r(10))), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
+            row(
+                "Subspace", subspace, "restoring with a refresh token + reply(user) → active, schedules proactiveRefresh, not sessionExpiry",
+                .restoring(SessionLifecycle.Restoring(credentials: granted, request: Samples.r(1))), .reply(Samples.r(1), .user(Samples.user), at: t0),
+                .active(SessionLifecycle.Active(credentials: granted)),
+                [.persist(granted), .emit(.signedIn(Samples.user)), .schedule(.proactiveRefresh, at: Samples.at(1740))]),
             row(
                 "Subspace", subspace, "signedOut + launched(stored, unexpired) → restoring with /auth/me", .signedOut, .launched(.stored(c), at: t0),
                 .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
@@ -572,7 +582,12 @@ extension SessionTable {
 
     static let rows: [Row<SessionLifecycle>] =
         sharedRows + withdrawalRows + rotatingRows("Everday", everday) + rotatingRows("Hero365", hero365) + everdayRows + hero365Rows
-        + noRefreshRows("Anonymous Wall", anonymousWall) + noRefreshRows("Subspace", subspace) + noRefreshRows("VynqTalk", vynqTalk)
+        // Subspace refreshes when granted a refresh token (its deployed server) and not otherwise
+        // (its document): the rotating rows with the deployed credentials, the no-refresh rows with the documented ones.
+        // (The one rotating row whose sample holds no refresh token, a password step, is the
+        // documented grant's: its no-refresh row ends the session.)
+        + rotatingRows("Subspace, deployed grant", subspace).filter { !$0.name.hasSuffix("passwordSetupRequired + credentialsRejected → unchanged, the password step decides") }
+        + noRefreshRows("Anonymous Wall", anonymousWall) + noRefreshRows("Subspace, documented grant", subspace) + noRefreshRows("VynqTalk", vynqTalk)
         + anonymousWallRows + subspaceRows + vynqTalkRows
 }
 

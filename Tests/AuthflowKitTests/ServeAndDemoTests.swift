@@ -64,6 +64,24 @@ struct ServeCommandTests {
         #expect(statusOfGET("http://127.0.0.1:\(port)/subspace/health") == nil, "nothing listens once stopped")
     }
 
+    @Test("serve answers the documented forms by default and the deployed ones with --deployed, and says which", arguments: [false, true])
+    func deployedSwitch(deployed: Bool) throws {
+        var out: [String] = []
+        var forms: [Bool] = []
+        let words = ["serve", "--port", "0"] + (deployed ? ["--deployed"] : [])
+        let arguments = try Arguments.parse(words, valued: Authflow.valued, flags: Authflow.flags)
+        let status = try Authflow.serve(arguments, out: { out.append($0) }, err: { Issue.record("unexpected error: \($0)") }) { running in
+            let configuration = running.server.configuration
+            forms = [
+                configuration.subspace.deployed, configuration.hero365.deployed, configuration.anonymousWall.deployed,
+                configuration.vynqTalk.tokens.expiryClaim == "expiration",
+            ]
+        }
+        #expect(status == 0)
+        #expect(forms == Array(repeating: deployed, count: 4))
+        #expect(out.joined(separator: "\n").contains("answering as the deployed servers do") == deployed)
+    }
+
     @Test("each of the client's backends is served as the reference server's backend of its name")
     func backendMounts() {
         for backend in Backend.allCases {

@@ -6,7 +6,8 @@ public enum Backend: String, Hashable, Sendable, CaseIterable, CustomStringConve
     case vynqTalk
     /// Everday: approval-gated registration, rotating refresh, reset by token.
     case everday
-    /// Subspace: register → token, login, `/auth/me`, 24 h JWT, 429.
+    /// Subspace: register → token, login, `/auth/me`, 24 h JWT, 429; rotating refresh when the
+    /// (deployed) server grants a refresh token.
     case subspace
     /// Hero365: email/phone sign-up and sign-in, phone OTP, OAuth, rotating refresh, recovery.
     case hero365
@@ -29,7 +30,7 @@ public enum Backend: String, Hashable, Sendable, CaseIterable, CustomStringConve
             [.codeRegistration, .oneTimeCodeSignIn, .passwordSignIn, .passwordReset, .session, .logout, .passwordSetup, .changePassword]
         case .vynqTalk: [.registration, .passwordSignIn, .session, .logout, .realtimeConnection]
         case .everday: [.registration, .passwordSignIn, .passwordReset, .session, .rotatingRefresh, .logout, .passwordChangeRequired]
-        case .subspace: [.registration, .passwordSignIn, .session, .logout]
+        case .subspace: [.registration, .passwordSignIn, .session, .rotatingRefresh, .logout]
         case .hero365:
             [.registration, .passwordSignIn, .oneTimeCodeSignIn, .oauthSignIn, .passwordReset, .session, .rotatingRefresh, .logout]
         }
@@ -48,7 +49,8 @@ public enum LifecycleName: String, Hashable, Sendable, CaseIterable {
     case registration
     /// ``SessionLifecycle``.
     case session
-    /// ``SessionLifecycle`` with ``RefreshPolicy/rotating(margin:retryLimit:backoff:)``.
+    /// ``SessionLifecycle`` with ``RefreshPolicy/rotating(margin:retryLimit:backoff:)`` (or
+    /// ``RefreshPolicy/rotatingWhenGranted(margin:retryLimit:backoff:)``).
     case rotatingRefresh
     /// ``SessionLifecycle``'s `logout`.
     case logout
@@ -75,7 +77,8 @@ public typealias AnonymousWallApp = Handover<
 public typealias VynqTalkApp = Handover<OneOf<Registration, PasswordSignIn>, SessionWithRealtime>
 /// Everday's app: approval-gated registration, username sign-in, reset by token; rotating refresh.
 public typealias EverdayApp = Handover<OneOf<Registration, OneOf<PasswordSignIn, PasswordReset>>, SessionLifecycle>
-/// Subspace's app: registration with a session at once, sign-in; a 24 h token restored with `/auth/me`.
+/// Subspace's app: registration with a session at once, sign-in; a 24 h token restored with
+/// `/auth/me`, refreshed (rotating) when the server granted a refresh token.
 public typealias SubspaceApp = Handover<OneOf<Registration, PasswordSignIn>, SessionLifecycle>
 /// Hero365's app: email/phone sign-up and sign-in, phone OTP, OAuth, recovery; rotating refresh.
 public typealias Hero365App = Handover<
@@ -124,11 +127,16 @@ public enum Apps {
                     serverSignOutAttempts: serverSignOutAttempts)))
     }
 
-    /// Subspace (seed 003).
-    public static func subspace() -> SubspaceApp {
+    /// Subspace (seed 003, and its deployed server): the document's grant carries no refresh token
+    /// and the session ends with its 24 h token; the deployed server's carries one and
+    /// `/auth/refresh` rotates it, so the session refreshes as the other rotating backends do.
+    /// `refresh` decides per session by what was granted (``RefreshPolicy/rotatingWhenGranted(margin:retryLimit:backoff:)``).
+    public static func subspace(
+        refresh: RefreshPolicy = .rotatingWhenGranted(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2))
+    ) -> SubspaceApp {
         Handover(
             entry: OneOf(Registration(forms: [.nameEmailPassword]), PasswordSignIn(identifiers: .email)),
-            session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .fetchCurrentUser)))
+            session: SessionLifecycle(policy: SessionPolicy(refresh: refresh, restore: .fetchCurrentUser)))
     }
 
     /// Hero365 (seed 004).

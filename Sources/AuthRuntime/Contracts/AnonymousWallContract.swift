@@ -11,12 +11,21 @@ import Foundation
 /// - send-code and reset-request answer `{"message": …}` or "String or JSON with message";
 /// - the header is written `X-User-Id` (and "standardized" so) and `X-User-ID`: one header, since
 ///   field names ignore case; it is sent as `X-User-Id`;
-/// - users carry `passwordSet` or omit it (then ``UserProfile/passwordSet`` is `nil`, not `false`);
+/// - users carry `passwordSet` or omit it (then ``UserProfile/passwordSet`` is `nil`, not `false`).
+///   The deployed server always omits it, and its access token carries a `passwordSet` claim: a
+///   grant whose user lacks the field takes the claim (so "set your password" follows a code
+///   registration or code sign-in). The claim is a snapshot taken when the token was issued; it
+///   is only read from a grant's fresh token, never trusted over a user that says otherwise;
 /// - `createdAt` is `2026-01-28T...` or `2026-01-30T15:17:41-08:00[America/Los_Angeles]`: never
 ///   needed for a ``Reply``, so neither form can make an answer unreadable.
 ///
 /// The seed documents no error body; the server's words are read from `error`, `message`,
 /// `detail` or `reason`, or a plain-text body. 403 is "wrong school domain", 408 a timeout.
+/// The deployed server answers `{"error": "<message>"}`; a wrong email or password on
+/// `/login/password` is `400 {"error": "Invalid email or password"}` (never the documented 401),
+/// read as invalid credentials (``AuthFailure/unauthorized(_:)``); any other 400 there ("Password
+/// not set for this account") stays a bad request. A duplicate registration is 409 with an empty
+/// body: a conflict with no message of its own.
 public struct AnonymousWallContract: BackendContract {
     /// The path prefix in front of every documented endpoint.
     public static let documentedPrefix = "/api/v1"
@@ -88,7 +97,14 @@ public struct AnonymousWallContract: BackendContract {
     public func decode(_ response: HTTPResponse, for request: APIRequest, receivedAt: Instant) -> Reply {
         let body = ResponseBody(response)
         guard Self.isSuccess(response.status) else {
-            return .failed(AnswerReading.failure(response, body: body, keys: Self.messageKeys, request: request, receivedAt: receivedAt))
+            let failure = AnswerReading.failure(response, body: body, keys: Self.messageKeys, request: request, receivedAt: receivedAt)
+            // Deployed: a wrong password on /login/password is 400 "Invalid email or password", never 401.
+            if case .signIn = request, case .badRequest(let message?) = failure,
+                message.lowercased().trimmingCharacters(in: .punctuationCharacters) == "invalid email or password"
+            {
+                return .failed(.unauthorized(message))
+            }
+            return .failed(failure)
         }
         switch request {
         case .sendEmailCode, .requestPasswordReset:
@@ -126,8 +142,10 @@ public struct AnonymousWallContract: BackendContract {
     /// `{"accessToken", "user"}`, keys in either order.
     private func grant(_ body: ResponseBody) -> Reply {
         guard let object = body.object, let token = AnswerReading.string(object["accessToken"]),
-            let user = object["user"]?.object.flatMap(Self.user)
+            var user = object["user"]?.object.flatMap(Self.user)
         else { return .failed(.malformed) }
+        // Deployed: the user omits `passwordSet` (never filled, nulls dropped); the token's claim says it.
+        if user.passwordSet == nil { user.passwordSet = AnswerReading.bool(JWTClaims.payload(of: token)?["passwordSet"]) }
         return .granted(Grant(accessToken: AccessToken(token), expiry: JWTClaims.expiry(of: token), user: user))
     }
 

@@ -7,8 +7,27 @@ import Foundation
 /// bodies; errors `{"detail": …}` (FastAPI's validation list `{"detail": [{"msg"}]}` too).
 ///
 /// Every request carries `Content-Type: application/json` ("All requests should use…"), protected
-/// ones `Authorization: Bearer {access_token}`. The answers carry no lifetime, so expiry is read
-/// from the access token's `exp` claim (Supabase's `expires_in` wins when a server sends it).
+/// ones `Authorization: Bearer {access_token}`. The access token's own `exp` claim says when it
+/// ends; `expires_in` counts only for a token without one. (The deployed server answers refresh
+/// with Supabase's `expires_in: 3600` beside a 24-hour business token: trusting the number would
+/// refresh hourly for nothing; the token is accepted until its `exp`.)
+///
+/// Where the deployed server differs from the seed, both forms are read or sent:
+/// - the API lives under `/api/v1` in development and `/v1` in production: the prefix is
+///   configuration (``init(server:prefix:)``, ``productionPrefix``), not a constant;
+/// - password recovery reads the email from the query string (`?email=…`, FastAPI's bare scalar),
+///   not from the documented JSON body; both are sent, so either server form is answered. An
+///   email address is not a secret (no password, code or token ever goes in a URL here); it is
+///   percent-encoded in full, so `+` and `&` reach the server as written;
+/// - `/auth/otp/verify` answers Supabase's own access token, which the deployed server's protected
+///   routes refuse (401) until `/auth/refresh` exchanges it for a business token. An OTP grant that
+///   carries a refresh token is therefore read as due for refresh at once (expiry: now): the
+///   rotating session exchanges it before the first protected call, single-flight and persisted,
+///   instead of failing that call once. Against a server whose OTP token works (the document's),
+///   this costs one refresh;
+/// - errors are `{"detail": …}` for `HTTPException` and `{"error": {"type", "message", "details"}}`
+///   for validation: the message is read from either (a validation detail's `input` is never
+///   shown: it may echo what the user typed).
 /// Sign-up answers "check your email/phone" (``Reply/verificationRequired(_:)``), or a session
 /// when the server has confirmation turned off and answers tokens.
 public struct Hero365Contract: BackendContract {
@@ -29,8 +48,12 @@ public struct Hero365Contract: BackendContract {
     /// A contract for the API at `baseURL`, which already ends in `/api/v1`.
     public init(baseURL: URL) { self.baseURL = baseURL }
 
-    /// A contract for the server at `server` (`http://localhost:8000`), whose API is under `/api/v1`.
-    public init(server: URL) { self.init(baseURL: RequestBuilder(baseURL: server).url(Self.documentedPrefix)) }
+    /// The path prefix the production server serves under (`ENVIRONMENT=production`): `/v1`.
+    public static let productionPrefix = "/v1"
+
+    /// A contract for the server at `server` (`http://localhost:8000`), whose API is under `prefix`:
+    /// the documented `/api/v1` unless said otherwise (production serves ``productionPrefix``).
+    public init(server: URL, prefix: String = documentedPrefix) { self.init(baseURL: RequestBuilder(baseURL: server).url(prefix)) }
 
     /// The documented request for `request`.
     public func encode(_ request: APIRequest) throws(ContractError) -> HTTPRequest {
@@ -62,7 +85,9 @@ public struct Hero365Contract: BackendContract {
         case .refresh(let token):
             return build.json("POST", "/auth/refresh", ["refresh_token": .string(token.reveal())])
         case .requestPasswordReset(.email(let email)):
-            return build.json("POST", "/auth/password-recovery", ["email": .string(email.rawValue)])
+            // Deployed: `?email=`; documented: the JSON body. A body alongside the query is harmless.
+            return build.json(
+                "POST", "/auth/password-recovery?email=" + RequestBuilder.queryValue(email.rawValue), ["email": .string(email.rawValue)])
         case .currentUser(let bearer):
             return build.bodiless("GET", "/users/me", headers: [Self.contentType, RequestBuilder.bearer(bearer.token)])
         case .revoke(_, let bearer):
@@ -89,8 +114,14 @@ public struct Hero365Contract: BackendContract {
             guard let object = body.object else { return .failed(.malformed) }
             if object["access_token"] != nil { return Self.session(object).map(Reply.granted) ?? .failed(.malformed) }
             return .verificationRequired(AnswerReading.string(object["message"]))
-        case .signIn, .signInWithPhoneCode:
+        case .signIn:
             return body.object.flatMap(Self.session).map(Reply.granted) ?? .failed(.malformed)
+        case .signInWithPhoneCode:
+            guard var grant = body.object.flatMap(Self.session) else { return .failed(.malformed) }
+            // Deployed: OTP verify answers Supabase's own token, which protected routes refuse until
+            // `/auth/refresh` exchanges it: due for refresh at once, so the session exchanges it first.
+            if grant.refreshToken != nil { grant.expiry = .after(.zero) }
+            return .granted(grant)
         case .sendPhoneCode, .requestPasswordReset, .revoke:
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
         case .oauthURL:
@@ -101,7 +132,7 @@ public struct Hero365Contract: BackendContract {
             return .refreshed(
                 TokenRefresh(
                     accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["refresh_token"]).map(RefreshToken.init),
-                    expiry: AnswerReading.expiry(expiresIn: object["expires_in"], accessToken: access)))
+                    expiry: AnswerReading.expiry(accessToken: access, otherwise: object["expires_in"])))
         case .currentUser:
             guard let object = body.object, let id = AnswerReading.identifier(object["id"]) else { return .failed(.malformed) }
             return .user(
@@ -177,7 +208,7 @@ public struct Hero365Contract: BackendContract {
         let expiresIn = parameters["expires_in"].map(JSONValue.string)
         let grant = Grant(
             accessToken: AccessToken(access), refreshToken: parameters["refresh_token"].flatMap { $0.isEmpty ? nil : RefreshToken($0) },
-            expiry: AnswerReading.expiry(expiresIn: expiresIn, accessToken: access), user: user)
+            expiry: AnswerReading.expiry(accessToken: access, otherwise: expiresIn), user: user)
         return .tokens(attempt: attempt, grant)
     }
 
@@ -191,6 +222,6 @@ public struct Hero365Contract: BackendContract {
             name: AnswerReading.string(user["user_metadata"]?["full_name"]))
         return Grant(
             accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["refresh_token"]).map(RefreshToken.init),
-            expiry: AnswerReading.expiry(expiresIn: object["expires_in"], accessToken: access), user: profile)
+            expiry: AnswerReading.expiry(accessToken: access, otherwise: object["expires_in"]), user: profile)
     }
 }

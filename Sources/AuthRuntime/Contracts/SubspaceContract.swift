@@ -7,6 +7,20 @@ import Foundation
 /// `{"error": …}`; 429 when the rate limit (100 requests a minute) is exceeded, with `Retry-After`
 /// when the server sends one.
 ///
+/// The deployed server has moved on from the seed, and both forms are read:
+/// - register (201) and login (200) answer `{"accessToken", "refreshToken", "user"}` where the
+///   seed says `{"token", "user"}`; either key names the access token (`accessToken` first), and
+///   a refresh token, when sent, is kept in the grant;
+/// - errors are `{"error": "<HTTP status text>", "message": "<detail>"}`: the status text says
+///   nothing the status does not, so the detail under `message` is the one shown;
+/// - `POST /auth/refresh` with `{"refreshToken"}` answers a new pair and revokes the old token
+///   (a revoked, expired or unknown one is 401). It is asked only with a refresh token, which only
+///   the deployed grant carries, so the documented form behaves as before: no refresh. The server
+///   neither detects reuse nor rotates atomically (two refreshes with one token can both succeed),
+///   so the client's single flight, persist-before-use and never presenting a token twice are the
+///   only protection: ``AuthCore/RefreshPolicy/rotatingWhenGranted(margin:retryLimit:backoff:)``
+///   gives this backend every guarantee the other rotating backends have.
+///
 /// Every request carries `Content-Type: application/json`, as the seed's "Base Configuration" and
 /// its own Swift client (which sets it on `GET` too) do.
 public struct SubspaceContract: BackendContract {
@@ -49,7 +63,9 @@ public struct SubspaceContract: BackendContract {
         case .requestPasswordReset, .resetPassword: throw .unsupported("password reset")
         case .setPassword, .changePassword: throw .unsupported("password management")
         case .oauthURL: throw .unsupported("OAuth sign-in")
-        case .refresh: throw .unsupported("token refresh (re-authenticate after 24 hours)")
+        case .refresh(let token):
+            // Deployed only: the document has no refresh, and a refresh token comes only from the deployed grant.
+            return build.json("POST", "/auth/refresh", ["refreshToken": .string(token.reveal())])
         case .revoke: throw .unsupported("server-side logout")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
@@ -64,14 +80,26 @@ public struct SubspaceContract: BackendContract {
         }
         switch request {
         case .register, .signIn:
-            guard let object = body.object, let token = AnswerReading.string(object["token"]),
+            // Deployed: `accessToken` (+ `refreshToken`); documented: `token`.
+            guard let object = body.object,
+                let token = AnswerReading.string(object["accessToken"]) ?? AnswerReading.string(object["token"]),
                 let user = object["user"]?.object.flatMap(Self.user)
             else { return .failed(.malformed) }
-            return .granted(Grant(accessToken: AccessToken(token), expiry: JWTClaims.expiry(of: token), user: user))
+            return .granted(
+                Grant(
+                    accessToken: AccessToken(token), refreshToken: AnswerReading.string(object["refreshToken"]).map(RefreshToken.init),
+                    expiry: JWTClaims.expiry(of: token), user: user))
         case .currentUser:
             return body.object.flatMap(Self.user).map(Reply.user) ?? .failed(.malformed)
+        case .refresh:
+            // `{"accessToken", "refreshToken", "user"}`: a new pair (the old refresh token is revoked).
+            guard let object = body.object, let token = AnswerReading.string(object["accessToken"]) else { return .failed(.malformed) }
+            return .refreshed(
+                TokenRefresh(
+                    accessToken: AccessToken(token), refreshToken: AnswerReading.string(object["refreshToken"]).map(RefreshToken.init),
+                    expiry: JWTClaims.expiry(of: token)))
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
-            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .revoke, .protected,
+            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .revoke, .protected,
             .openRealtime:
             return .failed(.malformed)  // Never encoded for this backend.
         }

@@ -12,6 +12,10 @@ import Foundation
 /// reads "Invalid email or password", and any 5xx "Server error, please try again" (the server's
 /// text is not shown for a 500). User ids are read as a UUID string or an integer (Requirement 6
 /// allows both).
+///
+/// The deployed server's token payload is `{"expiration", "userId", "email", "role"}`: no `exp`,
+/// no `sub`. Its `expiration` (seconds since 1970, usually fractional; tokens live 7 days) is read
+/// when `exp` is absent, so the session knows when the token ends.
 public struct VynqTalkContract: BackendContract {
     /// The path prefix in front of every documented endpoint: none.
     public static let documentedPrefix = ""
@@ -25,6 +29,8 @@ public struct VynqTalkContract: BackendContract {
 
     private var build: RequestBuilder { RequestBuilder(baseURL: baseURL) }
     private static let messageKeys = ["message", "reason", "error", "detail"]
+    /// The standard `exp`, else the deployed server's `expiration` (jwt-kit's `SessionPayload`).
+    static let expiryClaims = ["exp", "expiration"]
 
     /// A contract for the API at `baseURL` (`http://localhost:8080` in the seed).
     public init(baseURL: URL) { self.baseURL = baseURL }
@@ -68,7 +74,7 @@ public struct VynqTalkContract: BackendContract {
             guard let data = envelope["data"]?.object, let token = AnswerReading.string(data["accessToken"]),
                 let user = data["user"]?.object.flatMap(Self.user)
             else { return .failed(.malformed) }
-            return .granted(Grant(accessToken: AccessToken(token), expiry: JWTClaims.expiry(of: token), user: user))
+            return .granted(Grant(accessToken: AccessToken(token), expiry: JWTClaims.expiry(of: token, claims: Self.expiryClaims), user: user))
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .currentUser, .revoke,
             .protected, .openRealtime:

@@ -91,15 +91,15 @@ extension Models {
 
     /// Subspace's whole app.
     public static func subspaceApp() -> Model<SubspaceApp> {
-        let app = Apps.subspace()
+        let app = Apps.subspace(refresh: modelRefreshWhenGranted(retryLimit: 3))
         let entries =
             Menus.routed(Menus.registration([.nameEmailPassword]), into: app) + Menus.routed(Menus.passwordSignIn(.email), into: app)
-        var replies = ReplyCatalogue(accessLifetime: tokenLifetime)
+        // The document's grant (no refresh token) and the deployed server's (a rotating one).
+        var replies = ReplyCatalogue(grants: [.init(), .init(withRefreshToken: true)], accessLifetime: tokenLifetime)
         replies.failures = appFailures + [.server(status: 500, nil)]
         return Model(
             name: "app.subspace", machine: app, replies: replies, relaunches: true,
             unreachableByDesign: [
-                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",

@@ -82,6 +82,11 @@ public enum Models {
         .rotating(margin: .seconds(60), retryLimit: retryLimit, backoff: .seconds(15))
     }
 
+    /// ``modelRefresh(retryLimit:)`` applied only when the grant carries a refresh token (Subspace).
+    public static func modelRefreshWhenGranted(retryLimit: Int) -> RefreshPolicy {
+        .rotatingWhenGranted(margin: .seconds(60), retryLimit: retryLimit, backoff: .seconds(15))
+    }
+
     static let aw = ReplyCatalogue(
         grants: [.init(passwordSet: false), .init(passwordSet: true), .init(passwordSet: nil)])
 
@@ -172,9 +177,13 @@ public enum Models {
             replies = ReplyCatalogue(grants: backend == .anonymousWall ? [.init(passwordSet: false), .init(passwordSet: nil)] : [.init()])
             unreachable = noRefresh.merging(["SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Refresh.offline": "no refresh to fail"]) { $1 }
         case .subspace:
-            policy = SessionPolicy(refresh: .none, restore: .fetchCurrentUser)
-            replies = ReplyCatalogue(accessLifetime: tokenLifetime)
-            unreachable = noRefresh.merging(["SessionLifecycle.Phase.passwordSetupRequired": "never demanded"]) { $1 }
+            // Both forms in one model: the document's grant (no refresh token: the session ends with
+            // its token) and the deployed server's (a refresh token: rotating refresh).
+            policy = SessionPolicy(refresh: modelRefreshWhenGranted(retryLimit: 3), restore: .fetchCurrentUser)
+            replies = ReplyCatalogue(grants: [.init(), .init(withRefreshToken: true)], accessLifetime: tokenLifetime)
+            unreachable = [
+                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
+            ]
         case .everday, .hero365:
             policy = SessionPolicy(
                 refresh: modelRefresh(retryLimit: 3),

@@ -8,6 +8,11 @@ import Foundation
 /// on change is 400 (not 401, which clients treat as "session expired"); a mismatched
 /// `X-User-Id` is 403; setting a password twice is 400; a code login for an unknown email creates
 /// the account (`passwordSet: false`) unless `codeLoginCreatesAccount` is off, then it is 401.
+///
+/// With `deployed` set it answers as the server people run does: users without `passwordSet`
+/// (the access token's `passwordSet` claim says it), a wrong email or password on
+/// `/login/password` as 400 (and 400 "Password not set for this account" for a code-only account),
+/// and 409 with an empty body.
 struct AnonymousWall: Contract {
     private enum Purpose: String {
         case register
@@ -61,7 +66,9 @@ struct AnonymousWall: Contract {
     }
 
     func errorResponse(_ rejection: Rejection) -> ServerResponse {
-        .json(rejection.status, ["error": .string(rejection.message)], headers: rejection.headers)
+        // Deployed: `HttpResponse.status(CONFLICT)` with no body.
+        if settings.deployed, rejection.status == 409 { return ServerResponse(status: 409, headers: rejection.headers) }
+        return .json(rejection.status, ["error": .string(rejection.message)], headers: rejection.headers)
     }
 
     // MARK: Handlers
@@ -114,8 +121,10 @@ struct AnonymousWall: Contract {
         let body = try request.jsonObject()
         let email = try body.require("email", "Email is required").lowercased()
         let password = try body.requireSecret("password", "Password is required")
-        guard let user = state.withLock({ $0.users[email] }), let stored = user.password, stored == password else {
-            throw Rejection(401, "Invalid email or password")
+        let user = state.withLock({ $0.users[email] })
+        if settings.deployed, let user, user.password == nil { throw Rejection(400, "Password not set for this account") }
+        guard let user, let stored = user.password, stored == password else {
+            throw Rejection(settings.deployed ? 400 : 401, "Invalid email or password")  // Deployed: never 401.
         }
         return signedIn(user, status: 200)
     }
@@ -235,18 +244,22 @@ struct AnonymousWall: Contract {
     }
 
     private func signedIn(_ user: User, status: Int) -> ServerResponse {
-        let issued = services.sessions.open(backend, subject: user.id, claims: ["email": .string(user.email)], refreshLifetime: nil)
+        var claims: [String: JSONValue] = ["email": .string(user.email)]
+        if settings.deployed { claims["passwordSet"] = .bool(user.password != nil) }  // A snapshot, as Micronaut's attribute.
+        let issued = services.sessions.open(backend, subject: user.id, claims: claims, refreshLifetime: nil)
         return .json(status, ["user": json(user), "accessToken": .string(issued.accessToken)])
     }
 
     private func json(_ user: User) -> JSONValue {
-        [
+        var fields: [String: JSONValue] = [
             "id": .string(user.id),
             "email": .string(user.email),
             "isVerified": true,
-            "passwordSet": .bool(user.password != nil),
             "createdAt": .string(format(user.createdAt)),
         ]
+        // Deployed: `UserMapper` never fills `passwordSet`, and null fields are dropped.
+        if !settings.deployed { fields["passwordSet"] = .bool(user.password != nil) }
+        return .object(fields)
     }
 
     private func format(_ date: Date) -> String {

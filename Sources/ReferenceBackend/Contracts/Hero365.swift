@@ -9,6 +9,12 @@ import Foundation
 /// `Failed to send OTP: [reason]` (Send OTP answers only 200, 400 and 503), the reason in
 /// Supabase's words. Where the seed is silent: every OTP failure (wrong, expired, burned after
 /// too many attempts) is 401 `Invalid OTP`.
+///
+/// With `deployed` set it answers as the server people run does: password recovery reads
+/// `?email=` (a body alone is 422 in the `{"error": {"type", "message", "details"}}` envelope) and
+/// refresh answers Supabase's `expires_in: 3600` and `token_type` beside the access token, whose
+/// own `exp` is its real lifetime; OTP verify answers a token the protected routes refuse (401)
+/// until `/auth/refresh` exchanges the refresh token beside it.
 struct Hero365: Contract {
     static let providers = ["google", "apple", "github"]
 
@@ -174,7 +180,16 @@ struct Hero365: Contract {
             state.users[user.id] = user
             return user
         }
-        return signedIn(user)
+        guard settings.deployed else { return signedIn(user) }
+        // Deployed: the raw Supabase access token, which `get_current_user` refuses until refresh exchanges it.
+        let issued = open(user)
+        var profile: [String: JSONValue] = ["id": .string(user.id), "user_metadata": [:]]
+        if let phone = user.phone { profile["phone"] = .string(phone) }
+        let supabaseToken = JWT.make(claims: [
+            "sub": .string(user.id), "role": "authenticated", "iat": .int(Int(now.timeIntervalSince1970)),
+            "exp": .int(Int(now.timeIntervalSince1970) + 3600), "phone": .string(phone),
+        ])
+        return .json(200, ["access_token": .string(supabaseToken), "refresh_token": issued.refreshToken.json, "user": .object(profile)])
     }
 
     private func oauthURL(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
@@ -194,15 +209,31 @@ struct Hero365: Contract {
         switch services.sessions.rotate(presented, for: backend, refreshLifetime: settings.refreshTokenLifetime) {
         case let .rotated(grant, next):
             let access = services.sessions.issueAccessToken(for: grant, backend: backend)
-            return .json(200, ["access_token": .string(access), "refresh_token": .string(next)])
+            guard settings.deployed else { return .json(200, ["access_token": .string(access), "refresh_token": .string(next)]) }
+            // Deployed: Supabase's session lifetime beside the business token, whatever that token's own `exp` says.
+            return .json(200, [
+                "access_token": .string(access), "refresh_token": .string(next), "expires_in": 3600, "token_type": "bearer",
+            ])
         case .reuseDetected, .revoked, .expired, .unknown:
             throw Rejection(401, "Invalid refresh token")
         }
     }
 
     private func passwordRecovery(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
-        let body = try request.jsonObject()
-        let email = try body.require("email", "Email is required").lowercased()
+        let email: String
+        if settings.deployed {
+            // `password_recovery(email: EmailStr)`: FastAPI reads a bare scalar from the query; a body is ignored.
+            guard let queried = request.http.query["email"], !queried.isEmpty else {
+                return Self.validationFailed(field: "query.email", message: "Field required", type: "missing")
+            }
+            guard Validation.isEmail(queried) else {
+                return Self.validationFailed(field: "query.email", message: "value is not a valid email address", type: "value_error")
+            }
+            email = queried.lowercased()
+        } else {
+            let body = try request.jsonObject()
+            email = try body.require("email", "Email is required").lowercased()
+        }
         if state.withLock({ $0.user(email: email) }) != nil {
             services.send(backend, to: email, kind: .passwordRecovery, code: Secrets.opaqueToken())
         }
@@ -228,6 +259,16 @@ struct Hero365: Contract {
     }
 
     // MARK: Helpers
+
+    /// The deployed server's request-validation answer (its custom handler, not FastAPI's default).
+    private static func validationFailed(field: String, message: String, type: String) -> ServerResponse {
+        .json(422, [
+            "error": [
+                "type": "validation_error", "message": "Request validation failed",
+                "details": [["field": .string(field), "message": .string(message), "type": .string(type), "input": .null]],
+            ],
+        ])
+    }
 
     private func strongPassword(_ body: JSONBody) throws(Rejection) -> String {
         let password = try body.requireSecret("password", "Password is required")

@@ -5,6 +5,12 @@ import Foundation
 /// answered with 429 and `Retry-After`. camelCase bodies, errors `{"error": …}`.
 ///
 /// "email already exists" has no documented status; this server answers 409.
+///
+/// With `deployed` set it answers as the server people run does: register and login answer
+/// `{"accessToken", "refreshToken", "user"}` (dates with fractional seconds), `POST /auth/refresh`
+/// with `{"refreshToken"}` rotates (a consumed, revoked or expired token is 401), errors are
+/// `{"error": "<status text>", "message": "<detail>"}` with the deployed wording, and the bearer
+/// check and the rate limit answer plain text (the limit without `Retry-After`).
 struct Subspace: Contract {
     private struct User {
         var id: String
@@ -45,11 +51,26 @@ struct Subspace: Contract {
             Route("POST", "/api/v1/auth/register", register),
             Route("POST", "/api/v1/auth/login", login),
             Route("GET", "/api/v1/auth/me", me),
+            Route("POST", "/api/v1/auth/refresh", refresh),
         ]
     }
 
+    private var deployed: Bool { services.configuration.subspace.deployed }
+
     func errorResponse(_ rejection: Rejection) -> ServerResponse {
-        .json(rejection.status, ["error": .string(rejection.message)], headers: rejection.headers)
+        guard deployed else { return .json(rejection.status, ["error": .string(rejection.message)], headers: rejection.headers) }
+        if rejection.status == 429 { return Self.plainText(429, "Rate limit exceeded. Please try again later.") }
+        return .json(
+            rejection.status, ["error": .string(ServerResponse.reason(for: rejection.status)), "message": .string(rejection.message)],
+            headers: rejection.headers)
+    }
+
+    /// Go's `http.Error`: plain text with a trailing newline.
+    private static func plainText(_ status: Int, _ message: String) -> ServerResponse {
+        var headers = ServerHeaders()
+        headers.set("Content-Type", "text/plain; charset=utf-8")
+        headers.set("X-Content-Type-Options", "nosniff")
+        return ServerResponse(status: status, headers: headers, body: Data((message + "\n").utf8))
     }
 
     /// The rate limit: `rateLimit` requests per client (IP address) per fixed window.
@@ -80,19 +101,19 @@ struct Subspace: Contract {
         let name = try body.require("name", "name is required")
         guard name.count <= 255 else { throw Rejection(400, "name must be at most 255 characters") }
         guard let email = body.string("email")?.lowercased(), Validation.isEmail(email), email.count <= 255 else {
-            throw Rejection(400, "invalid email format")
+            throw Rejection(400, deployed ? "invalid email address" : "invalid email format")
         }
         guard let password = body.fields["password"]?.string, password.count >= 8 else {
             throw Rejection(400, "password must be at least 8 characters")
         }
         let now = services.clock.now
         let user = try state.withLock { state throws(Rejection) -> User in
-            guard state.users[email] == nil else { throw Rejection(409, "email already exists") }
+            guard state.users[email] == nil else { throw Rejection(409, deployed ? "email already registered" : "email already exists") }
             let user = User(id: Secrets.uuid(), name: name, email: email, password: password, createdAt: now)
             state.users[email] = user
             return user
         }
-        return .json(201, ["token": .string(token(for: user)), "user": json(user)])
+        return signedIn(user, status: 201)
     }
 
     private func login(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
@@ -100,16 +121,52 @@ struct Subspace: Contract {
         let email = body.string("email")?.lowercased() ?? ""
         let password = body.fields["password"]?.string ?? ""
         guard let user = state.withLock({ $0.users[email] }), user.password == password else {
-            throw Rejection(401, "invalid credentials")
+            throw Rejection(401, deployed ? "invalid email or password" : "invalid credentials")
         }
-        return .json(200, ["token": .string(token(for: user)), "user": json(user)])
+        return signedIn(user, status: 200)
+    }
+
+    /// Deployed only: rotates the presented refresh token into a new pair.
+    private func refresh(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
+        guard deployed else { throw Rejection(404, "not found") }
+        let body = try request.jsonObject()
+        guard let presented = body.fields["refreshToken"]?.string, !presented.isEmpty else {
+            throw Rejection(400, "refresh token is required")
+        }
+        let settings = services.configuration.subspace
+        switch services.sessions.rotate(presented, for: backend, refreshLifetime: settings.refreshTokenLifetime) {
+        case let .rotated(grant, next):
+            guard let user = state.withLock({ $0.users.values.first { $0.id == grant.subject } }) else {
+                throw Rejection(404, "User not found")
+            }
+            let access = services.sessions.issueAccessToken(for: grant, backend: backend)
+            return .json(200, ["accessToken": .string(access), "refreshToken": .string(next), "user": json(user)])
+        case .reuseDetected, .revoked: throw Rejection(401, "refresh token has been revoked")
+        case .expired: throw Rejection(401, "refresh token has expired")
+        case .unknown: throw Rejection(401, "invalid refresh token")
+        }
+    }
+
+    /// The documented `{"token", "user"}`, or the deployed `{"accessToken", "refreshToken", "user"}`.
+    private func signedIn(_ user: User, status: Int) -> ServerResponse {
+        guard deployed else { return .json(status, ["token": .string(token(for: user)), "user": json(user)]) }
+        let issued = services.sessions.open(
+            backend, subject: user.id, claims: ["user_id": .string(user.id), "email": .string(user.email)],
+            refreshLifetime: services.configuration.subspace.refreshTokenLifetime)
+        return .json(status, ["accessToken": .string(issued.accessToken), "refreshToken": .string(issued.refreshToken ?? ""), "user": json(user)])
     }
 
     private func me(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
-        let grant = try services.authorize(
-            request, for: backend, missing: "missing authorization header", invalid: "invalid token",
-            expired: "token has expired"
-        )
+        let grant: SessionStore.Grant
+        do throws(Rejection) {
+            grant = try services.authorize(
+                request, for: backend, missing: deployed ? "Missing authorization header" : "missing authorization header",
+                invalid: deployed ? "Invalid token" : "invalid token", expired: deployed ? "Token has expired" : "token has expired"
+            )
+        } catch {
+            guard deployed else { throw error }
+            return Self.plainText(error.status, error.message)  // The deployed auth middleware's `http.Error`.
+        }
         guard let user = state.withLock({ $0.users.values.first { $0.id == grant.subject } }) else {
             throw Rejection(401, "invalid token")
         }
@@ -124,8 +181,17 @@ struct Subspace: Contract {
     }
 
     private func json(_ user: User) -> JSONValue {
-        let stamp = JSONValue.string(Validation.iso8601(user.createdAt))
+        // Deployed: Go's RFC 3339 with fractional seconds (`time.Time` read back from Postgres).
+        let stamp = JSONValue.string(deployed ? Self.fractional(user.createdAt) : Validation.iso8601(user.createdAt))
         return ["id": .string(user.id), "name": .string(user.name), "email": .string(user.email),
                 "createdAt": stamp, "updatedAt": stamp]
+    }
+
+    /// `2025-10-25T13:57:26.123456Z`.
+    private static func fractional(_ date: Date) -> String {
+        let whole = Validation.iso8601(date)
+        let micros = Int((date.timeIntervalSince1970 * 1_000_000).rounded()) % 1_000_000
+        guard whole.hasSuffix("Z") else { return whole }
+        return String(whole.dropLast()) + "." + String(format: "%06d", max(0, micros)) + "Z"
     }
 }

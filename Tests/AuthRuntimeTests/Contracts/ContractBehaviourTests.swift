@@ -55,7 +55,7 @@ enum SampleRequests {
             "signIn(username)", "register(username)", "requestPasswordReset(email)", "requestPasswordReset(usernameOrEmail)",
             "resetPassword(token)", "refresh", "revoke",
         ],
-        .subspace: ["signIn(email)", "register(email)", "currentUser"],
+        .subspace: ["signIn(email)", "register(email)", "currentUser", "refresh"],
         .hero365: [
             "signIn(email)", "signIn(phone)", "register(email)", "register(phone)", "sendPhoneCode", "signInWithPhoneCode", "oauthURL",
             "refresh", "requestPasswordReset(email)", "currentUser", "revoke",
@@ -278,8 +278,9 @@ struct ContractBehaviourTests {
         let tokens = try #require(URL(string: "hero365://auth/callback#access_token=\(jwt)&refresh_token=r1&token_type=bearer&expires_in=691200&provider=google&state=s1"))
         #expect(contract.oauthCallback(tokens) == .tokens(
             attempt: "s1",
-            Grant(accessToken: AccessToken(jwt), refreshToken: RefreshToken("r1"), expiry: .after(.seconds(691_200)),
-                  user: UserProfile(id: "u9", email: "google.user@example.com"))))
+            Grant(accessToken: AccessToken(jwt), refreshToken: RefreshToken("r1"), expiry: .at(.seconds(1_767_229_200)),
+                  user: UserProfile(id: "u9", email: "google.user@example.com"))),
+            "the token's own exp decides over expires_in")
         let query = try #require(URL(string: "hero365://auth/callback?access_token=\(jwt)&state=s2"))
         #expect(contract.oauthCallback(query)?.attempt == "s2")
         let cancelled = try #require(URL(string: "hero365://auth/callback#error=access_denied&error_description=User%20cancelled&state=s3"))

@@ -44,7 +44,7 @@ struct FixtureTests {
         }
     }
 
-    @Test("every documented request encodes to its fixture: method, path, headers and JSON body", arguments: FixtureLibrary.requests)
+    @Test("every documented request encodes to its fixture: method, path, query, headers and JSON body", arguments: FixtureLibrary.requests)
     func requestEncodesToItsFixture(_ fixture: FixtureCase) throws {
         let expected = try #require(fixture.entry.http)
         let contract = try fixture.contract()
@@ -53,7 +53,7 @@ struct FixtureTests {
         #expect(encoded.method == expected.method)
         #expect(encoded.url.path == expected.path)
         #expect(encoded.url.host == URL(string: fixture.baseURL)?.host)
-        #expect(encoded.url.query == nil)
+        #expect(encoded.url.query == expected.query)
 
         let names = encoded.headers.map { $0.name.lowercased() }
         #expect(Set(names).count == names.count, "a header is sent twice")

@@ -1,5 +1,5 @@
 import AuthCore
-import AuthRuntime
+@testable import AuthRuntime
 import Foundation
 import ReferenceBackend
 import Testing
@@ -117,6 +117,54 @@ struct AnonymousWallEndToEndTests {
             await client.advance(stack.clock, by: .seconds(1))
             #expect(await client.waitFor(.signedOut(.tokenExpired)))
             #expect(vault.credentials == nil)
+            _ = await client.stop()
+        }
+    }
+
+    @Test(
+        "the document says the user carries passwordSet; the deployed server omits it and puts a passwordSet claim in the token; both ask for a password after code registration and code sign-in",
+        arguments: ServerForm.allCases)
+    func passwordSetupFromEitherForm(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.anonymousWall, configure: form.configure) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.anonymousWall(), vault: vault)
+            await client.send(Do.registerEmail(Self.email))
+            await client.send(Do.registerCode(try stack.lastCode(to: Self.email)))
+            #expect(await client.session.map(Accounts.isPasswordSetup) == true, "registration by code")
+            #expect(vault.credentials?.user.passwordSet == false)
+            await client.logout()
+
+            let newcomer = "new@school.edu"  // Code sign-in creates the account, with no password.
+            await client.send(Do.codeSignIn(newcomer))
+            await client.send(Do.loginCode(try stack.lastCode(to: newcomer)))
+            #expect(await client.session.map(Accounts.isPasswordSetup) == true, "code sign-in of a new account")
+            #expect(await client.send(Do.setPassword(Accounts.password)) == .passwordSet)
+            #expect(await client.isActive)
+            await client.logout()
+            await client.send(Do.signIn(newcomer, Accounts.password))
+            #expect(await client.isActive, "the claim of a token issued after the password was set says so")
+            #expect(await client.credentials?.user.passwordSet == true)
+            _ = await client.stop()
+        }
+    }
+
+    @Test(
+        "the document says a wrong password is 401; the deployed server sends 400 {error: Invalid email or password}; both are invalid credentials, and a 409 with or without a body reaches errorDescription",
+        arguments: ServerForm.allCases)
+    func refusalsInEitherForm(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.anonymousWall, configure: form.configure) { stack in
+            let client = await stack.client(Apps.anonymousWall())
+            try await Accounts.anonymousWall(stack, client, email: Self.email)
+            let wrong = await client.send(Do.signIn(Self.email, "Wr0ng-password"))
+            #expect(wrong == .failed(.unauthorized("Invalid email or password")))
+            #expect(AuthError(wrong, at: Instant(referenceNow)).errorDescription == "Invalid email or password")
+            #expect(await client.session == nil)
+
+            let duplicate = await client.send(Do.registerEmail(Self.email))
+            let expected = form == .deployed ? AuthFailure.conflict(nil) : .conflict("Email already registered")
+            #expect(duplicate == .failed(expected))
+            #expect(AuthError(duplicate, at: Instant(referenceNow)).errorDescription == expected.userMessage)
+            #expect(!(AuthError(duplicate, at: Instant(referenceNow)).errorDescription ?? "").isEmpty)
             _ = await client.stop()
         }
     }

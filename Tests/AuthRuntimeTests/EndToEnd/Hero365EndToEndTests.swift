@@ -43,6 +43,29 @@ struct Hero365EndToEndTests {
         }
     }
 
+    @Test(
+        "the document's OTP token works at once; the deployed server's is refused until /auth/refresh exchanges it; both are exchanged before the first protected call, which never sees a 401",
+        arguments: ServerForm.allCases)
+    func otpTokenExchanged(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.hero365, configure: form.configure) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.hero365(), vault: vault)
+            await client.send(Do.sendCode(Self.phone))
+            let verified = stack.wire.exchanges.count  // Everything after the code was sent.
+            await client.send(Do.verify(try stack.lastCode(to: Self.phone)))
+            #expect(await client.isActive)
+            let answer = await client.call(try Accounts.protectedRequest(stack))
+            #expect(answer.status == 200)
+            let paths = stack.wire.exchanges.dropFirst(verified).map { $0.request.url.lastPathComponent }
+            #expect(paths == ["verify", "refresh", "me"], "the exchange comes first")
+            #expect(stack.wire.exchanges(to: "/users/me").allSatisfy { $0.answer.status == 200 }, "no 401 on the way")
+            let credentials = try #require(await client.credentials)
+            #expect(vault.credentials == credentials, "the exchanged pair is persisted")
+            #expect(stack.server.ledger.refreshTokensPresented.count == 1)
+            _ = await client.stop()
+        }
+    }
+
     @Test("OTP: after the cooldown a new code replaces the old one; after its lifetime the code is refused locally")
     func otpCooldownAndExpiry() async throws {
         try await EndToEndStack.with(.hero365) { stack in
@@ -91,9 +114,11 @@ struct Hero365EndToEndTests {
         }
     }
 
-    @Test("password recovery mails a link and ends the flow; nothing else happens in the app")
-    func recovery() async throws {
-        try await EndToEndStack.with(.hero365) { stack in
+    @Test(
+        "the document says password recovery takes a JSON body; the deployed server reads ?email=; both are sent, and either mails a link",
+        arguments: ServerForm.allCases)
+    func recovery(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.hero365, configure: form.configure) { stack in
             let client = await stack.client(Apps.hero365())
             await Accounts.hero365(client, email: "hero@example.com")
             #expect(await client.send(Do.recover("hero@example.com")).caseName == "passwordResetRequested")
@@ -102,6 +127,27 @@ struct Hero365EndToEndTests {
                 return
             }
             #expect(stack.server.outbox(to: "hero@example.com").last?.kind == .passwordRecovery)
+            let sent = try #require(stack.wire.exchanges.last { $0.request.url.path.hasSuffix("/auth/password-recovery") })
+            #expect(sent.request.url.query == "email=hero%40example.com")
+            _ = await client.stop()
+        }
+    }
+
+    @Test(
+        "the document's refresh answers tokens only; the deployed server adds expires_in 3600 beside a longer-lived JWT; the token's exp decides",
+        arguments: ServerForm.allCases)
+    func refreshLifetime(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.hero365, configure: form.configure) { stack in
+            let client = await stack.client(Apps.hero365())
+            await Accounts.hero365(client, email: "hero@example.com")
+            await client.send(Do.signIn("hero@example.com", Accounts.password))
+            let lifetime = Int64(stack.server.configuration.hero365.tokens.accessTokenLifetime)
+            let first = try #require(await client.credentials)
+            #expect(first.expiresAt == Instant(referenceNow) + .seconds(lifetime))
+            await client.advance(stack.clock, by: .seconds(lifetime - 30))  // Inside the refresh margin.
+            let refreshed = try #require(await client.credentials)
+            #expect(refreshed.accessToken != first.accessToken, "refreshed ahead of expiry")
+            #expect(refreshed.expiresAt == Instant(referenceNow) + .seconds(2 * lifetime - 30), "the new token's exp, not expires_in")
             _ = await client.stop()
         }
     }

@@ -4,8 +4,8 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-/// Seeded sequences of user actions, clock jumps and injected faults against Everday and Hero365,
-/// through `AuthRunner`, the real contracts and `URLSessionTransport`. After every run:
+/// Seeded sequences of user actions, clock jumps and injected faults against Everday, Hero365 (as
+/// documented and as deployed) and Subspace (as deployed, where it rotates), through `AuthRunner`, the real contracts and `URLSessionTransport`. After every run:
 /// (a) the server's ledger shows no refresh-token reuse and no family revoked because of the
 ///     client, except after an answer lost once the server had rotated, which is tolerated and counted;
 /// (b) the client is not stuck: with faults cleared and its retries run, it is signed in with a
@@ -24,14 +24,40 @@ struct RandomizedEndToEndTests {
     struct Run: Sendable, CustomTestStringConvertible {
         var backend: Backend
         var seed: UInt64
-        var testDescription: String { "\(backend) seed 0x\(String(seed, radix: 16))" }
-    }
-
-    static let runs: [Run] = [Backend.everday, .hero365].flatMap { backend in
-        (0..<UInt64(RandomRuns.runs)).map { index in
-            Run(backend: backend, seed: RandomRuns.baseSeed &+ index &* 0x9E37_79B9)
+        /// The form the reference server answers in (Subspace rotates only in its deployed form).
+        var form: ServerForm = .documented
+        var testDescription: String { "\(backend)\(form == .deployed ? " (deployed)" : "") seed 0x\(String(seed, radix: 16))" }
+        var lifetime: Int64 {
+            switch backend {
+            case .everday: 1800
+            case .subspace: 24 * 3600
+            case .anonymousWall, .vynqTalk, .hero365: 8 * 24 * 3600
+            }
         }
     }
+
+    /// Everday as documented; Hero365 as documented and as deployed; Subspace as deployed (its
+    /// documented form grants no refresh token).
+    static let runs: [Run] = [(Backend.everday, ServerForm.documented), (.hero365, .documented), (.hero365, .deployed), (.subspace, .deployed)]
+        .flatMap { backend, form in
+            (0..<UInt64(RandomRuns.runs)).map { index in
+                Run(backend: backend, seed: RandomRuns.baseSeed &+ index &* 0x9E37_79B9, form: form)
+            }
+        }
+
+    static let subspace = RandomBackend<SubspaceApp>(
+        app: Apps.subspace(), lifetime: 24 * 3600,
+        signIn: { SubspaceIntents.signIn("ada@example.com", $0) },
+        paths: [.refresh: "/api/v1/auth/refresh", .signIn: "/api/v1/auth/login", .protected: "/api/v1/auth/me"],
+        protectedRequest: { try Accounts.protectedRequest($0) },
+        prepare: { _, client in
+            await Accounts.subspace(client, email: "ada@example.com")
+            return Accounts.password
+        },
+        special: { _, client, _, password in
+            await client.send(SubspaceIntents.signIn("ada@example.com", password))  // No reset or code sign-in here.
+            return password
+        })
 
     static let everday = RandomBackend<EverdayApp>(
         app: Apps.everday(), lifetime: 1800,
@@ -73,11 +99,12 @@ struct RandomizedEndToEndTests {
     @Test("randomized runs end working or signed out, lose no credential the server still accepts, leak no secret, and never cause refresh-token reuse — except after a rotation whose answer was lost (drop after commit, truncated or trickled answer): that reuse is tolerated and counted",
           arguments: runs)
     func randomized(run: Run) async throws {
-        let actions = RandomRuns.actions(seed: run.seed, lifetime: run.backend == .everday ? 1800 : 8 * 24 * 3600, backend: run.backend)
+        let actions = RandomRuns.actions(seed: run.seed, lifetime: run.lifetime, backend: run.backend)
         let report: RunReport
         switch run.backend {
         case .everday: report = await RandomRuns.run(.everday, Self.everday, actions)
-        default: report = await RandomRuns.run(.hero365, Self.hero365, actions)
+        case .subspace: report = await RandomRuns.run(.subspace, Self.subspace, actions, form: run.form)
+        default: report = await RandomRuns.run(.hero365, Self.hero365, actions, form: run.form)
         }
         print("[e2e random] \(run.testDescription): \(actions.count) actions, \(report.refreshes) refreshes, "
             + "\(report.lostAnswerFaults) lost-answer faults, \(report.toleratedReuse) tolerated reuse, "
@@ -87,7 +114,8 @@ struct RandomizedEndToEndTests {
         let shrunk: [RandomAction] =
             switch run.backend {
             case .everday: await RandomRuns.shrink(.everday, Self.everday, actions)
-            default: await RandomRuns.shrink(.hero365, Self.hero365, actions)
+            case .subspace: await RandomRuns.shrink(.subspace, Self.subspace, actions, form: run.form)
+            default: await RandomRuns.shrink(.hero365, Self.hero365, actions, form: run.form)
             }
         Issue.record("""
             \(run.testDescription) failed: \(report.failures.joined(separator: "; "))

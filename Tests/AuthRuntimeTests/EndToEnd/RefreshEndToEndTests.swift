@@ -95,6 +95,55 @@ struct RefreshEndToEndTests {
         }
     }
 
+    @Test(
+        "Subspace: the document grants no refresh token and the session ends with its token; the deployed server grants one and the session rotates it, single-flight, persisted before use, never reused, and restores",
+        arguments: ServerForm.allCases)
+    func subspaceRefreshWhenGranted(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.subspace, configure: form.configure) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.subspace(), vault: vault)
+            await Accounts.subspace(client, email: "ada@example.com")
+            await client.send(SubspaceIntents.signIn("ada@example.com", Accounts.password))
+            let first = try #require(await client.credentials)
+            let lifetime: Int64 = 24 * 3600
+            guard form == .deployed else {
+                #expect(first.refreshToken == nil)
+                await client.advance(stack.clock, by: .seconds(lifetime))
+                #expect(await client.waitFor(.signedOut(.tokenExpired)), "no refresh token: the session ends with its token")
+                #expect(stack.wire.exchanges(to: "/auth/refresh").isEmpty)
+                _ = await client.stop()
+                return
+            }
+            let r1 = try #require(first.refreshToken).reveal()
+            let gate = Gate()
+            stack.wire.hold("/auth/refresh", until: gate)
+            await stack.clock.advance(by: .seconds(lifetime - 60))  // Into the margin: the proactive refresh starts, held.
+            let request = try Accounts.protectedRequest(stack)
+            let answers = await SingleFlightEndToEndTests.concurrentCalls(client, request, count: 20, release: gate)
+            await client.settle()
+            #expect(answers.allSatisfy { $0.status == 200 })
+            #expect(stack.server.ledger.refreshTokensPresented == [r1], "one refresh for twenty calls")
+            let second = try #require(await client.credentials)
+            let r2 = try #require(second.refreshToken).reveal()
+            #expect(r2 != r1 && second.accessToken != first.accessToken)
+            #expect(vault.credentials == second, "persisted")
+            #expect(SingleFlightEndToEndTests.bearers(stack, "/auth/me")["Bearer " + second.accessToken.reveal()] == 20)
+            #expect(stack.server.refreshTokenStatus(r1) == .consumed)
+            _ = await client.stop()
+
+            let relaunched = await stack.client(Apps.subspace(), vault: vault)
+            await relaunched.settle()
+            #expect(await relaunched.isActive, "restored with /auth/me")
+            #expect(stack.wire.exchanges(to: "/auth/me").last?.request.headers["Authorization"] == "Bearer " + second.accessToken.reveal())
+            await relaunched.advance(stack.clock, by: .seconds(lifetime))
+            #expect(await relaunched.waitFor(.tokenRefreshed))
+            #expect(stack.server.ledger.refreshTokensPresented == [r1, r2], "each token presented once")
+            #expect(stack.server.ledger.reuseDetections.isEmpty)
+            #expect(await relaunched.isActive)
+            _ = await relaunched.stop()
+        }
+    }
+
     @Test("a refresh the server refuses (its session revoked by a password reset elsewhere) ends the session and clears the vault")
     func refusedRefreshEndsSession() async throws {
         try await EndToEndStack.with(.everday) { stack in

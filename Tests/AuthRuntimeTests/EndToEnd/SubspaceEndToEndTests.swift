@@ -1,5 +1,5 @@
 import AuthCore
-import AuthRuntime
+@testable import AuthRuntime
 import Foundation
 import ReferenceBackend
 import Testing
@@ -25,6 +25,53 @@ struct SubspaceEndToEndTests {
             await client.logout()
             #expect(vault.credentials == nil)
             #expect(await client.send(Do.register("Ada again", "ada@example.com", "Passw0rd!123")) == .failed(.conflict("email already exists")))
+            _ = await client.stop()
+        }
+    }
+
+    @Test(
+        "the document says register and login answer {token, user}; the deployed server sends {accessToken, refreshToken, user}; both are read, and /auth/me restores",
+        arguments: ServerForm.allCases)
+    func signInInBothForms(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.subspace, configure: form.configure) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.subspace(), vault: vault)
+            await client.send(Do.register("Ada", "ada@example.com", Accounts.password))
+            let registered = try #require(await client.credentials)
+            #expect(registered.user.email == "ada@example.com")
+            #expect((registered.refreshToken != nil) == (form == .deployed), "the deployed grant carries a refresh token")
+            #expect(registered.expiresAt == Instant(referenceNow) + .seconds(24 * 3600))
+            await client.logout()
+            await client.send(Do.signIn("ada@example.com", Accounts.password))
+            #expect(await client.isActive)
+            #expect(vault.credentials != nil)
+            _ = await client.stop()
+
+            let before = stack.server.ledger.requests("GET", "/api/v1/auth/me")
+            let relaunched = await stack.client(Apps.subspace(), vault: vault)
+            await relaunched.settle()
+            #expect(await relaunched.isActive)
+            #expect(stack.server.ledger.requests("GET", "/api/v1/auth/me") == before + 1, "restored with /auth/me")
+            #expect(await relaunched.call(HTTPRequest(method: "GET", url: try stack.url("/auth/me"))).status == 200)
+            _ = await relaunched.stop()
+        }
+    }
+
+    @Test(
+        "the document says errors are {error: message}; the deployed server sends {error: status text, message}; both reach errorDescription",
+        arguments: ServerForm.allCases)
+    func errorMessagesInBothForms(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.subspace, configure: form.configure) { stack in
+            let client = await stack.client(Apps.subspace())
+            await Accounts.subspace(client, email: "ada@example.com")
+            let wrong = await client.send(Do.signIn("ada@example.com", "Wrong-passw0rd"))
+            let wrongText = form == .deployed ? "invalid email or password" : "invalid credentials"
+            #expect(wrong == .failed(.unauthorized(wrongText)))
+            #expect(AuthError(wrong, at: Instant(referenceNow)).errorDescription == wrongText)
+            let duplicate = await client.send(Do.register("Ada", "ada@example.com", Accounts.password))
+            let duplicateText = form == .deployed ? "email already registered" : "email already exists"
+            #expect(duplicate == .failed(.conflict(duplicateText)))
+            #expect(AuthError(duplicate, at: Instant(referenceNow)).errorDescription == duplicateText)
             _ = await client.stop()
         }
     }

@@ -40,6 +40,25 @@ struct VynqTalkEndToEndTests {
         }
     }
 
+    @Test(
+        "the document's token carries exp; the deployed server's carries expiration and no exp; both give the session its expiry",
+        arguments: ServerForm.allCases)
+    func tokenExpiryInEitherForm(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.vynqTalk, configure: form.configure) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.vynqTalk(), vault: vault, realtime: ScriptedRealtime(), openConnection: VynqTalkConnection.open)
+            await client.send(Do.signUp("Alice", "alice@example.com", Accounts.password))
+            let credentials = try #require(await client.credentials)
+            let payload = try #require(JWTClaims.payload(of: credentials.accessToken.reveal()))
+            #expect((payload["exp"] == nil) == (form == .deployed), "the deployed token has no exp")
+            #expect(credentials.expiresAt == Instant(referenceNow) + .seconds(3600))
+            await client.advance(stack.clock, by: .seconds(3600))
+            #expect(await client.waitFor(.signedOut(.tokenExpired)), "the session knew when its token ended")
+            #expect(vault.credentials == nil)
+            _ = await client.stop()
+        }
+    }
+
     @Test("an answer with success false at HTTP 200 is a failure with the server's message, not a session")
     func successFalse() async throws {
         try await EndToEndStack.with(.vynqTalk) { stack in

@@ -41,7 +41,7 @@ extension SessionLifecycle {
                     phase = .active(active)
                     return [.send(id, .protected(call, active.bearer))]
                 }
-                guard case .rotating = policy.refresh else {
+                guard case .rotating = policy.refresh.applied(to: active.credentials) else {
                     return end(&phase, reason: .tokenExpired, &requests) + [.finish(call, .sessionEnded)]
                 }
                 active.calls.append(.waiting(call))
@@ -143,11 +143,13 @@ extension SessionLifecycle {
             case .refreshing, .backingOff:
                 return []  // A refresh is already on its way.
             case .idle, .offline:
-                guard case .rotating = policy.refresh else { return end(&phase, reason: .tokenRejected, &requests) }
+                guard case .rotating = policy.refresh.applied(to: active.credentials) else {
+                    return end(&phase, reason: .tokenRejected, &requests)
+                }
                 return startRefresh(active, attempt: 0, &phase, &requests)
             }
-        case .passwordSetupRequired, .passwordChangeRequired:
-            guard case .rotating = policy.refresh else { return end(&phase, reason: .tokenRejected, &requests) }
+        case .passwordSetupRequired(let step), .passwordChangeRequired(let step):
+            guard case .rotating = policy.refresh.applied(to: step.credentials) else { return end(&phase, reason: .tokenRejected, &requests) }
             return []  // The password step's own answer decides.
         }
     }

@@ -72,7 +72,7 @@ extension SessionLifecycle {
     ) -> [AuthEffect] {
         let failed = requests.finish(waitingFor: request, .failed(failure))
         switch failure {
-        case .unauthorized where policy.refresh == .none:
+        case .unauthorized where phase.credentials.map({ policy.refresh.applied(to: $0) == .none }) ?? true:
             return failed + end(&phase, reason: .tokenRejected, &requests)
         case .badRequest, .unauthorized, .pendingApproval, .forbidden, .notFound, .conflict, .rateLimited, .server,
             .network, .timeout, .malformed:
@@ -191,7 +191,7 @@ extension SessionLifecycle {
         _ active: Active, _ failure: AuthFailure, attempt: Int, at now: Instant, _ phase: inout Phase
     ) -> [AuthEffect] {
         var active = active
-        guard case .rotating(_, let retryLimit, let backoff) = policy.refresh, attempt + 1 < retryLimit else {
+        guard case .rotating(_, let retryLimit, let backoff) = policy.refresh.applied(to: active.credentials), attempt + 1 < retryLimit else {
             let waiting = active.calls.filter { $0.stage == .waitingForToken }
             active.calls.removeAll { $0.stage == .waitingForToken }
             active.refresh = .offline
@@ -227,7 +227,7 @@ extension SessionLifecycle {
             phase = .active(active)
             return [.finish(call.id, .answered(id))]
         }
-        guard case .rotating = policy.refresh else {
+        guard case .rotating = policy.refresh.applied(to: active.credentials) else {
             // No refresh: the token is dead (VynqTalk's automatic logout).
             return end(&phase, reason: .tokenRejected, &requests)
         }

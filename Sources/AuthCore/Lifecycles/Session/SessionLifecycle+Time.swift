@@ -6,7 +6,7 @@ extension SessionLifecycle {
             switch active.refresh {
             case .idle:
                 guard let expiresAt = active.credentials.expiresAt else { return [] }
-                switch policy.refresh {
+                switch policy.refresh.applied(to: active.credentials) {
                 case .none:
                     return now >= expiresAt ? end(&phase, reason: .tokenExpired, &requests) : []
                 case .rotating(let margin, _, _):
@@ -41,7 +41,7 @@ extension SessionLifecycle {
 
     private func restore(_ credentials: Credentials, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         let expired = credentials.expiresAt.map { now >= $0 } ?? false
-        let refreshToken = policy.refresh == .none ? nil : credentials.refreshToken
+        let refreshToken = policy.refresh.applied(to: credentials) == .none ? nil : credentials.refreshToken
         switch (policy.restore, refreshToken) {
         case (.refresh, let token?),
             (.fetchCurrentUser, let token?) where expired:

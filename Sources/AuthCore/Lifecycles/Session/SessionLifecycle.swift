@@ -204,7 +204,7 @@ public struct SessionLifecycle: Lifecycle {
     /// The wake-up for the next proactive refresh, or for the end of a session without refresh.
     func deadlines(for credentials: Credentials, at now: Instant) -> [AuthEffect] {
         guard let expiresAt = credentials.expiresAt else { return [] }
-        switch policy.refresh {
+        switch policy.refresh.applied(to: credentials) {
         case .none: return [.schedule(.sessionExpiry, at: expiresAt)]
         case .rotating(let margin, _, _): return [.schedule(.proactiveRefresh, at: refreshDue(expiresAt, margin: margin, now: now))]
         }
@@ -221,7 +221,7 @@ public struct SessionLifecycle: Lifecycle {
     /// not inside the margin either.
     func tokenUsable(_ credentials: Credentials, at now: Instant) -> Bool {
         guard let expiresAt = credentials.expiresAt else { return true }
-        switch policy.refresh {
+        switch policy.refresh.applied(to: credentials) {
         case .none: return now < expiresAt
         case .rotating(let margin, _, _): return now < expiresAt - margin
         }

@@ -6,6 +6,30 @@ public enum RefreshPolicy: Hashable, Sendable {
     /// Rotating refresh (Everday, Hero365): refresh `margin` before expiry and on a 401; transient
     /// failures are retried up to `retryLimit` times, waiting `backoff`, then twice as long, and so on.
     case rotating(margin: Interval, retryLimit: Int, backoff: Interval)
+    /// Rotating refresh when the server gave a refresh token, none when it did not (Subspace: its
+    /// document grants `{token, user}` and no refresh, its deployed server `{accessToken,
+    /// refreshToken, user}` and a rotating `/auth/refresh`). Decided per session by the credentials
+    /// it holds: with a refresh token, everything ``rotating(margin:retryLimit:backoff:)`` does
+    /// (single flight, persist before use, no reuse); without one, everything ``none`` does.
+    case rotatingWhenGranted(margin: Interval, retryLimit: Int, backoff: Interval)
+
+    /// The refresh a session holding `credentials` applies: never ``rotatingWhenGranted(margin:retryLimit:backoff:)``.
+    public func applied(to credentials: Credentials) -> AppliedRefresh {
+        switch self {
+        case .none: .none
+        case .rotating(let margin, let retryLimit, let backoff): .rotating(margin: margin, retryLimit: retryLimit, backoff: backoff)
+        case .rotatingWhenGranted(let margin, let retryLimit, let backoff):
+            credentials.refreshToken == nil ? .none : .rotating(margin: margin, retryLimit: retryLimit, backoff: backoff)
+        }
+    }
+}
+
+/// The refresh a session applies to the credentials it holds (``RefreshPolicy/applied(to:)``).
+public enum AppliedRefresh: Hashable, Sendable {
+    /// No refresh: the session ends when its token is known to be dead.
+    case none
+    /// Rotating refresh, as ``RefreshPolicy/rotating(margin:retryLimit:backoff:)``.
+    case rotating(margin: Interval, retryLimit: Int, backoff: Interval)
 }
 
 /// What to do with stored credentials at launch.

@@ -97,9 +97,11 @@ enum AnswerReading {
     }
 
     /// The server's own words in an error (or `success: false`) body, looked up under `keys` in
-    /// order: a string member, Vapor's `reason` when `error` is `true`, FastAPI's validation list
-    /// (`detail: [{msg}]`), or a plain-text body. Reason phrases are dropped, secrets the request
-    /// carried are masked, and very long text is cut.
+    /// order: a string member, an object member's own `message` (Hero365's deployed
+    /// `{"error": {"type", "message", "details"}}`), FastAPI's validation list (`detail: [{msg}]`),
+    /// or a plain-text body. A reason phrase never hides a better message: when a key holds only
+    /// the status text (Subspace's deployed `{"error": "Bad Request", "message": "<detail>"}`) the
+    /// next key is read. Secrets the request carried are masked, and very long text is cut.
     static func message(in body: ResponseBody, keys: [String], request: APIRequest?) -> String? {
         var found: String?
         if let object = body.object {
@@ -107,10 +109,16 @@ enum AnswerReading {
                 guard let value = object[key] else { continue }
                 if let text = value.string {
                     found = text
+                } else if let nested = value.object {
+                    found = nested["message"]?.string  // Hero365 deployed: {"error": {"type", "message", "details"}}
                 } else if let first = value.array?.first {
                     found = first["msg"]?.string ?? first.string  // FastAPI 422: [{"loc", "msg", "type"}]
                 }
-                if let candidate = found?.trimmingCharacters(in: .whitespacesAndNewlines), !candidate.isEmpty { break }
+                if let candidate = found?.trimmingCharacters(in: .whitespacesAndNewlines), !candidate.isEmpty,
+                    !reasonPhrases.contains(candidate.lowercased())
+                {
+                    break
+                }
                 found = nil
             }
         } else if let string = body.json?.string {
@@ -173,6 +181,15 @@ enum AnswerReading {
 
     /// A Boolean member, `nil` when absent or not a Boolean.
     static func bool(_ value: JSONValue?) -> Bool? { value?.bool }
+
+    /// A token's expiry when the token itself is the authority: its JWT `exp` when it has one,
+    /// else `expiresIn` (Hero365's deployed refresh answers Supabase's `expires_in: 3600` beside a
+    /// 24 h business token: the server accepts the token until its `exp`, whatever the number says).
+    static func expiry(accessToken: String, otherwise expiresIn: JSONValue?) -> TokenExpiry {
+        let claimed = JWTClaims.expiry(of: accessToken)
+        if case .at = claimed { return claimed }
+        return expiry(expiresIn: expiresIn, accessToken: accessToken)
+    }
 
     /// A token's expiry: `expiresIn` seconds when the server sent a positive number (Everday
     /// `ExpiresIn`, Supabase `expires_in`), else the JWT `exp` claim, else unknown.
@@ -241,6 +258,14 @@ struct RequestBuilder: Sendable {
     /// A request without a body.
     func bodiless(_ method: String, _ path: String, headers: [(String, String)] = []) -> HTTPRequest {
         HTTPRequest(method: method, url: url(path), headers: HTTPHeaders(headers))
+    }
+
+    /// `value` percent-encoded for a query string: everything but RFC 3986's unreserved characters,
+    /// so `+` (a space to form decoders), `@`, `&` and `=` reach the server as written.
+    static func queryValue(_ value: String) -> String {
+        var unreserved = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        unreserved.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
     /// `Authorization: Bearer <token>`.

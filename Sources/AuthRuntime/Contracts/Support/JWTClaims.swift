@@ -17,8 +17,13 @@ public enum JWTClaims {
     /// When the token expires by its standard `exp` claim (NumericDate, seconds since the epoch):
     /// `.at(instant)`; `.unknown` when the token is not a JWT, has no `exp`, or its `exp` is not a
     /// usable number. Never a crash, and never "already expired" by guesswork.
-    public static func expiry(of token: String) -> TokenExpiry {
-        guard let exp = payload(of: token)?["exp"] else { return .unknown }
+    public static func expiry(of token: String) -> TokenExpiry { expiry(of: token, claims: ["exp"]) }
+
+    /// When the token expires by the first of `claims` it carries, read as `exp` is (seconds since
+    /// the epoch, fractions allowed): VynqTalk's deployed tokens carry `expiration` and no `exp`,
+    /// so its contract asks for `["exp", "expiration"]`. `.unknown` when none is usable.
+    public static func expiry(of token: String, claims: [String]) -> TokenExpiry {
+        guard let payload = payload(of: token), let exp = claims.lazy.compactMap({ payload[$0] }).first else { return .unknown }
         let seconds: Double
         switch exp {
         case .number(let value): seconds = value

@@ -80,7 +80,7 @@ struct Hero365CrossCheckTests {
                 case .tokens(let attempt, let grant)?:
                     #expect(!cancel && attempt == state)
                     #expect(grant.user.email == "\(provider.rawValue).user@example.com")
-                    #expect(grant.expiry == .after(.seconds(Self.lifetime)))
+                    #expect(grant.expiry == .at(.afterReferenceNow(Self.lifetime)), "the token's exp (expires_in agrees here)")
                     #expect(try await hero.send(.currentUser(Bearer(token: grant.accessToken, userID: grant.user.id))).failure == nil)
                 case .failure(let attempt, let message)?:
                     #expect(cancel && attempt == state && message == "User cancelled")

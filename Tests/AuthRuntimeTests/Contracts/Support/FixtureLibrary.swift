@@ -87,6 +87,8 @@ struct Sidecar: Decodable, Sendable {
         struct Exchange: Decodable, Sendable {
             var method: String
             var path: String
+            /// The percent-encoded query string, when the request carries one.
+            var query: String?
             var headers: [String: String]
         }
         var file: String
@@ -345,7 +347,7 @@ enum ReplyReading {
     static func expiry(_ json: TestJSON?) throws -> TokenExpiry {
         if json?.string == "unknown" { return .unknown }
         if let seconds = json?["after"]?.number { return .after(.seconds(Int64(seconds))) }
-        if let seconds = json?["at"]?.number { return .at(.seconds(Int64(seconds))) }
+        if let seconds = json?["at"]?.number { return .at(Instant(milliseconds: Int64((seconds * 1000).rounded()))) }
         throw FixtureProblem("an expiry is \"unknown\", {\"after\": s} or {\"at\": s}")
     }
 

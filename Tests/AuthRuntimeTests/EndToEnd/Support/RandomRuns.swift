@@ -160,7 +160,7 @@ struct RandomBackend<App: EndToEndApp>: Sendable {
     var protectedRequest: @Sendable (EndToEndStack) throws -> HTTPRequest
     /// Prepares the account; returns its first password.
     var prepare: @Sendable (EndToEndStack, Client<App>) async throws -> String
-    /// Everday's reset, Hero365's code sign-in; returns the password now in force.
+    /// Everday's reset, Hero365's code sign-in (Subspace: a fresh sign-in); returns the password now in force.
     var special: @Sendable (EndToEndStack, Client<App>, RandomAction, _ password: String) async throws -> String
 }
 
@@ -218,10 +218,10 @@ enum RandomRuns {
 
     /// Runs `actions` against a fresh server and checks the run's properties.
     static func run<App: EndToEndApp>(
-        _ backend: Backend, _ moves: RandomBackend<App>, _ actions: [RandomAction]
+        _ backend: Backend, _ moves: RandomBackend<App>, _ actions: [RandomAction], form: ServerForm = .documented
     ) async -> RunReport {
         do {
-            return try await EndToEndStack.with(backend, configure: EndToEndStack.shortReadTimeout) { stack in
+            return try await EndToEndStack.with(backend, configure: form.configure(then: EndToEndStack.shortReadTimeout)) { stack in
                 try await execute(stack, moves, actions)
             }
         } catch {
@@ -420,7 +420,7 @@ enum RandomRuns {
     /// Removes chunks of `actions` while the run still fails (simple delta shrinking; a run is
     /// not perfectly repeatable, so the result is the smallest list seen failing).
     static func shrink<App: EndToEndApp>(
-        _ backend: Backend, _ moves: RandomBackend<App>, _ actions: [RandomAction], budget: Int = 40
+        _ backend: Backend, _ moves: RandomBackend<App>, _ actions: [RandomAction], form: ServerForm = .documented, budget: Int = 40
     ) async -> [RandomAction] {
         var current = actions
         var budget = budget
@@ -431,7 +431,7 @@ enum RandomRuns {
             while index < current.count && budget > 0 {
                 let candidate = Array(current[..<index]) + Array(current[min(current.count, index + chunk)...])
                 budget -= 1
-                if !(await run(backend, moves, candidate).failures.isEmpty) {
+                if !(await run(backend, moves, candidate, form: form).failures.isEmpty) {
                     current = candidate
                     removedAny = true
                 } else {

@@ -1,0 +1,213 @@
+import AuthCore
+@testable import AuthRuntime
+import Foundation
+import Testing
+
+/// Where a deployed server has moved on from its document: each contract reads the documented
+/// form *and* the deployed one, checked on the fixtures of both (the `.deployed` variants).
+@Suite("Deployed forms: what the servers send beside what their documents say")
+struct DeployedFormTests {
+    static let receivedAt = FixtureTests.receivedAt
+
+    /// What `file` of `backend` decodes to, against the request its sidecar names.
+    static func decoded(_ backend: Backend, _ file: String) throws -> Reply {
+        let fixture = try FixtureLibrary.fixture(backend, file)
+        return try fixture.contract().decode(try fixture.response(), for: try fixture.apiRequest(), receivedAt: receivedAt)
+    }
+
+    /// The text a UI shows for the failure `file` decodes to.
+    static func shown(_ backend: Backend, _ file: String) throws -> String? {
+        guard case .failed(let failure) = try decoded(backend, file) else { return nil }
+        return AuthError.server(failure).errorDescription
+    }
+
+    // MARK: Subspace
+
+    @Test("the document says register answers {token, user}; the deployed server sends {accessToken, refreshToken, user}; both are read")
+    func subspaceGrantKeys() throws {
+        for (documented, deployed) in [
+            ("auth-register.response.201.json", "auth-register.response.201.deployed.json"),
+            ("auth-login.response.200.json", "auth-login.response.200.deployed.json"),
+        ] {
+            guard case .granted(let old) = try Self.decoded(.subspace, documented),
+                case .granted(let new) = try Self.decoded(.subspace, deployed)
+            else {
+                Issue.record("\(documented) or \(deployed) is not a grant")
+                continue
+            }
+            #expect(old.refreshToken == nil)
+            #expect(new.refreshToken == RefreshToken("kq3Jd0zC1m9vR2yXo8Wb4pTgLrNfE6sHuQaVjYcZx5M="))
+            #expect(new.accessToken.reveal().hasPrefix("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VyX2lk"))
+            #expect(new.expiry == .at(.seconds(1_761_486_000)), "the deployed token's exp")
+            #expect(old.user == new.user)
+        }
+    }
+
+    @Test("when both keys are sent, the deployed accessToken is the one read; a grant with neither is malformed")
+    func subspaceKeyPrecedence() throws {
+        let request = APIRequest.signIn(.email(try Email("john@example.com")), try Password(PasswordInput("password123")))
+        let user = #""user": {"id": "u1", "email": "john@example.com", "name": "John"}"#
+        func decode(_ body: String) -> Reply {
+            SubspaceContract.development.decode(
+                HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8)), for: request,
+                receivedAt: Self.receivedAt)
+        }
+        guard case .granted(let both) = decode(#"{"token": "old", "accessToken": "new", \#(user)}"#) else {
+            Issue.record("not a grant")
+            return
+        }
+        #expect(both.accessToken == AccessToken("new"))
+        #expect(decode(#"{"refreshToken": "r1", \#(user)}"#) == .failed(.malformed))
+        #expect(decode(#"{"accessToken": "", \#(user)}"#) == .failed(.malformed))
+    }
+
+    @Test(
+        "the document says errors are {error: <message>}; the deployed server sends {error: <status text>, message: <detail>}; both reach errorDescription"
+    )
+    func subspaceErrorEnvelope() throws {
+        #expect(try Self.shown(.subspace, "auth-register.response.400.password-too-short.json") == "password must be at least 8 characters")
+        #expect(try Self.shown(.subspace, "auth-register.response.400.deployed.json") == "password must be at least 8 characters")
+        #expect(try Self.shown(.subspace, "auth-register.response.409.json") == "email already exists")
+        #expect(try Self.shown(.subspace, "auth-register.response.409.deployed.json") == "email already registered")
+        #expect(try Self.shown(.subspace, "auth-login.response.401.json") == "invalid credentials")
+        #expect(try Self.shown(.subspace, "auth-login.response.401.deployed.json") == "invalid email or password")
+        #expect(try Self.shown(.subspace, "auth-me.response.401.json") == "token has expired")
+        #expect(try Self.shown(.subspace, "auth-me.response.401.deployed.json") == "Token has expired", "plain text from the middleware")
+    }
+
+    // MARK: Hero365
+
+    @Test("the document says password recovery sends {email} as a body; the deployed server reads ?email=; both are sent, the query percent-encoded")
+    func hero365RecoveryQuery() throws {
+        let contract = Hero365Contract.development
+        for (address, query) in [
+            ("user@example.com", "email=user%40example.com"), ("a+b@example.com", "email=a%2Bb%40example.com"),
+            ("o'neil&co=x@example.com", "email=o%27neil%26co%3Dx%40example.com"),
+        ] {
+            guard let email = try? Email(address) else { continue }
+            let request = try contract.encode(.requestPasswordReset(.email(email)))
+            #expect(request.method == "POST")
+            #expect(request.url.path == "/api/v1/auth/password-recovery")
+            #expect(request.url.query == query)
+            let body = try TestJSON.parse(try #require(request.body))
+            #expect(body == .object(["email": .string(address)]), "the documented body alongside")
+        }
+    }
+
+    @Test("the document serves /api/v1; production serves /v1: the prefix is configuration")
+    func hero365Prefix() throws {
+        let server = try #require(URL(string: "https://api.hero365.ai"))
+        let production = Hero365Contract(server: server, prefix: Hero365Contract.productionPrefix)
+        #expect(production.baseURL.absoluteString == "https://api.hero365.ai/v1")
+        #expect(try production.encode(.oauthURL(.google)).url.absoluteString == "https://api.hero365.ai/v1/auth/oauth/google")
+        #expect(Hero365Contract(server: server).baseURL.absoluteString == "https://api.hero365.ai/api/v1")
+    }
+
+    @Test("the document's refresh carries no lifetime; the deployed server sends expires_in 3600 beside a 24 h JWT; the JWT's exp decides, expires_in only without one")
+    func hero365ExpWins() throws {
+        guard case .refreshed(let documented) = try Self.decoded(.hero365, "auth-refresh.response.200.json"),
+            case .refreshed(let deployed) = try Self.decoded(.hero365, "auth-refresh.response.200.deployed.json")
+        else {
+            Issue.record("not refreshed")
+            return
+        }
+        #expect(documented.expiry == .unknown)
+        #expect(deployed.expiry == .at(.seconds(1_767_312_000)))
+        let request = APIRequest.refresh(RefreshToken("r0"))
+        let opaque = Hero365Contract.development.decode(
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                         body: Data(#"{"access_token": "opaque", "refresh_token": "r1", "expires_in": 3600}"#.utf8)),
+            for: request, receivedAt: Self.receivedAt)
+        guard case .refreshed(let fallback) = opaque else {
+            Issue.record("\(opaque)")
+            return
+        }
+        #expect(fallback.expiry == .after(.seconds(3600)), "a token without exp keeps expires_in")
+    }
+
+    @Test("the document's errors are {detail}; the deployed validation error is {error: {type, message, details}}; the message reaches errorDescription, a detail's input never")
+    func hero365ValidationEnvelope() throws {
+        #expect(try Self.shown(.hero365, "auth-password-recovery.response.422.deployed.json") == "Request validation failed")
+        #expect(try Self.shown(.hero365, "auth-signin.response.401.json") == "Invalid credentials")
+        let request = APIRequest.signIn(.email(try Email("user@example.com")), try Password(PasswordInput("Sup3r-secret!")))
+        let echoed = Data(#"{"error": {"type": "validation_error", "message": "Request validation failed", "details": [{"field": "body.password", "message": "too weak", "type": "value_error", "input": "Sup3r-secret!"}]}}"#.utf8)
+        let reply = Hero365Contract.development.decode(
+            HTTPResponse(status: 422, headers: ["Content-Type": "application/json"], body: echoed), for: request, receivedAt: Self.receivedAt)
+        guard case .failed(let failure) = reply else {
+            Issue.record("\(reply)")
+            return
+        }
+        #expect(failure == .badRequest("Request validation failed"))
+        #expect(!(AuthError.server(failure).errorDescription ?? "").contains("Sup3r-secret!"))
+    }
+
+    // MARK: Anonymous Wall
+
+    @Test("the document says the user carries passwordSet; the deployed server omits it and sends a passwordSet claim; both are read")
+    func anonymousWallPasswordSetClaim() throws {
+        guard case .granted(let documented) = try Self.decoded(.anonymousWall, "auth-register-email.response.201.json"),
+            case .granted(let deployed) = try Self.decoded(.anonymousWall, "auth-register-email.response.201.deployed.json"),
+            case .granted(let codeLogin) = try Self.decoded(.anonymousWall, "auth-login-email.response.200.deployed.json")
+        else {
+            Issue.record("not grants")
+            return
+        }
+        #expect(documented.user.passwordSet == false)
+        #expect(deployed.user.passwordSet == false, "from the claim")
+        #expect(codeLogin.user.passwordSet == false, "from the claim")
+        let request = APIRequest.signInWithEmailCode(try Email("student@harvard.edu"), try VerificationCode(CodeInput("123456")))
+        func grant(_ claims: String, user: String) -> Grant? {
+            let token = JWTClaimsTests.jwt(claims)
+            let body = Data(#"{"accessToken": "\#(token)", "user": \#(user)}"#.utf8)
+            let reply = AnonymousWallContract.development.decode(
+                HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body), for: request, receivedAt: Self.receivedAt)
+            if case .granted(let grant) = reply { return grant }
+            return nil
+        }
+        #expect(grant(#"{"sub":"u1","passwordSet":true}"#, user: #"{"id":"u1"}"#)?.user.passwordSet == true)
+        #expect(grant(#"{"sub":"u1","passwordSet":true}"#, user: #"{"id":"u1","passwordSet":false}"#)?.user.passwordSet == false, "the user's own field wins")
+        #expect(grant(#"{"sub":"u1"}"#, user: #"{"id":"u1"}"#)?.user.passwordSet == nil, "neither says")
+        #expect(grant(#"{"sub":"u1","passwordSet":"false"}"#, user: #"{"id":"u1"}"#)?.user.passwordSet == nil, "a claim that is not a Boolean says nothing")
+    }
+
+    @Test("the document says a wrong password is 401; the deployed server sends 400 {error: Invalid email or password} on password login; both are invalid credentials")
+    func anonymousWallWrongPassword() throws {
+        #expect(try Self.decoded(.anonymousWall, "auth-login-password.response.401.json") == .failed(.unauthorized(nil)))
+        #expect(try Self.decoded(.anonymousWall, "auth-login-password.response.400.deployed.json") == .failed(.unauthorized("Invalid email or password")))
+        #expect(try Self.shown(.anonymousWall, "auth-login-password.response.400.deployed.json") == "Invalid email or password")
+        #expect(
+            try Self.decoded(.anonymousWall, "auth-login-password.response.400.deployed-password-not-set.json")
+                == .failed(.badRequest("Password not set for this account")), "any other 400 stays a bad request")
+        // Only on the password-login endpoint: the same body elsewhere is a bad request.
+        let elsewhere = AnonymousWallContract.development.decode(
+            HTTPResponse(status: 400, headers: ["Content-Type": "application/json"], body: Data(#"{"error":"Invalid email or password"}"#.utf8)),
+            for: .sendEmailCode(try Email("student@harvard.edu"), .login), receivedAt: Self.receivedAt)
+        #expect(elsewhere == .failed(.badRequest("Invalid email or password")))
+    }
+
+    @Test("the document gives a duplicate registration no body; the deployed server sends 409 with an empty body; errorDescription still says why")
+    func anonymousWallEmptyConflict() throws {
+        for file in ["auth-register-email.response.409.json", "auth-register-email.response.409.deployed.json"] {
+            #expect(try Self.decoded(.anonymousWall, file) == .failed(.conflict(nil)))
+            #expect(try Self.shown(.anonymousWall, file) == "That account already exists.")
+        }
+    }
+
+    // MARK: VynqTalk
+
+    @Test("the document's token would carry exp; the deployed token carries expiration (fractional seconds) and no exp; both are read")
+    func vynqTalkExpiration() throws {
+        guard case .granted(let deployed) = try Self.decoded(.vynqTalk, "auth-login.response.200.deployed.json") else {
+            Issue.record("not a grant")
+            return
+        }
+        #expect(deployed.expiry == .at(Instant(milliseconds: 1_771_234_567_123)))
+        #expect(deployed.user.id == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        let both = JWTClaimsTests.jwt(#"{"exp":1767229200,"expiration":1999999999}"#)
+        #expect(JWTClaims.expiry(of: both, claims: VynqTalkContract.expiryClaims) == .at(.seconds(1_767_229_200)), "exp first")
+        let neither = JWTClaimsTests.jwt(#"{"userId":"u1"}"#)
+        #expect(JWTClaims.expiry(of: neither, claims: VynqTalkContract.expiryClaims) == .unknown)
+        #expect(JWTClaims.expiry(of: JWTClaimsTests.jwt(#"{"expiration":1771234567}"#)) == .unknown, "other contracts read exp only")
+        #expect(try Self.shown(.vynqTalk, "auth-login.response.200.deployed-incorrect-password.json") == "Incorrect Password.")
+    }
+}
