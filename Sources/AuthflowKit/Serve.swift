@@ -20,8 +20,12 @@ public final class DevServer: Sendable {
     public let port: UInt16
 
     /// Starts the reference server mounting `backends` on 127.0.0.1:`port` (0 picks a free port).
-    public init(backends: [Backend], port: UInt16) throws(ReferenceServerError) {
-        server = ReferenceServer(backends: backends.map(\.served))
+    /// `requestLog`, when given, hears of each request answered: method, path, status and time,
+    /// never a body, header or query (see `RequestLogEntry`).
+    public init(
+        backends: [Backend], port: UInt16, requestLog: (@Sendable (RequestLogEntry) -> Void)? = nil
+    ) throws(ReferenceServerError) {
+        server = ReferenceServer(backends: backends.map(\.served), requestLog: requestLog)
         self.backends = backends
         self.port = try server.start(port: port)
     }
@@ -72,7 +76,7 @@ public final class DevServer: Sendable {
 }
 
 extension Authflow {
-    /// `authflow serve [--backend NAME|all] [--port 8080]`: runs the reference backend until
+    /// `authflow serve [--backend NAME|all] [--port 8080] [--quiet]`: runs the reference backend until
     /// interrupted (SIGINT or SIGTERM), after printing its URLs. A test passes `whileRunning`,
     /// which runs in place of the wait (the server stops when it returns).
     static func serve(
@@ -86,22 +90,51 @@ extension Authflow {
             let names = Backend.allCases.map(\.rawValue).joined(separator: ", ")
             throw CommandProblem(description: "--backend takes all or one of \(names), not '\(name)'")
         }
-        let port = try arguments.integer("port", default: 8080)
-        guard let port = UInt16(exactly: port) else { throw CommandProblem(description: "--port takes 0…65535, not \(port)") }
+        let number = try arguments.integer("port", default: 8080)
+        guard let port = UInt16(exactly: number) else { throw CommandProblem(description: "--port takes 0…65535, not \(number)") }
         let interrupted = whileRunning == nil ? Interrupt() : nil  // Before starting: an early Ctrl-C is not lost.
+        let quiet = arguments.flags.contains("quiet")
+        // The server's threads log through `out` only while it runs: it is stopped, every thread
+        // ended, before this scope returns.
+        return withoutActuallyEscaping(out) { out -> Int32 in
+            serve(backends: backends, port: port, quiet: quiet, lines: SharedLines(out), err: err, interrupted: interrupted, whileRunning: whileRunning)
+        }
+    }
+
+    /// Serves `backends` on `port` until interrupted (or `whileRunning` returns), writing the
+    /// banner, each request unless `quiet`, and `stopped` to `lines`.
+    private static func serve(
+        backends: [Backend], port: UInt16, quiet: Bool, lines: SharedLines, err: (String) -> Void, interrupted: Interrupt?,
+        whileRunning: ((DevServer) -> Void)?
+    ) -> Int32 {
+        var requestLog: (@Sendable (RequestLogEntry) -> Void)?
+        if !quiet {
+            requestLog = { entry in
+                lines(Authflow.timestamp() + " " + entry.description)
+                fflush(nil)
+            }
+        }
         let running: DevServer
         do {
-            running = try DevServer(backends: backends, port: port)
+            running = try DevServer(backends: backends, port: port, requestLog: requestLog)
         } catch {
             err("authflow serve: cannot listen on 127.0.0.1:\(port): \(error)")
             return 69
         }
-        running.banner.forEach(out)
+        running.banner.forEach { lines($0) }
+        if !quiet { lines("\nEach request is logged: method, path (query left out), status, time; --quiet silences it.") }
         fflush(nil)  // Piped to a file or another program, the banner must show before the wait.
         if let whileRunning { whileRunning(running) } else { interrupted?.wait() }
         running.stop()
-        out("stopped")
+        lines("stopped")
         return 0
+    }
+
+    /// The wall-clock time of day in UTC, `HH:MM:SS`, for the request log.
+    static func timestamp(_ date: Date = Date()) -> String {
+        let seconds = Int(date.timeIntervalSince1970) % 86_400
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(seconds / 3_600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
     }
 }
 
