@@ -1,6 +1,6 @@
 import AuthCore
 
-/// Every user flow the seeds (`../shared/seeds/`) write out step by step, as event sequences driven
+/// Every user flow the backends' documents (the seeds) write out step by step, as event sequences driven
 /// through the backends' app machines (``Apps``).
 ///
 /// Each flow cites its seed and section, uses the seed's own example values, names each request
