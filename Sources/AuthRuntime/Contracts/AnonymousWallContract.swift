@@ -11,9 +11,9 @@ import Foundation
 /// - send-code and reset-request answer `{"message": …}` or "String or JSON with message";
 /// - the header is written `X-User-Id` (and "standardized" so) and `X-User-ID`: one header, since
 ///   field names ignore case; it is sent as `X-User-Id`;
-/// - users carry `passwordSet` or omit it (then ``UserProfile/passwordSet`` is `nil`, not `false`);
+/// - users carry `passwordSet` or omit it (then `UserProfile.passwordSet` is `nil`, not `false`);
 /// - `createdAt` is `2026-01-28T...` or `2026-01-30T15:17:41-08:00[America/Los_Angeles]`: never
-///   needed for a ``Reply``, so neither form can make an answer unreadable.
+///   needed for a `Reply`, so neither form can make an answer unreadable.
 ///
 /// The seed documents no error body; the server's words are read from `error`, `message`,
 /// `detail` or `reason`, or a plain-text body. 403 is "wrong school domain", 408 a timeout.
@@ -27,7 +27,7 @@ public struct AnonymousWallContract: BackendContract {
     /// `https://api.anonymouswall.com/api/v1`.
     public static let production = AnonymousWallContract(server: URL(string: "https://api.anonymouswall.com")!)
 
-    /// Always ``AuthCore/Backend/anonymousWall``.
+    /// Always `Backend.anonymousWall`.
     public let backend = Backend.anonymousWall
     /// Where the API lives, `/api/v1` included.
     public let baseURL: URL

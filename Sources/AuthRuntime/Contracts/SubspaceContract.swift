@@ -15,7 +15,7 @@ public struct SubspaceContract: BackendContract {
     /// `http://localhost:8080/api/v1`, the seed's development server.
     public static let development = SubspaceContract(server: URL(string: "http://localhost:8080")!)
 
-    /// Always ``AuthCore/Backend/subspace``.
+    /// Always `Backend.subspace`.
     public let backend = Backend.subspace
     /// Where the API lives, `/api/v1` included (the seed's client `baseURL`).
     public let baseURL: URL

@@ -139,7 +139,7 @@ public struct FuzzReport: Sendable {
 /// once, because a pure reducer makes the same move from the same world (up to renaming) lead to
 /// the same world with the same effects, so the step invariants give the same verdicts. A fuzzing
 /// session therefore keeps the transitions it has stepped and checked, between worlds up to
-/// renaming (``CheckedTransitions``); a walk that takes one again follows it without stepping or
+/// renaming (`CheckedTransitions`); a walk that takes one again follows it without stepping or
 /// checking it again. Walks come back to the same moves often (the first moves of every walk, a
 /// retry loop, a refresh cycle), and following a checked transition costs a lookup where a step
 /// and its checks cost microseconds. The walks are the same: the menu of a world, and so the
@@ -222,7 +222,7 @@ public enum Fuzzer {
     }
 
     /// The name of the violation a fuzzing session reports when a failing walk does not fail
-    /// again when stepped afresh (see ``brokenContract(_:seed:_:_:_:)``).
+    /// again when stepped afresh (see `brokenContract(_:seed:_:_:_:)`).
     public static let brokenContractName = "a failing walk fails again when stepped afresh"
     @usableFromInline static let brokenContractSource = "LifecycleModel.intents(in:) contract; Invariant"
     @usableFromInline static let brokenContractCauses =
