@@ -43,6 +43,17 @@ extension AppIntent: EitherShaped {
     public func hash(into hasher: inout Hasher) { hashCaseAndValue(into: &hasher) }
 }
 
+extension AppIntent: CustomStringConvertible {
+    /// The side, then the intent as it describes itself: `session(logout)` rather than the
+    /// default's module-qualified `AuthCore.SessionLifecycle.Intent.logout` inside it.
+    public var description: String {
+        switch self {
+        case .entry(let value): "entry(\(value))"
+        case .session(let value): "session(\(value))"
+        }
+    }
+}
+
 /// Where a composed app is: in the signed-out flows, or in the session.
 public enum AppPhase<EntryPhase: Hashable & Sendable, SessionPhase: Hashable & Sendable>: Hashable, Sendable {
     /// Signed out, somewhere in the sign-in/registration/reset flows.
@@ -200,3 +211,14 @@ extension AppPhase: CaseListing where EntryPhase: LifecyclePhase, SessionPhase: 
 }
 
 extension AppPhase: LifecyclePhase where EntryPhase: LifecyclePhase, SessionPhase: LifecyclePhase {}
+
+extension AppPhase: CustomStringConvertible {
+    /// The side, then the phase as it describes itself: `signedIn(restoring(…))` rather than the
+    /// default's module-qualified `signedIn(AuthCore.SessionLifecycle.Phase.restoring(…))`.
+    public var description: String {
+        switch self {
+        case .signedOut(let value): "signedOut(\(value))"
+        case .signedIn(let value): "signedIn(\(value))"
+        }
+    }
+}
