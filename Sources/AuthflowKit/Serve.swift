@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthSupport
 import Foundation
 import ReferenceBackend
 
@@ -94,17 +95,21 @@ extension Authflow {
         guard let port = UInt16(exactly: number) else { throw CommandProblem(description: "--port takes 0…65535, not \(number)") }
         let interrupted = whileRunning == nil ? Interrupt() : nil  // Before starting: an early Ctrl-C is not lost.
         let quiet = arguments.flags.contains("quiet")
-        // The server's threads log through `out` only while it runs: it is stopped, every thread
-        // ended, before this scope returns.
+        // The server's threads log through `out` only while this scope runs: the relay lets go of
+        // `out` before it returns, however long the server's objects outlive the call (a
+        // connection thread's object can be released a moment after the thread ended).
         return withoutActuallyEscaping(out) { out -> Int32 in
-            serve(backends: backends, port: port, quiet: quiet, lines: SharedLines(out), err: err, interrupted: interrupted, whileRunning: whileRunning)
+            let lines = DetachableLines(out)
+            defer { lines.detach() }
+            return serve(
+                backends: backends, port: port, quiet: quiet, lines: lines, err: err, interrupted: interrupted, whileRunning: whileRunning)
         }
     }
 
     /// Serves `backends` on `port` until interrupted (or `whileRunning` returns), writing the
     /// banner, each request unless `quiet`, and `stopped` to `lines`.
     private static func serve(
-        backends: [Backend], port: UInt16, quiet: Bool, lines: SharedLines, err: (String) -> Void, interrupted: Interrupt?,
+        backends: [Backend], port: UInt16, quiet: Bool, lines: DetachableLines, err: (String) -> Void, interrupted: Interrupt?,
         whileRunning: ((DevServer) -> Void)?
     ) -> Int32 {
         var requestLog: (@Sendable (RequestLogEntry) -> Void)?
@@ -136,6 +141,19 @@ extension Authflow {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(two(seconds / 3_600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
     }
+}
+
+/// Lines written from several threads, one at a time, to a writer that can be let go: after
+/// ``detach()``, lines are dropped and the writer is no longer referenced.
+final class DetachableLines: Sendable {
+    private let write: Locked<((String) -> Void)?>
+
+    init(_ write: @escaping (String) -> Void) { self.write = Locked(write) }
+
+    func callAsFunction(_ line: String) { write.withLock { $0?(line) } }
+
+    /// Lets go of the writer; later lines are dropped.
+    func detach() { write.withLock { $0 = nil } }
 }
 
 /// Waits for SIGINT or SIGTERM (installed when created, so a signal that arrives early is not lost).
