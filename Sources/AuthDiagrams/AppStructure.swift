@@ -2,7 +2,7 @@ import AuthCore
 import AuthVerification
 
 /// One signed-out flow of an app, found by reflecting the app machine: its position among the
-/// app's nested ``OneOf``s (`first`, `second.first`, …), its type and its starting case.
+/// app's nested `OneOf`s (`first`, `second.first`, …), its type and its starting case.
 public struct EntryPosition: Hashable, Sendable, Comparable {
     /// The `first`/`second` steps from the app's entry to this flow.
     public var path: [String]
@@ -27,8 +27,8 @@ public struct EntryPosition: Hashable, Sendable, Comparable {
     /// Orders by position.
     public static func < (lhs: EntryPosition, rhs: EntryPosition) -> Bool { lhs.path.lexicographicallyPrecedes(rhs.path) }
 
-    /// The entry flows of an app machine (a ``Handover`` of nested ``OneOf``s), in position order.
-    /// An app that is not a ``Handover`` has none.
+    /// The entry flows of an app machine (a `Handover` of nested `OneOf`s), in position order.
+    /// An app that is not a `Handover` has none.
     public static func of(_ app: Any) -> [EntryPosition] {
         guard let entry = Mirror(reflecting: app).descendant("entry") else { return [] }
         var found: [EntryPosition] = []

@@ -6,7 +6,7 @@ import AuthVerification
 /// explored.
 ///
 /// The catalogue says nothing about edges: every edge comes from exploration. It says which
-/// backends use a lifecycle model and which of their declared lifecycles (``Backend/lifecycles``)
+/// backends use a lifecycle model and which of their declared lifecycles (`Backend.lifecycles`)
 /// it draws, which a test checks against AuthCore's declarations in both directions.
 public struct DiagramCatalogue: Sendable {
     /// One lifecycle diagram.
@@ -70,7 +70,7 @@ public struct DiagramCatalogue: Sendable {
 
     /// The lifecycle diagrams, in `Models.lifecycles` order.
     public var lifecycles: [LifecycleEntry]
-    /// The composition diagrams, in ``Backend`` order.
+    /// The composition diagrams, in `Backend` order.
     public var compositions: [CompositionEntry]
 
     /// Creates a catalogue.

@@ -1,7 +1,7 @@
 import AuthCore
 
 /// A user flow a seed writes out step by step, as an event sequence driven through the backend's
-/// app machine (``Apps``), with the state it must end in and the effects the seed names.
+/// app machine (`Apps`), with the state it must end in and the effects the seed names.
 public struct DocumentedFlow: Sendable, CustomStringConvertible {
     /// A short stable name (`anonymousWall.registration`).
     public let id: String

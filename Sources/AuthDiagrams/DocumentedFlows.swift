@@ -1,7 +1,7 @@
 import AuthCore
 
-/// Every user flow the seeds (the five backends' API documents) write out step by step, as event sequences driven
-/// through the backends' app machines (``Apps``).
+/// Every user flow the backends' documents (the seeds) write out step by step, as event sequences driven
+/// through the backends' app machines (`Apps`).
 ///
 /// Each flow cites its seed and section, uses the seed's own example values, names each request
 /// the seed names (an `.answer` fails the flow when the reducer never sent that request), and ends

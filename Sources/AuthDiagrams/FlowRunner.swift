@@ -4,39 +4,39 @@ import AuthVerification
 /// The request an effect asks for, by endpoint: what a documented step names ("→ API:
 /// `/api/v1/auth/login/password`") in AuthCore's backend-neutral vocabulary.
 public enum Endpoint: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// ``APIRequest/sendEmailCode(_:_:)``.
+    /// `APIRequest.sendEmailCode(_:_:)`.
     case sendEmailCode
-    /// ``APIRequest/registerWithEmailCode(_:_:)``.
+    /// `APIRequest.registerWithEmailCode(_:_:)`.
     case registerWithEmailCode
-    /// ``APIRequest/signInWithEmailCode(_:_:)``.
+    /// `APIRequest.signInWithEmailCode(_:_:)`.
     case signInWithEmailCode
-    /// ``APIRequest/sendPhoneCode(_:)``.
+    /// `APIRequest.sendPhoneCode(_:)`.
     case sendPhoneCode
-    /// ``APIRequest/signInWithPhoneCode(_:_:)``.
+    /// `APIRequest.signInWithPhoneCode(_:_:)`.
     case signInWithPhoneCode
-    /// ``APIRequest/signIn(_:_:)``.
+    /// `APIRequest.signIn(_:_:)`.
     case signIn
-    /// ``APIRequest/register(_:)``.
+    /// `APIRequest.register(_:)`.
     case register
-    /// ``APIRequest/requestPasswordReset(_:)``.
+    /// `APIRequest.requestPasswordReset(_:)`.
     case requestPasswordReset
-    /// ``APIRequest/resetPassword(_:newPassword:)``.
+    /// `APIRequest.resetPassword(_:newPassword:)`.
     case resetPassword
-    /// ``APIRequest/setPassword(_:_:)``.
+    /// `APIRequest.setPassword(_:_:)`.
     case setPassword
-    /// ``APIRequest/changePassword(old:new:_:)``.
+    /// `APIRequest.changePassword(old:new:_:)`.
     case changePassword
-    /// ``APIRequest/oauthURL(_:)``.
+    /// `APIRequest.oauthURL(_:)`.
     case oauthURL
-    /// ``APIRequest/refresh(_:)``.
+    /// `APIRequest.refresh(_:)`.
     case refresh
-    /// ``APIRequest/currentUser(_:)``.
+    /// `APIRequest.currentUser(_:)`.
     case currentUser
-    /// ``APIRequest/revoke(_:_:)``.
+    /// `APIRequest.revoke(_:_:)`.
     case revoke
-    /// ``APIRequest/protected(_:_:)``.
+    /// `APIRequest.protected(_:_:)`.
     case protected
-    /// ``APIRequest/openRealtime(_:)``.
+    /// `APIRequest.openRealtime(_:)`.
     case openRealtime
 
     /// The endpoint of `request`.
@@ -67,7 +67,7 @@ public enum Endpoint: String, Hashable, Sendable, CaseIterable, CustomStringConv
 }
 
 /// An intent of one of an app's flows (`PasswordSignIn.Intent.submit(…)`), sent to the whole app
-/// and routed to the flow whose intent type it is (``AuthCore/Lifecycle/route(_:)``): a flow's
+/// and routed to the flow whose intent type it is (`Lifecycle.route(_:)`): a flow's
 /// steps never spell the composition's nesting.
 public struct AnyIntent: Hashable, Sendable, CustomStringConvertible {
     /// The flow's intent.

@@ -124,6 +124,44 @@ public struct StateGraph: Hashable, Sendable {
         }.sorted()
     }
 
+    /// The failure lists of three failures or more that label two failure arrows or more, each
+    /// drawn once under a short name (`F1`, `F2`, … in arrow order) in the diagram's legend
+    /// instead of on every arrow.
+    public var sharedFailures: [SharedFailures] {
+        var order: [String] = []
+        var count: [String: Int] = [:]
+        for edge in mergedEdges where edge.kind == .failure {
+            for label in edge.compactLabels {
+                guard let list = SharedFailures.list(in: label), list.count >= SharedFailures.minimumLength else { continue }
+                let key = list.joined(separator: ", ")
+                if count[key] == nil { order.append(key) }
+                count[key, default: 0] += 1
+            }
+        }
+        return order.filter { count[$0, default: 0] >= 2 }.enumerated().map { index, key in
+            SharedFailures(name: "F\(index + 1)", failures: key.components(separatedBy: ", "))
+        }
+    }
+
+    /// The labels a drawing writes on `edge`: its ``MergedEdge/compactLabels``, with a list of
+    /// ``sharedFailures`` written by its name (`failed(F1)`). `shared` is `sharedFailures`, passed
+    /// in so that a renderer computes it once.
+    public func drawnLabels(_ edge: MergedEdge, shared: [SharedFailures]) -> [String] {
+        guard edge.kind == .failure, !shared.isEmpty else { return edge.compactLabels }
+        return edge.compactLabels.map { label in
+            guard let list = SharedFailures.list(in: label), let open = label.firstIndex(of: "("),
+                let named = shared.first(where: { $0.failures == list })
+            else { return label }
+            return label[..<open] + "(" + named.name + ")"
+        }
+    }
+
+    /// ``drawnLabels(_:shared:)`` on one line, a failure marked `✗`: `✗ failed(F1)`.
+    public func drawnText(_ edge: MergedEdge, shared: [SharedFailures]) -> String {
+        let joined = drawnLabels(edge, shared: shared).joined(separator: ", ")
+        return edge.kind == .failure ? "✗ " + joined : joined
+    }
+
     /// The graph without `edge` (for showing that a changed graph is detected).
     public func removing(_ edge: Edge) -> StateGraph {
         var copy = self
@@ -200,5 +238,33 @@ public struct MergedEdge: Hashable, Sendable, Comparable {
     /// Orders by source, target, kind.
     public static func < (lhs: MergedEdge, rhs: MergedEdge) -> Bool {
         (lhs.from, lhs.to, lhs.kind.rawValue) < (rhs.from, rhs.to, rhs.kind.rawValue)
+    }
+}
+
+/// A list of failures that labels several failure arrows of one diagram, written once in its
+/// legend (`F1 = badRequest, conflict, …`) and on the arrows by its name.
+public struct SharedFailures: Hashable, Sendable {
+    /// The short name the arrows carry (`F1`).
+    public var name: String
+    /// The failures, in the order the arrows list them.
+    public var failures: [String]
+
+    /// Creates a named list.
+    public init(name: String, failures: [String]) {
+        self.name = name
+        self.failures = failures
+    }
+
+    /// Lists shorter than this stay on their arrows.
+    public static let minimumLength = 3
+
+    /// `F1 = badRequest, conflict, forbidden`.
+    public var legend: String { "\(name) = " + failures.joined(separator: ", ") }
+
+    /// The arguments of a label `name(a, b, c)`, or `nil` for a label without any.
+    static func list(in label: String) -> [String]? {
+        guard let open = label.firstIndex(of: "("), label.hasSuffix(")") else { return nil }
+        let inside = label[label.index(after: open)..<label.index(before: label.endIndex)]
+        return inside.components(separatedBy: ", ")
     }
 }

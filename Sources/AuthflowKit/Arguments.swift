@@ -18,6 +18,10 @@ public struct Arguments: Hashable, Sendable {
         case unknown(String)
         /// A value that is not a number where one is needed.
         case notANumber(option: String, value: String)
+        /// A number outside the values the option accepts.
+        case outOfRange(option: String, value: String, range: ClosedRange<Int>)
+        /// An option or flag another command takes, given to one that does not.
+        case notTaken(command: String, option: String)
 
         /// A message for the terminal.
         public var description: String {
@@ -25,6 +29,9 @@ public struct Arguments: Hashable, Sendable {
             case .missingValue(let option): "--\(option) needs a value"
             case .unknown(let name): "unknown option --\(name) (see --help)"
             case .notANumber(let option, let value): "--\(option) takes a number, not '\(value)'"
+            case .outOfRange(let option, let value, let range):
+                "--\(option) takes a number from \(range.lowerBound) to \(range.upperBound), not \(value)"
+            case .notTaken(let command, let option): "\(command) takes no --\(option) (see authflow \(command) --help)"
             }
         }
     }

@@ -2,44 +2,36 @@ import AuthVerification
 
 /// The `authflow` command: verify, explore, fuzz and replay the documented lifecycles.
 public enum Authflow {
-    /// The usage text.
+    /// The usage text: every command in a line or two; `authflow <command> --help` says more.
     public static let usage = """
         authflow — verify AuthCore's auth lifecycles
 
         USAGE
-          authflow verify [--json] [--runs N] [--length L]   explore every lifecycle to closure, fuzz each; exit 1 on any violation
+          authflow verify [--json] [--seed S] [--runs N] [--length L]
+                                                               explore every lifecycle to closure, fuzz each; exit 1 on any violation
           authflow explore <model> [--depth N] [--json]        exhaustive exploration of one model
           authflow fuzz <model> [--seed S] [--runs N] [--length L] [--no-reuse] [--json]
-                                                               seeded random walks; a move already stepped and checked
-                                                               in the session is followed, not stepped again (the same
-                                                               walks); --no-reuse steps and checks every event afresh
-          authflow replay <model> --seed S [--length L]        replay one fuzz run from its seed
+                                                               seeded random walks, every invariant checked; prints its seed
+          authflow replay <model> --seed S [--length L]        replay one fuzz walk from its seed, step by step
           authflow list                                        the models
           authflow fixtures [--write] [--check] [DIR]          the fixture index: print it, write DIR/INDEX.md, or exit 1 if stale
           authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check]
-                                                               generate StateDiagrams/ from the reducers (.mmd, .dot, .scxml, README.md;
-                                                               .svg too where Graphviz's dot is on the PATH); --check exits 1 naming
-                                                               every file that differs from what the code generates (.svg not compared)
-          authflow serve [--backend NAME|all] [--port 8080] [--deployed]
-                                                               run the reference backend for local app development: prints the base
-                                                               URLs, the outbox and the faults endpoint; Ctrl-C stops it. --deployed
-                                                               answers as the deployed servers do, not as their documents say
+                                                               generate StateDiagrams/ from the reducers; --check exits 1 naming
+                                                               every file that differs from what the code generates
+          authflow serve [--backend NAME|all] [--port 8080] [--deployed] [--quiet]
+                                                               run the reference backend for local app development, logging
+                                                               each request (--quiet: not); --deployed answers as the deployed
+                                                               servers do, not as their documents say; Ctrl-C stops it
           authflow demo                                        every backend's main lifecycle over HTTP through the real runner,
                                                                printing each state transition; exit 1 if one went otherwise
-          authflow bench [--quick] [--json] [--write]          the performance figures, measured side by side in one run: reducer
-                                                               steps/s, explorer states/s (and a model past 10⁶ states), fuzzer
-                                                               events/s, runner overhead vs bare URLSession, single-flight under
-                                                               load, cost growth with callers; median and spread of repetitions,
-                                                               each target met or not. --quick: under two minutes, explorations
-                                                               capped; --write: also write BENCHMARKS.md in the current directory;
-                                                               --only reducer,explorer,largeModel,growth,fuzzer,plantedBug,
-                                                               runnerOverhead,singleFlight: measure only those (not with --write)
+          authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]
+                                                               the performance figures, measured side by side in one run, each
+                                                               target met or not; --strict: exit 1 when one is not met
 
-        Seeds are decimal or 0x-hex. --help shows this text.
+        `authflow <command> --help` (or `authflow help <command>`) shows a command's options and an
+        example. Seeds are decimal or 0x-hex; counts are whole numbers, and a value out of range
+        is refused with exit 64.
         """
-
-    static let valued: Set<String> = ["depth", "seed", "runs", "length", "output", "format", "backend", "port", "only"]
-    static let flags: Set<String> = ["json", "help", "check", "quick", "write", "no-reuse", "deployed"]
 
     /// Runs the command line `words` (without the program name), writing to `out` and `err`.
     /// Returns the exit status: 0 when clean, 1 when a check found a violation, 64 for a command
@@ -57,12 +49,32 @@ public enum Authflow {
             err("authflow: \(error)")
             return 64
         }
-        if arguments.flags.contains("help") || arguments.command == nil || arguments.command == "help" {
+        guard let name = arguments.command, name != "help" else {
+            if let topic = arguments.positional.first {
+                guard let command = command(named: topic) else {
+                    err("authflow: no command '\(topic)' (see --help)")
+                    return 64
+                }
+                out(command.help)
+                return 0
+            }
             out(usage)
             return arguments.command == nil && !arguments.flags.contains("help") ? 64 : 0
         }
+        guard let command = command(named: name) else {
+            err("authflow: unknown command '\(name)' (see --help)")
+            return 64
+        }
+        if arguments.flags.contains("help") {
+            out(command.help)
+            return 0
+        }
+        if let problem = refusal(of: arguments, by: command) {
+            err("authflow: \(problem)")
+            return 64
+        }
         do {
-            switch arguments.command! {
+            switch name {
             case "verify": return try verify(arguments, models: models, out: out, err: err)
             case "explore": return try explore(arguments, models: models, out: out, err: err)
             case "fuzz": return try fuzz(arguments, models: models, out: out, err: err)
@@ -77,7 +89,7 @@ public enum Authflow {
             case "bench":
                 return try bench(arguments, out: out, err: err)
             default:
-                err("authflow: unknown command '\(arguments.command!)' (see --help)")
+                err("authflow: unknown command '\(name)' (see --help)")
                 return 64
             }
         } catch let problem as Arguments.Problem {
@@ -196,6 +208,9 @@ public enum Authflow {
             out(
                 "\(report.model): \(report.runs) runs, \(report.events) checked events (\(report.freshEvents) stepped afresh, "
                     + "the rest along transitions checked before), \(Int(report.eventsPerSecond)) events/s")
+            out(
+                "seed 0x\(String(configuration.seed, radix: 16, uppercase: true)) (--seed reruns this session); its first walk step by step: "
+                    + "authflow replay \(report.model) --seed \(configuration.seed(ofRun: 0)) --length \(configuration.length)")
             if let failure = report.failure {
                 out("\(failure)")
                 if failure.violation.invariant == Fuzzer.brokenContractName {
@@ -216,11 +231,17 @@ public enum Authflow {
         guard arguments.options["seed"] != nil else { throw CommandProblem(description: "replay needs --seed") }
         let seed = try arguments.seed("seed", default: 0)
         let length = try arguments.integer("length", default: FuzzConfiguration().length)
+        let json = arguments.flags.contains("json")
+        if !json {
+            let walk = model.walk(seed: seed, length: length)
+            out("\(model.name): the walk of seed \(seed), \(walk.steps.count) events (events redacted):")
+            walk.steps.enumerated().forEach { out("  \($0.offset + 1). \($0.element)") }
+        }
         guard let failure = model.replay(seed: seed, length: length) else {
             out("\(model.name): seed \(seed) runs \(length) events without a violation")
             return 0
         }
-        out(arguments.flags.contains("json") ? JSON.failure(failure) : "\(failure)")
+        out(json ? JSON.failure(failure) : "\(failure)")
         return 1
     }
 }

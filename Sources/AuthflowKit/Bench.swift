@@ -228,7 +228,7 @@ public enum Bench: Sendable {
 
 extension BenchConfiguration {
     /// The flags `authflow bench` takes.
-    public static let flags: Set<String> = ["quick", "json", "write", "help"]
+    public static let flags: Set<String> = ["quick", "json", "write", "strict", "wide", "help"]
 
     /// The configuration a command line asks for: `--quick`, or the full run.
     public static func chosen(by arguments: Arguments) -> BenchConfiguration {
@@ -253,7 +253,7 @@ extension BenchConfiguration {
 }
 
 extension Authflow {
-    /// `authflow bench [--quick] [--json] [--write] [--only SECTION,…]`.
+    /// `authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]`.
     static func bench(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         guard arguments.positional.isEmpty else {
             throw CommandProblem(description: "bench takes no arguments: \(arguments.positional.joined(separator: " "))")
@@ -262,7 +262,8 @@ extension Authflow {
             arguments.options.keys.filter { $0 != "only" }.sorted().map { "--\($0)" }
             + arguments.flags.subtracting(BenchConfiguration.flags).sorted().map { "--\($0)" }
         guard refused.isEmpty else {
-            throw CommandProblem(description: "bench takes only --quick, --json, --write and --only, not \(refused.joined(separator: " "))")
+            throw CommandProblem(
+                description: "bench takes only --quick, --json, --write, --strict, --wide and --only, not \(refused.joined(separator: " "))")
         }
         let sections = try BenchConfiguration.sections(chosenBy: arguments)
         guard sections.count == BenchSection.allCases.count || !arguments.flags.contains("write") else {
@@ -271,7 +272,7 @@ extension Authflow {
         let configuration = BenchConfiguration.chosen(by: arguments)
         err("authflow bench (\(configuration.name)): measuring; progress on standard error…")
         let report = Bench.run(configuration, sections: sections) { err("  \($0)") }
-        out(arguments.flags.contains("json") ? report.json : report.text)
+        out(arguments.flags.contains("json") ? report.json : arguments.flags.contains("wide") ? report.text : report.narrowText)
         if arguments.flags.contains("write") {
             let path = FileManager.default.currentDirectoryPath + "/BENCHMARKS.md"
             do {
@@ -281,6 +282,11 @@ extension Authflow {
             }
             err("wrote \(path)")
         }
-        return 0
+        return Self.benchStatus(report, strict: arguments.flags.contains("strict"))
+    }
+
+    /// `bench`'s exit status: 0, or with `--strict` 1 when a printed target is not met.
+    static func benchStatus(_ report: BenchReport, strict: Bool) -> Int32 {
+        strict && report.rows.contains { $0.met == false } ? 1 : 0
     }
 }

@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthSupport
 import Foundation
 import ReferenceBackend
 
@@ -20,11 +21,15 @@ public final class DevServer: Sendable {
     public let port: UInt16
 
     /// Starts the reference server mounting `backends` on 127.0.0.1:`port` (0 picks a free port),
-    /// answering as the deployed servers do when `deployed` is set, as their documents say otherwise.
-    public init(backends: [Backend], port: UInt16, deployed: Bool = false) throws(ReferenceServerError) {
+    /// answering as the deployed servers do when `deployed` is set, as their documents say
+    /// otherwise. `requestLog`, when given, hears of each request answered: method, path, status
+    /// and time, never a body, header or query (see `RequestLogEntry`).
+    public init(
+        backends: [Backend], port: UInt16, deployed: Bool = false, requestLog: (@Sendable (RequestLogEntry) -> Void)? = nil
+    ) throws(ReferenceServerError) {
         var configuration = Configuration()
         if deployed { configuration.answerAsDeployed() }
-        server = ReferenceServer(backends: backends.map(\.served), configuration: configuration)
+        server = ReferenceServer(backends: backends.map(\.served), configuration: configuration, requestLog: requestLog)
         self.backends = backends
         self.port = try server.start(port: port)
     }
@@ -76,7 +81,7 @@ public final class DevServer: Sendable {
 }
 
 extension Authflow {
-    /// `authflow serve [--backend NAME|all] [--port 8080] [--deployed]`: runs the reference backend until
+    /// `authflow serve [--backend NAME|all] [--port 8080] [--deployed] [--quiet]`: runs the reference backend until
     /// interrupted (SIGINT or SIGTERM), after printing its URLs. A test passes `whileRunning`,
     /// which runs in place of the wait (the server stops when it returns).
     static func serve(
@@ -90,23 +95,71 @@ extension Authflow {
             let names = Backend.allCases.map(\.rawValue).joined(separator: ", ")
             throw CommandProblem(description: "--backend takes all or one of \(names), not '\(name)'")
         }
-        let port = try arguments.integer("port", default: 8080)
-        guard let port = UInt16(exactly: port) else { throw CommandProblem(description: "--port takes 0…65535, not \(port)") }
+        let number = try arguments.integer("port", default: 8080)
+        guard let port = UInt16(exactly: number) else { throw CommandProblem(description: "--port takes 0…65535, not \(number)") }
         let interrupted = whileRunning == nil ? Interrupt() : nil  // Before starting: an early Ctrl-C is not lost.
+        let quiet = arguments.flags.contains("quiet")
+        let deployed = arguments.flags.contains("deployed")
+        // The server's threads log through `out` only while this scope runs: the relay lets go of
+        // `out` before it returns, however long the server's objects outlive the call (a
+        // connection thread's object can be released a moment after the thread ended).
+        return withoutActuallyEscaping(out) { out -> Int32 in
+            let lines = DetachableLines(out)
+            defer { lines.detach() }
+            return serve(
+                backends: backends, port: port, deployed: deployed, quiet: quiet, lines: lines, err: err, interrupted: interrupted,
+                whileRunning: whileRunning)
+        }
+    }
+
+    /// Serves `backends` on `port` until interrupted (or `whileRunning` returns), writing the
+    /// banner, each request unless `quiet`, and `stopped` to `lines`.
+    private static func serve(
+        backends: [Backend], port: UInt16, deployed: Bool, quiet: Bool, lines: DetachableLines, err: (String) -> Void, interrupted: Interrupt?,
+        whileRunning: ((DevServer) -> Void)?
+    ) -> Int32 {
+        var requestLog: (@Sendable (RequestLogEntry) -> Void)?
+        if !quiet {
+            requestLog = { entry in
+                lines(Authflow.timestamp() + " " + entry.description)
+                fflush(nil)
+            }
+        }
         let running: DevServer
         do {
-            running = try DevServer(backends: backends, port: port, deployed: arguments.flags.contains("deployed"))
+            running = try DevServer(backends: backends, port: port, deployed: deployed, requestLog: requestLog)
         } catch {
             err("authflow serve: cannot listen on 127.0.0.1:\(port): \(error)")
             return 69
         }
-        running.banner.forEach(out)
+        running.banner.forEach { lines($0) }
+        if !quiet { lines("\nEach request is logged: method, path (query left out), status, time; --quiet silences it.") }
         fflush(nil)  // Piped to a file or another program, the banner must show before the wait.
         if let whileRunning { whileRunning(running) } else { interrupted?.wait() }
         running.stop()
-        out("stopped")
+        lines("stopped")
         return 0
     }
+
+    /// The wall-clock time of day in UTC, `HH:MM:SS`, for the request log.
+    static func timestamp(_ date: Date = Date()) -> String {
+        let seconds = Int(date.timeIntervalSince1970) % 86_400
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(seconds / 3_600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
+    }
+}
+
+/// Lines written from several threads, one at a time, to a writer that can be let go: after
+/// ``detach()``, lines are dropped and the writer is no longer referenced.
+final class DetachableLines: Sendable {
+    private let write: Locked<((String) -> Void)?>
+
+    init(_ write: @escaping (String) -> Void) { self.write = Locked(write) }
+
+    func callAsFunction(_ line: String) { write.withLock { $0?(line) } }
+
+    /// Lets go of the writer; later lines are dropped.
+    func detach() { write.withLock { $0 = nil } }
 }
 
 /// Waits for SIGINT or SIGTERM (installed when created, so a signal that arrives early is not lost).

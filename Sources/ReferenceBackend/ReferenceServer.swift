@@ -29,8 +29,12 @@ public final class ReferenceServer: Sendable {
     private let http: HTTPServer
     private let boundPort = Locked<UInt16?>(nil)
 
-    /// Creates a stopped server mounting `backends` (duplicates ignored).
-    public init(backends: [ServedBackend] = ServedBackend.allCases, configuration: Configuration = Configuration()) {
+    /// Creates a stopped server mounting `backends` (duplicates ignored). `requestLog`, when given,
+    /// hears of every request once it is answered (see ``RequestLogEntry``: no body, query or header).
+    public init(
+        backends: [ServedBackend] = ServedBackend.allCases, configuration: Configuration = Configuration(),
+        requestLog: (@Sendable (RequestLogEntry) -> Void)? = nil
+    ) {
         var unique: [ServedBackend] = []
         for backend in backends where !unique.contains(backend) { unique.append(backend) }
         self.backends = unique
@@ -81,7 +85,17 @@ public final class ReferenceServer: Sendable {
             maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes,
             readTimeout: configuration.readTimeout, backlog: configuration.backlog
         )
-        http = HTTPServer(limits: limits, handler: dispatcher.handle)
+        guard let requestLog else {
+            http = HTTPServer(limits: limits, handler: dispatcher.handle)
+            return
+        }
+        http = HTTPServer(limits: limits) { request, connection in
+            let started = DispatchTime.now().uptimeNanoseconds
+            let reply = dispatcher.handle(request, connection)
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            requestLog(RequestLogEntry(request: request, reply: reply, seconds: elapsed))
+            return reply
+        }
     }
 
     deinit {

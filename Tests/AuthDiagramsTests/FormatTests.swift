@@ -17,6 +17,12 @@ struct FormatTests {
         var used: [String] = []
         var lines = text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("%%") }
         #expect(lines.removeFirst() == "stateDiagram-v2")
+        // The legend: one note, last, by the initial state, whose lines need the same escaping as labels.
+        let note = try #require(lines.firstIndex { $0.hasPrefix("    note right of ") }, "no legend")
+        #expect(lines.last == "    end note")
+        #expect(lines[note] == "    note right of \(Identifiers(diagram.graph.states)[diagram.graph.initial])")
+        for line in lines[(note + 1)..<(lines.count - 1)] { #expect(!line.contains(where: { ":;#%{}<>\"".contains($0) }), "\(line)") }
+        lines.removeSubrange(note...)
         for line in lines.map({ $0.trimmingCharacters(in: .whitespaces) }) where line != "direction LR" {
             if line.hasPrefix("state \"") {
                 let parts = line.components(separatedBy: "\" as ")
@@ -126,6 +132,45 @@ struct FormatTests {
         #expect(mermaid.contains("    [*] --> a\n"))
         #expect(mermaid.contains("    c --> [*]\n"))
         #expect(mermaid.contains("direction LR"))
+    }
+
+    @Test("a failure list of three or more on two arrows or more is named once in the legend and the arrows carry its name; a list on one arrow, or a short one, stays")
+    func sharedFailures() throws {
+        let long = ["failed(network)", "failed(server)", "failed(timeout)"]
+        var edges: [StateGraph.Edge] = []
+        for target in ["b", "c"] { edges += long.map { .init(from: "a", label: $0, to: target, kind: .failure) } }
+        edges += long.map { .init(from: "b", label: $0, to: "c", kind: .failure) }.dropLast()  // Two: stays on its arrow.
+        edges += [.init(from: "c", label: "failed(network)", to: "d", kind: .failure), .init(from: "c", label: "failed(conflict)", to: "d", kind: .failure),
+                  .init(from: "c", label: "failed(server)", to: "d", kind: .failure)]  // Another list of three, on one arrow: stays.
+        edges.append(.init(from: "a", label: "go", to: "d", kind: .intent))
+        let graph = StateGraph(name: "g", title: "g", initial: "a", finals: [], edges: edges, exploredStates: 4, exploredTransitions: 10, complete: true)
+        #expect(graph.sharedFailures == [SharedFailures(name: "F1", failures: ["network", "server", "timeout"])])
+        let shared = graph.sharedFailures
+        #expect(graph.mergedEdges.map { graph.drawnText($0, shared: shared) } == [
+            "✗ failed(F1)", "✗ failed(F1)", "go", "✗ failed(network, server)", "✗ failed(conflict, network, server)",
+        ])
+        let mermaid = Mermaid.render(graph)
+        #expect(mermaid.contains("    a --> b : ✗ failed(F1)\n"))
+        #expect(mermaid.contains("        F1 = network, server, timeout\n    end note\n"))
+        let dot = Graphviz.render(graph)
+        #expect(dot.contains(##"    a -> b [label="failed(F1)", color="#c62828", fontcolor="#c62828", style=dashed];"##))
+        #expect(dot.contains(#"label="F1 = network, server, timeout\l""#))
+        // SCXML keeps every event: it is read by tools, not people.
+        #expect(SCXML.render(graph).contains("failed.timeout"))
+    }
+
+    @Test("every DOT diagram carries a legend box with an arrow of each style", arguments: Committed.diagramNames)
+    func dotLegend(_ name: String) throws {
+        let diagram = try #require(Committed.generated.diagram(named: name))
+        let text = Graphviz.render(diagram.graph, header: diagram.header)
+        #expect(text.contains("    subgraph cluster_legend {"))
+        for (label, style) in [
+            ("user intent or server answer", "]"), ("failed answer", #"style=dashed]"#), ("timer", "style=dotted]"),
+            ("app launch", ##"color="#1565c0""##), ("documented flow", "penwidth=2.2]"),
+        ] {
+            #expect(text.split(separator: "\n").contains { $0.contains("label=\"\(label)\"") && $0.contains(style) }, "\(name) lacks \(label)")
+        }
+        for shared in diagram.graph.sharedFailures { #expect(text.contains(shared.name + " = ")) }
     }
 
     @Test("a relaunch is drawn once, from the initial case, when it lands where a launch from there does or back at the start")

@@ -140,7 +140,7 @@ struct VerificationCommandTests {
 
     @Test("--help, -h and help print the usage and exit 0; no command prints it and exits 64")
     func help() {
-        for words in [["--help"], ["-h"], ["help"], ["fuzz", "--help"]] {
+        for words in [["--help"], ["-h"], ["help"]] {
             let run = CommandRun(words, models: CommandModels.clean)
             #expect(run.status == 0, "\(words)")
             #expect(run.text == Authflow.usage, "\(words)")
@@ -272,7 +272,10 @@ struct VerificationCommandTests {
         let words = command.dropFirst("replay: authflow ".count).split(separator: " ").map(String.init)
         let replay = CommandRun(words, models: CommandModels.all)
         #expect(replay.status == 1)
-        #expect(replay.text == failure)
+        // The walk step by step, then the failure as fuzz printed it.
+        #expect(replay.out.last == failure)
+        #expect(replay.out.first?.hasPrefix("\(CommandModels.brokenName): the walk of seed ") == true, "\(replay.text)")
+        #expect(replay.out.dropFirst().first?.hasPrefix("  1. [") == true, "\(replay.text)")
     }
 
     @Test("fuzz on a model that breaks its contract exits 1, names the break and offers no replay command that would not reproduce it")
@@ -329,7 +332,12 @@ struct VerificationCommandTests {
     func replayClean() {
         let run = CommandRun(["replay", "passwordSignIn", "--seed", "0x2A", "--length", "30"], models: CommandModels.all)
         #expect(run.status == 0)
-        #expect(run.out == ["passwordSignIn: seed 42 runs 30 events without a violation"])
+        #expect(run.out.last == "passwordSignIn: seed 42 runs 30 events without a violation")
+        // The walk, step by step, numbered, before the verdict: 30 events, as long as the walk went.
+        let steps = run.out.dropFirst().dropLast()
+        #expect(run.out.first == "passwordSignIn: the walk of seed 42, \(steps.count) events (events redacted):")
+        #expect(!steps.isEmpty && steps.count <= 30)
+        #expect(steps.enumerated().allSatisfy { $0.element.hasPrefix("  \($0.offset + 1). [") }, "\(run.text)")
     }
 
     // MARK: verify

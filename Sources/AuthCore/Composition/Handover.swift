@@ -34,13 +34,24 @@ extension AppIntent: EitherShaped {
         }
     }
 
-    /// Equal when the same case holds equal values (see ``EitherShaped``).
+    /// Equal when the same case holds equal values (see `EitherShaped`).
     @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool { sameCaseAndValue(lhs, rhs) }
 
-    /// The case, then its value (see ``EitherShaped``).
+    /// The case, then its value (see `EitherShaped`).
     @inlinable
     public func hash(into hasher: inout Hasher) { hashCaseAndValue(into: &hasher) }
+}
+
+extension AppIntent: CustomStringConvertible {
+    /// The side, then the intent as it describes itself: `session(logout)` rather than the
+    /// default's module-qualified `AuthCore.SessionLifecycle.Intent.logout` inside it.
+    public var description: String {
+        switch self {
+        case .entry(let value): "entry(\(value))"
+        case .session(let value): "session(\(value))"
+        }
+    }
 }
 
 /// Where a composed app is: in the signed-out flows, or in the session.
@@ -61,11 +72,11 @@ extension AppPhase: EitherShaped {
         }
     }
 
-    /// Equal when the same case holds equal values (see ``EitherShaped``).
+    /// Equal when the same case holds equal values (see `EitherShaped`).
     @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool { sameCaseAndValue(lhs, rhs) }
 
-    /// The case, then its value (see ``EitherShaped``).
+    /// The case, then its value (see `EitherShaped`).
     @inlinable
     public func hash(into hasher: inout Hasher) { hashCaseAndValue(into: &hasher) }
 }
@@ -214,3 +225,14 @@ extension AppPhase: CaseListing where EntryPhase: LifecyclePhase, SessionPhase: 
 }
 
 extension AppPhase: LifecyclePhase where EntryPhase: LifecyclePhase, SessionPhase: LifecyclePhase {}
+
+extension AppPhase: CustomStringConvertible {
+    /// The side, then the phase as it describes itself: `signedIn(restoring(…))` rather than the
+    /// default's module-qualified `signedIn(AuthCore.SessionLifecycle.Phase.restoring(…))`.
+    public var description: String {
+        switch self {
+        case .signedOut(let value): "signedOut(\(value))"
+        case .signedIn(let value): "signedIn(\(value))"
+        }
+    }
+}

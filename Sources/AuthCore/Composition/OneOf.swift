@@ -20,11 +20,11 @@ extension Either: EitherShaped {
         }
     }
 
-    /// Equal when the same case holds equal values (see ``EitherShaped``).
+    /// Equal when the same case holds equal values (see `EitherShaped`).
     @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool { sameCaseAndValue(lhs, rhs) }
 
-    /// The case, then its value (see ``EitherShaped``).
+    /// The case, then its value (see `EitherShaped`).
     @inlinable
     public func hash(into hasher: inout Hasher) { hashCaseAndValue(into: &hasher) }
 }

@@ -97,6 +97,11 @@ public enum OAuthProvider: String, Hashable, Sendable, CaseIterable {
     case github
 }
 
+extension OAuthProvider: CustomStringConvertible {
+    /// The provider's name, `google`, without the module-qualified type a payload would print.
+    public var description: String { rawValue }
+}
+
 /// The token and user a protected request is sent with (`Authorization: Bearer`, and
 /// Anonymous Wall's `X-User-Id`).
 public struct Bearer: Hashable, Sendable, CustomStringConvertible {

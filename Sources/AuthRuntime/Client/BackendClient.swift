@@ -154,7 +154,7 @@ extension BackendClient {
     }
 
     /// ``authorized(_:)`` for a JSON answer: a 2xx body decoded as `T`; another status throws the
-    /// server's refusal (``AuthError/server(_:)``), an unreadable body ``AuthFailure/malformed``.
+    /// server's refusal (``AuthError/server(_:)``), an unreadable body `AuthFailure.malformed`.
     public func authorized<T: Decodable>(_ request: HTTPRequest, decoding type: T.Type = T.self) async throws(AuthError) -> T {
         let response = try await authorized(request)
         guard (200..<300).contains(response.status) else {

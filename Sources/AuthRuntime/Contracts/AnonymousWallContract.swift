@@ -11,19 +11,19 @@ import Foundation
 /// - send-code and reset-request answer `{"message": …}` or "String or JSON with message";
 /// - the header is written `X-User-Id` (and "standardized" so) and `X-User-ID`: one header, since
 ///   field names ignore case; it is sent as `X-User-Id`;
-/// - users carry `passwordSet` or omit it (then ``UserProfile/passwordSet`` is `nil`, not `false`).
+/// - users carry `passwordSet` or omit it (then `UserProfile.passwordSet` is `nil`, not `false`).
 ///   The deployed server always omits it, and its access token carries a `passwordSet` claim: a
 ///   grant whose user lacks the field takes the claim (so "set your password" follows a code
 ///   registration or code sign-in). The claim is a snapshot taken when the token was issued; it
 ///   is only read from a grant's fresh token, never trusted over a user that says otherwise;
 /// - `createdAt` is `2026-01-28T...` or `2026-01-30T15:17:41-08:00[America/Los_Angeles]`: never
-///   needed for a ``Reply``, so neither form can make an answer unreadable.
+///   needed for a `Reply`, so neither form can make an answer unreadable.
 ///
 /// The seed documents no error body; the server's words are read from `error`, `message`,
 /// `detail` or `reason`, or a plain-text body. 403 is "wrong school domain", 408 a timeout.
 /// The deployed server answers `{"error": "<message>"}`; a wrong email or password on
 /// `/login/password` is `400 {"error": "Invalid email or password"}` (never the documented 401),
-/// read as invalid credentials (``AuthFailure/unauthorized(_:)``); any other 400 there ("Password
+/// read as invalid credentials (`AuthFailure.unauthorized(_:)`); any other 400 there ("Password
 /// not set for this account") stays a bad request. A duplicate registration is 409 with an empty
 /// body: a conflict with no message of its own.
 public struct AnonymousWallContract: BackendContract {
@@ -36,7 +36,7 @@ public struct AnonymousWallContract: BackendContract {
     /// `https://api.anonymouswall.com/api/v1`.
     public static let production = AnonymousWallContract(server: URL(string: "https://api.anonymouswall.com")!)
 
-    /// Always ``AuthCore/Backend/anonymousWall``.
+    /// Always `Backend.anonymousWall`.
     public let backend = Backend.anonymousWall
     /// Where the API lives, `/api/v1` included.
     public let baseURL: URL

@@ -15,7 +15,7 @@ public enum ContractError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One documented backend API: maps AuthCore's abstract requests to HTTP exactly as the seed
-/// writes them (paths, headers, JSON key casing, envelopes), and HTTP answers back to ``Reply``s
+/// writes them (paths, headers, JSON key casing, envelopes), and HTTP answers back to `Reply`s
 /// (status taxonomy, error envelopes, expiry from `ExpiresIn` or a JWT `exp`).
 ///
 /// A contract is plain configuration (a base URL) plus pure mapping functions, so every mapping is
@@ -27,8 +27,8 @@ public protocol BackendContract: Sendable {
     var baseURL: URL { get }
 
     /// The HTTP request for `request`. Throws ``ContractError/unsupported(_:)`` for requests the
-    /// backend does not document, and for ``APIRequest/protected(_:_:)`` and
-    /// ``APIRequest/openRealtime(_:)``, which the runner builds with ``authorize(_:with:)`` and
+    /// backend does not document, and for `APIRequest.protected(_:_:)` and
+    /// `APIRequest.openRealtime(_:)`, which the runner builds with ``authorize(_:with:)`` and
     /// ``realtimeURL(token:)``.
     func encode(_ request: APIRequest) throws(ContractError) -> HTTPRequest
 

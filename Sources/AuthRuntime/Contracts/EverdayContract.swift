@@ -5,15 +5,15 @@ import Foundation
 /// registration (`Status: PendingApproval`), username sign-in answering access and refresh tokens
 /// with `ExpiresIn`, rotating refresh, logout revoking the refresh token (with the bearer), forgot
 /// and reset by token. PascalCase bodies; errors `{"detail": …}`; a 403 whose detail says
-/// "Account pending approval…" is ``AuthFailure/pendingApproval(_:)``, any other 403 is
-/// ``AuthFailure/forbidden(_:)``.
+/// "Account pending approval…" is `AuthFailure.pendingApproval(_:)`, any other 403 is
+/// `AuthFailure.forbidden(_:)`.
 ///
 /// The registration form has one display name; it is sent as `FirstName` (its first word) and
 /// `LastName` (the rest), the seed's `RegisterRequest` fields. Optional fields the user left out
 /// are omitted, as Swift's `Encodable` does for `nil`.
 ///
 /// The seed documents `RequirePasswordChange` but no endpoint to change a password: a
-/// ``APIRequest/changePassword(old:new:_:)`` is unsupported here.
+/// `APIRequest.changePassword(old:new:_:)` is unsupported here.
 public struct EverdayContract: BackendContract {
     /// The path prefix in front of every documented endpoint.
     public static let documentedPrefix = "/api"
@@ -22,7 +22,7 @@ public struct EverdayContract: BackendContract {
     /// `https://everday.batserver.au/api`.
     public static let production = EverdayContract(baseURL: URL(string: "https://everday.batserver.au/api")!)
 
-    /// Always ``AuthCore/Backend/everday``.
+    /// Always `Backend.everday`.
     public let backend = Backend.everday
     /// Where the API lives, `/api` included (the seed's "Base URL").
     public let baseURL: URL

@@ -28,7 +28,7 @@ import Foundation
 /// - errors are `{"detail": …}` for `HTTPException` and `{"error": {"type", "message", "details"}}`
 ///   for validation: the message is read from either (a validation detail's `input` is never
 ///   shown: it may echo what the user typed).
-/// Sign-up answers "check your email/phone" (``Reply/verificationRequired(_:)``), or a session
+/// Sign-up answers "check your email/phone" (`Reply.verificationRequired(_:)`), or a session
 /// when the server has confirmation turned off and answers tokens.
 public struct Hero365Contract: BackendContract {
     /// The path prefix in front of every documented endpoint.
@@ -36,7 +36,7 @@ public struct Hero365Contract: BackendContract {
     /// `http://localhost:8000/api/v1`, the seed's development server.
     public static let development = Hero365Contract(server: URL(string: "http://localhost:8000")!)
 
-    /// Always ``AuthCore/Backend/hero365``.
+    /// Always `Backend.hero365`.
     public let backend = Backend.hero365
     /// Where the API lives, `/api/v1` included.
     public let baseURL: URL
@@ -152,13 +152,13 @@ public struct Hero365Contract: BackendContract {
 
     /// Reads the app's OAuth callback URL ("App extracts tokens from callback URL parameters"):
     /// parameters in the fragment (Supabase's implicit flow) or the query, named by their `state`.
-    /// `access_token` (with `refresh_token`, `expires_in`) gives ``OAuthCallback/tokens(attempt:_:)``,
+    /// `access_token` (with `refresh_token`, `expires_in`) gives `OAuthCallback.tokens(attempt:_:)`,
     /// the user named by the token's `sub`, `email` and `phone` claims (an empty id when the token
     /// names no `sub`: `/users/me` tells who it is); `error` gives
-    /// ``OAuthCallback/failure(attempt:_:)`` with `error_description`. `nil` when the URL names no
+    /// `OAuthCallback.failure(attempt:_:)` with `error_description`. `nil` when the URL names no
     /// `state`, or carries neither tokens nor an error.
     ///
-    /// The callback is named by the *server's* `state`; to hand it to ``OAuthSignIn``, which waits
+    /// The callback is named by the *server's* `state`; to hand it to `OAuthSignIn`, which waits
     /// for the app's own attempt, use ``oauthCallback(_:attempt:authorizationURL:)``.
     public func oauthCallback(_ url: URL) -> OAuthCallback? {
         guard let parameters = Self.callbackParameters(url), let attempt = parameters["state"], !attempt.isEmpty else { return nil }
@@ -166,8 +166,8 @@ public struct Hero365Contract: BackendContract {
     }
 
     /// Reads the app's OAuth callback URL for the attempt the app has pending (the `attempt` it
-    /// began ``OAuthSignIn`` with), opened at `authorizationURL` (the URL of
-    /// ``AuthOutcome/openAuthorizationURL(_:)``).
+    /// began `OAuthSignIn` with), opened at `authorizationURL` (the URL of
+    /// `AuthOutcome.openAuthorizationURL(_:)`).
     ///
     /// The app cannot choose the `state`: `GET /auth/oauth/{provider}` takes no parameter and the
     /// server puts its own in the URL, so a callback read by its `state` alone never names the

@@ -18,7 +18,7 @@ import Foundation
 ///   the deployed grant carries, so the documented form behaves as before: no refresh. The server
 ///   neither detects reuse nor rotates atomically (two refreshes with one token can both succeed),
 ///   so the client's single flight, persist-before-use and never presenting a token twice are the
-///   only protection: ``AuthCore/RefreshPolicy/rotatingWhenGranted(margin:retryLimit:backoff:)``
+///   only protection: `RefreshPolicy.rotatingWhenGranted(margin:retryLimit:backoff:)`
 ///   gives this backend every guarantee the other rotating backends have.
 ///
 /// Every request carries `Content-Type: application/json`, as the seed's "Base Configuration" and
@@ -29,7 +29,7 @@ public struct SubspaceContract: BackendContract {
     /// `http://localhost:8080/api/v1`, the seed's development server.
     public static let development = SubspaceContract(server: URL(string: "http://localhost:8080")!)
 
-    /// Always ``AuthCore/Backend/subspace``.
+    /// Always `Backend.subspace`.
     public let backend = Backend.subspace
     /// Where the API lives, `/api/v1` included (the seed's client `baseURL`).
     public let baseURL: URL

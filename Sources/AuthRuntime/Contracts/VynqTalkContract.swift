@@ -22,7 +22,7 @@ public struct VynqTalkContract: BackendContract {
     /// `http://localhost:8080`, the seed's development server.
     public static let development = VynqTalkContract(baseURL: URL(string: "http://localhost:8080")!)
 
-    /// Always ``AuthCore/Backend/vynqTalk``.
+    /// Always `Backend.vynqTalk`.
     public let backend = Backend.vynqTalk
     /// Where the API lives.
     public let baseURL: URL

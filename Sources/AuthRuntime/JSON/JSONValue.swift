@@ -25,7 +25,7 @@ public enum JSONValue: Hashable, Sendable, CustomStringConvertible {
     /// An object.
     case object(JSONObject)
 
-    /// The most arrays and objects ``parse(_:)`` accepts one inside another; deeper input is
+    /// The most arrays and objects `parse(_:)` accepts one inside another; deeper input is
     /// refused before it reaches the parser rather than risk the stack.
     public static let maximumDepth = 64
 

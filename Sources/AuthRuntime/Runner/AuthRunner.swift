@@ -20,10 +20,10 @@ import Foundation
 /// - `schedule` and `cancelTimer` set and drop wake-ups on the runner's clock (scheduling an id
 ///   again replaces its deadline); a wake-up feeds `.tick(now)`.
 /// - `persist` and `clearCredentials` go to the vault, `emit` to ``outcomes()``, `finish` to the
-///   caller waiting in ``perform(_:)`` or ``authorized(_:)``, `closeRealtime` to the open connection.
+///   caller waiting in `perform(_:)` or ``authorized(_:)``, `closeRealtime` to the open connection.
 ///
 /// Every intent is finished by the reducer exactly once (the verification kit explores that), so
-/// ``perform(_:)`` always returns: the caller is registered before the intent is reduced, so an
+/// `perform(_:)` always returns: the caller is registered before the intent is reduced, so an
 /// answer cannot arrive before anybody listens. Cancelling the caller's task withdraws the intent:
 /// the reducer abandons its request and finishes it as cancelled; a late answer changes nothing.
 ///
@@ -61,8 +61,8 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     /// The lifecycle's current state.
     public var state: Machine.State { current }
     var current: Machine.State
-    /// What the last background sign-out reported (``AuthOutcome/serverSessionEnded`` or
-    /// ``AuthOutcome/serverSessionNotConfirmed(_:)``).
+    /// What the last background sign-out reported (`AuthOutcome.serverSessionEnded` or
+    /// `AuthOutcome.serverSessionNotConfirmed(_:)`).
     var lastServerSignOut: AuthOutcome?
 
     var queue: [Machine.Event] = []
@@ -85,6 +85,10 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     /// A runner for `machine` speaking `contract` over `transport`, storing credentials in `vault`.
     ///
     /// - Parameters:
+    ///   - machine: the lifecycle to run, usually a whole app's composition.
+    ///   - contract: the backend's HTTP mapping of the lifecycle's requests and answers.
+    ///   - transport: sends the requests (``URLSessionTransport`` in an app).
+    ///   - vault: where the credentials are kept between launches.
     ///   - clock: where time and wake-ups come from; a ``ManualClock`` in tests.
     ///   - realtime: opens realtime connections when the lifecycle asks (VynqTalk); without one,
     ///     such requests fail and an issue is reported.
@@ -145,7 +149,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     ///
     /// Never hangs: the reducer finishes every intent (an intent that changes nothing is finished
     /// with that fact). Cancelling the calling task withdraws the intent: a request sent for it is
-    /// abandoned and ``Completion/cancelled`` is returned.
+    /// abandoned and `Completion.cancelled` is returned.
     @discardableResult
     public func perform(_ intent: Machine.Intent) async -> Completion {
         await submit(intent, call: nil).completion
@@ -153,8 +157,8 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     /// Sends an intent of any flow of the composition — `PasswordSignIn.Intent.submit(…)`,
     /// `SessionLifecycle.Intent.logout` — routed to the flow whose intent type it is (see
-    /// ``AuthCore/Lifecycle/route(_:)``), and returns what became of it. A composition with no
-    /// such flow refuses it as ``Rejection/unsupported``.
+    /// `Lifecycle.route(_:)`), and returns what became of it. A composition with no
+    /// such flow refuses it as `Rejection.unsupported`.
     @discardableResult
     public func perform<Leaf: Sendable>(_ intent: Leaf) async -> Completion {
         guard let routed = machine.route(intent) else {
@@ -183,7 +187,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         enqueue(.intent(intent, id: id, at: clock.now))
     }
 
-    /// Sends an intent of any flow of the composition (routed as ``perform(_:)-(Leaf)`` routes it)
+    /// Sends an intent of any flow of the composition (routed as the generic `perform(_:)` routes it)
     /// without waiting for what becomes of it.
     public func send<Leaf: Sendable>(_ intent: Leaf) {
         guard let routed = machine.route(intent) else {

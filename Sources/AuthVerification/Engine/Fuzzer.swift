@@ -77,6 +77,24 @@ public struct FuzzFailure: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// One walk of a fuzzing session, replayed from its seed: each step (its event redacted) and the
+/// violation it ends with, if any.
+public struct FuzzWalk: Hashable, Sendable {
+    /// The walk's seed.
+    public var seed: UInt64
+    /// Every step taken, in order; the last is the one that broke ``violation`` when there is one.
+    public var steps: [TraceStep]
+    /// The invariant the walk broke, unshrunk (its trace is where the check failed).
+    public var violation: Violation?
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(seed: UInt64, steps: [TraceStep], violation: Violation?) {
+        self.seed = seed
+        self.steps = steps
+        self.violation = violation
+    }
+}
+
 /// What a fuzzing session found.
 public struct FuzzReport: Sendable {
     /// The model's name.
@@ -121,7 +139,7 @@ public struct FuzzReport: Sendable {
 /// once, because a pure reducer makes the same move from the same world (up to renaming) lead to
 /// the same world with the same effects, so the step invariants give the same verdicts. A fuzzing
 /// session therefore keeps the transitions it has stepped and checked, between worlds up to
-/// renaming (``CheckedTransitions``); a walk that takes one again follows it without stepping or
+/// renaming (`CheckedTransitions`); a walk that takes one again follows it without stepping or
 /// checking it again. Walks come back to the same moves often (the first moves of every walk, a
 /// retry loop, a refresh cycle), and following a checked transition costs a lookup where a step
 /// and its checks cost microseconds. The walks are the same: the menu of a world, and so the
@@ -194,8 +212,17 @@ public enum Fuzzer {
         return FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
     }
 
+    /// One walk from `seed`, every event stepped afresh and checked, unshrunk: what
+    /// `authflow replay` prints step by step, whether or not the walk breaks an invariant.
+    @inlinable public static func walk<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzWalk {
+        let environment = Environment(model: model)
+        var held = Set<Fingerprint>()
+        let walk = self.walk(environment, seed: seed, length: max(0, length), held: &held, checked: nil)
+        return FuzzWalk(seed: seed, steps: environment.trace(walk.choices), violation: walk.violation)
+    }
+
     /// The name of the violation a fuzzing session reports when a failing walk does not fail
-    /// again when stepped afresh (see ``brokenContract(_:seed:_:_:_:)``).
+    /// again when stepped afresh (see `brokenContract(_:seed:_:_:_:)`).
     public static let brokenContractName = "a failing walk fails again when stepped afresh"
     @usableFromInline static let brokenContractSource = "LifecycleModel.intents(in:) contract; Invariant"
     @usableFromInline static let brokenContractCauses =

@@ -387,8 +387,8 @@ public enum Catalogue {
 
     /// The event and effect half of ``noSecretInDescriptions()``: each distinct event and effect is
     /// scanned once against every secret known, and again when new secrets appear. An event is
-    /// looked up by the key its environment numbered it with (``EventKey``), an effect by its
-    /// exact digest (``Survey/digest(_:)``): neither is hashed as a value at every transition.
+    /// looked up by the key its environment numbered it with (`EventKey`), an effect by its
+    /// exact digest (`Survey.digest(_:)`): neither is hashed as a value at every transition.
     @inlinable public static func noSecretInEventsOrEffects<M>() -> Invariant<M> {
         let scanner = LeakScanner<Described<M.Intent>>()
         @Sendable func describe(_ value: Described<M.Intent>) -> (texts: [String], own: [String]) {

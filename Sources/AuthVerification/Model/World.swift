@@ -135,7 +135,7 @@ public struct World<Machine: Lifecycle>: Hashable, Sendable {
     public var now: Instant
     /// Requests sent and not answered, in send order.
     public var network: [Exchange]
-    /// Pending wake-ups, in ``TimerID`` order.
+    /// Pending wake-ups, in `TimerID` order.
     public var timers: [PendingTimer]
     /// What the vault holds.
     public var vault: VaultContents

@@ -2,13 +2,13 @@ import AuthCore
 
 /// Intent menus per lifecycle: every intent case with valid, invalid and edge inputs.
 public enum Menus {
-    /// ``CodeRegistration``.
+    /// `CodeRegistration`.
     public static let codeRegistration: [CodeRegistration.Intent] = [
         .submitEmail(Inputs.email), .submitEmail(Inputs.badEmail), .requestNewCode, .submitCode(Inputs.code),
         .submitCode(Inputs.badCode), .startOver,
     ]
 
-    /// ``OneTimeCodeSignIn`` on `channel`.
+    /// `OneTimeCodeSignIn` on `channel`.
     public static func oneTimeCode(_ channel: OneTimeCodeSignIn.Channel) -> [OneTimeCodeSignIn.Intent] {
         let (valid, invalid) = channel == .email ? (Inputs.email, Inputs.badEmail) : (Inputs.phone, Inputs.badPhone)
         return [
@@ -17,7 +17,7 @@ public enum Menus {
         ]
     }
 
-    /// ``PasswordSignIn`` for `identifiers`.
+    /// `PasswordSignIn` for `identifiers`.
     public static func passwordSignIn(_ identifiers: PasswordSignIn.IdentifierKind) -> [PasswordSignIn.Intent] {
         let identifier =
             switch identifiers {
@@ -32,7 +32,7 @@ public enum Menus {
         return menu
     }
 
-    /// ``Registration`` for `forms`.
+    /// `Registration` for `forms`.
     public static func registration(_ forms: [Registration.Form]) -> [Registration.Intent] {
         var menu: [Registration.Intent] = forms.map { form in
             switch form {
@@ -47,7 +47,7 @@ public enum Menus {
         return menu
     }
 
-    /// ``PasswordReset`` in `style`.
+    /// `PasswordReset` in `style`.
     public static func passwordReset(_ style: PasswordReset.Style) -> [PasswordReset.Intent] {
         let identifier = style == .emailedToken ? Inputs.username : Inputs.email
         return [
@@ -57,7 +57,7 @@ public enum Menus {
         ]
     }
 
-    /// ``OAuthSignIn``: a fresh attempt name, an unsupported provider, callbacks for the pending
+    /// `OAuthSignIn`: a fresh attempt name, an unsupported provider, callbacks for the pending
     /// attempt and for another one, a cancelled callback, cancel.
     public static func oauth<Machine>(in snapshot: Snapshot<Machine>) -> [OAuthSignIn.Intent] {
         oauth(OAuthMenuKey(in: snapshot))
@@ -95,7 +95,7 @@ public enum Menus {
         ]
     }
 
-    /// ``SessionLifecycle``: up to `callers` concurrent protected calls, logout, password steps.
+    /// `SessionLifecycle`: up to `callers` concurrent protected calls, logout, password steps.
     public static func session<Machine>(in snapshot: Snapshot<Machine>, callers: Int = 2) -> [SessionLifecycle.Intent] {
         session(offeringCall: canCall(in: snapshot, callers: callers))
     }
@@ -118,7 +118,7 @@ public enum Menus {
         return { snapshot in canCall(in: snapshot, callers: callers) ? withCall : withoutCall }
     }
 
-    /// `intents` of one flow, each routed into `machine` by its type (``Lifecycle/route(_:)``):
+    /// `intents` of one flow, each routed into `machine` by its type (`Lifecycle.route(_:)`):
     /// a model names the flows' own intents and never the composition's nesting.
     static func routed<Machine: Lifecycle, Leaf: Sendable>(_ intents: [Leaf], into machine: Machine) -> [Machine.Intent] {
         intents.map { intent in

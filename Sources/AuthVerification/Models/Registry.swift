@@ -9,6 +9,7 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     @usableFromInline let exploreBody: @Sendable (ExplorationLimits, (@Sendable (Int, Int) -> Void)?) -> ExplorationReport
     @usableFromInline let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
     @usableFromInline let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
+    @usableFromInline let walkBody: @Sendable (UInt64, Int) -> FuzzWalk
     @usableFromInline let contractBody: @Sendable (Int) -> ContractCheckReport
 
     /// Erases `model`. Inlinable, like the engine: the closures are compiled where the model's type
@@ -19,6 +20,7 @@ public struct AnyModel: Sendable, CustomStringConvertible {
         self.exploreBody = { Explorer.explore(model, limits: $0, progress: $1) }
         self.fuzzBody = { Fuzzer.fuzz(model, $0) }
         self.replayBody = { Fuzzer.replay(model, seed: $0, length: $1) }
+        self.walkBody = { Fuzzer.walk(model, seed: $0, length: $1) }
         self.contractBody = { ContractCheck.check(model, states: $0) }
     }
 
@@ -32,6 +34,8 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     public func fuzz(_ configuration: FuzzConfiguration = FuzzConfiguration()) -> FuzzReport { fuzzBody(configuration) }
     /// Replays one fuzz run from its seed.
     public func replay(seed: UInt64, length: Int) -> FuzzFailure? { replayBody(seed, length) }
+    /// One fuzz walk from its seed, step by step, unshrunk (see ``Fuzzer/walk(_:seed:length:)``).
+    public func walk(seed: UInt64, length: Int) -> FuzzWalk { walkBody(seed, length) }
     /// Checks `intents(in:)`'s contract on the model's first `states` worlds (see ``ContractCheck``).
     public func checkContract(states: Int = 1_000) -> ContractCheckReport { contractBody(states) }
     /// The name.

@@ -13,7 +13,7 @@ public protocol Surveyable {
 /// One pass over a world: its canonical fingerprint and the facts invariants read.
 ///
 /// The fingerprint is the explorer's symmetry reduction (as TLC's symmetry sets): request ids and
-/// server-issued tokens are renamed in order of first appearance, every ``Instant`` is written
+/// server-issued tokens are renamed in order of first appearance, every `Instant` is written
 /// relative to the world's `now` — and as "long ago" when it lies further back than the model's
 /// horizon — and request counters are left out.
 ///

@@ -1,13 +1,13 @@
 import AuthCore
 
-/// An entry flow's cases that hand a grant over to the session. A ``Handover`` passes the grant on
+/// An entry flow's cases that hand a grant over to the session. A `Handover` passes the grant on
 /// in the same step, so it never stores these cases: the explorer does not expect to reach them.
 public protocol HandoverCases {
     /// `Type.case` names of the phases that hand over (e.g. `PasswordSignIn.Phase.signedIn`).
     var handoverCases: [String] { get }
 }
 
-/// A session's signed-out cases, which a ``Handover`` replaces at once with the entry flows' start.
+/// A session's signed-out cases, which a `Handover` replaces at once with the entry flows' start.
 public protocol SignedOutCases {
     /// `Type.case` names of the signed-out phases.
     var signedOutCases: [String] { get }

@@ -50,7 +50,26 @@ public struct BenchReport: Sendable {
     /// model, every N of the single-flight) summed up in one line.
     public var targetSummary: [String] { BenchTable.targetSummary(blocks) }
 
-    /// What `authflow bench` prints: a title with the machine, the one table, the targets and the notes.
+    /// What `authflow bench` prints without `--wide`: ``text`` within ``BenchTable/narrowWidth``
+    /// columns, each figure's details on lines of their own under its section's rows, and the
+    /// long lines (headings, notes) wrapped.
+    public var narrowText: String {
+        let width = BenchTable.narrowWidth
+        var lines = BenchTable.wrap("\(command) — \(machine.summary)", width: width)
+        lines += BenchTable.wrap(
+            "\(date), \(BenchFormat.fixed(seconds, 1)) s in all; each figure is the median of n repetitions, with the smallest and largest",
+            width: width)
+        lines.append("")
+        lines += BenchTable.renderNarrow(blocks)
+        lines += ["", "Targets:"] + targetSummary.flatMap { BenchTable.wrap($0, width: width, indent: "  ") }
+        if !notes.isEmpty {
+            lines += ["", "Notes:"] + notes.flatMap { BenchTable.wrap($0, width: width, indent: "  - ", continuation: "    ") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// What `authflow bench --wide` prints, and `BENCHMARKS.md` holds: a title with the machine,
+    /// the one table (a figure's details in its last column), the targets and the notes.
     public var text: String {
         var lines = [
             "\(command) — \(machine.summary)",
@@ -380,6 +399,52 @@ public enum BenchTable: Sendable {
             lines.append(block.heading)
             lines += block.rows.map(line)
         }
+        return lines
+    }
+
+    /// The columns `authflow bench` fits its table in without `--wide`.
+    public static let narrowWidth = 120
+
+    /// The table without its detail column, within ``narrowWidth`` columns: the header, a rule,
+    /// then each block's heading (wrapped), its rows, and under them each row's details.
+    public static func renderNarrow(_ blocks: [Block]) -> [String] {
+        let columns = BenchReport.header.count - 1
+        let header = Array(BenchReport.header.prefix(columns))
+        let all = [header] + blocks.flatMap(\.rows).map { Array($0.prefix(columns)) }
+        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            var text = zip(cells, widths).map { $0.leftAligned(to: $1) }.joined(separator: gap)
+            while text.hasSuffix(" ") { text.removeLast() }
+            return text
+        }
+        var lines = [line(header), widths.map { String(repeating: "─", count: $0) }.joined(separator: gap)]
+        for block in blocks {
+            lines += wrap(block.heading, width: narrowWidth, continuation: "  ")
+            lines += block.rows.map { line(Array($0.prefix(columns))) }
+            for row in block.rows where row.count > columns && !row[columns].isEmpty {
+                lines += wrap("\(row[0]): \(row[columns])", width: narrowWidth, indent: "    ", continuation: "      ")
+            }
+        }
+        return lines
+    }
+
+    /// `text` broken at spaces into lines of at most `width` columns (a word longer than that
+    /// stands alone), the first line after `indent`, the others after `continuation`.
+    public static func wrap(_ text: String, width: Int, indent: String = "", continuation: String? = nil) -> [String] {
+        let next = continuation ?? indent
+        var lines: [String] = []
+        var current = indent
+        var empty = true
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if !empty && current.count + 1 + word.count > width {
+                lines.append(current)
+                current = next
+                empty = true
+            }
+            current += (empty ? "" : " ") + word
+            empty = false
+        }
+        lines.append(current)
         return lines
     }
 

@@ -36,7 +36,7 @@ struct ResponseBody: Sendable {
     var object: JSONObject? { json?.object }
 }
 
-/// Reads answers: success shapes shared by several backends, and error bodies → ``AuthFailure``.
+/// Reads answers: success shapes shared by several backends, and error bodies → `AuthFailure`.
 enum AnswerReading {
     /// Messages a server gives that only repeat the status's reason phrase (Vapor's and
     /// FastAPI's defaults): they say nothing the status does not, so the seeds' own wording
@@ -64,7 +64,7 @@ enum AnswerReading {
 
     /// The seeds' status taxonomy. A 403 whose message says the account is pending approval
     /// (Everday: "Account pending approval. A parent must approve this account before sign in.")
-    /// is ``AuthFailure/pendingApproval(_:)``; any other 403 is ``AuthFailure/forbidden(_:)``.
+    /// is `AuthFailure.pendingApproval(_:)`; any other 403 is `AuthFailure.forbidden(_:)`.
     /// 408 is a timeout (Anonymous Wall's `NetworkError.timeout`); 429 carries `Retry-After`.
     static func failure(status: Int, message: String?, headers: HTTPHeaders, receivedAt: Instant) -> AuthFailure {
         switch status {
