@@ -158,7 +158,7 @@ extension BackendClient {
     public func authorized<T: Decodable>(_ request: HTTPRequest, decoding type: T.Type = T.self) async throws(AuthError) -> T {
         let response = try await authorized(request)
         guard (200..<300).contains(response.status) else {
-            switch runner.contract.classifyProtected(response) {
+            switch runner.contract.classifyProtected(response, receivedAt: runner.clock.now) {
             case .failed(let failure): throw .server(failure)
             case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened,
                 .realtimeClosed:

@@ -129,8 +129,8 @@ public struct AnonymousWallContract: BackendContract {
     }
 
     /// 2xx is `.accepted(nil)`; anything else by the status taxonomy.
-    public func classifyProtected(_ response: HTTPResponse) -> Reply {
-        AnswerReading.protected(response, keys: Self.messageKeys)
+    public func classifyProtected(_ response: HTTPResponse, receivedAt: Instant) -> Reply {
+        AnswerReading.protected(response, keys: Self.messageKeys, receivedAt: receivedAt)
     }
 
     // MARK: Reading

@@ -42,7 +42,9 @@ public protocol BackendContract: Sendable {
 
     /// The answer to one of the app's protected requests as the session sees it: `.failed(.unauthorized)`
     /// for 401, `.failed(.forbidden)` for 403, and so on; `.accepted(nil)` for any success.
-    func classifyProtected(_ response: HTTPResponse) -> Reply
+    /// `receivedAt` is when the answer arrived on the runner's clock: an HTTP-date `Retry-After` is
+    /// measured from it, never from the wall clock.
+    func classifyProtected(_ response: HTTPResponse, receivedAt: Instant) -> Reply
 
     /// The realtime connection's URL for `token` (VynqTalk `ws://…/ws?token=`), or `nil` when the
     /// backend has none (the default).

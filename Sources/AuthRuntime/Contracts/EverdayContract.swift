@@ -111,8 +111,8 @@ public struct EverdayContract: BackendContract {
 
     /// 2xx is `.accepted(nil)`; anything else by the status taxonomy, pending approval told apart
     /// from forbidden by the `detail`.
-    public func classifyProtected(_ response: HTTPResponse) -> Reply {
-        AnswerReading.protected(response, keys: Self.messageKeys)
+    public func classifyProtected(_ response: HTTPResponse, receivedAt: Instant) -> Reply {
+        AnswerReading.protected(response, keys: Self.messageKeys, receivedAt: receivedAt)
     }
 
     // MARK: Reading

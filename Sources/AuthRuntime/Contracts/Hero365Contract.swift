@@ -146,8 +146,8 @@ public struct Hero365Contract: BackendContract {
     }
 
     /// 2xx is `.accepted(nil)`; anything else by the status taxonomy.
-    public func classifyProtected(_ response: HTTPResponse) -> Reply {
-        AnswerReading.protected(response, keys: Self.messageKeys)
+    public func classifyProtected(_ response: HTTPResponse, receivedAt: Instant) -> Reply {
+        AnswerReading.protected(response, keys: Self.messageKeys, receivedAt: receivedAt)
     }
 
     /// Reads the app's OAuth callback URL ("App extracts tokens from callback URL parameters"):

@@ -106,8 +106,8 @@ public struct SubspaceContract: BackendContract {
     }
 
     /// 2xx is `.accepted(nil)`; anything else by the status taxonomy (401 "token has expired", 429…).
-    public func classifyProtected(_ response: HTTPResponse) -> Reply {
-        AnswerReading.protected(response, keys: Self.messageKeys)
+    public func classifyProtected(_ response: HTTPResponse, receivedAt: Instant) -> Reply {
+        AnswerReading.protected(response, keys: Self.messageKeys, receivedAt: receivedAt)
     }
 
     /// `{"id", "name", "email", "createdAt", "updatedAt"}`.

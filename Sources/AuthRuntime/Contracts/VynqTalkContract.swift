@@ -84,9 +84,9 @@ public struct VynqTalkContract: BackendContract {
 
     /// `success: false` or an error status is a failure (401/403 end the session, Requirement 5.5);
     /// any other answer is `.accepted` with the envelope's message.
-    public func classifyProtected(_ response: HTTPResponse) -> Reply {
+    public func classifyProtected(_ response: HTTPResponse, receivedAt: Instant) -> Reply {
         let body = ResponseBody(response)
-        if let refusal = refusal(response, body, request: nil, receivedAt: Instant(Date())) { return .failed(refusal) }
+        if let refusal = refusal(response, body, request: nil, receivedAt: receivedAt) { return .failed(refusal) }
         return .accepted(AnswerReading.message(in: body, keys: ["message"], request: nil))
     }
 

@@ -372,8 +372,8 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
                 return
             }
             let contract = contract
-            launch(id, contract.authorize(app, with: bearer), for: call) { response, _ in
-                contract.classifyProtected(response)
+            launch(id, contract.authorize(app, with: bearer), for: call) { response, receivedAt in
+                contract.classifyProtected(response, receivedAt: receivedAt)
             }
         case .openRealtime(let token):
             openRealtime(id, token)
@@ -472,7 +472,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         switch error {
         case .refused(let status):
             // The handshake is a protected request: the contract reads its status as it reads any.
-            reply = contract.classifyProtected(HTTPResponse(status: status))
+            reply = contract.classifyProtected(HTTPResponse(status: status), receivedAt: clock.now)
         case .timeout:
             reply = .failed(.timeout)
         case .network, .cancelled, .notConnected:

@@ -139,7 +139,7 @@ struct ContractBehaviourTests {
     func classifyProtected(_ backend: Backend) {
         let contract = SampleRequests.contract(backend)
         func classify(_ status: Int, _ body: String = "", _ headers: HTTPHeaders = [:]) -> Reply {
-            contract.classifyProtected(HTTPResponse(status: status, headers: headers, body: Data(body.utf8)))
+            contract.classifyProtected(HTTPResponse(status: status, headers: headers, body: Data(body.utf8)), receivedAt: Self.now)
         }
         #expect(classify(204) == .accepted(nil))
         guard case .failed(.unauthorized) = classify(401) else { Issue.record("401"); return }
@@ -152,17 +152,31 @@ struct ContractBehaviourTests {
     @Test("a VynqTalk protected call answered 200 with success false is a failure, not a success, and does not end the session")
     func vynqTalkProtectedSuccessFalse() {
         let reply = VynqTalkContract.development.classifyProtected(
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"success":false,"data":null,"message":"Request failed"}"#.utf8)))
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"success":false,"data":null,"message":"Request failed"}"#.utf8)), receivedAt: Self.now)
         #expect(reply == .failed(.badRequest("Request failed")))
         let ok = VynqTalkContract.development.classifyProtected(
-            HTTPResponse(status: 200, body: Data(#"{"success":true,"data":[],"message":null}"#.utf8)))
+            HTTPResponse(status: 200, body: Data(#"{"success":true,"data":[],"message":null}"#.utf8)), receivedAt: Self.now)
         #expect(ok == .accepted(nil))
+    }
+
+    @Test("a protected call's HTTP-date Retry-After is measured from when the answer arrived on the runner's clock, not the wall clock",
+          arguments: Backend.allCases)
+    func protectedRetryAfterDate(_ backend: Backend) {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let arrived = Self.now  // Years away from the wall clock: a wall-clock reading would be far off.
+        let header = formatter.string(from: (arrived + .seconds(90)).date)
+        let contract = BackendContracts.contract(for: backend, server: URL(string: "http://127.0.0.1:8080")!)
+        let reply = contract.classifyProtected(HTTPResponse(status: 429, headers: ["Retry-After": header]), receivedAt: arrived)
+        #expect(reply == .failed(.rateLimited(retryAfter: .seconds(90))))
     }
 
     @Test("a pending Everday account's 403 on a protected call is pending approval, not plain forbidden")
     func everdayProtectedPending() {
         let reply = EverdayContract.development.classifyProtected(
-            HTTPResponse(status: 403, body: Data(#"{"detail":"Account pending approval. A parent must approve this account before sign in."}"#.utf8)))
+            HTTPResponse(status: 403, body: Data(#"{"detail":"Account pending approval. A parent must approve this account before sign in."}"#.utf8)), receivedAt: Self.now)
         guard case .failed(.pendingApproval) = reply else { Issue.record("\(reply)"); return }
     }
 
@@ -215,7 +229,7 @@ struct ContractBehaviourTests {
             for (_, request) in SampleRequests.all {
                 _ = contract.decode(response, for: request, receivedAt: Self.now)
             }
-            _ = contract.classifyProtected(response)
+            _ = contract.classifyProtected(response, receivedAt: Self.now)
         }
     }
 

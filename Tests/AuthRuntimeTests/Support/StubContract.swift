@@ -72,7 +72,7 @@ struct StubContract: BackendContract {
     }
 
     func decode(_ response: HTTPResponse, for request: APIRequest, receivedAt: Instant) -> Reply {
-        guard (200..<300).contains(response.status) else { return classifyProtected(response) }
+        guard (200..<300).contains(response.status) else { return classifyProtected(response, receivedAt: receivedAt) }
         guard let json = try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed]) else {
             return .failed(.malformed)
         }
@@ -107,7 +107,7 @@ struct StubContract: BackendContract {
         return request
     }
 
-    func classifyProtected(_ response: HTTPResponse) -> Reply {
+    func classifyProtected(_ response: HTTPResponse, receivedAt: Instant) -> Reply {
         switch response.status {
         case 200..<300: .accepted(nil)
         case 400: .failed(.badRequest(nil))

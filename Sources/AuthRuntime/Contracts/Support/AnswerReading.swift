@@ -157,9 +157,9 @@ enum AnswerReading {
 
     /// The answer to one of the app's protected requests: `.accepted(nil)` for 2xx, else the
     /// failure the status taxonomy and the body's message (under `keys`) give.
-    static func protected(_ response: HTTPResponse, keys: [String]) -> Reply {
+    static func protected(_ response: HTTPResponse, keys: [String], receivedAt: Instant) -> Reply {
         guard (200..<300).contains(response.status) else {
-            return .failed(failure(response, body: ResponseBody(response), keys: keys, request: nil, receivedAt: Instant(Date())))
+            return .failed(failure(response, body: ResponseBody(response), keys: keys, request: nil, receivedAt: receivedAt))
         }
         return .accepted(nil)
     }

@@ -64,7 +64,7 @@ struct ContractClient: Sendable {
     func protected(_ method: String, _ path: String, _ bearer: Bearer) async throws -> Reply {
         let url = try #require(URL(string: contract.baseURL.absoluteString + path))
         let request = contract.authorize(HTTPRequest(method: method, url: url), with: bearer)
-        return contract.classifyProtected(try await transport.send(request))
+        return contract.classifyProtected(try await transport.send(request), receivedAt: Instant(Date()))
     }
 
     /// The latest code or token the server "sent" to `recipient`.
