@@ -120,7 +120,8 @@ public enum DocumentedFlows: Sendable {
                 "anonymousWall.changePassword", backend: .anonymousWall, seed: anonymousWallSeed, section: "User Flows › Change Password Flow",
                 app: Apps.anonymousWall(),
                 steps: signInWithPassword + [  // 1. A logged-in user
-                    session(.changePassword(old: PasswordInput("mySecurePassword123"), new: PasswordInput("myNewPassword456"))),  // 3–4. → password/change
+                    // 3–4. → password/change
+                    session(.changePassword(old: PasswordInput("mySecurePassword123"), new: PasswordInput("myNewPassword456"))),
                     .answer(.changePassword, .user(mitUser)),
                 ],
                 endsIn: "signedIn.active.idle",  // 5. "Password is updated"; still signed in
@@ -172,7 +173,8 @@ public enum DocumentedFlows: Sendable {
                 "vynqTalk.signup", backend: .vynqTalk, seed: vynqTalkSeed, section: "Requirement 5 › Acceptance Criteria 1, 3, 4 (signup)",
                 app: Apps.vynqTalk(),
                 steps: [
-                    signUp(.submit(RegistrationInput(name: "Ann Example", email: email, password: PasswordInput("correct horse battery")))),  // 5.1 POST /auth/signup
+                    // 5.1 POST /auth/signup
+                    signUp(.submit(RegistrationInput(name: "Ann Example", email: email, password: PasswordInput("correct horse battery")))),
                     .answer(.register, .granted(grant)),  // 5.3
                     .answer(.openRealtime, .realtimeOpened),  // 9.1
                 ],
