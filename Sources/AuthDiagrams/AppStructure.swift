@@ -106,7 +106,8 @@ public struct AppStep: Hashable, Sendable {
     /// initial case; a handover ends in its final case). A session model sees the steps that
     /// start, change or end the session: the session's own, its sign-in's handover, and launches or
     /// session intents from the app's signed-out start.
-    public func projected(onto subject: DiagramCatalogue.Subject, initialCase: String, finals: [String], entries: [EntryPosition]) -> StateGraph.Edge? {
+    public func projected(onto subject: DiagramCatalogue.Subject, initialCase: String, finals: [String], entries: [EntryPosition]) -> StateGraph.Edge?
+    {
         let before = AppPlace.of(from, entries: entries)
         let after = AppPlace.of(to, entries: entries)
         func edge(_ source: String, _ target: String) -> StateGraph.Edge {

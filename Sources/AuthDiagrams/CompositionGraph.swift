@@ -69,7 +69,9 @@ public enum CompositionGraph: Sendable {
             coverage: covered.mapValues { Array(Set($0)).sorted() })
     }
 
-    private static func edge(_ from: String, _ label: String, _ to: String, _ kind: ProjectedEdge.Kind, _ entries: [EntryPosition]) -> StateGraph.Edge? {
+    private static func edge(_ from: String, _ label: String, _ to: String, _ kind: ProjectedEdge.Kind, _ entries: [EntryPosition]) -> StateGraph
+        .Edge?
+    {
         edge(from: from, label: label, to: to, kind: kind, entries: entries)
     }
 }

@@ -43,7 +43,10 @@ public enum DiagramIndex: Sendable {
         let lifecycles = set.diagrams.filter { $0.kind == .lifecycle }
         let compositions = set.diagrams.filter { $0.kind == .composition }
         for diagram in lifecycles { lines.append(row(diagram)) }
-        lines += ["", "## Compositions", "", "| diagram | used by | draws | explored | cases | edges | taken by documented flows |", "|---|---|---|---|---|---|---|"]
+        lines += [
+            "", "## Compositions", "", "| diagram | used by | draws | explored | cases | edges | taken by documented flows |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for diagram in compositions { lines.append(row(diagram)) }
         lines += [
             "", "## Documented flows", "",
@@ -94,7 +97,10 @@ public enum DiagramIndex: Sendable {
         if covered.isEmpty {
             lines.append("No documented flow takes an edge of this diagram.")
         } else {
-            lines += ["Edges the documented flows take (\(covered.count) of \(graph.edges.count)):", "", "| from | event | to | flows |", "|---|---|---|---|"]
+            lines += [
+                "Edges the documented flows take (\(covered.count) of \(graph.edges.count)):", "", "| from | event | to | flows |",
+                "|---|---|---|---|",
+            ]
             for edge in covered {
                 let flows = (graph.coverage[edge] ?? []).map { "`\($0)`" }.joined(separator: ", ")
                 lines.append("| `\(edge.from)` | `\(edge.label)` | `\(edge.to)` | \(flows) |")
@@ -102,7 +108,11 @@ public enum DiagramIndex: Sendable {
         }
         let missing = diagram.flowEdges.keys.filter { !graph.edges.contains($0) }.sorted()
         if !missing.isEmpty {
-            lines += ["", "Edges the documented flows take that this \(graph.complete ? "diagram lacks" : "bounded exploration did not reach") (\(missing.count)):", ""]
+            lines += [
+                "",
+                "Edges the documented flows take that this \(graph.complete ? "diagram lacks" : "bounded exploration did not reach") (\(missing.count)):",
+                "",
+            ]
             for edge in missing {
                 lines.append("- `\(edge.from)` → `\(edge.to)` on `\(edge.label)` (\((diagram.flowEdges[edge] ?? []).joined(separator: ", ")))")
             }
@@ -118,7 +128,9 @@ public enum DiagramIndex: Sendable {
 
     /// GitHub's heading anchor for a diagram name (`session.everday` → `sessioneverday`).
     static func anchor(_ heading: String) -> String {
-        String(heading.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }.map(Character.init))
+        String(
+            heading.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }.map(
+                Character.init))
     }
 
     private static func cell(_ text: String) -> String { text.replacing("|", with: "\\|") }

@@ -70,7 +70,9 @@ public struct Diagram: Sendable {
     public var flowEdges: [StateGraph.Edge: [String]]
 
     /// Creates a diagram.
-    public init(kind: Kind, graph: StateGraph, backends: [Backend], draws: [LifecycleName], limits: ExplorationLimits, flowEdges: [StateGraph.Edge: [String]]) {
+    public init(
+        kind: Kind, graph: StateGraph, backends: [Backend], draws: [LifecycleName], limits: ExplorationLimits, flowEdges: [StateGraph.Edge: [String]]
+    ) {
         self.kind = kind
         self.graph = graph
         self.backends = backends
@@ -193,7 +195,8 @@ public struct DiagramSet: Sendable {
     /// `session.everday: 6000 states, 105993 transitions (bounded) in 7.1 s`.
     static func summary(_ report: ExplorationReport) -> String {
         let tenths = Int((report.seconds * 10).rounded())
-        return "\(report.model): \(report.states) states, \(report.transitions) transitions\(report.complete ? "" : " (bounded)") in \(tenths / 10).\(tenths % 10) s"
+        return
+            "\(report.model): \(report.states) states, \(report.transitions) transitions\(report.complete ? "" : " (bounded)") in \(tenths / 10).\(tenths % 10) s"
     }
 
     /// The files of `formats`, plus the index (`README.md`), in a stable order.

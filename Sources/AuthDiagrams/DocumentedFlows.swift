@@ -61,7 +61,10 @@ public enum DocumentedFlows: Sendable {
                     .sent(.sendEmailCode(valid(Email.validate(student)), .register)),
                     .sent(.registerWithEmailCode(valid(Email.validate(student)), valid(VerificationCode.validate(CodeInput("123456"))))),
                     .emitted(.passwordSetupRequired),
-                    .sent(.setPassword(valid(Password.validate(PasswordInput("secure_password"))), Bearer(token: AccessToken(registrationToken), userID: "uuid"))),
+                    .sent(
+                        .setPassword(
+                            valid(Password.validate(PasswordInput("secure_password"))), Bearer(token: AccessToken(registrationToken), userID: "uuid"))
+                    ),
                     .completed(.passwordSet), .vaultHolds(access: registrationToken, refresh: nil),
                 ]),
             DocumentedFlow(
@@ -129,7 +132,8 @@ public enum DocumentedFlows: Sendable {
                     .sent(
                         .changePassword(
                             old: valid(Password.validate(PasswordInput("mySecurePassword123"))),
-                            new: valid(Password.validate(PasswordInput("myNewPassword456"))), Bearer(token: AccessToken(signInToken), userID: "uuid"))),
+                            new: valid(Password.validate(PasswordInput("myNewPassword456"))), Bearer(token: AccessToken(signInToken), userID: "uuid"))
+                    ),
                     .completed(.passwordChanged), .vaultHolds(access: signInToken, refresh: nil),
                 ]),
         ]
@@ -183,7 +187,8 @@ public enum DocumentedFlows: Sendable {
                     .sent(
                         .register(
                             RegistrationDetails(
-                                identifier: .email(valid(Email.validate(email))), password: valid(Password.validate(PasswordInput("correct horse battery"))),
+                                identifier: .email(valid(Email.validate(email))),
+                                password: valid(Password.validate(PasswordInput("correct horse battery"))),
                                 name: valid(PersonName.validate("Ann Example"))))),
                     .vaultHolds(access: token, refresh: nil),  // 5.4 stored securely
                     .sent(.openRealtime(AccessToken(token))), .emitted(.realtimeConnected),
@@ -196,7 +201,8 @@ public enum DocumentedFlows: Sendable {
                     .vaultHolds(access: token, refresh: nil), .sent(.openRealtime(AccessToken(token))),
                 ]),
             DocumentedFlow(
-                "vynqTalk.reconnect", backend: .vynqTalk, seed: vynqTalkSeed, section: "Requirement 9 › Acceptance Criteria 4 (reconnect with a valid token)",
+                "vynqTalk.reconnect", backend: .vynqTalk, seed: vynqTalkSeed,
+                section: "Requirement 9 › Acceptance Criteria 4 (reconnect with a valid token)",
                 app: Apps.vynqTalk(),
                 steps: logInSteps + [
                     .answer(.openRealtime, .realtimeClosed),  // "WHEN disconnected"…
@@ -280,7 +286,12 @@ public enum DocumentedFlows: Sendable {
                 app: Apps.everday(),
                 steps: [
                     logIn(.submit(identifier: "newkid", password: password)),
-                    .answer(.signIn, .granted(Grant(accessToken: AccessToken("jwt-1"), refreshToken: RefreshToken("opaque-1"), expiry: .after(lifetime), user: user, requiresPasswordChange: true))),
+                    .answer(
+                        .signIn,
+                        .granted(
+                            Grant(
+                                accessToken: AccessToken("jwt-1"), refreshToken: RefreshToken("opaque-1"), expiry: .after(lifetime), user: user,
+                                requiresPasswordChange: true))),
                     session(.call),  // Refused until the password is changed.
                     session(.changePassword(old: password, new: PasswordInput("N3w-Passw0rd!"))),  // No endpoint: refused locally.
                     session(.logout),  // The way out: log out and reset the password.
@@ -291,13 +302,18 @@ public enum DocumentedFlows: Sendable {
                     .completed(.rejected(.unsupported)), .vaultCleared,
                 ]),
             DocumentedFlow(
-                "everday.rotatingRefresh", backend: .everday, seed: everdaySeed, section: "Auth Lifecycle › 5 Refresh token rotation; Refresh (Rotating)",
+                "everday.rotatingRefresh", backend: .everday, seed: everdaySeed,
+                section: "Auth Lifecycle › 5 Refresh token rotation; Refresh (Rotating)",
                 app: Apps.everday(),
                 steps: logInSteps + [
                     .wait(refreshDue),  // The access token nears expiry: refresh with opaque-1.
-                    .answer(.refresh, .refreshed(TokenRefresh(accessToken: AccessToken("jwt-2"), refreshToken: RefreshToken("opaque-2"), expiry: .after(lifetime)))),
+                    .answer(
+                        .refresh,
+                        .refreshed(TokenRefresh(accessToken: AccessToken("jwt-2"), refreshToken: RefreshToken("opaque-2"), expiry: .after(lifetime)))),
                     .wait(refreshDue),  // The next refresh sends the newly returned token.
-                    .answer(.refresh, .refreshed(TokenRefresh(accessToken: AccessToken("jwt-3"), refreshToken: RefreshToken("opaque-3"), expiry: .after(lifetime)))),
+                    .answer(
+                        .refresh,
+                        .refreshed(TokenRefresh(accessToken: AccessToken("jwt-3"), refreshToken: RefreshToken("opaque-3"), expiry: .after(lifetime)))),
                     session(.call),
                     .answer(.protected, .accepted(nil)),
                 ],
@@ -324,7 +340,9 @@ public enum DocumentedFlows: Sendable {
                 section: "iOS Storage Guidance › On app launch (refresh token exists → /auth/refresh)", app: Apps.everday(), stored: .stored(stored),
                 steps: [
                     .relaunch,
-                    .answer(.refresh, .refreshed(TokenRefresh(accessToken: AccessToken("jwt-2"), refreshToken: RefreshToken("opaque-2"), expiry: .after(lifetime)))),
+                    .answer(
+                        .refresh,
+                        .refreshed(TokenRefresh(accessToken: AccessToken("jwt-2"), refreshToken: RefreshToken("opaque-2"), expiry: .after(lifetime)))),
                 ],
                 endsIn: "signedIn.active.idle",
                 expecting: [.sent(.refresh(RefreshToken("opaque-1"))), .vaultHolds(access: "jwt-2", refresh: "opaque-2"), .emitted(.signedIn(user))]),
@@ -347,7 +365,10 @@ public enum DocumentedFlows: Sendable {
                 endsIn: "signedOut.second.second.completed",  // The user then signs in with the new password.
                 expecting: [
                     .sent(.requestPasswordReset(.usernameOrEmail("newkid"))),
-                    .sent(.resetPassword(.token(valid(ResetProof.validate(ResetToken("emailed-token")))), newPassword: valid(Password.validate(PasswordInput("N3w-Passw0rd!"))))),
+                    .sent(
+                        .resetPassword(
+                            .token(valid(ResetProof.validate(ResetToken("emailed-token")))),
+                            newPassword: valid(Password.validate(PasswordInput("N3w-Passw0rd!"))))),
                     .completed(.passwordResetCompleted), .vaultUntouched,
                 ]),
         ]
@@ -374,7 +395,8 @@ public enum DocumentedFlows: Sendable {
 
         return [
             DocumentedFlow(
-                "subspace.registerLoginMe", backend: .subspace, seed: subspaceSeed, section: "Authentication Flow › Steps 1–5 (register → login → me)",
+                "subspace.registerLoginMe", backend: .subspace, seed: subspaceSeed,
+                section: "Authentication Flow › Steps 1–5 (register → login → me)",
                 app: Apps.subspace(),
                 steps: [
                     register(.submit(RegistrationInput(name: "John Doe", email: email, password: password))),  // 1. POST /auth/register
@@ -404,7 +426,8 @@ public enum DocumentedFlows: Sendable {
                 expecting: [.vaultCleared, .emitted(.signedOut(.tokenRejected))]),
             DocumentedFlow(
                 "subspace.tokenLifetime", backend: .subspace, seed: subspaceSeed,
-                section: "Authentication Flow › Step 3 (24-hour expiration); Best Practices › 5. Token Refresh (re-authenticate)", app: Apps.subspace(),
+                section: "Authentication Flow › Step 3 (24-hour expiration); Best Practices › 5. Token Refresh (re-authenticate)",
+                app: Apps.subspace(),
                 steps: logInSteps + [.wait(day)],
                 endsIn: "signedOut.first.editing",
                 expecting: [.vaultCleared, .emitted(.signedOut(.tokenExpired))]),
@@ -446,10 +469,11 @@ public enum DocumentedFlows: Sendable {
         }
         let signedIn: [Step] = [signIn(.submit(identifier: email, password: password)), .answer(.signIn, .granted(grant(emailUser)))]
         let authorizeURL = "https://your-project.supabase.co/auth/v1/authorize?provider=google"
-        let expired: [Step] = signedIn + [
-            .suspend(.seconds(3600 + 1)),  // 1. Before a request the access token is found expired…
-            session(.call),  // 2. …so the refresh token is sent first.
-        ]
+        let expired: [Step] =
+            signedIn + [
+                .suspend(.seconds(3600 + 1)),  // 1. Before a request the access token is found expired…
+                session(.call),  // 2. …so the refresh token is sent first.
+            ]
 
         return [
             DocumentedFlow(
@@ -503,7 +527,10 @@ public enum DocumentedFlows: Sendable {
                 "hero365.refresh", backend: .hero365, seed: hero365Seed, section: "Token Management › Token Refresh Strategy 1–4",
                 app: Apps.hero365(),
                 steps: expired + [
-                    .answer(.refresh, .refreshed(TokenRefresh(accessToken: AccessToken("h-access-2"), refreshToken: RefreshToken("h-refresh-2"), expiry: .after(hour)))),
+                    .answer(
+                        .refresh,
+                        .refreshed(
+                            TokenRefresh(accessToken: AccessToken("h-access-2"), refreshToken: RefreshToken("h-refresh-2"), expiry: .after(hour)))),
                     .answer(.protected, .accepted(nil)),  // 4. the original request, retried with the new token
                 ],
                 endsIn: "signedIn.active.idle",
@@ -513,13 +540,15 @@ public enum DocumentedFlows: Sendable {
                     .sentCall(with: Bearer(token: AccessToken("h-access-2"), userID: "user-uuid-here")),
                 ]),
             DocumentedFlow(
-                "hero365.refreshRefused", backend: .hero365, seed: hero365Seed, section: "Token Management › Token Refresh Strategy 5 (refresh fails 401)",
+                "hero365.refreshRefused", backend: .hero365, seed: hero365Seed,
+                section: "Token Management › Token Refresh Strategy 5 (refresh fails 401)",
                 app: Apps.hero365(),
                 steps: expired + [.answer(.refresh, .failed(.unauthorized("Invalid refresh token")))],
                 endsIn: "signedOut.first.editing",  // "clear tokens and redirect to login"
                 expecting: [.sent(.refresh(RefreshToken("h-refresh-1"))), .vaultCleared, .emitted(.signedOut(.sessionExpired))]),
             DocumentedFlow(
-                "hero365.signOut", backend: .hero365, seed: hero365Seed, section: "API Endpoints › 5. Sign Out (handled locally by clearing stored tokens)",
+                "hero365.signOut", backend: .hero365, seed: hero365Seed,
+                section: "API Endpoints › 5. Sign Out (handled locally by clearing stored tokens)",
                 app: Apps.hero365(),
                 steps: signedIn + [session(.logout)],
                 endsIn: "signedOut.first.editing",
@@ -549,7 +578,10 @@ public enum DocumentedFlows: Sendable {
                 ],
                 endsIn: "signedOut.first.awaitingVerification",
                 expecting: [
-                    .sent(.register(RegistrationDetails(identifier: .phone(valid(PhoneNumber.validate(phone))), password: valid(Password.validate(password))))),
+                    .sent(
+                        .register(
+                            RegistrationDetails(identifier: .phone(valid(PhoneNumber.validate(phone))), password: valid(Password.validate(password))))
+                    ),
                     .vaultUntouched,
                 ]),
             DocumentedFlow(
@@ -557,7 +589,9 @@ public enum DocumentedFlows: Sendable {
                 app: Apps.hero365(),
                 steps: [recover(.requestReset(email)), .answer(.requestPasswordReset, .accepted("Password recovery email sent"))],
                 endsIn: "signedOut.second.second.second.second.linkSent",
-                expecting: [.sent(.requestPasswordReset(.email(valid(Email.validate(email))))), .completedAs("passwordResetRequested"), .vaultUntouched]),
+                expecting: [
+                    .sent(.requestPasswordReset(.email(valid(Email.validate(email))))), .completedAs("passwordResetRequested"), .vaultUntouched,
+                ]),
         ]
     }
 

@@ -232,7 +232,8 @@ struct FlowDriver<App: Lifecycle> {
             case .answer(let endpoint, let reply):
                 guard let position = outstanding.firstIndex(where: { Endpoint($0.1) == endpoint }) else {
                     run.problems.append(
-                        "step \(index + 1): no \(endpoint) request outstanding to answer (outstanding: \(outstanding.map { Endpoint($0.1).rawValue }))")
+                        "step \(index + 1): no \(endpoint) request outstanding to answer (outstanding: \(outstanding.map { Endpoint($0.1).rawValue }))"
+                    )
                     continue
                 }
                 let id = outstanding[position].0

@@ -22,7 +22,8 @@ public enum SCXML: Sendable {
             lines.append("-->")
         }
         lines.append(
-            "<scxml xmlns=\"\(namespace)\" xmlns:authcore=\"\(authCoreNamespace)\" version=\"1.0\" name=\"\(escape(graph.name))\" initial=\"\(escape(ids[graph.initial]))\">")
+            "<scxml xmlns=\"\(namespace)\" xmlns:authcore=\"\(authCoreNamespace)\" version=\"1.0\" name=\"\(escape(graph.name))\" initial=\"\(escape(ids[graph.initial]))\">"
+        )
         for state in graph.states {
             let outgoing = graph.edges.filter { $0.from == state }
             if graph.isFinal(state), outgoing.isEmpty {
@@ -36,7 +37,8 @@ public enum SCXML: Sendable {
             lines.append("  <state id=\"\(escape(ids[state]))\">")
             for edge in outgoing {
                 lines.append(
-                    "    <transition event=\"\(escape(eventName(edge.label)))\" target=\"\(escape(ids[edge.to]))\" authcore:kind=\"\(edge.kind.rawValue)\"/>")
+                    "    <transition event=\"\(escape(eventName(edge.label)))\" target=\"\(escape(ids[edge.to]))\" authcore:kind=\"\(edge.kind.rawValue)\"/>"
+                )
             }
             lines.append("  </state>")
         }

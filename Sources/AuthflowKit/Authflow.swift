@@ -148,9 +148,10 @@ public enum Authflow {
         if arguments.flags.contains("json") {
             out(JSON.array(rows.map(\.json)))
         } else {
-            out(Table.render(
-                header: ["model", "states", "transitions", "depth", "invariants", "fuzz events", "seconds", "result"],
-                rows: rows.map(\.cells)))
+            out(
+                Table.render(
+                    header: ["model", "states", "transitions", "depth", "invariants", "fuzz events", "seconds", "result"],
+                    rows: rows.map(\.cells)))
             for row in rows {
                 row.exploration.violations.forEach { out("\n\(row.exploration.model): \($0)") }
                 row.exploration.findings.forEach { out("\n\(row.exploration.model): \($0)") }
@@ -177,7 +178,9 @@ public enum Authflow {
         if arguments.flags.contains("json") {
             out(VerifyRow(exploration: report, fuzzing: nil).json)
         } else {
-            out("\(report.model): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), \(report.invariants) invariants, \(Int(report.statesPerSecond)) states/s\(report.complete ? "" : " (bounded: not complete)")")
+            out(
+                "\(report.model): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), \(report.invariants) invariants, \(Int(report.statesPerSecond)) states/s\(report.complete ? "" : " (bounded: not complete)")"
+            )
             out("states per depth: \(report.levels.map(String.init).joined(separator: " "))")
             let busiest = report.statesPerCase.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(8)
             out("busiest cases: " + busiest.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
@@ -199,11 +202,12 @@ public enum Authflow {
             length: try arguments.integer("length", default: 400), reusesCheckedTransitions: !arguments.flags.contains("no-reuse"))
         let report = model.fuzz(configuration)
         if arguments.flags.contains("json") {
-            out(JSON.object([
-                ("model", JSON.string(report.model)), ("runs", "\(report.runs)"), ("events", "\(report.events)"),
-                ("freshEvents", "\(report.freshEvents)"), ("eventsPerSecond", "\(Int(report.eventsPerSecond))"),
-                ("failure", report.failure.map { JSON.failure($0) } ?? "null"),
-            ]))
+            out(
+                JSON.object([
+                    ("model", JSON.string(report.model)), ("runs", "\(report.runs)"), ("events", "\(report.events)"),
+                    ("freshEvents", "\(report.freshEvents)"), ("eventsPerSecond", "\(Int(report.eventsPerSecond))"),
+                    ("failure", report.failure.map { JSON.failure($0) } ?? "null"),
+                ]))
         } else {
             out(
                 "\(report.model): \(report.runs) runs, \(report.events) checked events (\(report.freshEvents) stepped afresh, "

@@ -143,7 +143,8 @@ public enum Bench: Sendable {
                     ? "large model: session.everday×\(configuration.largeCallers) callers explored until \(BenchFormat.grouped(cap)) distinct states, so the rate is measured on a space past 10⁶ states "
                         + "(short of its closure, which is far larger)"
                     : "large model (\(configuration.name)): capped at \(BenchFormat.grouped(cap)) states, so this is not the 10⁶-state space; "
-                        + "the full run explores session.everday×\(BenchConfiguration.full.largeCallers) callers until \(BenchFormat.grouped(BenchConfiguration.full.largeStateCap ?? 0)) states")
+                        + "the full run explores session.everday×\(BenchConfiguration.full.largeCallers) callers until \(BenchFormat.grouped(BenchConfiguration.full.largeStateCap ?? 0)) states"
+            )
         }
         if sections.contains(.largeModel) {
             notes.append(
@@ -177,12 +178,14 @@ public enum Bench: Sendable {
         }
         if sections.contains(.runnerOverhead) {
             notes.append(
-                "runner overhead: each block of pairs gives a median of A, of B and their ratio; the rows show the median and range of the blocks' figures")
+                "runner overhead: each block of pairs gives a median of A, of B and their ratio; the rows show the median and range of the blocks' figures"
+            )
         }
         if sections.contains(.singleFlight) {
             notes.append(
                 "single-flight: Everday's app signed in against the in-process reference server, then the clock they share moves 30 minutes on, so the access token "
-                    + "has expired; the one refresh is held at the transport until all N calls wait on it (30 s at most), and the wall time runs from the first call to the last answer")
+                    + "has expired; the one refresh is held at the transport until all N calls wait on it (30 s at most), and the wall time runs from the first call to the last answer"
+            )
         }
         return notes
     }
@@ -212,7 +215,8 @@ public enum Bench: Sendable {
                     details: [
                         BenchDetail(
                             "nanosecondsPerStep", .double(nanoseconds.median),
-                            "\(BenchFormat.significant(nanoseconds.median)) ns/step (\(BenchFormat.significant(nanoseconds.min))–\(BenchFormat.significant(nanoseconds.max)))"),
+                            "\(BenchFormat.significant(nanoseconds.median)) ns/step (\(BenchFormat.significant(nanoseconds.min))–\(BenchFormat.significant(nanoseconds.max)))"
+                        ),
                         BenchDetail("events", .int(prepared.events), "\(BenchFormat.grouped(prepared.events)) events"),
                         BenchDetail("segments", .int(prepared.segments), "\(BenchFormat.grouped(prepared.segments)) segments"),
                         BenchDetail("passes", .int(passes), "\(passes) passes a sample"),
@@ -244,7 +248,8 @@ extension BenchConfiguration {
         for name in list.split(separator: ",", omittingEmptySubsequences: false) {
             guard let section = BenchSection(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
                 throw Authflow.CommandProblem(
-                    description: "--only takes sections separated by commas (\(BenchSection.allCases.map(\.rawValue).joined(separator: ", "))), not '\(name)'")
+                    description:
+                        "--only takes sections separated by commas (\(BenchSection.allCases.map(\.rawValue).joined(separator: ", "))), not '\(name)'")
             }
             sections.insert(section)
         }

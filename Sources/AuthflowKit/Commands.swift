@@ -184,7 +184,9 @@ extension Authflow {
                 .flag("write", "also write BENCHMARKS.md in the current directory"),
                 .flag("strict", "exit 1 when a printed target is not met (default: exit 0 whatever the figures)"),
                 .flag("wide", "one line a figure with its details in a last column, instead of details under each section"),
-                .value("only", "SECTIONS", "measure only these, comma-separated: \(BenchSection.allCases.map(\.rawValue).joined(separator: ",")) (not with --write)"),
+                .value(
+                    "only", "SECTIONS",
+                    "measure only these, comma-separated: \(BenchSection.allCases.map(\.rawValue).joined(separator: ",")) (not with --write)"),
             ],
             examples: ["bench --quick", "bench --quick --only reducer,fuzzer --strict"]),
     ]
@@ -210,7 +212,8 @@ extension Authflow {
     /// Whether `command` takes every option and flag `arguments` holds, and accepts every numeric
     /// value: the refusal, or `nil`.
     static func refusal(of arguments: Arguments, by command: CommandSpec) -> Arguments.Problem? {
-        let stray = Set(arguments.options.keys).subtracting(command.valued).sorted()
+        let stray =
+            Set(arguments.options.keys).subtracting(command.valued).sorted()
             + arguments.flags.subtracting(command.flags).subtracting(["help"]).sorted()
         if let first = stray.first { return .notTaken(command: command.name, option: first) }
         return command.check(arguments)

@@ -181,7 +181,8 @@ public enum Demo {
         }
         await tour.call("A protected call: GET /users/me", path: "/users/me", on: auth, expectStatus: 200)
         let before = await auth.authState
-        await tour.advance("Eight days later the token nears expiry (read from its exp claim): refreshed", by: .seconds(8 * 24 * 3600 - 60), on: auth) {
+        await tour.advance("Eight days later the token nears expiry (read from its exp claim): refreshed", by: .seconds(8 * 24 * 3600 - 60), on: auth)
+        {
             $0.isSignedIn && $0 != before
         }
         await tour.call("The protected call again, with the new token", path: "/users/me", on: auth, expectStatus: 200)
@@ -416,7 +417,9 @@ enum DemoText {
         var index = 0
         while index < characters.count {
             let atBoundary = index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber)
-            if atBoundary, let length = ["first(", "second(", "Optional("].map(Array.init).first(where: { characters[index...].starts(with: $0) })?.count {
+            if atBoundary,
+                let length = ["first(", "second(", "Optional("].map(Array.init).first(where: { characters[index...].starts(with: $0) })?.count
+            {
                 skipping.append(true)
                 index += length
                 continue
@@ -451,9 +454,10 @@ enum LineBridge {
     static func run(out: (String) -> Void, _ work: @escaping @Sendable (@escaping @Sendable (String) -> Void) async -> Int32) -> Int32 {
         // The bench's bridge, flushing after every line so each transition shows as it happens,
         // even when the output is piped.
-        blocking(relaying: { line in
-            out(line)
-            fflush(nil)
-        }, work)
+        blocking(
+            relaying: { line in
+                out(line)
+                fflush(nil)
+            }, work)
     }
 }

@@ -2,9 +2,9 @@ import AuthSupport
 import Dispatch
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Work spread over the machine's cores: models explore independently, so `verify` runs as many

@@ -53,7 +53,8 @@ public final class DevServer: Sendable {
             }
             lines.append(line)
         }
-        let example = backends.contains(.everday)
+        let example =
+            backends.contains(.everday)
             ? server.baseURL(for: .everday).path + "/api/auth/refresh" : (backends.first.map { server.baseURL(for: $0.served).path } ?? "") + "/…"
         lines += [
             "",
@@ -67,7 +68,8 @@ public final class DevServer: Sendable {
             lines.append("  Everday's parent account (approves registrations): \(parent.username) / \(parent.password)")
         }
         if backends.contains(.hero365) {
-            lines.append("  Hero365 OAuth: open the URL /auth/oauth/{provider} returns; it redirects to \(server.configuration.hero365.oauthCallbackURL)#…")
+            lines.append(
+                "  Hero365 OAuth: open the URL /auth/oauth/{provider} returns; it redirects to \(server.configuration.hero365.oauthCallbackURL)#…")
         }
         return lines
     }

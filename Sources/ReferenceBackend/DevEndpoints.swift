@@ -34,14 +34,16 @@ struct DevEndpoints: Sendable {
         case ("GET", "/__dev/oauth/complete"):
             guard let hero365 else { return error(404, "Hero365 is not mounted") }
             guard let state = request.query["state"],
-                  let callback = hero365.completeOAuth(state: state, cancelled: request.query["cancel"] == "true") else {
+                let callback = hero365.completeOAuth(state: state, cancelled: request.query["cancel"] == "true")
+            else {
                 return error(400, "Unknown OAuth state")
             }
             return .json(200, ["callbackURL": .string(callback)])
         case ("GET", "/__dev/oauth/authorize"):
             guard let hero365 else { return error(404, "Hero365 is not mounted") }
             guard let state = request.query["state"],
-                  let callback = hero365.completeOAuth(state: state, cancelled: request.query["cancel"] == "true") else {
+                let callback = hero365.completeOAuth(state: state, cancelled: request.query["cancel"] == "true")
+            else {
                 return error(400, "Unknown OAuth state")
             }
             var headers = ServerHeaders()

@@ -66,8 +66,10 @@ struct Dispatcher: Sendable {
         return nil
     }
 
-    private func apply(_ fault: Fault, contract: any Contract, connection: HTTPServer.Connection,
-                       run: @Sendable () -> ServerResponse) -> ServerReply {
+    private func apply(
+        _ fault: Fault, contract: any Contract, connection: HTTPServer.Connection,
+        run: @Sendable () -> ServerResponse
+    ) -> ServerReply {
         switch fault {
         case let .latency(seconds):
             guard connection.stopSignal.wait(seconds) else { return .drop }

@@ -33,7 +33,8 @@ public struct Ledger: Sendable, CustomStringConvertible, CustomDebugStringConver
     /// How many `method` requests reached `path` (a template), on one backend or on all.
     public func requests(_ method: String, _ path: String, on backend: ServedBackend? = nil) -> Int {
         requestCounts.reduce(0) { total, entry in
-            let matches = entry.key.method == method && entry.key.path == path
+            let matches =
+                entry.key.method == method && entry.key.path == path
                 && (backend == nil || entry.key.backend == backend)
             return matches ? total + entry.value : total
         }

@@ -106,7 +106,8 @@ final class SessionStore: Sendable {
         let now = clock.now
         return state.withLock { state in
             guard let record = state.access[token], record.backend == backend,
-                  state.sessions[record.grant.sessionID]?.revoked == false else { return .invalid }
+                state.sessions[record.grant.sessionID]?.revoked == false
+            else { return .invalid }
             return record.expiresAt > now ? .valid(record.grant) : .expired
         }
     }
@@ -191,7 +192,8 @@ final class SessionStore: Sendable {
     func revokeSession(ofRefreshToken token: String, for backend: ServedBackend) -> Bool {
         let revoked = state.withLock { state -> String? in
             guard let record = state.refresh[token], record.backend == backend,
-                  state.sessions[record.grant.sessionID]?.revoked == false else { return nil }
+                state.sessions[record.grant.sessionID]?.revoked == false
+            else { return nil }
             state.sessions[record.grant.sessionID]?.revoked = true
             return record.grant.sessionID
         }

@@ -1,9 +1,9 @@
 import AuthflowKit
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Writes a line to standard error, unbuffered.

@@ -13,15 +13,18 @@ struct AppScenarioTests {
 
         static let all: [AnonymousWallEntry] = [
             AnonymousWallEntry(
-                name: "code registration", phase: Apps.anonymousWall().at(CodeRegistration.Phase.registering(Samples.email, Samples.r(1), resendAt: Samples.at(60))),
+                name: "code registration",
+                phase: Apps.anonymousWall().at(CodeRegistration.Phase.registering(Samples.email, Samples.r(1), resendAt: Samples.at(60))),
                 entryEffects: []),
             AnonymousWallEntry(
-                name: "password sign-in", phase: Apps.anonymousWall().at(PasswordSignIn.Phase.signingIn(.email(Samples.email), Samples.r(1))), entryEffects: []),
+                name: "password sign-in", phase: Apps.anonymousWall().at(PasswordSignIn.Phase.signingIn(.email(Samples.email), Samples.r(1))),
+                entryEffects: []),
             AnonymousWallEntry(
                 name: "email code sign-in",
-                phase: Apps.anonymousWall().at(OneTimeCodeSignIn.Phase.verifying(
-                    CodeChallenge(destination: .email(Samples.email), expiresAt: Samples.at(300), resendAt: Samples.at(60), attemptsLeft: 2),
-                    Samples.r(1))),
+                phase: Apps.anonymousWall().at(
+                    OneTimeCodeSignIn.Phase.verifying(
+                        CodeChallenge(destination: .email(Samples.email), expiresAt: Samples.at(300), resendAt: Samples.at(60), attemptsLeft: 2),
+                        Samples.r(1))),
                 entryEffects: [.cancelTimer(.codeExpiry), .cancelTimer(.resendAvailable)]),
             AnonymousWallEntry(
                 name: "reset with auto-login",
@@ -63,7 +66,10 @@ struct AppScenarioTests {
         let credentials = Credentials(accessToken: Samples.access3, user: Samples.userPasswordSet)
         #expect(run.effects[2] == [.send(Samples.r(2), .resetPassword(.emailCode(Samples.email, Samples.code), newPassword: Samples.newPassword))])
         #expect(run.phase == .signedIn(.active(SessionLifecycle.Active(credentials: credentials))))
-        #expect(run.effects[3] == [.persist(credentials), .emit(.signedIn(Samples.userPasswordSet)), .finish(Samples.intent, .signedIn(Samples.userPasswordSet))])
+        #expect(
+            run.effects[3] == [
+                .persist(credentials), .emit(.signedIn(Samples.userPasswordSet)), .finish(Samples.intent, .signedIn(Samples.userPasswordSet)),
+            ])
     }
 
     @Test("Everday: a RequirePasswordChange grant lands in passwordChangeRequired, persisted with the demand, which refuses calls")
@@ -94,7 +100,9 @@ struct AppScenarioTests {
             Apps.everday(), from: Apps.everday().at(Registration.Phase.editing), requests: 5,
             [
                 .launched(.stored(credentials), at: Samples.at(1)),
-                .reply(Samples.r(5), .refreshed(TokenRefresh(accessToken: Samples.access3, refreshToken: nil, expiry: .after(.seconds(1800)))), at: Samples.at(2)),
+                .reply(
+                    Samples.r(5), .refreshed(TokenRefresh(accessToken: Samples.access3, refreshToken: nil, expiry: .after(.seconds(1800)))),
+                    at: Samples.at(2)),
             ])
         guard case .signedIn(.passwordChangeRequired(let step)) = everday.phase, step.pending == nil else {
             Issue.record("restored to \(everday.phase)")
@@ -105,13 +113,17 @@ struct AppScenarioTests {
         let trusted = play(trusting, from: .signedOut, [.launched(.stored(credentials), at: Samples.at(1))])
         #expect(trusted.phase == .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: credentials)))
         let asking = SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .fetchCurrentUser))
-        let asked = play(asking, from: .signedOut, requests: 7, [
-            .launched(.stored(credentials), at: Samples.at(1)), .reply(Samples.r(7), .user(Samples.user), at: Samples.at(2)),
-        ])
+        let asked = play(
+            asking, from: .signedOut, requests: 7,
+            [
+                .launched(.stored(credentials), at: Samples.at(1)), .reply(Samples.r(7), .user(Samples.user), at: Samples.at(2)),
+            ])
         #expect(asked.phase == .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: credentials)))
     }
 
-    @Test("Everday: logout while refreshing signs out at once, keeps the refresh, and revokes its successor with the fresh pair (never stored); a failed revoke is retried, then confirmed")
+    @Test(
+        "Everday: logout while refreshing signs out at once, keeps the refresh, and revokes its successor with the fresh pair (never stored); a failed revoke is retried, then confirmed"
+    )
     func logoutDuringRefresh() {
         let app = Apps.everday()
         let session = SessionLifecycle.Active(
@@ -135,7 +147,9 @@ struct AppScenarioTests {
         #expect(run.effects.joined().allSatisfy { if case .persist = $0 { false } else { true } }, "nothing is stored after logout")
     }
 
-    @Test("Everday: logout after the access token expired refreshes first (never stored) and revokes with the fresh pair; a refused refresh token is already dead")
+    @Test(
+        "Everday: logout after the access token expired refreshes first (never stored) and revokes with the fresh pair; a refused refresh token is already dead"
+    )
     func logoutAfterExpiry() {
         let app = Apps.everday()
         let expired = Samples.at(1800) + .seconds(1)  // Past the sample credentials' expiry.

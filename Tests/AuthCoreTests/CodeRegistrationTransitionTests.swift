@@ -38,8 +38,8 @@ enum CodeRegistrationTable {
             "registering": (.awaitingCode(email, resendAt: resendAt), Samples.r(3)),
         ])
 
-    static let rows: [Row<CodeRegistration>] = withdrawals +
-        [
+    static let rows: [Row<CodeRegistration>] =
+        withdrawals + [
             // enteringEmail
             row(
                 "enteringEmail + submitEmail(valid) → sendingCode, sends sendEmailCode(register)", .enteringEmail,
@@ -58,13 +58,16 @@ enum CodeRegistrationTable {
             row(
                 "enteringEmail + submitCode → unchanged, rejected notAvailableNow (no code was sent)", .enteringEmail,
                 intent(.submitCode(Samples.codeInput)), .enteringEmail, [.reject(Samples.intent, .notAvailableNow)]),
-            row("enteringEmail + startOver → enteringEmail, no effects", .enteringEmail, intent(.startOver), .enteringEmail, [.finish(Samples.intent, .unchanged)]),
+            row(
+                "enteringEmail + startOver → enteringEmail, no effects", .enteringEmail, intent(.startOver), .enteringEmail,
+                [.finish(Samples.intent, .unchanged)]),
 
             // sendingCode
             row(
                 "sendingCode + reply(accepted) → awaitingCode with cooldown, emits codeSent, schedules resendAvailable",
                 .sendingCode(email, Samples.r(1)), .reply(Samples.r(1), .accepted("Verification code sent to email"), at: t0),
-                .awaitingCode(email, resendAt: resendAt), [.schedule(.resendAvailable, at: resendAt), .finish(Samples.pending, .codeSent(resendAt: resendAt, expiresAt: nil))]),
+                .awaitingCode(email, resendAt: resendAt),
+                [.schedule(.resendAvailable, at: resendAt), .finish(Samples.pending, .codeSent(resendAt: resendAt, expiresAt: nil))]),
             row(
                 "sendingCode + reply(400) → enteringEmail, fails badRequest", .sendingCode(email, Samples.r(1)),
                 .reply(Samples.r(1), .failed(.badRequest("Invalid email")), at: t0), .enteringEmail,
@@ -83,7 +86,9 @@ enum CodeRegistrationTable {
                 ("submitCode", .submitCode(Samples.codeInput)),
             ], .busy)
         + [phases[1], phases[3], phases[4]].map { name, phase in
-            row("\(name) + startOver → enteringEmail, the request in flight becomes stale", phase, intent(.startOver), .enteringEmail, [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)])
+            row(
+                "\(name) + startOver → enteringEmail, the request in flight becomes stale", phase, intent(.startOver), .enteringEmail,
+                [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)])
         }
         + [
             // awaitingCode
@@ -129,7 +134,8 @@ enum CodeRegistrationTable {
             row(
                 "resendingCode + reply(accepted) → awaitingCode with a new cooldown, emits codeSent",
                 .resendingCode(email, Samples.r(2)), .reply(Samples.r(2), .accepted(nil), at: Samples.at(70)),
-                .awaitingCode(email, resendAt: Samples.at(130)), [.schedule(.resendAvailable, at: Samples.at(130)), .finish(Samples.pending, .codeSent(resendAt: Samples.at(130), expiresAt: nil))]),
+                .awaitingCode(email, resendAt: Samples.at(130)),
+                [.schedule(.resendAvailable, at: Samples.at(130)), .finish(Samples.pending, .codeSent(resendAt: Samples.at(130), expiresAt: nil))]),
             row(
                 "resendingCode + reply(network) → awaitingCode, another may be requested at once, fails network",
                 .resendingCode(email, Samples.r(2)), .reply(Samples.r(2), .failed(.network), at: Samples.at(70)),
@@ -141,7 +147,8 @@ enum CodeRegistrationTable {
             // registering: the error taxonomy of seed 000
             row(
                 "registering + reply(granted) → registered with the grant, handed over", .registering(email, Samples.r(3), resendAt: resendAt),
-                .reply(Samples.r(3), .granted(Samples.passwordUnsetGrant), at: t0), .registered(Samples.passwordUnsetGrant), [.finish(Samples.pending, .signedIn(Samples.passwordUnsetGrant.user))]),
+                .reply(Samples.r(3), .granted(Samples.passwordUnsetGrant), at: t0), .registered(Samples.passwordUnsetGrant),
+                [.finish(Samples.pending, .signedIn(Samples.passwordUnsetGrant.user))]),
             row(
                 "registering + reply(400 invalid code) → awaitingCode, fails badRequest",
                 .registering(email, Samples.r(3), resendAt: resendAt),

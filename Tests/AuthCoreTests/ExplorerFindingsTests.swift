@@ -58,30 +58,34 @@ struct CodeCooldownFindingsTests {
     @Test("starting over does not skip a registration code's cooldown, and it ends when it ends")
     func codeRegistration() {
         let machine = CodeRegistration(resendCooldown: Self.cooldown)
-        #expect(Self.again(machine, request: .submitEmail(Samples.emailText), startOver: .startOver, at: Samples.at(30)) == [
-            .reject(Samples.intent, .resendCooldown(until: Samples.at(60))),
-        ])
-        #expect(Self.again(machine, request: .submitEmail(Samples.emailText), startOver: .startOver, at: Samples.at(60)) == [
-            .send(RequestID(2), .sendEmailCode(Samples.email, .register)),
-        ])
+        #expect(
+            Self.again(machine, request: .submitEmail(Samples.emailText), startOver: .startOver, at: Samples.at(30)) == [
+                .reject(Samples.intent, .resendCooldown(until: Samples.at(60)))
+            ])
+        #expect(
+            Self.again(machine, request: .submitEmail(Samples.emailText), startOver: .startOver, at: Samples.at(60)) == [
+                .send(RequestID(2), .sendEmailCode(Samples.email, .register))
+            ])
     }
 
     @Test("starting over does not skip a sign-in code's cooldown", arguments: [OneTimeCodeSignIn.Channel.email, .phone])
     func oneTimeCode(_ channel: OneTimeCodeSignIn.Channel) {
         let machine = OneTimeCodeSignIn(channel: channel, resendCooldown: Self.cooldown)
         let destination = channel == .email ? Samples.emailText : Samples.phoneText
-        #expect(Self.again(machine, request: .submitDestination(destination), startOver: .startOver, at: Samples.at(30)) == [
-            .reject(Samples.intent, .resendCooldown(until: Samples.at(60))),
-        ])
+        #expect(
+            Self.again(machine, request: .submitDestination(destination), startOver: .startOver, at: Samples.at(30)) == [
+                .reject(Samples.intent, .resendCooldown(until: Samples.at(60)))
+            ])
     }
 
     @Test("starting over does not skip a reset's cooldown", arguments: [PasswordReset.Style.emailCodeWithAutoLogin, .emailedToken, .emailLink])
     func passwordReset(_ style: PasswordReset.Style) {
         let machine = PasswordReset(style: style, resendCooldown: Self.cooldown)
         let identifier = style == .emailedToken ? Samples.usernameText : Samples.emailText
-        #expect(Self.again(machine, request: .requestReset(identifier), startOver: .startOver, at: Samples.at(30)) == [
-            .reject(Samples.intent, .resendCooldown(until: Samples.at(60))),
-        ])
+        #expect(
+            Self.again(machine, request: .requestReset(identifier), startOver: .startOver, at: Samples.at(30)) == [
+                .reject(Samples.intent, .resendCooldown(until: Samples.at(60)))
+            ])
     }
 
     @Test("switching to another flow and back does not skip a registration code's cooldown")
@@ -89,9 +93,10 @@ struct CodeCooldownFindingsTests {
         let app = Apps.anonymousWall(codeCooldown: Self.cooldown)
         let register = app.intent(CodeRegistration.Intent.submitEmail(Samples.emailText))
         let signIn = app.intent(PasswordSignIn.Intent.startOver)
-        #expect(CodeCooldownFindingsTests.again(app, request: register, startOver: signIn, at: Samples.at(30)) == [
-            .reject(Samples.intent, .resendCooldown(until: Samples.at(60))),
-        ])
+        #expect(
+            CodeCooldownFindingsTests.again(app, request: register, startOver: signIn, at: Samples.at(30)) == [
+                .reject(Samples.intent, .resendCooldown(until: Samples.at(60)))
+            ])
     }
 
     @Test("a session beginning or ending clears the code cooldowns with the rest of the code context (seed 002 Logout)")
@@ -101,7 +106,9 @@ struct CodeCooldownFindingsTests {
         _ = app.reduce(&state, .intent(app.intent(CodeRegistration.Intent.submitEmail(Samples.emailText)), at: Samples.t0))
         _ = app.reduce(&state, .reply(RequestID(1), .accepted(nil), at: Samples.t0))
         #expect(state.context.codeCooldowns.count == 1)
-        _ = app.reduce(&state, .intent(app.intent(PasswordSignIn.Intent.submit(identifier: Samples.emailText, password: Samples.passwordInput)), at: Samples.at(1)))
+        _ = app.reduce(
+            &state,
+            .intent(app.intent(PasswordSignIn.Intent.submit(identifier: Samples.emailText, password: Samples.passwordInput)), at: Samples.at(1)))
         _ = app.reduce(&state, .reply(RequestID(2), .granted(Samples.plainGrant), at: Samples.at(2)))
         guard case .signedIn = state.phase else {
             Issue.record("not signed in: \(state.phase)")
@@ -123,9 +130,11 @@ struct CodeCooldownFindingsTests {
 /// 429 → offline, a usable session while the password must still be changed.
 @Suite("Explorer findings: password steps")
 struct PasswordStepFindingsTests {
-    @Test("a restore the server could not confirm still lands in the password change it owes", arguments: [
-        Reply.failed(.rateLimited(retryAfter: .seconds(30))), .failed(.network), .accepted(nil),
-    ])
+    @Test(
+        "a restore the server could not confirm still lands in the password change it owes",
+        arguments: [
+            Reply.failed(.rateLimited(retryAfter: .seconds(30))), .failed(.network), .accepted(nil),
+        ])
     func unconfirmedRestoreKeepsTheStep(_ answer: Reply) {
         var credentials = Credentials(Samples.passwordChangeGrant, receivedAt: Samples.t0)
         credentials.user.passwordChangeRequired = true

@@ -38,14 +38,18 @@ enum HandoverTable {
         row(
             "signedOut + reply(grant) → signedIn, the session begins: persist, signedIn, expiry scheduled", signingIn,
             .reply(Samples.r(1), .granted(grant), at: t0), .signedIn(.active(SessionLifecycle.Active(credentials: credentials))),
-            [.persist(credentials), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800)), .finish(Samples.pending, .signedIn(Samples.user))]),
+            [
+                .persist(credentials), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800)),
+                .finish(Samples.pending, .signedIn(Samples.user)),
+            ]),
         row("signedOut + reply(stale id) → unchanged", signingIn, .reply(Samples.staleID, .granted(grant), at: t0), signingIn, []),
         row(
             "signedOut + tick → routed to the entry flows", .signedOut(.second(.rateLimited(until: Samples.at(60)))), .tick(Samples.at(60)),
             .signedOut(.second(.enteringCredentials)), []),
         row(
             "signedOut + launched(stored) → signedIn, restoring with /auth/me", start, .launched(.stored(credentials), at: t0),
-            .signedIn(.restoring(SessionLifecycle.Restoring(credentials: credentials, request: Samples.r(10)))), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
+            .signedIn(.restoring(SessionLifecycle.Restoring(credentials: credentials, request: Samples.r(10)))),
+            [.send(Samples.r(10), .currentUser(Samples.bearer))]),
         row("signedOut + launched(none) → unchanged", signingIn, .launched(.none, at: t0), signingIn, []),
         row(
             "signedOut + launched(unreadable) → unchanged, emits vaultUnreadable", signingIn, .launched(.unreadable, at: t0), signingIn,
@@ -65,7 +69,10 @@ enum HandoverTable {
                 + [.finish(Samples.call1, .sessionEnded), .emit(.signedOut(.userRequested)), .finish(Samples.intent, .signedOut)]),
         row(
             "signedIn + session call → routed to the session", active, .intent(.session(.call), id: Samples.call2, at: t0),
-            .signedIn(.active(SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 2), SessionTable.sent(Samples.call2, 10)]))),
+            .signedIn(
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: credentials, calls: [SessionTable.sent(Samples.call1, 2), SessionTable.sent(Samples.call2, 10)]))),
             [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
         row(
             "signedIn + reply(call answered 401) → signedOut at the entry flows' beginning", active,

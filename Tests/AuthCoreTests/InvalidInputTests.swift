@@ -74,10 +74,12 @@ struct InvalidInput: Sendable, CustomTestStringConvertible {
             .begin(provider: "facebook", attempt: "attempt-1"), .unsupportedProvider),
         InvalidInput(
             "SessionLifecycle: 7-character first password", SessionTable.anonymousWall,
-            .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: Samples.passwordUnsetCredentials)), .setPassword(Samples.shortPasswordInput),
+            .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: Samples.passwordUnsetCredentials)),
+            .setPassword(Samples.shortPasswordInput),
             .passwordTooShort(minimum: 8)),
         InvalidInput(
-            "SessionLifecycle: 7-character old password", SessionTable.anonymousWall, .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)),
+            "SessionLifecycle: 7-character old password", SessionTable.anonymousWall,
+            .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)),
             .changePassword(old: Samples.shortPasswordInput, new: Samples.newPasswordInput), .passwordTooShort(minimum: 8)),
         InvalidInput(
             "SessionLifecycle: 7-character required new password", SessionTable.rotatingWithChange,

@@ -28,8 +28,8 @@ enum OAuthSignInTable {
 
     static let withdrawals = withdrawnRows(machine, "withdrawals", phases: phases, abandoned: ["fetchingURL": (.choosingProvider, Samples.r(1))])
 
-    static let rows: [Row<OAuthSignIn>] = withdrawals +
-        [
+    static let rows: [Row<OAuthSignIn>] =
+        withdrawals + [
             row(
                 "choosingProvider + begin(google) → fetchingURL, sends oauthURL", .choosingProvider, intent(begin),
                 .fetchingURL(.google, attempt: "attempt-1", Samples.r(1)), [.send(Samples.r(1), .oauthURL(.google))]),
@@ -39,14 +39,17 @@ enum OAuthSignInTable {
                 [.send(Samples.r(1), .oauthURL(.apple))]),
             row(
                 "choosingProvider + begin(github, not offered here) → rejected unsupportedProvider, nothing sent", .choosingProvider,
-                intent(.begin(provider: "github", attempt: "attempt-1")), .choosingProvider, [.reject(Samples.intent, .invalid(.unsupportedProvider))]),
+                intent(.begin(provider: "github", attempt: "attempt-1")), .choosingProvider, [.reject(Samples.intent, .invalid(.unsupportedProvider))]
+            ),
             row(
                 "choosingProvider + begin(facebook) → rejected unsupportedProvider, nothing sent", .choosingProvider,
-                intent(.begin(provider: "facebook", attempt: "attempt-1")), .choosingProvider, [.reject(Samples.intent, .invalid(.unsupportedProvider))]),
+                intent(.begin(provider: "facebook", attempt: "attempt-1")), .choosingProvider,
+                [.reject(Samples.intent, .invalid(.unsupportedProvider))]),
             row(
                 "choosingProvider + callback → rejected callbackMismatch (no attempt pending)", .choosingProvider, intent(matching),
                 .choosingProvider, [.reject(Samples.intent, .callbackMismatch)]),
-            row("choosingProvider + cancel → unchanged", .choosingProvider, intent(.cancel), .choosingProvider, [.finish(Samples.intent, .unchanged)]),
+            row(
+                "choosingProvider + cancel → unchanged", .choosingProvider, intent(.cancel), .choosingProvider, [.finish(Samples.intent, .unchanged)]),
 
             // fetchingURL
             row(
@@ -68,7 +71,9 @@ enum OAuthSignInTable {
             row(
                 "fetchingURL + callback → rejected callbackMismatch", phases[1].1, intent(matching), phases[1].1,
                 [.reject(Samples.intent, .callbackMismatch)]),
-            row("fetchingURL + cancel → choosingProvider, the request becomes stale", phases[1].1, intent(.cancel), .choosingProvider, [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)]),
+            row(
+                "fetchingURL + cancel → choosingProvider, the request becomes stale", phases[1].1, intent(.cancel), .choosingProvider,
+                [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)]),
 
             // awaitingCallback
             row(
@@ -89,7 +94,9 @@ enum OAuthSignInTable {
 
             // signedIn
             row("signedIn + begin → rejected alreadySignedIn", phases[3].1, intent(begin), phases[3].1, [.reject(Samples.intent, .alreadySignedIn)]),
-            row("signedIn + cancel → rejected alreadySignedIn", phases[3].1, intent(.cancel), phases[3].1, [.reject(Samples.intent, .alreadySignedIn)]),
+            row(
+                "signedIn + cancel → rejected alreadySignedIn", phases[3].1, intent(.cancel), phases[3].1, [.reject(Samples.intent, .alreadySignedIn)]
+            ),
             row(
                 "signedIn + callback → rejected callbackMismatch", phases[3].1, intent(matching), phases[3].1,
                 [.reject(Samples.intent, .callbackMismatch)]),

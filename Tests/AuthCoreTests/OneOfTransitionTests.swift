@@ -31,19 +31,23 @@ enum OneOfTable {
             [.send(Samples.r(1), .sendEmailCode(Samples.email, .register))]),
         row(
             "first + second intent → the second flow starts from its beginning, the first's request becomes stale", sending,
-            .intent(signIn, at: t0), .second(.signingIn(emailID, Samples.r(2))), [.finish(Samples.pending, .superseded), .send(Samples.r(2), .signIn(emailID, Samples.password))],
+            .intent(signIn, at: t0), .second(.signingIn(emailID, Samples.r(2))),
+            [.finish(Samples.pending, .superseded), .send(Samples.r(2), .signIn(emailID, Samples.password))],
             requests: 2),
         row(
             "first + reply(current) → routed to the first flow", sending, .reply(Samples.r(1), .accepted(nil), at: t0),
-            .first(.awaitingCode(Samples.email, resendAt: Samples.at(60))), [.schedule(.resendAvailable, at: Samples.at(60)), .finish(Samples.pending, .codeSent(resendAt: Samples.at(60), expiresAt: nil))]),
+            .first(.awaitingCode(Samples.email, resendAt: Samples.at(60))),
+            [.schedule(.resendAvailable, at: Samples.at(60)), .finish(Samples.pending, .codeSent(resendAt: Samples.at(60), expiresAt: nil))]),
         row("first + reply(stale id) → unchanged", sending, .reply(Samples.staleID, .accepted(nil), at: t0), sending, []),
         row("first + tick → routed to the first flow, nothing due", sending, .tick(Samples.at(60)), sending, []),
         row("first + launched → routed to the first flow, ignored", sending, .launched(.unreadable, at: t0), sending, []),
         row(
-            "second + second intent → routed to the second flow", signingIn, .intent(.second(.startOver), at: t0), .second(.enteringCredentials), [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)]),
+            "second + second intent → routed to the second flow", signingIn, .intent(.second(.startOver), at: t0), .second(.enteringCredentials),
+            [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)]),
         row(
             "second + first intent → the first flow starts from its beginning", signingIn, .intent(submitEmail, at: t0),
-            .first(.sendingCode(Samples.email, Samples.r(3))), [.finish(Samples.pending, .superseded), .send(Samples.r(3), .sendEmailCode(Samples.email, .register))], requests: 3),
+            .first(.sendingCode(Samples.email, Samples.r(3))),
+            [.finish(Samples.pending, .superseded), .send(Samples.r(3), .sendEmailCode(Samples.email, .register))], requests: 3),
         row(
             "second + reply(current) → routed to the second flow", signingIn, .reply(Samples.r(2), .granted(Samples.plainGrant), at: t0),
             .second(.signedIn(Samples.plainGrant)), [.finish(Samples.pending, .signedIn(Samples.user))]),

@@ -100,7 +100,8 @@ enum OneTimeCodeSignInTable {
                 "enteringDestination + submitCode → rejected notAvailableNow (no code outstanding)", .enteringDestination,
                 intent(.submitCode(Samples.codeInput)), .enteringDestination, [.reject(Samples.intent, .notAvailableNow)]),
             row(
-                "enteringDestination + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", .enteringDestination, intent(.startOver),
+                "enteringDestination + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", .enteringDestination,
+                intent(.startOver),
                 .enteringDestination, startOverTimers + [.finish(Samples.intent, .unchanged)]),
 
             // requestingCode
@@ -141,7 +142,8 @@ enum OneTimeCodeSignInTable {
                 intent(.submitDestination(c.otherDestinationText), at: Samples.at(5)), .requestingCode(c.otherDestination, Samples.r(2)),
                 [.send(Samples.r(2), c.sendCode(c.otherDestination))], requests: 2),
             row(
-                "awaitingCode + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[2].1, intent(.startOver), .enteringDestination,
+                "awaitingCode + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[2].1, intent(.startOver),
+                .enteringDestination,
                 startOverTimers + [.finish(Samples.intent, .done)]),
             row(
                 "awaitingCode + tick before expiry → unchanged", ph[2].1, .tick(Samples.at(299)), ph[2].1, []),
@@ -212,7 +214,8 @@ enum OneTimeCodeSignInTable {
                 intent(.submitDestination(c.destinationText), at: Samples.at(301)), .requestingCode(c.destination, Samples.r(4)),
                 [.send(Samples.r(4), c.sendCode(c.destination))], requests: 4),
             row(
-                "codeExpired + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[5].1, intent(.startOver), .enteringDestination,
+                "codeExpired + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[5].1, intent(.startOver),
+                .enteringDestination,
                 startOverTimers + [.finish(Samples.intent, .done)]),
             row("codeExpired + reply(stale id) → unchanged", ph[5].1, .reply(Samples.r(3), .failed(.network), at: t0), ph[5].1, []),
 
@@ -231,7 +234,8 @@ enum OneTimeCodeSignInTable {
                 intent(.submitDestination(c.otherDestinationText), at: Samples.at(5)), .requestingCode(c.otherDestination, Samples.r(4)),
                 [.send(Samples.r(4), c.sendCode(c.otherDestination))], requests: 4),
             row(
-                "attemptsExhausted + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[6].1, intent(.startOver), .enteringDestination,
+                "attemptsExhausted + startOver → enteringDestination, cancels the code expiry, the resend timer runs on", ph[6].1, intent(.startOver),
+                .enteringDestination,
                 startOverTimers + [.finish(Samples.intent, .done)]),
             row(
                 "attemptsExhausted + reply(stale id) → unchanged", ph[6].1, .reply(Samples.r(3), .granted(Samples.rotatingGrant), at: t0),

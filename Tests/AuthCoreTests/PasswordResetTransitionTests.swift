@@ -58,7 +58,8 @@ enum PasswordResetTable {
                 "enteringIdentifier + requestReset(invalid) → rejected invalid, nothing sent", .enteringIdentifier,
                 intent(.requestReset(invalidText)), .enteringIdentifier, [.reject(Samples.intent, .invalid(invalidError))]),
             row(
-                "enteringIdentifier + startOver → unchanged", .enteringIdentifier, intent(.startOver), .enteringIdentifier, [.finish(Samples.intent, .unchanged)]),
+                "enteringIdentifier + startOver → unchanged", .enteringIdentifier, intent(.startOver), .enteringIdentifier,
+                [.finish(Samples.intent, .unchanged)]),
 
             // requesting
             row(
@@ -129,7 +130,8 @@ enum PasswordResetTable {
                     [.reject(Samples.intent, .unsupported)]),
                 row(
                     "resetting + reply(granted) → signedIn with the reset's grant (auto-login)", ph[3].1,
-                    .reply(Samples.r(2), .granted(Samples.plainGrant), at: t0), .signedIn(Samples.plainGrant), [.finish(Samples.pending, .signedIn(Samples.user))]),
+                    .reply(Samples.r(2), .granted(Samples.plainGrant), at: t0), .signedIn(Samples.plainGrant),
+                    [.finish(Samples.pending, .signedIn(Samples.user))]),
             ]
         case .emailedToken:
             rows += [
@@ -185,7 +187,7 @@ enum PasswordResetTable {
             row(
                 "requestingAgain + reply(network) → awaitingProof: the proof already emailed still works", ph[7].1,
                 .reply(Samples.r(3), .failed(.network), at: Samples.at(70)), .awaitingProof(id, resendAt: Samples.at(70)),
-                [.finish(Samples.pending, .failed(.network))]),
+                [.finish(Samples.pending, .failed(.network))])
         ]
         if style != .emailLink {
             rows.append(
@@ -195,7 +197,9 @@ enum PasswordResetTable {
                     [.schedule(.resendAvailable, at: resendAt), .finish(Samples.pending, .passwordResetRequested(resendAt: resendAt))]))
         }
         rows += [ph[1], ph[3], ph[7]].map { name, phase in
-            row("\(name) + startOver → enteringIdentifier, the request becomes stale", phase, intent(.startOver), .enteringIdentifier, [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)])
+            row(
+                "\(name) + startOver → enteringIdentifier, the request becomes stale", phase, intent(.startOver), .enteringIdentifier,
+                [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)])
         }
         rows += rejectedRows(
             machine, "\(label): signed in", phases: [ph[6]],

@@ -32,8 +32,8 @@ enum PasswordSignInTable {
     static let withdrawals = withdrawnRows(
         byEmail, "withdrawals", phases: phases, abandoned: ["signingIn": (.enteringCredentials, Samples.r(1))])
 
-    static let rows: [Row<PasswordSignIn>] = withdrawals +
-        [
+    static let rows: [Row<PasswordSignIn>] =
+        withdrawals + [
             row(
                 "enteringCredentials + submit(valid email) → signingIn, sends signIn", .enteringCredentials, .intent(submit, at: t0),
                 .signingIn(emailID, Samples.r(1)), [.send(Samples.r(1), signIn)]),
@@ -54,7 +54,9 @@ enum PasswordSignInTable {
                 "enteringCredentials + submit(malformed email) → rejected emailMalformed, nothing sent", .enteringCredentials,
                 .intent(.submit(identifier: Samples.badEmailText, password: Samples.passwordInput), at: t0), .enteringCredentials,
                 [.reject(Samples.intent, .invalid(.emailMalformed))]),
-            row("enteringCredentials + startOver → unchanged", .enteringCredentials, .intent(.startOver, at: t0), .enteringCredentials, [.finish(Samples.intent, .unchanged)]),
+            row(
+                "enteringCredentials + startOver → unchanged", .enteringCredentials, .intent(.startOver, at: t0), .enteringCredentials,
+                [.finish(Samples.intent, .unchanged)]),
             row(
                 "enteringCredentials + reply(stale id) → unchanged", .enteringCredentials,
                 .reply(Samples.r(1), .granted(Samples.plainGrant), at: t0), .enteringCredentials, []),
@@ -70,7 +72,8 @@ enum PasswordSignInTable {
                 .signedIn(Samples.plainGrant), [.finish(Samples.pending, .signedIn(Samples.user))]),
             row(
                 "signingIn + reply(granted with RequirePasswordChange) → signedIn with that grant", phases[1].1,
-                .reply(Samples.r(1), .granted(Samples.passwordChangeGrant), at: t0), .signedIn(Samples.passwordChangeGrant), [.finish(Samples.pending, .signedIn(Samples.user))]),
+                .reply(Samples.r(1), .granted(Samples.passwordChangeGrant), at: t0), .signedIn(Samples.passwordChangeGrant),
+                [.finish(Samples.pending, .signedIn(Samples.user))]),
             row(
                 "signingIn + reply(401) → enteringCredentials, fails unauthorized", phases[1].1,
                 .reply(Samples.r(1), .failed(.unauthorized("Invalid email or password")), at: t0), .enteringCredentials,
@@ -106,7 +109,9 @@ enum PasswordSignInTable {
             row(
                 "pendingApproval + submit → signingIn again (approval may have happened)", phases[2].1, .intent(submit, at: t0),
                 .signingIn(emailID, Samples.r(2)), [.send(Samples.r(2), signIn)], requests: 2),
-            row("pendingApproval + startOver → enteringCredentials", phases[2].1, .intent(.startOver, at: t0), .enteringCredentials, [.finish(Samples.intent, .done)]),
+            row(
+                "pendingApproval + startOver → enteringCredentials", phases[2].1, .intent(.startOver, at: t0), .enteringCredentials,
+                [.finish(Samples.intent, .done)]),
             row(
                 "pendingApproval + reply(stale id) → unchanged", phases[2].1, .reply(Samples.r(1), .granted(Samples.plainGrant), at: t0),
                 phases[2].1, []),

@@ -30,15 +30,18 @@ enum RealtimeConnectionTable {
     /// Every intent here is finished at once: a withdrawal never finds one waiting.
     static let withdrawals = withdrawnRows(machine, "withdrawals", phases: phases, abandoned: [:], requests: 10)
 
-    static let rows: [Row<RealtimeConnection>] = withdrawals +
-        [phases[0], phases[4], phases[5]].map { name, phase in
+    static let rows: [Row<RealtimeConnection>] =
+        withdrawals
+        + [phases[0], phases[4], phases[5]].map { name, phase in
             row(
                 "\(name) + connect(token) → connecting attempt 0, sends openRealtime with that token", phase, intent(.connect(a2)),
                 .connecting(a2, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a2)), .finish(Samples.intent, .done)])
         }
         + [phases[0], phases[4], phases[5]].map { name, phase in
             // From idle nothing changes; from rejected or gave-up the connection is forgotten.
-            row("\(name) + disconnect → idle, no effects", phase, intent(.disconnect), .idle, [.finish(Samples.intent, name == "idle" ? .unchanged : .done)])
+            row(
+                "\(name) + disconnect → idle, no effects", phase, intent(.disconnect), .idle,
+                [.finish(Samples.intent, name == "idle" ? .unchanged : .done)])
         }
         + [
             row(
@@ -98,17 +101,20 @@ enum RealtimeConnectionTable {
                 [.cancelTimer(.reconnect), .emit(.realtimeDisconnected), .finish(Samples.intent, .done)]),
             row("waitingToReconnect + tick before retryAt → unchanged", phases[3].1, .tick(Samples.at(0)), phases[3].1, []),
             row(
-                "waitingToReconnect + tick at retryAt → connecting with the current token", .waitingToReconnect(a2, retryAt: Samples.at(1), attempt: 2),
+                "waitingToReconnect + tick at retryAt → connecting with the current token",
+                .waitingToReconnect(a2, retryAt: Samples.at(1), attempt: 2),
                 .tick(Samples.at(1)), .connecting(a2, Samples.r(10), attempt: 2), [.send(Samples.r(10), .openRealtime(a2))]),
             row(
-                "connecting(attempt 8) + reply(timeout) → gaveUp, attempts beyond maxAttempts never reconnect", .connecting(a1, Samples.r(1), attempt: 8),
+                "connecting(attempt 8) + reply(timeout) → gaveUp, attempts beyond maxAttempts never reconnect",
+                .connecting(a1, Samples.r(1), attempt: 8),
                 .reply(Samples.r(1), .failed(.timeout), at: t0),
                 .gaveUp(a1), [.emit(.realtimeDisconnected)]),
         ]
         + unchangedRows(
             machine, "nothing current", phases: [phases[0], phases[3], phases[4], phases[5]],
             events: [("reply(stale id)", .reply(Samples.r(1), .realtimeOpened, at: t0))])
-        + unchangedRows(machine, "nothing due", phases: [phases[0], phases[1], phases[2], phases[4], phases[5]], events: [("tick", .tick(Samples.at(60)))])
+        + unchangedRows(
+            machine, "nothing due", phases: [phases[0], phases[1], phases[2], phases[4], phases[5]], events: [("tick", .tick(Samples.at(60)))])
         + unchangedRows(
             machine, "connecting is the session's decision", phases: phases,
             events: [("launched(stored)", .launched(.stored(Samples.plainCredentials), at: t0))])

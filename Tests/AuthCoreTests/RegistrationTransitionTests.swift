@@ -34,8 +34,8 @@ enum RegistrationTable {
 
     static let withdrawals = withdrawnRows(subspace, "withdrawals", phases: phases, abandoned: ["submitting": (.editing, Samples.r(1))])
 
-    static let rows: [Row<Registration>] = withdrawals +
-        [
+    static let rows: [Row<Registration>] =
+        withdrawals + [
             row(
                 "editing + submit(name, email, password) → submitting, sends register", .editing, .intent(submit, at: t0),
                 .submitting(Samples.r(1)), [.send(Samples.r(1), .register(details))]),
@@ -46,7 +46,8 @@ enum RegistrationTable {
                 [.send(Samples.r(1), .register(RegistrationDetails(identifier: .phone(Samples.phone), password: Samples.password)))]),
             row(
                 "editing + submit(username, email) on Everday → submitting, sends register by username", in: everday, .editing,
-                .intent(.submit(RegistrationInput(email: Samples.emailText, username: Samples.usernameText, password: Samples.passwordInput)), at: t0),
+                .intent(
+                    .submit(RegistrationInput(email: Samples.emailText, username: Samples.usernameText, password: Samples.passwordInput)), at: t0),
                 .submitting(Samples.r(1)),
                 [
                     .send(
@@ -80,7 +81,9 @@ enum RegistrationTable {
 
             // submitting
             row("submitting + submit → rejected busy", phases[1].1, .intent(submit, at: t0), phases[1].1, [.reject(Samples.intent, .busy)]),
-            row("submitting + startOver → editing, the request becomes stale", phases[1].1, .intent(.startOver, at: t0), .editing, [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)]),
+            row(
+                "submitting + startOver → editing, the request becomes stale", phases[1].1, .intent(.startOver, at: t0), .editing,
+                [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)]),
             row(
                 "submitting + reply(granted) → registered, session at once (Subspace)", phases[1].1, answer(.granted(Samples.plainGrant)),
                 .registered(Samples.plainGrant), [.finish(Samples.pending, .signedIn(Samples.user))]),
@@ -97,7 +100,8 @@ enum RegistrationTable {
                 [.finish(Samples.pending, .pendingApproval("A parent must approve this account before sign in."))]),
             row(
                 "submitting + reply(409 already exists) → editing, fails conflict", phases[1].1,
-                answer(.failed(.conflict("username already exists"))), .editing, [.finish(Samples.pending, .failed(.conflict("username already exists")))]),
+                answer(.failed(.conflict("username already exists"))), .editing,
+                [.finish(Samples.pending, .failed(.conflict("username already exists")))]),
             row(
                 "submitting + reply(400) → editing, fails badRequest", phases[1].1, answer(.failed(.badRequest(nil))), .editing,
                 [.finish(Samples.pending, .failed(.badRequest(nil)))]),

@@ -12,7 +12,8 @@ struct RoutingTests {
         #expect(app.route(CodeRegistration.Intent.submitEmail(Samples.emailText)) == .entry(.first(.submitEmail(Samples.emailText))))
         #expect(app.route(PasswordSignIn.Intent.startOver) == .entry(.second(.first(.startOver))))
         #expect(app.route(OneTimeCodeSignIn.Intent.requestNewCode) == .entry(.second(.second(.first(.requestNewCode)))))
-        #expect(app.route(PasswordReset.Intent.requestReset(Samples.emailText)) == .entry(.second(.second(.second(.requestReset(Samples.emailText))))))
+        #expect(
+            app.route(PasswordReset.Intent.requestReset(Samples.emailText)) == .entry(.second(.second(.second(.requestReset(Samples.emailText))))))
         #expect(app.route(SessionLifecycle.Intent.logout) == .session(.logout))
     }
 

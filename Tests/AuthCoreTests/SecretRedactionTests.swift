@@ -85,7 +85,8 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("AuthEvent.reply", AuthEvent<SessionLifecycle.Intent>.reply(Samples.r(1), .granted(P.grant), at: Samples.t0)),
             SecretCarrier("AuthEvent.launched", AuthEvent<SessionLifecycle.Intent>.launched(.stored(P.credentials), at: Samples.t0)),
             SecretCarrier(
-                "AuthEvent.intent", AuthEvent<PasswordSignIn.Intent>.intent(.submit(identifier: Samples.emailText, password: P.passwordInput), at: Samples.t0)),
+                "AuthEvent.intent",
+                AuthEvent<PasswordSignIn.Intent>.intent(.submit(identifier: Samples.emailText, password: P.passwordInput), at: Samples.t0)),
             SecretCarrier("OAuthCallback", OAuthCallback.tokens(attempt: "attempt-1", P.grant)),
             SecretCarrier("PendingCall", P.call),
             SecretCarrier("Session", P.session),
@@ -97,8 +98,12 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("PasswordReset.Phase", PasswordReset.Phase.signedIn(P.grant)),
             SecretCarrier("OAuthSignIn.Phase", OAuthSignIn.Phase.signedIn(P.grant)),
             SecretCarrier("SessionLifecycle.Phase.active (refreshing)", P.sessionPhase),
-            SecretCarrier("SessionLifecycle.Phase.restoring", SessionLifecycle.Phase.restoring(SessionLifecycle.Restoring(credentials: P.credentials, request: Samples.r(1)))),
-            SecretCarrier("SessionLifecycle.Phase.passwordSetupRequired", SessionLifecycle.Phase.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: P.credentials))),
+            SecretCarrier(
+                "SessionLifecycle.Phase.restoring",
+                SessionLifecycle.Phase.restoring(SessionLifecycle.Restoring(credentials: P.credentials, request: Samples.r(1)))),
+            SecretCarrier(
+                "SessionLifecycle.Phase.passwordSetupRequired",
+                SessionLifecycle.Phase.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: P.credentials))),
             SecretCarrier("RealtimeConnection.Phase", RealtimeConnection.Phase.waitingToReconnect(P.access, retryAt: Samples.at(1), attempt: 2)),
             // Intents
             SecretCarrier("CodeRegistration.Intent", CodeRegistration.Intent.submitCode(P.codeInput)),
@@ -115,7 +120,9 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             // States and composed apps
             SecretCarrier("LifecycleState", LifecycleState(phase: P.sessionPhase, context: FlowContext(next: 5))),
             SecretCarrier(
-                "AnonymousWallApp.Phase", AnonymousWallApp.Phase.signedIn(.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: P.credentials, pending: Samples.r(2))))),
+                "AnonymousWallApp.Phase",
+                AnonymousWallApp.Phase.signedIn(
+                    .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: P.credentials, pending: Samples.r(2))))),
             SecretCarrier(
                 "AnonymousWallApp event",
                 AuthEvent<AnonymousWallApp.Intent>.intent(

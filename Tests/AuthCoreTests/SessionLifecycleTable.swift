@@ -48,10 +48,23 @@ enum SessionTable {
             ("signedOut", .signedOut),
             ("restoring", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1)))),
             ("active.idle", .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2)]))),
-            ("active.refreshing", .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true)], refresh: .refreshing(Samples.r(3), attempt: 0)))),
-            ("active.backingOff", .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1)))),
+            (
+                "active.refreshing",
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: c, calls: [waiting(Samples.call1, replayed: true)], refresh: .refreshing(Samples.r(3), attempt: 0)))
+            ),
+            (
+                "active.backingOff",
+                .active(
+                    SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))
+                )
+            ),
             ("active.offline", .active(SessionLifecycle.Active(credentials: c, refresh: .offline))),
-            ("passwordSetupRequired", .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: Samples.passwordUnsetCredentials, pending: Samples.r(4)))),
+            (
+                "passwordSetupRequired",
+                .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: Samples.passwordUnsetCredentials, pending: Samples.r(4)))
+            ),
             ("passwordChangeRequired", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c))),
         ]
     }

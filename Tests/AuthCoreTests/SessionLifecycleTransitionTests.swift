@@ -56,12 +56,15 @@ extension SessionTable {
                 label, machine, "passwordChangeRequired + setPassword → rejected passwordChangeRequired", ph[7].1,
                 intent(.setPassword(Samples.passwordInput)), ph[7].1, [.reject(Samples.intent, .passwordChangeRequired)]),
         ]
-        rows += rejectedRows(machine, "\(label): nobody signed in", phases: [ph[0], ph[1]], intents: [("setPassword", .setPassword(Samples.passwordInput))], .notSignedIn)
+        rows += rejectedRows(
+            machine, "\(label): nobody signed in", phases: [ph[0], ph[1]], intents: [("setPassword", .setPassword(Samples.passwordInput))],
+            .notSignedIn)
         rows += rejectedRows(
             machine, "\(label): password already set", phases: [ph[2], ph[3], ph[4], ph[5]],
             intents: [("setPassword", .setPassword(Samples.passwordInput))], .notAvailableNow)
         if machine.policy.supportsPasswordChange {
-            rows += rejectedRows(machine, "\(label): nobody signed in", phases: [ph[0], ph[1]], intents: [("changePassword", changeIntent)], .notSignedIn)
+            rows += rejectedRows(
+                machine, "\(label): nobody signed in", phases: [ph[0], ph[1]], intents: [("changePassword", changeIntent)], .notSignedIn)
             rows += rejectedRows(
                 machine, "\(label): the token is being renewed", phases: [ph[3], ph[4], ph[5]], intents: [("changePassword", changeIntent)], .busy)
             rows += rejectedRows(
@@ -102,13 +105,15 @@ extension SessionTable {
         let ph = phases(machine)
         let active = ph[2].1
         let refresh = AuthEffect.send(Samples.r(10), .refresh(Samples.refresh1))
-        let refreshingCall1 = Phase.active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true)], refresh: .refreshing(Samples.r(10), attempt: 0)))
+        let refreshingCall1 = Phase.active(
+            SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true)], refresh: .refreshing(Samples.r(10), attempt: 0)))
         let afterRefresh = renewed(Samples.rotated)
         let bearer2 = Bearer(token: Samples.access2, userID: Samples.userID)
         func refreshingAttempt(_ attempt: Int) -> Phase {
             .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .refreshing(Samples.r(3), attempt: attempt)))
         }
-        func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle> {
+        func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle>
+        {
             SessionTable.row(label, machine, name, from, event, to, effects, requests: requests)
         }
         return [
@@ -120,7 +125,9 @@ extension SessionTable {
             row(
                 "active + call inside the refresh margin → refreshing, the call waits, one refresh sent", active,
                 intent(.call, id: Samples.call2, at: Samples.at(1740)),
-                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2), waiting(Samples.call2)], refresh: .refreshing(Samples.r(10), attempt: 0))),
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: c, calls: [sent(Samples.call1, 2), waiting(Samples.call2)], refresh: .refreshing(Samples.r(10), attempt: 0))),
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
                 "active + reply(call answered 200) → active without the call, finishCall answered", active,
@@ -135,7 +142,8 @@ extension SessionTable {
                 [.finish(Samples.call1, .answered(Samples.r(2)))]),
             row(
                 "active + reply(401 for a call sent with an old token) → replays at once with the new token, no second refresh",
-                .active(SessionLifecycle.Active(credentials: afterRefresh, calls: [sent(Samples.call1, 2)])), .reply(Samples.r(2), .failed(.unauthorized(nil)), at: Samples.at(100)),
+                .active(SessionLifecycle.Active(credentials: afterRefresh, calls: [sent(Samples.call1, 2)])),
+                .reply(Samples.r(2), .failed(.unauthorized(nil)), at: Samples.at(100)),
                 .active(SessionLifecycle.Active(credentials: afterRefresh, calls: [sent(Samples.call1, 10, with: Samples.access2, replayed: true)])),
                 [.send(Samples.r(10), .protected(Samples.call1, bearer2))]),
             row(
@@ -174,7 +182,8 @@ extension SessionTable {
                 ]),
             row(
                 "refreshing + reply(access token only) → active, keeps the old refresh token",
-                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))), .reply(Samples.r(3), .refreshed(Samples.accessOnly), at: Samples.at(100)),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))),
+                .reply(Samples.r(3), .refreshed(Samples.accessOnly), at: Samples.at(100)),
                 .active(SessionLifecycle.Active(credentials: renewed(Samples.accessOnly))),
                 [
                     .persist(renewed(Samples.accessOnly)), .emit(.tokenRefreshed), .cancelTimer(.refreshRetry),
@@ -187,31 +196,42 @@ extension SessionTable {
                     .finish(Samples.call1, .sessionEnded), .emit(.signedOut(.sessionExpired)),
                 ]),
             row(
-                "refreshing + reply(400 invalid grant) → signedOut(sessionExpired)", .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))),
+                "refreshing + reply(400 invalid grant) → signedOut(sessionExpired)",
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))),
                 .reply(Samples.r(3), .failed(.badRequest(nil)), at: t0), .signedOut,
                 [.clearCredentials, .cancel(Samples.r(3))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
-                "refreshing + reply(403 pending approval) → signedOut(sessionExpired)", .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))),
+                "refreshing + reply(403 pending approval) → signedOut(sessionExpired)",
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))),
                 .reply(Samples.r(3), .failed(.pendingApproval(nil)), at: t0), .signedOut,
                 [.clearCredentials, .cancel(Samples.r(3))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
                 "refreshing + reply(network) on attempt 0 → refreshBackoff 2 s, same token kept", refreshingAttempt(0),
                 .reply(Samples.r(3), .failed(.network), at: t0),
-                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
+                .active(
+                    SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))
+                ),
                 [.schedule(.refreshRetry, at: Samples.at(2)), .emit(.refreshRetryScheduled(at: Samples.at(2)))]),
             row(
-                "refreshing + reply(timeout) on attempt 1 → refreshBackoff 4 s", refreshingAttempt(1), .reply(Samples.r(3), .failed(.timeout), at: t0),
-                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(4), attempt: 2))),
+                "refreshing + reply(timeout) on attempt 1 → refreshBackoff 4 s", refreshingAttempt(1),
+                .reply(Samples.r(3), .failed(.timeout), at: t0),
+                .active(
+                    SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(4), attempt: 2))
+                ),
                 [.schedule(.refreshRetry, at: Samples.at(4)), .emit(.refreshRetryScheduled(at: Samples.at(4)))]),
             row(
                 "refreshing + reply(429 Retry-After 30 s) → refreshBackoff until the server's time", refreshingAttempt(0),
                 .reply(Samples.r(3), .failed(.rateLimited(retryAfter: .seconds(30))), at: t0),
-                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(30), attempt: 1))),
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(30), attempt: 1))),
                 [.schedule(.refreshRetry, at: Samples.at(30)), .emit(.refreshRetryScheduled(at: Samples.at(30)))]),
             row(
                 "refreshing + reply(unreadable answer) → refreshBackoff, treated as malformed", refreshingAttempt(0),
                 .reply(Samples.r(3), .user(Samples.user), at: t0),
-                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
+                .active(
+                    SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))
+                ),
                 [.schedule(.refreshRetry, at: Samples.at(2)), .emit(.refreshRetryScheduled(at: Samples.at(2)))]),
             row(
                 "refreshing + reply(503) on the last attempt → offline, waiting callers get failed", refreshingAttempt(2),
@@ -219,13 +239,22 @@ extension SessionTable {
                 [.finish(Samples.call1, .failed(.server(status: 503, nil))), .emit(.offline)]),
             row(
                 "refreshing + reply(401 for a second call) → the call joins the refresh in flight, no second refresh",
-                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true), sent(Samples.call2, 5)], refresh: .refreshing(Samples.r(3), attempt: 0))),
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: c, calls: [waiting(Samples.call1, replayed: true), sent(Samples.call2, 5)],
+                        refresh: .refreshing(Samples.r(3), attempt: 0))),
                 .reply(Samples.r(5), .failed(.unauthorized(nil)), at: t0),
-                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true), waiting(Samples.call2, replayed: true)], refresh: .refreshing(Samples.r(3), attempt: 0))),
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: c, calls: [waiting(Samples.call1, replayed: true), waiting(Samples.call2, replayed: true)],
+                        refresh: .refreshing(Samples.r(3), attempt: 0))),
                 []),
             row(
                 "refreshing + call → the call waits for the refresh in flight", ph[3].1, intent(.call, id: Samples.call2),
-                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1, replayed: true), waiting(Samples.call2)], refresh: .refreshing(Samples.r(3), attempt: 0))),
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: c, calls: [waiting(Samples.call1, replayed: true), waiting(Samples.call2)],
+                        refresh: .refreshing(Samples.r(3), attempt: 0))),
                 []),
 
             // refreshBackoff
@@ -235,32 +264,46 @@ extension SessionTable {
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
                 "refreshBackoff + call → the call waits", ph[4].1, intent(.call, id: Samples.call2),
-                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call1), waiting(Samples.call2)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: c, calls: [waiting(Samples.call1), waiting(Samples.call2)],
+                        refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
                 []),
             row(
                 "refreshBackoff + reply(401 for a call sent before) → the call waits for the retry",
-                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 5)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
+                .active(
+                    SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 5)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))
+                ),
                 .reply(Samples.r(5), .failed(.unauthorized(nil)), at: t0),
-                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2, replayed: true)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))), []),
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: c, calls: [waiting(Samples.call2, replayed: true)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
+                []),
 
             // offline
             row(
                 "offline + call with a usable token → offline, the call is sent", ph[5].1, intent(.call, id: Samples.call2),
-                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 10)], refresh: .offline)), [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 10)], refresh: .offline)),
+                [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
-                "offline + call inside the refresh margin → refreshing again from attempt 0", ph[5].1, intent(.call, id: Samples.call2, at: Samples.at(1740)),
+                "offline + call inside the refresh margin → refreshing again from attempt 0", ph[5].1,
+                intent(.call, id: Samples.call2, at: Samples.at(1740)),
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2)], refresh: .refreshing(Samples.r(10), attempt: 0))),
                 [.cancelTimer(.proactiveRefresh), refresh]),
             row(
-                "offline + reply(call answered) → offline, finishCall answered", .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 5)], refresh: .offline)),
-                .reply(Samples.r(5), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), [.finish(Samples.call2, .answered(Samples.r(5)))]),
+                "offline + reply(call answered) → offline, finishCall answered",
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 5)], refresh: .offline)),
+                .reply(Samples.r(5), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
+                [.finish(Samples.call2, .answered(Samples.r(5)))]),
             row(
                 "offline + credentialsRejected → refreshing", ph[5].1, intent(.credentialsRejected),
-                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(10), attempt: 0))), [.cancelTimer(.proactiveRefresh), refresh] + [.finish(Samples.intent, .done)]),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(10), attempt: 0))),
+                [.cancelTimer(.proactiveRefresh), refresh] + [.finish(Samples.intent, .done)]),
 
             // restoring
             row(
-                "restoring + reply(401) → signedOut(sessionExpired), vault cleared", ph[1].1, .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
+                "restoring + reply(401) → signedOut(sessionExpired), vault cleared", ph[1].1,
+                .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
                 .signedOut, [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
                 "restoring + reply(network) → offline, signed in with the stored credentials kept", ph[1].1,
@@ -268,9 +311,11 @@ extension SessionTable {
                 [.emit(.signedIn(Samples.user)), .emit(.failed(.network)), .emit(.offline)]),
             row(
                 "restoring + reply(accepted) → offline, fails malformed", ph[1].1, .reply(Samples.r(1), .accepted(nil), at: t0),
-                .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), [.emit(.signedIn(Samples.user)), .emit(.failed(.malformed)), .emit(.offline)]),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
+                [.emit(.signedIn(Samples.user)), .emit(.failed(.malformed)), .emit(.offline)]),
             row(
-                "restoring + reply(refreshed) → active, persists the rotated pair", ph[1].1, .reply(Samples.r(1), .refreshed(Samples.rotated), at: Samples.at(100)),
+                "restoring + reply(refreshed) → active, persists the rotated pair", ph[1].1,
+                .reply(Samples.r(1), .refreshed(Samples.rotated), at: Samples.at(100)),
                 .active(SessionLifecycle.Active(credentials: afterRefresh)),
                 [
                     .persist(afterRefresh), .emit(.signedIn(Samples.user)), .emit(.tokenRefreshed),
@@ -283,63 +328,86 @@ extension SessionTable {
         let label = "Everday"
         let m = everday
         let c = Samples.rotatingCredentials
-        func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle> {
+        func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle>
+        {
             SessionTable.row(label, m, name, from, event, to, effects, requests: requests)
         }
         // Everday documents no change-password endpoint; these rows keep the reducer's change path
         // tested under a rotating-refresh backend that has one.
-        func withChange(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle> {
+        func withChange(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<
+            SessionLifecycle
+        > {
             SessionTable.row("Rotating refresh with a change endpoint", rotatingWithChange, name, from, event, to, effects, requests: requests)
         }
         let change = APIRequest.changePassword(old: Samples.password, new: Samples.newPassword, Samples.bearer)
         return [
             row(
                 "signedOut + launched(stored with refresh token) → restoring by refresh", .signedOut,
-                .launched(.stored(c), at: Samples.t0), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
+                .launched(.stored(c), at: Samples.t0), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))),
+                [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
                 "signedOut + launched(stored without refresh token) → signedOut, vault cleared", .signedOut,
                 .launched(.stored(Samples.plainCredentials), at: Samples.t0), .signedOut, [.clearCredentials, .emit(.signedOut(.tokenExpired))]),
             withChange(
-                "active + changePassword(valid) → sends changePassword with the bearer", .active(SessionLifecycle.Active(credentials: c)), intent(changeIntent),
+                "active + changePassword(valid) → sends changePassword with the bearer", .active(SessionLifecycle.Active(credentials: c)),
+                intent(changeIntent),
                 .active(SessionLifecycle.Active(credentials: c, passwordChange: Samples.r(10))), [.send(Samples.r(10), change)]),
             withChange(
-                "active + changePassword(7-character new password) → rejected invalid, nothing sent", .active(SessionLifecycle.Active(credentials: c)),
-                intent(.changePassword(old: Samples.passwordInput, new: Samples.shortPasswordInput)), .active(SessionLifecycle.Active(credentials: c)),
+                "active + changePassword(7-character new password) → rejected invalid, nothing sent",
+                .active(SessionLifecycle.Active(credentials: c)),
+                intent(.changePassword(old: Samples.passwordInput, new: Samples.shortPasswordInput)),
+                .active(SessionLifecycle.Active(credentials: c)),
                 [.reject(Samples.intent, .invalid(.passwordTooShort(minimum: 8)))]),
             withChange(
                 "active + reply(password change accepted) → active, emits passwordChanged",
                 .active(SessionLifecycle.Active(credentials: c, passwordChange: Samples.r(6))), .reply(Samples.r(6), .accepted(nil), at: t0),
                 .active(SessionLifecycle.Active(credentials: c)), [.finish(Samples.pending, .passwordChanged)]),
             withChange(
-                "passwordChangeRequired + changePassword(valid) → pending, sends changePassword", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
-                intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(10))), [.send(Samples.r(10), change)]),
+                "passwordChangeRequired + changePassword(valid) → pending, sends changePassword",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(10))),
+                [.send(Samples.r(10), change)]),
             withChange(
-                "passwordChangeRequired + changePassword while one is pending → rejected busy", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
-                intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))), [.reject(Samples.intent, .busy)]),
+                "passwordChangeRequired + changePassword while one is pending → rejected busy",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
+                intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
+                [.reject(Samples.intent, .busy)]),
             withChange(
                 "passwordChangeRequired + reply(changed) → active, persists the lifted demand, emits passwordChanged, schedules proactive refresh",
-                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))), .reply(Samples.r(4), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c)),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
+                .reply(Samples.r(4), .accepted(nil), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.persist(c), .schedule(.proactiveRefresh, at: Samples.at(1740)), .finish(Samples.pending, .passwordChanged)]),
             withChange(
-                "passwordChangeRequired + reply(400) → passwordChangeRequired, fails badRequest", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
-                .reply(Samples.r(4), .failed(.badRequest("Wrong password")), at: t0), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                "passwordChangeRequired + reply(400) → passwordChangeRequired, fails badRequest",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
+                .reply(Samples.r(4), .failed(.badRequest("Wrong password")), at: t0),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 [.finish(Samples.pending, .failed(.badRequest("Wrong password")))]),
             row(
-                "passwordChangeRequired + credentialsRejected → unchanged, the password step's answer decides", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
-                intent(.credentialsRejected), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), [.finish(Samples.intent, .unchanged)]),
-            row("passwordChangeRequired + tick before expiry → unchanged", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1799)), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), []),
+                "passwordChangeRequired + credentialsRejected → unchanged, the password step's answer decides",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                intent(.credentialsRejected), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                [.finish(Samples.intent, .unchanged)]),
             row(
-                "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1800)),
+                "passwordChangeRequired + tick before expiry → unchanged", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                .tick(Samples.at(1799)), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), []),
+            row(
+                "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1800)),
                 .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
             row(
-                "passwordSetupRequired + credentialsRejected → unchanged (rotating policy)", .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
-                intent(.credentialsRejected), .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)), [.finish(Samples.intent, .unchanged)]),
+                "passwordSetupRequired + credentialsRejected → unchanged (rotating policy)",
+                .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                intent(.credentialsRejected), .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                [.finish(Samples.intent, .unchanged)]),
             row(
-                "active + changePassword → rejected unsupported (seed 002 documents no change endpoint)", .active(SessionLifecycle.Active(credentials: c)),
+                "active + changePassword → rejected unsupported (seed 002 documents no change endpoint)",
+                .active(SessionLifecycle.Active(credentials: c)),
                 intent(changeIntent), .active(SessionLifecycle.Active(credentials: c)), [.reject(Samples.intent, .unsupported)]),
             row(
                 "passwordChangeRequired + changePassword → rejected unsupported: log out and reset the password instead",
-                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), intent(changeIntent), .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), [.reject(Samples.intent, .unsupported)]),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), intent(changeIntent),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), [.reject(Samples.intent, .unsupported)]),
         ]
     }()
 
@@ -348,23 +416,34 @@ extension SessionTable {
         return [
             row(
                 "Hero365", hero365, "signedOut + launched(stored, unexpired) → restoring by fetching the current user", .signedOut,
-                .launched(.stored(c), at: t0), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
+                .launched(.stored(c), at: t0), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))),
+                [.send(Samples.r(10), .currentUser(Samples.bearer))]),
             row(
                 "Hero365", hero365, "signedOut + launched(stored, expired) → restoring by refresh", .signedOut,
-                .launched(.stored(c), at: Samples.at(1800)), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
+                .launched(.stored(c), at: Samples.at(1800)), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))),
+                [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
-                "Hero365", hero365, "restoring + reply(user) → active, persists the confirmed user", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
+                "Hero365", hero365, "restoring + reply(user) → active, persists the confirmed user",
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
                 .reply(Samples.r(1), .user(Samples.userPasswordSet), at: t0),
-                .active(SessionLifecycle.Active(credentials: Credentials(accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), user: Samples.userPasswordSet))),
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: Credentials(
+                            accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), user: Samples.userPasswordSet))
+                ),
                 [
-                    .persist(Credentials(accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), user: Samples.userPasswordSet)),
+                    .persist(
+                        Credentials(
+                            accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), user: Samples.userPasswordSet)),
                     .emit(.signedIn(Samples.userPasswordSet)), .schedule(.proactiveRefresh, at: Samples.at(1740)),
                 ]),
             row(
-                "Hero365", hero365, "active + changePassword → rejected unsupported", .active(SessionLifecycle.Active(credentials: c)), intent(changeIntent),
+                "Hero365", hero365, "active + changePassword → rejected unsupported", .active(SessionLifecycle.Active(credentials: c)),
+                intent(changeIntent),
                 .active(SessionLifecycle.Active(credentials: c)), [.reject(Samples.intent, .unsupported)]),
             row(
-                "Hero365", hero365, "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                "Hero365", hero365, "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 .tick(Samples.at(1800)), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
         ]
     }()
@@ -374,7 +453,8 @@ extension SessionTable {
     static func noRefreshRows(_ label: String, _ machine: SessionLifecycle) -> [Row<SessionLifecycle>] {
         let c = Samples.expiringCredentials
         let active = Phase.active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2)]))
-        func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle> {
+        func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle>
+        {
             SessionTable.row(label, machine, name, from, event, to, effects, requests: requests)
         }
         let ended: (SignOutReason) -> [AuthEffect] = { reason in
@@ -405,31 +485,46 @@ extension SessionTable {
                 .active(SessionLifecycle.Active(credentials: c)), [.finish(Samples.call1, .answered(Samples.r(2)))]),
             row("active + tick before expiry → unchanged", active, .tick(Samples.at(1799)), active, []),
             row("active + tick at expiry → signedOut(tokenExpired)", active, .tick(Samples.at(1800)), .signedOut, ended(.tokenExpired)),
-            row("active + credentialsRejected → signedOut(tokenRejected)", active, intent(.credentialsRejected), .signedOut, ended(.tokenRejected) + [.finish(Samples.intent, .done)]),
             row(
-                "offline + credentialsRejected → signedOut(tokenRejected)", .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), intent(.credentialsRejected), .signedOut,
+                "active + credentialsRejected → signedOut(tokenRejected)", active, intent(.credentialsRejected), .signedOut,
+                ended(.tokenRejected) + [.finish(Samples.intent, .done)]),
+            row(
+                "offline + credentialsRejected → signedOut(tokenRejected)", .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
+                intent(.credentialsRejected), .signedOut,
                 [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))] + [.finish(Samples.intent, .done)]),
             row(
-                "passwordSetupRequired + credentialsRejected → signedOut(tokenRejected)", .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
-                intent(.credentialsRejected), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))] + [.finish(Samples.intent, .done)]),
+                "passwordSetupRequired + credentialsRejected → signedOut(tokenRejected)",
+                .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                intent(.credentialsRejected), .signedOut,
+                [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))] + [.finish(Samples.intent, .done)]),
             row(
-                "offline + call with a usable token → offline, the call is sent", .active(SessionLifecycle.Active(credentials: c, refresh: .offline)), intent(.call, id: Samples.call2),
-                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 10)], refresh: .offline)), [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
+                "offline + call with a usable token → offline, the call is sent", .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
+                intent(.call, id: Samples.call2),
+                .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call2, 10)], refresh: .offline)),
+                [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
             row(
-                "refreshing + call → the call waits", .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))), intent(.call, id: Samples.call2),
+                "refreshing + call → the call waits",
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))), intent(.call, id: Samples.call2),
                 .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2)], refresh: .refreshing(Samples.r(3), attempt: 0))), []),
             row(
-                "refreshBackoff + call → the call waits", .active(SessionLifecycle.Active(credentials: c, refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
+                "refreshBackoff + call → the call waits",
+                .active(SessionLifecycle.Active(credentials: c, refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
                 intent(.call, id: Samples.call2),
-                .active(SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))), []),
+                .active(
+                    SessionLifecycle.Active(credentials: c, calls: [waiting(Samples.call2)], refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))
+                ), []),
             row(
-                "passwordChangeRequired + credentialsRejected → signedOut(tokenRejected)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
-                intent(.credentialsRejected), .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))] + [.finish(Samples.intent, .done)]),
+                "passwordChangeRequired + credentialsRejected → signedOut(tokenRejected)",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                intent(.credentialsRejected), .signedOut,
+                [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))] + [.finish(Samples.intent, .done)]),
             row(
-                "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)", .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1800)),
+                "passwordChangeRequired + tick at expiry → signedOut(tokenExpired)",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), .tick(Samples.at(1800)),
                 .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
             row(
-                "restoring + reply(user) → active, persists, schedules sessionExpiry", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
+                "restoring + reply(user) → active, persists, schedules sessionExpiry",
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
                 .reply(Samples.r(1), .user(Samples.user), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
             row(
@@ -444,7 +539,8 @@ extension SessionTable {
         let m = anonymousWall
         let unset = Samples.passwordUnsetCredentials
         let set = Credentials(accessToken: Samples.access1, user: Samples.userPasswordSet)
-        func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle> {
+        func row(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<SessionLifecycle>
+        {
             SessionTable.row("Anonymous Wall", m, name, from, event, to, effects, requests: requests)
         }
         let unsetPhase = Phase.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: unset))
@@ -459,7 +555,8 @@ extension SessionTable {
                 [.emit(.signedIn(Samples.userPasswordUnset)), .emit(.passwordSetupRequired)]),
             row(
                 "passwordSetupRequired + setPassword(valid) → pending, sends setPassword with X-User-Id", unsetPhase,
-                intent(.setPassword(Samples.passwordInput)), .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: unset, pending: Samples.r(10))),
+                intent(.setPassword(Samples.passwordInput)),
+                .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: unset, pending: Samples.r(10))),
                 [.send(Samples.r(10), .setPassword(Samples.password, Bearer(token: Samples.access1, userID: Samples.userID)))]),
             row(
                 "passwordSetupRequired + setPassword(7 characters) → rejected invalid, nothing sent", unsetPhase,
@@ -480,7 +577,8 @@ extension SessionTable {
                 [.finish(Samples.pending, .failed(.unauthorized(nil))), .clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
             row("passwordSetupRequired + tick → unchanged (no known expiry)", unsetPhase, .tick(Samples.at(5000)), unsetPhase, []),
             row(
-                "active + changePassword(valid) → sends changePassword with X-User-Id", .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)),
+                "active + changePassword(valid) → sends changePassword with X-User-Id",
+                .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)),
                 intent(changeIntent), .active(SessionLifecycle.Active(credentials: Samples.plainCredentials, passwordChange: Samples.r(10))),
                 [.send(Samples.r(10), .changePassword(old: Samples.password, new: Samples.newPassword, Samples.bearer))]),
             row(
@@ -489,7 +587,8 @@ extension SessionTable {
                 .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: Samples.expiringCredentials, pending: Samples.r(10))),
                 [.send(Samples.r(10), .changePassword(old: Samples.password, new: Samples.newPassword, Samples.bearer))]),
             row(
-                "active + reply(password change 401) → signedOut(tokenRejected)", .active(SessionLifecycle.Active(credentials: Samples.plainCredentials, passwordChange: Samples.r(6))),
+                "active + reply(password change 401) → signedOut(tokenRejected)",
+                .active(SessionLifecycle.Active(credentials: Samples.plainCredentials, passwordChange: Samples.r(6))),
                 .reply(Samples.r(6), .failed(.unauthorized(nil)), at: t0), .signedOut,
                 [.finish(Samples.pending, .failed(.unauthorized(nil))), .clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenRejected))]),
         ]
@@ -502,10 +601,12 @@ extension SessionTable {
             row(
                 "Subspace", subspace, "signedOut + launched(stored with a refresh token, expired) → restoring with a refresh", .signedOut,
                 .launched(.stored(granted), at: Samples.at(1800)),
-                .restoring(SessionLifecycle.Restoring(credentials: granted, request: Samples.r(10))), [.send(Samples.r(10), .refresh(Samples.refresh1))]),
+                .restoring(SessionLifecycle.Restoring(credentials: granted, request: Samples.r(10))),
+                [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
                 "Subspace", subspace, "restoring with a refresh token + reply(user) → active, schedules proactiveRefresh, not sessionExpiry",
-                .restoring(SessionLifecycle.Restoring(credentials: granted, request: Samples.r(1))), .reply(Samples.r(1), .user(Samples.user), at: t0),
+                .restoring(SessionLifecycle.Restoring(credentials: granted, request: Samples.r(1))),
+                .reply(Samples.r(1), .user(Samples.user), at: t0),
                 .active(SessionLifecycle.Active(credentials: granted)),
                 [.persist(granted), .emit(.signedIn(Samples.user)), .schedule(.proactiveRefresh, at: Samples.at(1740))]),
             row(
@@ -515,27 +616,37 @@ extension SessionTable {
                 "Subspace", subspace, "signedOut + launched(stored, expired) → signedOut, vault cleared", .signedOut,
                 .launched(.stored(c), at: Samples.at(1800)), .signedOut, [.clearCredentials, .emit(.signedOut(.tokenExpired))]),
             row(
-                "Subspace", subspace, "restoring + reply(user) → active, schedules sessionExpiry", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
+                "Subspace", subspace, "restoring + reply(user) → active, schedules sessionExpiry",
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
                 .reply(Samples.r(1), .user(Samples.user), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
             row(
-                "Subspace", subspace, "restoring + reply(401) → signedOut(sessionExpired)", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
+                "Subspace", subspace, "restoring + reply(401) → signedOut(sessionExpired)",
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
                 .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0), .signedOut,
                 [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(user) → active, the call is sent with the confirmed token",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])), .reply(Samples.r(1), .user(Samples.user), at: t0),
-                .active(SessionLifecycle.Active(credentials: c, calls: [PendingCall(id: Samples.call2, stage: .sent(Samples.r(10), with: Samples.access1), replayed: false)])),
-                [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800)), .send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])),
+                .reply(Samples.r(1), .user(Samples.user), at: t0),
+                .active(
+                    SessionLifecycle.Active(
+                        credentials: c, calls: [PendingCall(id: Samples.call2, stage: .sent(Samples.r(10), with: Samples.access1), replayed: false)])),
+                [
+                    .persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800)),
+                    .send(Samples.r(10), .protected(Samples.call2, Samples.bearer)),
+                ]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(401) → signedOut, the call ends with the session",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])), .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])),
+                .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
                 .signedOut,
                 [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled
                     + [.finish(Samples.call2, .sessionEnded), .emit(.signedOut(.sessionExpired))]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(network) → offline, the call fails with the reason",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])), .reply(Samples.r(1), .failed(.network), at: t0),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])),
+                .reply(Samples.r(1), .failed(.network), at: t0),
                 .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
                 [.emit(.signedIn(Samples.user)), .emit(.failed(.network)), .emit(.offline), .finish(Samples.call2, .failed(.network))]),
         ]
@@ -558,7 +669,11 @@ extension SessionTable {
         let c = credentials(machine)
         var rows = withdrawnRows(
             machine, "\(label): withdrawals", phases: ph,
-            abandoned: ["passwordSetupRequired": (.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: Samples.passwordUnsetCredentials)), Samples.r(4))],
+            abandoned: [
+                "passwordSetupRequired": (
+                    .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: Samples.passwordUnsetCredentials)), Samples.r(4)
+                )
+            ],
             requests: 10)
         let call: Event = .withdrawn(Samples.call1, at: t0)
         rows += [
@@ -567,7 +682,8 @@ extension SessionTable {
                 .active(SessionLifecycle.Active(credentials: c)), [.cancel(Samples.r(2)), .finish(Samples.call1, .cancelled)]),
             row(
                 label, machine, "active.refreshing + withdrawn(a call waiting for the token) → dropped; the refresh goes on", ph[3].1, call,
-                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))), [.finish(Samples.call1, .cancelled)]),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(3), attempt: 0))), [.finish(Samples.call1, .cancelled)]
+            ),
             row(
                 label, machine, "active.backingOff + withdrawn(a call waiting for the token) → dropped", ph[4].1, call,
                 .active(SessionLifecycle.Active(credentials: c, refresh: .backingOff(retryAt: Samples.at(2), attempt: 1))),
@@ -586,7 +702,9 @@ extension SessionTable {
         // (its document): the rotating rows with the deployed credentials, the no-refresh rows with the documented ones.
         // (The one rotating row whose sample holds no refresh token, a password step, is the
         // documented grant's: its no-refresh row ends the session.)
-        + rotatingRows("Subspace, deployed grant", subspace).filter { !$0.name.hasSuffix("passwordSetupRequired + credentialsRejected → unchanged, the password step decides") }
+        + rotatingRows("Subspace, deployed grant", subspace).filter {
+            !$0.name.hasSuffix("passwordSetupRequired + credentialsRejected → unchanged, the password step decides")
+        }
         + noRefreshRows("Anonymous Wall", anonymousWall) + noRefreshRows("Subspace, documented grant", subspace) + noRefreshRows("VynqTalk", vynqTalk)
         + anonymousWallRows + subspaceRows + vynqTalkRows
 }

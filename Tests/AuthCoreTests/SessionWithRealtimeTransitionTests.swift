@@ -11,7 +11,8 @@ enum SessionWithRealtimeTable {
     static let a1 = Samples.access1
     static let credentials = Samples.expiringCredentials
     /// The session in every sample: call1 in flight as r5.
-    static let session = SessionLifecycle.Phase.active(SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 5)]))
+    static let session = SessionLifecycle.Phase.active(
+        SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 5)]))
     static let timers = SessionTable.timersCancelled
 
     static let connections: [(String, RealtimeConnection.Phase)] = [
@@ -48,86 +49,97 @@ enum SessionWithRealtimeTable {
 
     static let signedOut = Phase(session: .signedOut, connection: .idle)
 
-    static let rows: [Row<SessionWithRealtime>] = connections.flatMap { name, connection -> [Row<SessionWithRealtime>] in
-        let phase = Phase(session: session, connection: connection)
-        let connect: (RealtimeConnection.Phase, [AuthEffect]) =
-            switch name {
-            case "idle", "rejected", "gaveUp": (.connecting(a1, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a1))])
-            default: (connection, [])
-            }
-        let disconnect: (RealtimeConnection.Phase, [AuthEffect]) = (.idle, teardown(name))
-        let tick: (RealtimeConnection.Phase, [AuthEffect]) =
-            name == "waitingToReconnect"
-            ? (.connecting(a1, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a1))]) : (connection, [])
-        return [
+    static let rows: [Row<SessionWithRealtime>] =
+        connections.flatMap { name, connection -> [Row<SessionWithRealtime>] in
+            let phase = Phase(session: session, connection: connection)
+            let connect: (RealtimeConnection.Phase, [AuthEffect]) =
+                switch name {
+                case "idle", "rejected", "gaveUp": (.connecting(a1, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a1))])
+                default: (connection, [])
+                }
+            let disconnect: (RealtimeConnection.Phase, [AuthEffect]) = (.idle, teardown(name))
+            let tick: (RealtimeConnection.Phase, [AuthEffect]) =
+                name == "waitingToReconnect"
+                ? (.connecting(a1, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a1))]) : (connection, [])
+            return [
+                row(
+                    "\(name) + session call → the call is sent, connection unchanged", phase, .intent(.session(.call), id: Samples.call2, at: t0),
+                    Phase(
+                        session: .active(
+                            SessionLifecycle.Active(
+                                credentials: credentials, calls: [SessionTable.sent(Samples.call1, 5), SessionTable.sent(Samples.call2, 10)])),
+                        connection: connection),
+                    [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
+                row(
+                    "\(name) + session logout → signedOut, and the connection is closed", phase, .intent(.session(.logout), at: t0), signedOut,
+                    ended(.userRequested, name, answering: .signedOut)),
+                row(
+                    "\(name) + session setPassword → rejected notAvailableNow", phase, .intent(.session(.setPassword(Samples.passwordInput)), at: t0),
+                    phase, [.reject(Samples.intent, .notAvailableNow)]),
+                row(
+                    "\(name) + session changePassword → rejected unsupported", phase,
+                    .intent(.session(.changePassword(old: Samples.passwordInput, new: Samples.newPasswordInput)), at: t0), phase,
+                    [.reject(Samples.intent, .unsupported)]),
+                row(
+                    "\(name) + session credentialsRejected → signedOut(tokenRejected), connection closed", phase,
+                    .intent(.session(.credentialsRejected), at: t0), signedOut,
+                    ended(.tokenRejected, name, answering: .done)),
+                row(
+                    "\(name) + connection connect → \(connect.0 == connection ? "unchanged" : "connecting")", phase,
+                    .intent(.connection(.connect(a1)), at: t0), Phase(session: session, connection: connect.0),
+                    connect.1 + [.finish(Samples.intent, .done)]),
+                row(
+                    "\(name) + connection disconnect → idle", phase, .intent(.connection(.disconnect), at: t0),
+                    Phase(session: session, connection: disconnect.0), disconnect.1 + [.finish(Samples.intent, name == "idle" ? .unchanged : .done)]),
+                row(
+                    "\(name) + reply(call answered) → finishCall answered, connection unchanged", phase,
+                    .reply(Samples.r(5), .accepted(nil), at: t0),
+                    Phase(session: .active(SessionLifecycle.Active(credentials: credentials)), connection: connection),
+                    [.finish(Samples.call1, .answered(Samples.r(5)))]),
+                row("\(name) + reply(stale id) → unchanged", phase, .reply(Samples.staleID, .realtimeOpened, at: t0), phase, []),
+                row(
+                    "\(name) + tick → \(name == "waitingToReconnect" ? "reconnects with the current token" : "unchanged")", phase,
+                    .tick(Samples.at(1)),
+                    Phase(session: session, connection: tick.0), tick.1),
+                row("\(name) + launched → unchanged", phase, .launched(.stored(credentials), at: t0), phase, []),
+                row(
+                    "\(name) + withdrawn(a call) → the session drops the call, connection unchanged", phase, .withdrawn(Samples.call1, at: t0),
+                    Phase(session: .active(SessionLifecycle.Active(credentials: credentials)), connection: connection),
+                    [.cancel(Samples.r(5)), .finish(Samples.call1, .cancelled)]),
+            ]
+        } + [
             row(
-                "\(name) + session call → the call is sent, connection unchanged", phase, .intent(.session(.call), id: Samples.call2, at: t0),
-                Phase(
-                    session: .active(SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 5), SessionTable.sent(Samples.call2, 10)])),
-                    connection: connection),
-                [.send(Samples.r(10), .protected(Samples.call2, Samples.bearer))]),
+                "connecting + reply(opened) → connected, emits realtimeConnected", Phase(session: session, connection: connections[1].1),
+                .reply(Samples.r(1), .realtimeOpened, at: t0), Phase(session: session, connection: .connected(a1, Samples.r(1))),
+                [.emit(.realtimeConnected)]),
             row(
-                "\(name) + session logout → signedOut, and the connection is closed", phase, .intent(.session(.logout), at: t0), signedOut,
-                ended(.userRequested, name, answering: .signedOut)),
+                "connected + reply(401 from the socket) → session signed out (tokenRejected), connection idle",
+                Phase(session: session, connection: connections[2].1), .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), signedOut,
+                [.emit(.failed(.unauthorized(nil)))] + ended(.tokenRejected, "idle")),
             row(
-                "\(name) + session setPassword → rejected notAvailableNow", phase, .intent(.session(.setPassword(Samples.passwordInput)), at: t0),
-                phase, [.reject(Samples.intent, .notAvailableNow)]),
+                "connected + reply(closed) → waitingToReconnect", Phase(session: session, connection: connections[2].1),
+                .reply(Samples.r(2), .realtimeClosed, at: t0),
+                Phase(session: session, connection: .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0)),
+                [.schedule(.reconnect, at: Samples.at(1))]),
             row(
-                "\(name) + session changePassword → rejected unsupported", phase,
-                .intent(.session(.changePassword(old: Samples.passwordInput, new: Samples.newPasswordInput)), at: t0), phase,
-                [.reject(Samples.intent, .unsupported)]),
-            row(
-                "\(name) + session credentialsRejected → signedOut(tokenRejected), connection closed", phase,
-                .intent(.session(.credentialsRejected), at: t0), signedOut,
-                ended(.tokenRejected, name, answering: .done)),
-            row(
-                "\(name) + connection connect → \(connect.0 == connection ? "unchanged" : "connecting")", phase,
-                .intent(.connection(.connect(a1)), at: t0), Phase(session: session, connection: connect.0),
-                connect.1 + [.finish(Samples.intent, .done)]),
-            row(
-                "\(name) + connection disconnect → idle", phase, .intent(.connection(.disconnect), at: t0),
-                Phase(session: session, connection: disconnect.0), disconnect.1 + [.finish(Samples.intent, name == "idle" ? .unchanged : .done)]),
-            row(
-                "\(name) + reply(call answered) → finishCall answered, connection unchanged", phase,
-                .reply(Samples.r(5), .accepted(nil), at: t0), Phase(session: .active(SessionLifecycle.Active(credentials: credentials)), connection: connection),
-                [.finish(Samples.call1, .answered(Samples.r(5)))]),
-            row("\(name) + reply(stale id) → unchanged", phase, .reply(Samples.staleID, .realtimeOpened, at: t0), phase, []),
-            row(
-                "\(name) + tick → \(name == "waitingToReconnect" ? "reconnects with the current token" : "unchanged")", phase, .tick(Samples.at(1)),
-                Phase(session: session, connection: tick.0), tick.1),
-            row("\(name) + launched → unchanged", phase, .launched(.stored(credentials), at: t0), phase, []),
-            row(
-                "\(name) + withdrawn(a call) → the session drops the call, connection unchanged", phase, .withdrawn(Samples.call1, at: t0),
-                Phase(session: .active(SessionLifecycle.Active(credentials: credentials)), connection: connection),
-                [.cancel(Samples.r(5)), .finish(Samples.call1, .cancelled)]),
+                "signedOut + connection connect → rejected notSignedIn", signedOut, .intent(.connection(.connect(a1)), at: t0), signedOut,
+                [.reject(Samples.intent, .notSignedIn)]),
+            Row(
+                "rotating session: refreshing + reply(rotated pair) → the connection follows the new token",
+                SessionWithRealtime(session: SessionTable.hero365),
+                from: Phase(
+                    session: .active(
+                        SessionLifecycle.Active(credentials: Samples.rotatingCredentials, refresh: .refreshing(Samples.r(3), attempt: 0))),
+                    connection: .connected(a1, Samples.r(2))),
+                on: .reply(Samples.r(3), .refreshed(Samples.rotated), at: Samples.at(100)),
+                to: Phase(
+                    session: .active(SessionLifecycle.Active(credentials: SessionTable.renewed(Samples.rotated))),
+                    connection: .connected(Samples.access2, Samples.r(2))),
+                effects: [
+                    .persist(SessionTable.renewed(Samples.rotated)), .emit(.tokenRefreshed), .cancelTimer(.refreshRetry),
+                    .schedule(.proactiveRefresh, at: Samples.at(1840)),
+                ], requests: 10),
         ]
-    } + [
-        row(
-            "connecting + reply(opened) → connected, emits realtimeConnected", Phase(session: session, connection: connections[1].1),
-            .reply(Samples.r(1), .realtimeOpened, at: t0), Phase(session: session, connection: .connected(a1, Samples.r(1))),
-            [.emit(.realtimeConnected)]),
-        row(
-            "connected + reply(401 from the socket) → session signed out (tokenRejected), connection idle",
-            Phase(session: session, connection: connections[2].1), .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), signedOut,
-            [.emit(.failed(.unauthorized(nil)))] + ended(.tokenRejected, "idle")),
-        row(
-            "connected + reply(closed) → waitingToReconnect", Phase(session: session, connection: connections[2].1),
-            .reply(Samples.r(2), .realtimeClosed, at: t0),
-            Phase(session: session, connection: .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0)), [.schedule(.reconnect, at: Samples.at(1))]),
-        row(
-            "signedOut + connection connect → rejected notSignedIn", signedOut, .intent(.connection(.connect(a1)), at: t0), signedOut,
-            [.reject(Samples.intent, .notSignedIn)]),
-        Row(
-            "rotating session: refreshing + reply(rotated pair) → the connection follows the new token",
-            SessionWithRealtime(session: SessionTable.hero365),
-            from: Phase(session: .active(SessionLifecycle.Active(credentials: Samples.rotatingCredentials, refresh: .refreshing(Samples.r(3), attempt: 0))), connection: .connected(a1, Samples.r(2))),
-            on: .reply(Samples.r(3), .refreshed(Samples.rotated), at: Samples.at(100)),
-            to: Phase(session: .active(SessionLifecycle.Active(credentials: SessionTable.renewed(Samples.rotated))), connection: .connected(Samples.access2, Samples.r(2))),
-            effects: [
-                .persist(SessionTable.renewed(Samples.rotated)), .emit(.tokenRefreshed), .cancelTimer(.refreshRetry),
-                .schedule(.proactiveRefresh, at: Samples.at(1840)),
-            ], requests: 10),
-    ]
 
     static let phaseCases = connections.map(\.0)
     static let intentCases = [
@@ -155,8 +167,12 @@ struct SessionWithRealtimeTransitionTests {
         var phase = VynqTalkApp.Phase.signedOut(.second(.signingIn(.email(Samples.email), Samples.r(1))))
         var ids = FlowContext(next: 2)
         let effects = app.step(&phase, .reply(Samples.r(1), .granted(Samples.plainGrant), at: Samples.t0), &ids)
-        #expect(phase == .signedIn(SessionWithRealtime.Phase(
-            session: .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)), connection: .connecting(Samples.access1, Samples.r(2), attempt: 0))))
+        #expect(
+            phase
+                == .signedIn(
+                    SessionWithRealtime.Phase(
+                        session: .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)),
+                        connection: .connecting(Samples.access1, Samples.r(2), attempt: 0))))
         #expect(effects == [.persist(Samples.plainCredentials), .emit(.signedIn(Samples.user)), .send(Samples.r(2), .openRealtime(Samples.access1))])
     }
 
@@ -165,13 +181,16 @@ struct SessionWithRealtimeTransitionTests {
         let machine = SessionWithRealtime(session: SessionTable.hero365)
         let c = Samples.rotatingCredentials
         let run = play(
-            machine, from: SessionWithRealtime.Phase(session: .active(SessionLifecycle.Active(credentials: c)), connection: .connected(Samples.access1, Samples.r(2))),
+            machine,
+            from: SessionWithRealtime.Phase(
+                session: .active(SessionLifecycle.Active(credentials: c)), connection: .connected(Samples.access1, Samples.r(2))),
             requests: 3,
             [
                 .reply(Samples.r(2), .failed(.unauthorized(nil)), at: Samples.t0),  // refresh r3
                 .reply(Samples.r(3), .refreshed(Samples.rotated), at: Samples.at(100)),  // reconnect r4
             ])
-        #expect(run.effects[0] == [.emit(.failed(.unauthorized(nil))), .cancelTimer(.proactiveRefresh), .send(Samples.r(3), .refresh(Samples.refresh1))])
+        #expect(
+            run.effects[0] == [.emit(.failed(.unauthorized(nil))), .cancelTimer(.proactiveRefresh), .send(Samples.r(3), .refresh(Samples.refresh1))])
         let renewed = SessionTable.renewed(Samples.rotated)
         #expect(
             run.effects[1] == [
@@ -179,7 +198,9 @@ struct SessionWithRealtimeTransitionTests {
                 .send(Samples.r(4), .openRealtime(Samples.access2)),
             ])
         #expect(
-            run.phase == SessionWithRealtime.Phase(
-                session: .active(SessionLifecycle.Active(credentials: renewed)), connection: .connecting(Samples.access2, Samples.r(4), attempt: 0)))
+            run.phase
+                == SessionWithRealtime.Phase(
+                    session: .active(SessionLifecycle.Active(credentials: renewed)),
+                    connection: .connecting(Samples.access2, Samples.r(4), attempt: 0)))
     }
 }

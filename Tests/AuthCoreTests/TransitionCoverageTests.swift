@@ -20,44 +20,47 @@ struct CoverageEntry: Sendable, CustomTestStringConvertible {
         self.rowCount = rows.count
     }
 
-    static let all: [CoverageEntry] = [
-        CoverageEntry(
-            "CodeRegistration", CodeRegistrationTable.rows, phases: CodeRegistrationTable.phaseCases, intents: CodeRegistrationTable.intentCases),
-        CoverageEntry(
-            "OneTimeCodeSignIn (email)", OneTimeCodeSignInTable.emailRows, phases: OneTimeCodeSignInTable.phaseCases,
-            intents: OneTimeCodeSignInTable.intentCases),
-        CoverageEntry(
-            "OneTimeCodeSignIn (phone)", OneTimeCodeSignInTable.phoneRows, phases: OneTimeCodeSignInTable.phaseCases,
-            intents: OneTimeCodeSignInTable.intentCases),
-        CoverageEntry("PasswordSignIn", PasswordSignInTable.rows, phases: PasswordSignInTable.phaseCases, intents: PasswordSignInTable.intentCases),
-        CoverageEntry("Registration", RegistrationTable.rows, phases: RegistrationTable.phaseCases, intents: RegistrationTable.intentCases),
-        CoverageEntry(
-            "PasswordReset (code with auto-login)", PasswordResetTable.codeRows, phases: PasswordResetTable.phaseCases,
-            intents: PasswordResetTable.intentCases),
-        CoverageEntry(
-            "PasswordReset (emailed token)", PasswordResetTable.tokenRows, phases: PasswordResetTable.phaseCases,
-            intents: PasswordResetTable.intentCases),
-        CoverageEntry(
-            "PasswordReset (emailed link)", PasswordResetTable.linkRows, phases: PasswordResetTable.phaseCases,
-            intents: PasswordResetTable.intentCases),
-        CoverageEntry("OAuthSignIn", OAuthSignInTable.rows, phases: OAuthSignInTable.phaseCases, intents: OAuthSignInTable.intentCases),
-        CoverageEntry(
-            "SessionLifecycle", SessionTable.rows, phases: SessionTable.phaseCases, intents: SessionTable.intentCases,
-            phaseCase: SessionTable.caseName),
-        CoverageEntry(
-            "RealtimeConnection", RealtimeConnectionTable.rows, phases: RealtimeConnectionTable.phaseCases,
-            intents: RealtimeConnectionTable.intentCases),
-        CoverageEntry("OneOf", OneOfTable.rows, phases: OneOfTable.phaseCases, intents: OneOfTable.intentCases),
-        CoverageEntry("Handover", HandoverTable.rows, phases: HandoverTable.phaseCases, intents: HandoverTable.intentCases),
-        CoverageEntry(
-            "SessionWithRealtime", SessionWithRealtimeTable.rows, phases: SessionWithRealtimeTable.phaseCases,
-            intents: SessionWithRealtimeTable.intentCases, phaseCase: { Coverage.caseName($0.connection) },
-            intentCase: SessionWithRealtimeTable.intentCase),
-    ] + SessionTable.policies.map { label, machine in
-        CoverageEntry(
-            "SessionLifecycle (\(label))", SessionTable.rows.filter { $0.machine.policy == machine.policy }, phases: SessionTable.phaseCases,
-            intents: SessionTable.intentCases, phaseCase: SessionTable.caseName)
-    }
+    static let all: [CoverageEntry] =
+        [
+            CoverageEntry(
+                "CodeRegistration", CodeRegistrationTable.rows, phases: CodeRegistrationTable.phaseCases, intents: CodeRegistrationTable.intentCases),
+            CoverageEntry(
+                "OneTimeCodeSignIn (email)", OneTimeCodeSignInTable.emailRows, phases: OneTimeCodeSignInTable.phaseCases,
+                intents: OneTimeCodeSignInTable.intentCases),
+            CoverageEntry(
+                "OneTimeCodeSignIn (phone)", OneTimeCodeSignInTable.phoneRows, phases: OneTimeCodeSignInTable.phaseCases,
+                intents: OneTimeCodeSignInTable.intentCases),
+            CoverageEntry(
+                "PasswordSignIn", PasswordSignInTable.rows, phases: PasswordSignInTable.phaseCases, intents: PasswordSignInTable.intentCases),
+            CoverageEntry("Registration", RegistrationTable.rows, phases: RegistrationTable.phaseCases, intents: RegistrationTable.intentCases),
+            CoverageEntry(
+                "PasswordReset (code with auto-login)", PasswordResetTable.codeRows, phases: PasswordResetTable.phaseCases,
+                intents: PasswordResetTable.intentCases),
+            CoverageEntry(
+                "PasswordReset (emailed token)", PasswordResetTable.tokenRows, phases: PasswordResetTable.phaseCases,
+                intents: PasswordResetTable.intentCases),
+            CoverageEntry(
+                "PasswordReset (emailed link)", PasswordResetTable.linkRows, phases: PasswordResetTable.phaseCases,
+                intents: PasswordResetTable.intentCases),
+            CoverageEntry("OAuthSignIn", OAuthSignInTable.rows, phases: OAuthSignInTable.phaseCases, intents: OAuthSignInTable.intentCases),
+            CoverageEntry(
+                "SessionLifecycle", SessionTable.rows, phases: SessionTable.phaseCases, intents: SessionTable.intentCases,
+                phaseCase: SessionTable.caseName),
+            CoverageEntry(
+                "RealtimeConnection", RealtimeConnectionTable.rows, phases: RealtimeConnectionTable.phaseCases,
+                intents: RealtimeConnectionTable.intentCases),
+            CoverageEntry("OneOf", OneOfTable.rows, phases: OneOfTable.phaseCases, intents: OneOfTable.intentCases),
+            CoverageEntry("Handover", HandoverTable.rows, phases: HandoverTable.phaseCases, intents: HandoverTable.intentCases),
+            CoverageEntry(
+                "SessionWithRealtime", SessionWithRealtimeTable.rows, phases: SessionWithRealtimeTable.phaseCases,
+                intents: SessionWithRealtimeTable.intentCases, phaseCase: { Coverage.caseName($0.connection) },
+                intentCase: SessionWithRealtimeTable.intentCase),
+        ]
+        + SessionTable.policies.map { label, machine in
+            CoverageEntry(
+                "SessionLifecycle (\(label))", SessionTable.rows.filter { $0.machine.policy == machine.policy }, phases: SessionTable.phaseCases,
+                intents: SessionTable.intentCases, phaseCase: SessionTable.caseName)
+        }
 }
 
 @Suite("Transition coverage")
@@ -110,22 +113,30 @@ struct DeclaredCases: Sendable, CustomTestStringConvertible {
     var testDescription: String { lifecycle }
 
     static let all: [DeclaredCases] = [
-        .init(lifecycle: "CodeRegistration", tablePhases: CodeRegistrationTable.phaseCases, declaredPhases: CodeRegistration.Phase.declaredCases,
-              tableIntents: CodeRegistrationTable.intentCases, declaredIntents: CodeRegistration.Intent.declaredCases),
-        .init(lifecycle: "OneTimeCodeSignIn", tablePhases: OneTimeCodeSignInTable.phaseCases, declaredPhases: OneTimeCodeSignIn.Phase.declaredCases,
-              tableIntents: OneTimeCodeSignInTable.intentCases, declaredIntents: OneTimeCodeSignIn.Intent.declaredCases),
-        .init(lifecycle: "PasswordSignIn", tablePhases: PasswordSignInTable.phaseCases, declaredPhases: PasswordSignIn.Phase.declaredCases,
-              tableIntents: PasswordSignInTable.intentCases, declaredIntents: PasswordSignIn.Intent.declaredCases),
-        .init(lifecycle: "Registration", tablePhases: RegistrationTable.phaseCases, declaredPhases: Registration.Phase.declaredCases,
-              tableIntents: RegistrationTable.intentCases, declaredIntents: Registration.Intent.declaredCases),
-        .init(lifecycle: "PasswordReset", tablePhases: PasswordResetTable.phaseCases, declaredPhases: PasswordReset.Phase.declaredCases,
-              tableIntents: PasswordResetTable.intentCases, declaredIntents: PasswordReset.Intent.declaredCases),
-        .init(lifecycle: "OAuthSignIn", tablePhases: OAuthSignInTable.phaseCases, declaredPhases: OAuthSignIn.Phase.declaredCases,
-              tableIntents: OAuthSignInTable.intentCases, declaredIntents: OAuthSignIn.Intent.declaredCases),
-        .init(lifecycle: "SessionLifecycle", tablePhases: SessionTable.phaseCases, declaredPhases: SessionTable.declaredPhaseCases,
-              tableIntents: SessionTable.intentCases, declaredIntents: SessionLifecycle.Intent.declaredCases),
-        .init(lifecycle: "RealtimeConnection", tablePhases: RealtimeConnectionTable.phaseCases, declaredPhases: RealtimeConnection.Phase.declaredCases,
-              tableIntents: RealtimeConnectionTable.intentCases, declaredIntents: RealtimeConnection.Intent.declaredCases),
+        .init(
+            lifecycle: "CodeRegistration", tablePhases: CodeRegistrationTable.phaseCases, declaredPhases: CodeRegistration.Phase.declaredCases,
+            tableIntents: CodeRegistrationTable.intentCases, declaredIntents: CodeRegistration.Intent.declaredCases),
+        .init(
+            lifecycle: "OneTimeCodeSignIn", tablePhases: OneTimeCodeSignInTable.phaseCases, declaredPhases: OneTimeCodeSignIn.Phase.declaredCases,
+            tableIntents: OneTimeCodeSignInTable.intentCases, declaredIntents: OneTimeCodeSignIn.Intent.declaredCases),
+        .init(
+            lifecycle: "PasswordSignIn", tablePhases: PasswordSignInTable.phaseCases, declaredPhases: PasswordSignIn.Phase.declaredCases,
+            tableIntents: PasswordSignInTable.intentCases, declaredIntents: PasswordSignIn.Intent.declaredCases),
+        .init(
+            lifecycle: "Registration", tablePhases: RegistrationTable.phaseCases, declaredPhases: Registration.Phase.declaredCases,
+            tableIntents: RegistrationTable.intentCases, declaredIntents: Registration.Intent.declaredCases),
+        .init(
+            lifecycle: "PasswordReset", tablePhases: PasswordResetTable.phaseCases, declaredPhases: PasswordReset.Phase.declaredCases,
+            tableIntents: PasswordResetTable.intentCases, declaredIntents: PasswordReset.Intent.declaredCases),
+        .init(
+            lifecycle: "OAuthSignIn", tablePhases: OAuthSignInTable.phaseCases, declaredPhases: OAuthSignIn.Phase.declaredCases,
+            tableIntents: OAuthSignInTable.intentCases, declaredIntents: OAuthSignIn.Intent.declaredCases),
+        .init(
+            lifecycle: "SessionLifecycle", tablePhases: SessionTable.phaseCases, declaredPhases: SessionTable.declaredPhaseCases,
+            tableIntents: SessionTable.intentCases, declaredIntents: SessionLifecycle.Intent.declaredCases),
+        .init(
+            lifecycle: "RealtimeConnection", tablePhases: RealtimeConnectionTable.phaseCases, declaredPhases: RealtimeConnection.Phase.declaredCases,
+            tableIntents: RealtimeConnectionTable.intentCases, declaredIntents: RealtimeConnection.Intent.declaredCases),
     ]
 }
 

@@ -199,9 +199,11 @@ struct ASCIIClassTests {
         #expect(character.isASCIIWhitespace == (character.isASCII && character.isWhitespace))
     }
 
-    @Test("trimming takes its shortcut only where the full trim would change nothing", arguments: [
-        "a", "student@harvard.edu", " a", "a ", "\ta\n", "\r\na\r\n", "a\u{00A0}", "\u{2003}a", "é", "a\u{0301}", "!x~", "", " ", "\u{0085}x",
-    ])
+    @Test(
+        "trimming takes its shortcut only where the full trim would change nothing",
+        arguments: [
+            "a", "student@harvard.edu", " a", "a ", "\ta\n", "\r\na\r\n", "a\u{00A0}", "\u{2003}a", "é", "a\u{0301}", "!x~", "", " ", "\u{0085}x",
+        ])
     func trimmingAgreesWithTheFullTrim(input: String) {
         var full = Substring(input)
         while let first = full.first, first.isWhitespace { full.removeFirst() }

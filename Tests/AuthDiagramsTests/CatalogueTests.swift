@@ -38,14 +38,16 @@ struct CatalogueTests {
     @Test("an app step projects onto the lifecycle it belongs to, and onto no other")
     func projection() {
         let entries = EntryPosition.of(Apps.anonymousWall())
-        let registered = AppStep(from: "signedOut.first.registering", label: "granted", to: "signedIn.passwordSetupRequired", kind: .success, reachesSession: false)
+        let registered = AppStep(
+            from: "signedOut.first.registering", label: "granted", to: "signedIn.passwordSetupRequired", kind: .success, reachesSession: false)
         let codeRegistration = DiagramCatalogue.Subject.entry(phaseType: DiagramCatalogue.phaseType(CodeRegistration.Phase.self))
         let session = DiagramCatalogue.Subject.session(entryPhaseType: DiagramCatalogue.phaseType(PasswordSignIn.Phase.self))
         #expect(
             registered.projected(onto: codeRegistration, initialCase: "enteringEmail", finals: ["registered"], entries: entries)
                 == StateGraph.Edge(from: "registering", label: "granted", to: "registered", kind: .success))
         #expect(registered.projected(onto: session, initialCase: "signedOut.enteringCredentials", finals: [], entries: entries) == nil)
-        let switched = AppStep(from: "signedOut.first.awaitingCode", label: "submit", to: "signedOut.second.first.signingIn", kind: .intent, reachesSession: false)
+        let switched = AppStep(
+            from: "signedOut.first.awaitingCode", label: "submit", to: "signedOut.second.first.signingIn", kind: .intent, reachesSession: false)
         let signIn = DiagramCatalogue.Subject.entry(phaseType: DiagramCatalogue.phaseType(PasswordSignIn.Phase.self))
         #expect(
             switched.projected(onto: signIn, initialCase: "enteringCredentials", finals: ["signedIn"], entries: entries)

@@ -41,11 +41,13 @@ struct DocumentedFlowFailureTests {
         #expect(failures.first?.hasPrefix("step 3: no refresh request outstanding") == true)
     }
 
-    @Test("an effect the seed names that does not happen fails the flow", arguments: [
-        FlowExpectation.vaultCleared, .vaultUntouched, .vaultHolds(access: "other", refresh: nil), .notSent(.signIn),
-        .emitted(.offline), .completed(.passwordSet), .completedAs("codeSent"), .sent(.refresh(RefreshToken("r"))),
-        .sentCall(with: Bearer(token: AccessToken("t"), userID: "u")),
-    ])
+    @Test(
+        "an effect the seed names that does not happen fails the flow",
+        arguments: [
+            FlowExpectation.vaultCleared, .vaultUntouched, .vaultHolds(access: "other", refresh: nil), .notSent(.signIn),
+            .emitted(.offline), .completed(.passwordSet), .completedAs("codeSent"), .sent(.refresh(RefreshToken("r"))),
+            .sentCall(with: Bearer(token: AccessToken("t"), userID: "u")),
+        ])
     func unmetExpectation(_ expectation: FlowExpectation) {
         let flow = DocumentedFlow(
             "test.expectation", backend: .subspace, seed: "seed", section: "section", app: Apps.subspace(), steps: Self.signIn,

@@ -4,12 +4,13 @@ import Foundation
 import Testing
 
 #if canImport(FoundationXML)
-    import FoundationXML
+import FoundationXML
 #endif
 
 @Suite("Formats")
 struct FormatTests {
-    @Test("Mermaid: every id is valid for GitHub's renderer, declared once, and every transition uses declared ids", arguments: Committed.diagramNames)
+    @Test(
+        "Mermaid: every id is valid for GitHub's renderer, declared once, and every transition uses declared ids", arguments: Committed.diagramNames)
     func mermaidIDs(_ name: String) throws {
         let diagram = try #require(Committed.generated.diagram(named: name))
         let text = Mermaid.render(diagram.graph, header: diagram.header)
@@ -60,7 +61,9 @@ struct FormatTests {
         #expect(!Identifiers.isValid("state"))
     }
 
-    @Test("every SCXML file parses as XML in the SCXML namespace, with its initial state, finals and one transition per edge", arguments: Committed.diagramNames)
+    @Test(
+        "every SCXML file parses as XML in the SCXML namespace, with its initial state, finals and one transition per edge",
+        arguments: Committed.diagramNames)
     func scxmlParses(_ name: String) throws {
         let diagram = try #require(Committed.generated.diagram(named: name))
         let text = SCXML.render(diagram.graph, header: diagram.header)
@@ -102,11 +105,15 @@ struct FormatTests {
     @Test("DOT is deterministic: nodes and edges sorted, the same graph always the same text")
     func dotDeterministic() throws {
         let edges = [
-            StateGraph.Edge(from: "b", label: "go", to: "a", kind: .intent), StateGraph.Edge(from: "a", label: "failed(network)", to: "b", kind: .failure),
-            StateGraph.Edge(from: "a", label: "failed(timeout)", to: "b", kind: .failure), StateGraph.Edge(from: "a", label: "tick", to: "a", kind: .timer),
+            StateGraph.Edge(from: "b", label: "go", to: "a", kind: .intent),
+            StateGraph.Edge(from: "a", label: "failed(network)", to: "b", kind: .failure),
+            StateGraph.Edge(from: "a", label: "failed(timeout)", to: "b", kind: .failure),
+            StateGraph.Edge(from: "a", label: "tick", to: "a", kind: .timer),
         ]
-        let forward = StateGraph(name: "g", title: "g", initial: "a", finals: [], edges: edges, exploredStates: 2, exploredTransitions: 4, complete: true)
-        let backward = StateGraph(name: "g", title: "g", initial: "a", finals: [], edges: edges.reversed(), exploredStates: 2, exploredTransitions: 4, complete: true)
+        let forward = StateGraph(
+            name: "g", title: "g", initial: "a", finals: [], edges: edges, exploredStates: 2, exploredTransitions: 4, complete: true)
+        let backward = StateGraph(
+            name: "g", title: "g", initial: "a", finals: [], edges: edges.reversed(), exploredStates: 2, exploredTransitions: 4, complete: true)
         let text = Graphviz.render(forward)
         #expect(text == Graphviz.render(backward))
         let body = text.split(separator: "\n").map(String.init)
@@ -123,7 +130,8 @@ struct FormatTests {
         let graph = StateGraph(
             name: "g", title: "g", initial: "a", finals: ["c"],
             edges: [
-                .init(from: "a", label: "failed(network)", to: "b", kind: .failure), .init(from: "a", label: "failed(timeout)", to: "b", kind: .failure),
+                .init(from: "a", label: "failed(network)", to: "b", kind: .failure),
+                .init(from: "a", label: "failed(timeout)", to: "b", kind: .failure),
                 .init(from: "a", label: "submit", to: "b", kind: .intent), .init(from: "b", label: "granted", to: "c", kind: .success),
             ],
             exploredStates: 3, exploredTransitions: 4, complete: true)
@@ -134,21 +142,27 @@ struct FormatTests {
         #expect(mermaid.contains("direction LR"))
     }
 
-    @Test("a failure list of three or more on two arrows or more is named once in the legend and the arrows carry its name; a list on one arrow, or a short one, stays")
+    @Test(
+        "a failure list of three or more on two arrows or more is named once in the legend and the arrows carry its name; a list on one arrow, or a short one, stays"
+    )
     func sharedFailures() throws {
         let long = ["failed(network)", "failed(server)", "failed(timeout)"]
         var edges: [StateGraph.Edge] = []
         for target in ["b", "c"] { edges += long.map { .init(from: "a", label: $0, to: target, kind: .failure) } }
         edges += long.map { .init(from: "b", label: $0, to: "c", kind: .failure) }.dropLast()  // Two: stays on its arrow.
-        edges += [.init(from: "c", label: "failed(network)", to: "d", kind: .failure), .init(from: "c", label: "failed(conflict)", to: "d", kind: .failure),
-                  .init(from: "c", label: "failed(server)", to: "d", kind: .failure)]  // Another list of three, on one arrow: stays.
+        edges += [
+            .init(from: "c", label: "failed(network)", to: "d", kind: .failure), .init(from: "c", label: "failed(conflict)", to: "d", kind: .failure),
+            .init(from: "c", label: "failed(server)", to: "d", kind: .failure),
+        ]  // Another list of three, on one arrow: stays.
         edges.append(.init(from: "a", label: "go", to: "d", kind: .intent))
-        let graph = StateGraph(name: "g", title: "g", initial: "a", finals: [], edges: edges, exploredStates: 4, exploredTransitions: 10, complete: true)
+        let graph = StateGraph(
+            name: "g", title: "g", initial: "a", finals: [], edges: edges, exploredStates: 4, exploredTransitions: 10, complete: true)
         #expect(graph.sharedFailures == [SharedFailures(name: "F1", failures: ["network", "server", "timeout"])])
         let shared = graph.sharedFailures
-        #expect(graph.mergedEdges.map { graph.drawnText($0, shared: shared) } == [
-            "✗ failed(F1)", "✗ failed(F1)", "go", "✗ failed(network, server)", "✗ failed(conflict, network, server)",
-        ])
+        #expect(
+            graph.mergedEdges.map { graph.drawnText($0, shared: shared) } == [
+                "✗ failed(F1)", "✗ failed(F1)", "go", "✗ failed(network, server)", "✗ failed(conflict, network, server)",
+            ])
         let mermaid = Mermaid.render(graph)
         #expect(mermaid.contains("    a --> b : ✗ failed(F1)\n"))
         #expect(mermaid.contains("        F1 = network, server, timeout\n    end note\n"))
@@ -178,9 +192,12 @@ struct FormatTests {
         let graph = StateGraph(
             name: "g", title: "g", initial: "out", finals: [],
             edges: [
-                .init(from: "out", label: "launched(stored)", to: "in", kind: .launch), .init(from: "in", label: "launched(stored)", to: "in", kind: .launch),
-                .init(from: "busy", label: "launched(stored)", to: "in", kind: .launch), .init(from: "busy", label: "launched(empty)", to: "out", kind: .launch),
-                .init(from: "busy", label: "launched(unreadable)", to: "in", kind: .launch), .init(from: "out", label: "go", to: "busy", kind: .intent),
+                .init(from: "out", label: "launched(stored)", to: "in", kind: .launch),
+                .init(from: "in", label: "launched(stored)", to: "in", kind: .launch),
+                .init(from: "busy", label: "launched(stored)", to: "in", kind: .launch),
+                .init(from: "busy", label: "launched(empty)", to: "out", kind: .launch),
+                .init(from: "busy", label: "launched(unreadable)", to: "in", kind: .launch),
+                .init(from: "out", label: "go", to: "busy", kind: .intent),
             ],
             exploredStates: 3, exploredTransitions: 5, complete: true)
         #expect(graph.edges.map { "\($0.from)>\($0.to)" } == ["busy>in", "out>busy", "out>in"])

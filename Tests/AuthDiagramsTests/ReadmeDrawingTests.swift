@@ -12,9 +12,9 @@ struct ReadmeDrawingTests {
     /// The README's snippet, run on `model` (an app's composition), writing into `folder`.
     static func draw<M: LifecycleModel>(_ model: M, into folder: String) throws {
         // README snippet begins
-        let graph = StateGraph(report: Explorer.explore(model))     // `model`: your composition's Model, as above
+        let graph = StateGraph(report: Explorer.explore(model))  // `model`: your composition's Model, as above
         try Mermaid.render(graph).write(toFile: "\(folder)/MyApp.mmd", atomically: true, encoding: .utf8)
-        try Graphviz.render(graph).write(toFile: "\(folder)/MyApp.dot", atomically: true, encoding: .utf8)   // dot -Tsvg
+        try Graphviz.render(graph).write(toFile: "\(folder)/MyApp.dot", atomically: true, encoding: .utf8)  // dot -Tsvg
         try SCXML.render(graph).write(toFile: "\(folder)/MyApp.scxml", atomically: true, encoding: .utf8)
         // README snippet ends
     }

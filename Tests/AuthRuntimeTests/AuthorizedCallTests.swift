@@ -75,7 +75,9 @@ struct AuthorizedCallTests {
         #expect(transport.received.isEmpty)
     }
 
-    @Test("logout while calls wait for a refresh ends them with sessionEnded and clears the vault at once; the refresh is kept, and its successor revoked when it lands")
+    @Test(
+        "logout while calls wait for a refresh ends them with sessionEnded and clears the vault at once; the refresh is kept, and its successor revoked when it lands"
+    )
     func logoutWhileWaiting() async throws {
         let vault = MemoryVault()
         let releaseRefresh = Gate()
@@ -112,10 +114,16 @@ struct AuthorizedCallTests {
         let response = try await runner.authorized(Sample.appRequest)
         #expect(response.status == 401)
         #expect(transport.count("refresh") == 1)
-        #expect(transport.received.filter { $0.url.lastPathComponent == "items" }.map { $0.headers["Authorization"] }
-            == ["Bearer access-1", "Bearer access-2"])
-        #expect(await runner.phase == .signedIn(.active(SessionLifecycle.Active(credentials: Sample.credentials(
-            access: "access-2", refresh: "refresh-2", expiresAt: clock.now + .seconds(3600))))))
+        #expect(
+            transport.received.filter { $0.url.lastPathComponent == "items" }.map { $0.headers["Authorization"] }
+                == ["Bearer access-1", "Bearer access-2"])
+        #expect(
+            await runner.phase
+                == .signedIn(
+                    .active(
+                        SessionLifecycle.Active(
+                            credentials: Sample.credentials(
+                                access: "access-2", refresh: "refresh-2", expiresAt: clock.now + .seconds(3600))))))
     }
 
     @Test("a call inside the expiry margin refreshes first, then sends once with the new token")

@@ -6,30 +6,36 @@ import Testing
 
 @Suite("Log redaction")
 struct LogRedactionTests {
-    @Test("field names that carry secrets are recognised in every casing", arguments: [
-        "password", "Password", "PASSWORD", "new_password", "NewPassword", "newPassword", "oldPassword", "old_password",
-        "currentPassword", "code", "Code", "otp", "OTP", "otp_code", "otpCode", "verification_code", "token", "Token",
-        "accessToken", "AccessToken", "access_token", "refreshToken", "RefreshToken", "refresh_token", "resetToken",
-        "ResetToken", "reset_token", "id_token", "Authorization", "authorization", "Proxy-Authorization", "Cookie",
-        "Set-Cookie", "X-Refresh-Token", "X-Auth-Token", "X-Api-Key", "client_secret", "sessionId", "pin",
-    ])
+    @Test(
+        "field names that carry secrets are recognised in every casing",
+        arguments: [
+            "password", "Password", "PASSWORD", "new_password", "NewPassword", "newPassword", "oldPassword", "old_password",
+            "currentPassword", "code", "Code", "otp", "OTP", "otp_code", "otpCode", "verification_code", "token", "Token",
+            "accessToken", "AccessToken", "access_token", "refreshToken", "RefreshToken", "refresh_token", "resetToken",
+            "ResetToken", "reset_token", "id_token", "Authorization", "authorization", "Proxy-Authorization", "Cookie",
+            "Set-Cookie", "X-Refresh-Token", "X-Auth-Token", "X-Api-Key", "client_secret", "sessionId", "pin",
+        ])
     func secretNames(name: String) {
         #expect(LogRedaction.isSecretName(name))
     }
 
-    @Test("ordinary field names are left readable", arguments: [
-        "email", "Email", "username", "Username", "name", "full_name", "status", "Status", "message", "detail", "error",
-        "reason", "success", "data", "user", "id", "userId", "X-User-Id", "ExpiresIn", "expires_in", "TokenType", "token_type",
-        "Content-Type", "purpose", "provider", "countryCode", "statusCode",
-    ])
+    @Test(
+        "ordinary field names are left readable",
+        arguments: [
+            "email", "Email", "username", "Username", "name", "full_name", "status", "Status", "message", "detail", "error",
+            "reason", "success", "data", "user", "id", "userId", "X-User-Id", "ExpiresIn", "expires_in", "TokenType", "token_type",
+            "Content-Type", "purpose", "provider", "countryCode", "statusCode",
+        ])
     func publicNames(name: String) {
         #expect(!LogRedaction.isSecretName(name))
     }
 
-    @Test("credentials are recognised by their shape whatever their field", arguments: [
-        "Bearer abc", "bearer abc", "Basic dXNlcjpwYXNz", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig",
-        "your token is eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln, keep it",
-    ])
+    @Test(
+        "credentials are recognised by their shape whatever their field",
+        arguments: [
+            "Bearer abc", "bearer abc", "Basic dXNlcjpwYXNz", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig",
+            "your token is eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln, keep it",
+        ])
     func credentialShapes(value: String) {
         #expect(LogRedaction.looksLikeCredential(value))
     }
@@ -117,9 +123,10 @@ struct LogRedactionTests {
     @Test("a logging transport records each exchange, answered or not, and passes answers through")
     func loggingTransport() async throws {
         let recorder = HTTPLogRecorder()
-        let transport = LoggingTransport(ScriptedTransport { request in
-            request.url.lastPathComponent == "down" ? .failure(.network) : Answers.status(204)
-        }, logger: recorder)
+        let transport = LoggingTransport(
+            ScriptedTransport { request in
+                request.url.lastPathComponent == "down" ? .failure(.network) : Answers.status(204)
+            }, logger: recorder)
         let up = try #require(URL(string: "http://h/up"))
         let down = try #require(URL(string: "http://h/down"))
         #expect(try await transport.send(HTTPRequest(method: "GET", url: up)).status == 204)

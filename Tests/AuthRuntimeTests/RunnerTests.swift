@@ -26,9 +26,11 @@ struct RunnerTests {
         #expect(await runner.inFlight.isEmpty)
     }
 
-    @Test("no HTTP answer becomes the matching failure", arguments: [
-        (TransportError.network, AuthFailure.network), (.timeout, .timeout), (.cancelled, .network),
-    ])
+    @Test(
+        "no HTTP answer becomes the matching failure",
+        arguments: [
+            (TransportError.network, AuthFailure.network), (.timeout, .timeout), (.cancelled, .network),
+        ])
     func transportFailures(error: TransportError, failure: AuthFailure) async throws {
         let transport = ScriptedTransport { _ in .failure(error) }
         let runner = Sample.runner(EffectScript(), transport: transport, clock: clock)
@@ -48,7 +50,8 @@ struct RunnerTests {
         }
         let runner = Sample.runner(EffectScript(), transport: transport, vault: vault, clock: clock)
         let rotated = Sample.credentials(access: "access-2", refresh: "refresh-2", expiresAt: nil)
-        await runner.send(EffectScript.Intent([.persist(rotated), .send(r1, .currentUser(Bearer(token: AccessToken("access-2"), userID: "user-1")))]))
+        await runner.send(
+            EffectScript.Intent([.persist(rotated), .send(r1, .currentUser(Bearer(token: AccessToken("access-2"), userID: "user-1")))]))
         await transport.waitFor("currentUser")
         #expect(storedAtSend.withLock { $0 } == "access-2")
     }
@@ -80,9 +83,10 @@ struct RunnerTests {
     @Test("cancelTimer drops a wake-up; other timers still fire")
     func timerCancelled() async throws {
         let runner = Sample.runner(EffectScript(), transport: ScriptedTransport { _ in .failure(.network) }, clock: clock)
-        await runner.send(EffectScript.Intent([
-            .schedule(.refreshRetry, at: t0 + .seconds(5)), .schedule(.codeExpiry, at: t0 + .seconds(8)), .cancelTimer(.refreshRetry),
-        ]))
+        await runner.send(
+            EffectScript.Intent([
+                .schedule(.refreshRetry, at: t0 + .seconds(5)), .schedule(.codeExpiry, at: t0 + .seconds(8)), .cancelTimer(.refreshRetry),
+            ]))
         await clock.advance(by: .seconds(10))
         #expect(await runner.state.phase.events == [.tick(t0 + .seconds(8))])
     }
@@ -193,10 +197,12 @@ struct RunnerTests {
         #expect(await runner.state.phase.events == [.reply(r1, .realtimeOpened, at: t0)])
     }
 
-    @Test("a refused handshake is read by the contract like any protected answer (401 → unauthorized)", arguments: [
-        (RealtimeError.refused(status: 401), Reply.failed(.unauthorized(nil))), (.refused(status: 403), .failed(.forbidden(nil))),
-        (.timeout, .failed(.timeout)), (.network, .failed(.network)), (.unsupported, .failed(.notFound(nil))),
-    ])
+    @Test(
+        "a refused handshake is read by the contract like any protected answer (401 → unauthorized)",
+        arguments: [
+            (RealtimeError.refused(status: 401), Reply.failed(.unauthorized(nil))), (.refused(status: 403), .failed(.forbidden(nil))),
+            (.timeout, .failed(.timeout)), (.network, .failed(.network)), (.unsupported, .failed(.notFound(nil))),
+        ])
     func realtimeRefused(error: RealtimeError, reply: Reply) async throws {
         let connector = ScriptedRealtime { _ in .failure(error) }
         let runner = Sample.runner(EffectScript(), transport: ScriptedTransport { _ in .failure(.network) }, clock: clock, realtime: connector)

@@ -54,8 +54,10 @@ struct SecretMarkerTests {
         var texts: [String] = []
         var logLines: [String] = []
 
-        mutating func collect<Machine: Lifecycle>(_ runner: AuthRunner<Machine>, states: AsyncStream<Machine.State>,
-                                                  outcomes: AsyncStream<AuthOutcome>, issues: AsyncStream<RuntimeIssue>) async {
+        mutating func collect<Machine: Lifecycle>(
+            _ runner: AuthRunner<Machine>, states: AsyncStream<Machine.State>,
+            outcomes: AsyncStream<AuthOutcome>, issues: AsyncStream<RuntimeIssue>
+        ) async {
             await runner.stop()
             texts.append(runner.description)
             for await state in states { texts += ["\(state)", String(reflecting: state)] }
@@ -68,7 +70,9 @@ struct SecretMarkerTests {
         }
     }
 
-    @Test("Everday flows: registration, reset by token, sign-in, refresh, protected call, a password change refused before any request (no endpoint), logout", arguments: KeyCasing.allCases)
+    @Test(
+        "Everday flows: registration, reset by token, sign-in, refresh, protected call, a password change refused before any request (no endpoint), logout",
+        arguments: KeyCasing.allCases)
     func everday(casing: KeyCasing) async throws {
         let recorder = HTTPLogRecorder()
         let transport = Self.transport(casing, grants: ["signIn": 0])  // Expired at once: the call refreshes first.
@@ -105,8 +109,9 @@ struct SecretMarkerTests {
         for marker in [Self.password, Self.newPassword, Self.resetToken, Self.access2, Self.refresh1, Self.refresh2] {
             #expect(wire.contains(marker), "\(marker) never reached the transport")
         }
-        #expect(Set(transport.received.map(\.url.lastPathComponent))
-            == ["register", "requestPasswordReset", "resetPassword", "signIn", "refresh", "items", "revoke"])
+        #expect(
+            Set(transport.received.map(\.url.lastPathComponent))
+                == ["register", "requestPasswordReset", "resetPassword", "signIn", "refresh", "items", "revoke"])
         #expect(recorder.entries.count == transport.received.count)
         #expect(observed.leaks().isEmpty)
     }
@@ -135,8 +140,9 @@ struct SecretMarkerTests {
         await observed.collect(runner, states: states, outcomes: outcomes, issues: issues)
         let wire = transport.received.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }.joined()
         #expect(wire.contains(Self.code) && wire.contains(Self.password) && wire.contains(Self.newPassword))
-        #expect(transport.received.map(\.url.lastPathComponent)
-            == ["requestPasswordReset", "resetPassword", "changePassword", "sendEmailCode", "signInWithEmailCode"])
+        #expect(
+            transport.received.map(\.url.lastPathComponent)
+                == ["requestPasswordReset", "resetPassword", "changePassword", "sendEmailCode", "signInWithEmailCode"])
         #expect(observed.leaks().isEmpty)
     }
 
@@ -145,7 +151,8 @@ struct SecretMarkerTests {
         let recorder = HTTPLogRecorder()
         let connector = ScriptedRealtime()
         let runner = Sample.runner(
-            Apps.vynqTalk(), transport: Self.transport(.camel, grants: ["signIn": 3600]), contract: StubContract(backend: .vynqTalk), realtime: connector,
+            Apps.vynqTalk(), transport: Self.transport(.camel, grants: ["signIn": 3600]), contract: StubContract(backend: .vynqTalk),
+            realtime: connector,
             logger: recorder)
         let (states, outcomes, issues) = (await runner.states(), await runner.outcomes(), await runner.issues())
         let connected = await runner.outcomes()

@@ -110,7 +110,10 @@ struct TransportStartTests {
         let response = try #require(HTTPURLResponse(url: url, statusCode: 201, httpVersion: "HTTP/1.1", headerFields: fields))
         let headers = URLSessionTransport.headers(of: response)
         // Foundation may respell a name ("content-type" as "Content-Type"); the order is by name whatever the case.
-        #expect(headers.fields.map { $0.name.lowercased() } == ["allow", "cache-control", "content-type", "date", "etag", "vary", "x-ratelimit-remaining", "x-request-id"])
+        #expect(
+            headers.fields.map { $0.name.lowercased() } == [
+                "allow", "cache-control", "content-type", "date", "etag", "vary", "x-ratelimit-remaining", "x-request-id",
+            ])
         for (name, value) in fields { #expect(headers[name.uppercased()] == value) }
         let answer = try URLSessionTransport.result(data: nil, response: response, error: nil).get()
         #expect(answer.status == 201)

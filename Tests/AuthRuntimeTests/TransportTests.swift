@@ -19,8 +19,9 @@ struct TransportTests {
 
     func signup(_ transport: URLSessionTransport, _ base: URL) async throws -> HTTPResponse {
         let body = Data(#"{"name":"Alice","email":"alice@example.com","password":"password123"}"#.utf8)
-        return try await transport.send(HTTPRequest(
-            method: "POST", url: base.appendingPathComponent("auth/signup"), headers: ["Content-Type": "application/json"], body: body))
+        return try await transport.send(
+            HTTPRequest(
+                method: "POST", url: base.appendingPathComponent("auth/signup"), headers: ["Content-Type": "application/json"], body: body))
     }
 
     @Test("sends method, headers and body, and returns status, headers and body")

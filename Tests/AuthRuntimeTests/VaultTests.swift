@@ -69,10 +69,12 @@ struct VaultTests {
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("credentials.json").path(percentEncoded: false)))
     }
 
-    @Test("a file that is not a record this runtime wrote is corrupt, and is left as it was", arguments: [
-        "", "{", "null", "[]", #"{"version":1}"#, #"{"version":2,"accessToken":"a","user":{"id":"u"}}"#,
-        #"{"version":1,"accessToken":"","user":{"id":"u"}}"#, #"{"version":1,"accessToken":"a","user":{"id":"u"},"refreshT"#,
-    ])
+    @Test(
+        "a file that is not a record this runtime wrote is corrupt, and is left as it was",
+        arguments: [
+            "", "{", "null", "[]", #"{"version":1}"#, #"{"version":2,"accessToken":"a","user":{"id":"u"}}"#,
+            #"{"version":1,"accessToken":"","user":{"id":"u"}}"#, #"{"version":1,"accessToken":"a","user":{"id":"u"},"refreshT"#,
+        ])
     func fileCorrupt(contents: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -85,13 +87,19 @@ struct VaultTests {
     @Test("the record is written as before JSONValue wrote it: keys sorted, absent members left out")
     func recordForm() {
         let full = String(decoding: CredentialsRecord.encode(Self.full), as: UTF8.self)
-        #expect(full == #"{"accessToken":"access-1","expiresAt":1700003600000,"refreshToken":"refresh-1","user":{"email":"kid@example.com","id":"user-1","name":"New Kid","passwordSet":false,"phone":"+61400000000"},"version":1}"#)
-        #expect(String(decoding: CredentialsRecord.encode(Self.minimal), as: UTF8.self) == #"{"accessToken":"access-2","user":{"id":"user-2"},"version":1}"#)
+        #expect(
+            full
+                == #"{"accessToken":"access-1","expiresAt":1700003600000,"refreshToken":"refresh-1","user":{"email":"kid@example.com","id":"user-1","name":"New Kid","passwordSet":false,"phone":"+61400000000"},"version":1}"#
+        )
+        #expect(
+            String(decoding: CredentialsRecord.encode(Self.minimal), as: UTF8.self)
+                == #"{"accessToken":"access-2","user":{"id":"user-2"},"version":1}"#)
     }
 
     @Test("a record JSONEncoder wrote (slashes escaped, nulls for absent members) still reads")
     func recordWrittenByJSONEncoder() throws {
-        let written = #"{"accessToken":"a\/b","expiresAt":1700003600000,"refreshToken":null,"user":{"id":"u","passwordChangeRequired":true},"version":1}"#
+        let written =
+            #"{"accessToken":"a\/b","expiresAt":1700003600000,"refreshToken":null,"user":{"id":"u","passwordChangeRequired":true},"version":1}"#
         let credentials = try CredentialsRecord.decode(Data(written.utf8))
         #expect(credentials.accessToken == AccessToken("a/b"))
         #expect(credentials.refreshToken == nil)
@@ -99,13 +107,15 @@ struct VaultTests {
         #expect(credentials.user.passwordChangeRequired)
     }
 
-    @Test("a member of the wrong type makes the record corrupt, as JSONDecoder found it", arguments: [
-        #"{"version":"1","accessToken":"a","user":{"id":"u"}}"#, #"{"version":1.5,"accessToken":"a","user":{"id":"u"}}"#,
-        #"{"version":1,"accessToken":1,"user":{"id":"u"}}"#, #"{"version":1,"accessToken":"a","user":{"id":1}}"#,
-        #"{"version":1,"accessToken":"a","user":"u"}"#, #"{"version":1,"accessToken":"a","expiresAt":"soon","user":{"id":"u"}}"#,
-        #"{"version":1,"accessToken":"a","expiresAt":1.5,"user":{"id":"u"}}"#,
-        #"{"version":1,"accessToken":"a","user":{"id":"u","passwordSet":1}}"#, #"{"version":true,"accessToken":"a","user":{"id":"u"}}"#,
-    ])
+    @Test(
+        "a member of the wrong type makes the record corrupt, as JSONDecoder found it",
+        arguments: [
+            #"{"version":"1","accessToken":"a","user":{"id":"u"}}"#, #"{"version":1.5,"accessToken":"a","user":{"id":"u"}}"#,
+            #"{"version":1,"accessToken":1,"user":{"id":"u"}}"#, #"{"version":1,"accessToken":"a","user":{"id":1}}"#,
+            #"{"version":1,"accessToken":"a","user":"u"}"#, #"{"version":1,"accessToken":"a","expiresAt":"soon","user":{"id":"u"}}"#,
+            #"{"version":1,"accessToken":"a","expiresAt":1.5,"user":{"id":"u"}}"#,
+            #"{"version":1,"accessToken":"a","user":{"id":"u","passwordSet":1}}"#, #"{"version":true,"accessToken":"a","user":{"id":"u"}}"#,
+        ])
     func recordWrongType(contents: String) {
         #expect(throws: VaultError.corrupt) { try CredentialsRecord.decode(Data(contents.utf8)) }
     }

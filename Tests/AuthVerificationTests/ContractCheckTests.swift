@@ -39,7 +39,8 @@ struct ContractCheckTests {
         let finding = try #require(report.finding)
         #expect(finding.kind == .brokenModelContract)
         #expect(finding.detail.contains("two worlds with one fingerprint offer different moves"))
-        #expect(finding.trace.last?.phase == "enteringCredentials", "the trace reaches the credentials entered again after an attempt: \(finding.trace)")
+        #expect(
+            finding.trace.last?.phase == "enteringCredentials", "the trace reaches the credentials entered again after an attempt: \(finding.trace)")
     }
 
     @Test("a menu that loses an intent on a later read is caught, and says how many moves each offers")

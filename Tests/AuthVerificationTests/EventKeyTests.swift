@@ -36,7 +36,9 @@ struct EventKeyTests {
         #expect(table.key(.launched(.stored(credentials(3)))) != first)
     }
 
-    @Test("lists of intents made and freed one after another each get their own intents' keys (a remembered list is kept alive, so its storage is never another list's)")
+    @Test(
+        "lists of intents made and freed one after another each get their own intents' keys (a remembered list is kept alive, so its storage is never another list's)"
+    )
     func shortLivedLists() {
         for remembered in [1, 8, 1_024] {
             let table = EventTable<String>(rememberedLists: remembered)
@@ -109,7 +111,9 @@ struct EventKeyTests {
         }
     }
 
-    @Test("a request's or an intent's id is left out of its digest (one request or answer is scanned once whatever its id); effects without text have none")
+    @Test(
+        "a request's or an intent's id is left out of its digest (one request or answer is scanned once whatever its id); effects without text have none"
+    )
     func digestLeavesOutIds() {
         typealias D = Described<String>
         let request = APIRequest.refresh(RefreshToken("tok-rt-1"))

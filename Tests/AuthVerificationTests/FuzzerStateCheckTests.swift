@@ -11,14 +11,20 @@ final class FingerprintLog: Sendable {
 
 @Suite("The fuzzer's state checks")
 struct FuzzerStateCheckTests {
-    @Test("over a fuzz session the state invariants see each world (fingerprint) once: one whose invariants held holds again, as the explorer relies on")
+    @Test(
+        "over a fuzz session the state invariants see each world (fingerprint) once: one whose invariants held holds again, as the explorer relies on"
+    )
     func eachWorldCheckedOnce() {
         let log = FingerprintLog()
         let model = SignInTestModel {
-            [Invariant("logs", source: "test", .state { snapshot in
-                log.seen.withLock { $0.append(snapshot.fingerprint) }
-                return nil
-            })]
+            [
+                Invariant(
+                    "logs", source: "test",
+                    .state { snapshot in
+                        log.seen.withLock { $0.append(snapshot.fingerprint) }
+                        return nil
+                    })
+            ]
         }
         let report = Fuzzer.fuzz(model, FuzzConfiguration(seed: 11, runs: 4, length: 200))
         #expect(report.failure == nil)
@@ -32,9 +38,13 @@ struct FuzzerStateCheckTests {
     @Test("skipping worlds that held hides no violation: the walk, its replay from the seed and the shrinker's replays all find the failing world")
     func failingWorldFailsAgain() throws {
         let model = SignInTestModel {
-            [Invariant("never signed in", source: "test", .state { snapshot in
-                snapshot.casePath == "signedIn" ? "signed in" : nil
-            })]
+            [
+                Invariant(
+                    "never signed in", source: "test",
+                    .state { snapshot in
+                        snapshot.casePath == "signedIn" ? "signed in" : nil
+                    })
+            ]
         }
         let report = Fuzzer.fuzz(model, FuzzConfiguration(seed: 3, runs: 5, length: 100))
         let failure = try #require(report.failure)

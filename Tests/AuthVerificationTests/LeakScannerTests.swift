@@ -61,7 +61,9 @@ struct LeakScannerTests {
         #expect(described.count == 4)
         // An event's own secrets are learned when it is described.
         let typed = table.key(.intent("typed"))
-        #expect(scanner.leak(event: typed, payload: { "typed" }, describe: { _ in (["typed pw-typed-secret"], ["pw-typed-secret"]) }) == "pw-typed-secret".count)
+        #expect(
+            scanner.leak(event: typed, payload: { "typed" }, describe: { _ in (["typed pw-typed-secret"], ["pw-typed-secret"]) })
+                == "pw-typed-secret".count)
     }
 
     @Test("an event numbered by a new environment (a new table) takes its payload's verdict: it is not described again")
@@ -87,10 +89,13 @@ struct LeakScannerTests {
         let scanner = LeakScanner<String>()
         let asked = Counter()
         func event(_ key: EventKey, _ payload: String) -> Int? {
-            scanner.leak(event: key, payload: {
-                asked.count += 1
-                return payload
-            }) { value in (["shows \(value)"], []) }
+            scanner.leak(
+                event: key,
+                payload: {
+                    asked.count += 1
+                    return payload
+                }
+            ) { value in (["shows \(value)"], []) }
         }
         scanner.learn(["rt-first"])
         let first = EventTable<String>(), second = EventTable<String>()

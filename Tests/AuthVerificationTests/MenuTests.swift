@@ -69,7 +69,9 @@ struct MenuTests {
         return nil
     }
 
-    @Test("app.hero365 offers, in every world of a 2,000-step walk, the OAuth intents Menus.oauth(in:) builds for that world (its menu keeps them per world facts)")
+    @Test(
+        "app.hero365 offers, in every world of a 2,000-step walk, the OAuth intents Menus.oauth(in:) builds for that world (its menu keeps them per world facts)"
+    )
     func hero365OAuth() {
         let model = Models.hero365App()
         let environment = Environment(model: model)
@@ -112,7 +114,9 @@ struct MenuTests {
         #expect(offeringNoCall > 0, "\(model.name)")
     }
 
-    @Test("every app offers, in every world of a 2,000-step walk, the session intents Menus.session(in:callers:) builds for that world (its menus are kept per call the session can offer)")
+    @Test(
+        "every app offers, in every world of a 2,000-step walk, the session intents Menus.session(in:callers:) builds for that world (its menus are kept per call the session can offer)"
+    )
     func appSessionIntents() {
         checkSession(Models.anonymousWallApp(), seed: 0x5E1) { if case .session(let intent) = $0 { intent } else { nil } }
         checkSession(Models.everdayApp(), seed: 0xE7D) { if case .session(let intent) = $0 { intent } else { nil } }

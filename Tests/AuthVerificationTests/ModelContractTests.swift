@@ -40,19 +40,23 @@ final class CallCount: Sendable {
 /// depends on more than what it is shown.
 func failsOnce(at failing: Int) -> Invariant<PasswordSignIn> {
     let calls = CallCount()
-    return Invariant("fails once", source: "test", .step { _ in
-        calls.count.withLock { count in
-            count += 1
-            return count == failing ? "failed on call \(failing)" : nil
-        }
-    })
+    return Invariant(
+        "fails once", source: "test",
+        .step { _ in
+            calls.count.withLock { count in
+                count += 1
+                return count == failing ? "failed on call \(failing)" : nil
+            }
+        })
 }
 
 @Suite("A model that breaks its contract is reported, never trusted and never a crash")
 struct ModelContractTests {
-    static let neverSignedIn = Invariant<PasswordSignIn>("never signed in", source: "test", .state { snapshot in
-        snapshot.casePath == "signedIn" ? "signed in" : nil
-    })
+    static let neverSignedIn = Invariant<PasswordSignIn>(
+        "never signed in", source: "test",
+        .state { snapshot in
+            snapshot.casePath == "signedIn" ? "signed in" : nil
+        })
 
     @Test("the explorer replays each trace it reports and flags one that does not lead where it went; a model keeping the contract is not flagged")
     func explorerFlagsUnfaithfulTrace() throws {

@@ -9,13 +9,15 @@ import Testing
 struct ReadableDescriptionTests {
     /// An invariant: the state's description (and its debug description) names no module.
     static func namesNoModule<M: Lifecycle>() -> Invariant<M> {
-        Invariant("a state's description names no module", source: "issue 27 item 7", .state { s in
-            let state = s.world.state
-            for text in [String(describing: state), String(reflecting: state)] where text.contains("AuthCore.") {
-                return "module-qualified: \(text.prefix(300))"
-            }
-            return nil
-        })
+        Invariant(
+            "a state's description names no module", source: "issue 27 item 7",
+            .state { s in
+                let state = s.world.state
+                for text in [String(describing: state), String(reflecting: state)] where text.contains("AuthCore.") {
+                    return "module-qualified: \(text.prefix(300))"
+                }
+                return nil
+            })
     }
 
     static func check<Machine: Lifecycle>(_ model: Model<Machine>) -> [Violation] {

@@ -108,8 +108,9 @@ struct ShippedModelTests {
     @Test("the large models are shipped models, and no two (model, invariant) pairs share a name")
     func everyModel() {
         #expect(Shipped.large.subtracting(Models.all.map(\.name)).isEmpty, "not shipped: \(Shipped.large.subtracting(Models.all.map(\.name)))")
-        #expect(Set(Shipped.invariants(of: Shipped.toClosure + Shipped.bounded).map(\.testDescription)).count
-            == Shipped.invariants(of: Shipped.toClosure + Shipped.bounded).count, "a model checks two invariants of one name")
+        #expect(
+            Set(Shipped.invariants(of: Shipped.toClosure + Shipped.bounded).map(\.testDescription)).count
+                == Shipped.invariants(of: Shipped.toClosure + Shipped.bounded).count, "a model checks two invariants of one name")
     }
 
     @Test("each lifecycle model, and each small app model, explores to closure", arguments: Shipped.toClosure)
@@ -147,7 +148,10 @@ struct ShippedModelTests {
     func fuzzFindsNothing(_ model: AnyModel) throws {
         let runs = try #require(FuzzBudget.runs, "AUTHCORE_FUZZ_RUNS must be a positive integer")
         let report = model.fuzz(FuzzConfiguration(seed: FuzzBudget.seed, runs: runs, length: FuzzBudget.length))
-        #expect(report.failure == nil, "\(report.failure.map(\.description) ?? "")\nreplay: authflow replay \(model.name) --seed \(report.failure?.seed ?? 0) --length \(FuzzBudget.length)")
+        #expect(
+            report.failure == nil,
+            "\(report.failure.map(\.description) ?? "")\nreplay: authflow replay \(model.name) --seed \(report.failure?.seed ?? 0) --length \(FuzzBudget.length)"
+        )
         #expect(report.runs == runs)
         #expect(report.events > runs, "walks end at once")
     }

@@ -79,7 +79,8 @@ struct SuccessorTests {
     @Test("World.same answers as ==, part by part")
     func sameIsEquality() {
         let credentials = Credentials(accessToken: AccessToken("tok-at-1"), refreshToken: RefreshToken("tok-rt-1"), user: UserProfile(id: "u1"))
-        let base = World<SessionLifecycle>(state: LifecycleState(phase: .active(SessionLifecycle.Active(credentials: credentials))), now: .seconds(10))
+        let base = World<SessionLifecycle>(
+            state: LifecycleState(phase: .active(SessionLifecycle.Active(credentials: credentials))), now: .seconds(10))
         var variants = [base]
         var later = base
         later.now = .seconds(11)

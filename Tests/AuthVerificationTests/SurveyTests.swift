@@ -7,7 +7,8 @@ import Testing
 /// tests pin each struct's field count: when one fails, update the conformance, then the count.
 @Suite("Survey")
 struct SurveyTests {
-    static let credentials = Credentials(accessToken: AccessToken("tok-at-1"), refreshToken: RefreshToken("tok-rt-1"), expiresAt: .seconds(5), user: UserProfile(id: "u1"))
+    static let credentials = Credentials(
+        accessToken: AccessToken("tok-at-1"), refreshToken: RefreshToken("tok-rt-1"), expiresAt: .seconds(5), user: UserProfile(id: "u1"))
     static let grant = Grant(accessToken: AccessToken("tok-at-1"), user: UserProfile(id: "u1"))
 
     struct Shape: CustomTestStringConvertible, Sendable {
@@ -69,18 +70,23 @@ struct SurveyTests {
         #expect(Self.fingerprint(a) == Self.fingerprint(b))
     }
 
-    @Test("worlds that differ in anything else do not", arguments: [
-        SessionLifecycle.Phase.active(SessionLifecycle.Active(credentials: credentials, refresh: .refreshing(RequestID(3), attempt: 1))),
-        .active(SessionLifecycle.Active(credentials: credentials, refresh: .backingOff(retryAt: .seconds(101), attempt: 0))),
-        .active(SessionLifecycle.Active(credentials: credentials)),
-        .active(SessionLifecycle.Active(credentials: credentials, calls: [PendingCall(id: IntentID(1), stage: .waitingForToken, replayed: false)])),
-    ])
+    @Test(
+        "worlds that differ in anything else do not",
+        arguments: [
+            SessionLifecycle.Phase.active(SessionLifecycle.Active(credentials: credentials, refresh: .refreshing(RequestID(3), attempt: 1))),
+            .active(SessionLifecycle.Active(credentials: credentials, refresh: .backingOff(retryAt: .seconds(101), attempt: 0))),
+            .active(SessionLifecycle.Active(credentials: credentials)),
+            .active(
+                SessionLifecycle.Active(credentials: credentials, calls: [PendingCall(id: IntentID(1), stage: .waitingForToken, replayed: false)])),
+        ])
     func distinctWorlds(_ other: SessionLifecycle.Phase) {
         let base = Self.world(.active(SessionLifecycle.Active(credentials: Self.credentials, refresh: .refreshing(RequestID(3), attempt: 0))))
         #expect(Self.fingerprint(base) != Self.fingerprint(Self.world(other)))
     }
 
-    @Test("plain values of AuthCore's types are told apart by kind and text within each type, and equal ones agree (they are mixed as text, not hashed)")
+    @Test(
+        "plain values of AuthCore's types are told apart by kind and text within each type, and equal ones agree (they are mixed as text, not hashed)"
+    )
     func plainValues() throws {
         let email = try Email("kid@example.edu"), other = try Email("kim@example.edu")
         let phone = try PhoneNumber("+12345678900"), username = try Username("kid")
@@ -124,7 +130,8 @@ struct SurveyTests {
     @Test("every field of the user's profile is part of the fingerprint (text is mixed byte by byte)")
     func profileFields() {
         func world(_ user: UserProfile) -> World<SessionLifecycle> {
-            Self.world(.active(SessionLifecycle.Active(credentials: Credentials(accessToken: AccessToken("tok-at-1"), refreshToken: nil, user: user))))
+            Self.world(
+                .active(SessionLifecycle.Active(credentials: Credentials(accessToken: AccessToken("tok-at-1"), refreshToken: nil, user: user))))
         }
         let base = UserProfile(id: "u1", email: "a@b.edu", phone: nil, name: "Al", passwordSet: nil, passwordChangeRequired: false)
         var variants: [UserProfile] = []
@@ -149,22 +156,30 @@ struct SurveyTests {
     func sharingIsKept() {
         var twice = Self.credentials
         twice.refreshToken = RefreshToken("tok-at-1")  // the same value as the access token
-        #expect(Self.fingerprint(Self.world(.active(SessionLifecycle.Active(credentials: twice)))) != Self.fingerprint(Self.world(.active(SessionLifecycle.Active(credentials: Self.credentials)))))
+        #expect(
+            Self.fingerprint(Self.world(.active(SessionLifecycle.Active(credentials: twice))))
+                != Self.fingerprint(Self.world(.active(SessionLifecycle.Active(credentials: Self.credentials)))))
     }
 
     @Test("instants are relative to now; those further back than the horizon are alike, those ahead stay exact")
     func instants() {
         var timeless = Self.credentials
         timeless.expiresAt = nil
-        let soon = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(110), attempt: 0))), now: .seconds(100))
-        let later = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(1010), attempt: 0))), now: .seconds(1000))
+        let soon = Self.world(
+            .active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(110), attempt: 0))), now: .seconds(100))
+        let later = Self.world(
+            .active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(1010), attempt: 0))), now: .seconds(1000))
         #expect(Self.fingerprint(soon) == Self.fingerprint(later))
-        let old = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(1), attempt: 0))), now: .seconds(5000))
-        let older = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(2), attempt: 0))), now: .seconds(9000))
+        let old = Self.world(
+            .active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(1), attempt: 0))), now: .seconds(5000))
+        let older = Self.world(
+            .active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(2), attempt: 0))), now: .seconds(9000))
         #expect(Self.fingerprint(old) == Self.fingerprint(older))
         #expect(Self.fingerprint(soon) != Self.fingerprint(old))
-        let ahead = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(86_400), attempt: 0))), now: .seconds(100))
-        let furtherAhead = Self.world(.active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(86_370), attempt: 0))), now: .seconds(100))
+        let ahead = Self.world(
+            .active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(86_400), attempt: 0))), now: .seconds(100))
+        let furtherAhead = Self.world(
+            .active(SessionLifecycle.Active(credentials: timeless, refresh: .backingOff(retryAt: .seconds(86_370), attempt: 0))), now: .seconds(100))
         #expect(Self.fingerprint(ahead) != Self.fingerprint(furtherAhead), "instants ahead stay exact: their order decides which timer fires first")
     }
 
@@ -188,9 +203,12 @@ struct SurveyTests {
             world.history.codes = [CodeIssue(destination: "phone:+12345678900 login", issuedAt: issuedAt, verifications: 0)]
             return Survey.of(&world, horizon: .zero, historyHorizon: .seconds(300), settle: { _, _ in }).fingerprint
         }
-        #expect(fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(10)) == fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(500)))
-        #expect(fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(10)) != fingerprint(issuedAt: .seconds(800), sessionExpiry: .seconds(10)))
-        #expect(fingerprint(issuedAt: .seconds(100), sessionExpiry: .seconds(10)) == fingerprint(issuedAt: .seconds(200), sessionExpiry: .seconds(10)))
+        #expect(
+            fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(10)) == fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(500)))
+        #expect(
+            fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(10)) != fingerprint(issuedAt: .seconds(800), sessionExpiry: .seconds(10)))
+        #expect(
+            fingerprint(issuedAt: .seconds(100), sessionExpiry: .seconds(10)) == fingerprint(issuedAt: .seconds(200), sessionExpiry: .seconds(10)))
     }
 }
 

@@ -40,9 +40,11 @@ struct BenchArgumentTests {
         #expect(run.out.isEmpty)
     }
 
-    @Test("bench refuses positional arguments and options of other commands with status 64", arguments: [
-        ["bench", "now"], ["bench", "--seed", "7"], ["bench", "--quick", "--check"],
-    ])
+    @Test(
+        "bench refuses positional arguments and options of other commands with status 64",
+        arguments: [
+            ["bench", "now"], ["bench", "--seed", "7"], ["bench", "--quick", "--check"],
+        ])
     func refusals(words: [String]) {
         let run = CommandRun(words)
         #expect(run.status == 64)
@@ -58,9 +60,11 @@ struct BenchArgumentTests {
         #expect(try BenchConfiguration.sections(chosenBy: every) == Set(BenchSection.allCases))
     }
 
-    @Test("--only refuses an unknown or empty section name, and --write with --only, with status 64", arguments: [
-        ["bench", "--only", "reducers"], ["bench", "--only", "reducer,"], ["bench", "--only", ""], ["bench", "--only", "reducer", "--write"],
-    ])
+    @Test(
+        "--only refuses an unknown or empty section name, and --write with --only, with status 64",
+        arguments: [
+            ["bench", "--only", "reducers"], ["bench", "--only", "reducer,"], ["bench", "--only", ""], ["bench", "--only", "reducer", "--write"],
+        ])
     func onlyRefusals(words: [String]) {
         let run = CommandRun(words)
         #expect(run.status == 64)
@@ -111,34 +115,40 @@ struct BenchStatisticsTests {
         #expect(nanoseconds.median == 20)
     }
 
-    @Test("numbers are written with grouped thousands, three significant digits and SI suffixes", arguments: [
-        (BenchFormat.grouped(1_234_567), "1,234,567"), (BenchFormat.grouped(-1_000), "-1,000"), (BenchFormat.grouped(999), "999"),
-        (BenchFormat.fixed(1.0504, 3), "1.050"), (BenchFormat.fixed(-0.25, 1), "-0.3"), (BenchFormat.fixed(12_345.678, 2), "12,345.68"),
-        (BenchFormat.significant(123.4), "123"), (BenchFormat.significant(12.34), "12.3"), (BenchFormat.significant(1.234), "1.23"),
-        (BenchFormat.significant(0.01234), "0.0123"), (BenchFormat.si(20_000_000), "20.0 M"), (BenchFormat.si(1_234), "1.23 k"),
-        (BenchFormat.si(512), "512"), (BenchFormat.duration(0.000_081), "81.0 µs"), (BenchFormat.duration(2.5), "2.50 s"),
-        (BenchFormat.duration(0.0123), "12.3 ms"), (BenchFormat.duration(4e-8), "40.0 ns"), (BenchFormat.bytes(1_500_000), "1.43 MiB"),
-        (BenchFormat.bytes(512), "512 B"), (BenchFormat.bytes(3 * 1_073_741_824), "3.00 GiB"),
-    ])
+    @Test(
+        "numbers are written with grouped thousands, three significant digits and SI suffixes",
+        arguments: [
+            (BenchFormat.grouped(1_234_567), "1,234,567"), (BenchFormat.grouped(-1_000), "-1,000"), (BenchFormat.grouped(999), "999"),
+            (BenchFormat.fixed(1.0504, 3), "1.050"), (BenchFormat.fixed(-0.25, 1), "-0.3"), (BenchFormat.fixed(12_345.678, 2), "12,345.68"),
+            (BenchFormat.significant(123.4), "123"), (BenchFormat.significant(12.34), "12.3"), (BenchFormat.significant(1.234), "1.23"),
+            (BenchFormat.significant(0.01234), "0.0123"), (BenchFormat.si(20_000_000), "20.0 M"), (BenchFormat.si(1_234), "1.23 k"),
+            (BenchFormat.si(512), "512"), (BenchFormat.duration(0.000_081), "81.0 µs"), (BenchFormat.duration(2.5), "2.50 s"),
+            (BenchFormat.duration(0.0123), "12.3 ms"), (BenchFormat.duration(4e-8), "40.0 ns"), (BenchFormat.bytes(1_500_000), "1.43 MiB"),
+            (BenchFormat.bytes(512), "512 B"), (BenchFormat.bytes(3 * 1_073_741_824), "3.00 GiB"),
+        ])
     func formats(written: String, expected: String) {
         #expect(written == expected)
     }
 
-    @Test("a number that rounds up to the next unit is written in it, with three significant digits", arguments: [
-        (BenchFormat.si(999_600), "1.00 M"), (BenchFormat.si(999_400), "999 k"), (BenchFormat.si(999.7), "1.00 k"),
-        (BenchFormat.si(-999_600), "-1.00 M"), (BenchFormat.significant(9.996), "10.0"), (BenchFormat.significant(99.96), "100"),
-        (BenchFormat.significant(0.09996), "0.100"), (BenchFormat.significant(0.9996), "1.00"),
-        (BenchFormat.duration(0.000_999_7), "1.00 ms"), (BenchFormat.duration(0.999_7), "1.00 s"), (BenchFormat.duration(9.996e-7), "1.00 µs"),
-        (BenchFormat.bytes(1_073_700_000), "1.00 GiB"), (BenchFormat.bytes(1_023.9), "1.00 KiB"), (BenchFormat.bytes(1_023), "1,023 B"),
-    ])
+    @Test(
+        "a number that rounds up to the next unit is written in it, with three significant digits",
+        arguments: [
+            (BenchFormat.si(999_600), "1.00 M"), (BenchFormat.si(999_400), "999 k"), (BenchFormat.si(999.7), "1.00 k"),
+            (BenchFormat.si(-999_600), "-1.00 M"), (BenchFormat.significant(9.996), "10.0"), (BenchFormat.significant(99.96), "100"),
+            (BenchFormat.significant(0.09996), "0.100"), (BenchFormat.significant(0.9996), "1.00"),
+            (BenchFormat.duration(0.000_999_7), "1.00 ms"), (BenchFormat.duration(0.999_7), "1.00 s"), (BenchFormat.duration(9.996e-7), "1.00 µs"),
+            (BenchFormat.bytes(1_073_700_000), "1.00 GiB"), (BenchFormat.bytes(1_023.9), "1.00 KiB"), (BenchFormat.bytes(1_023), "1,023 B"),
+        ])
     func roundsIntoTheNextUnit(written: String, expected: String) {
         #expect(written == expected)
     }
 
-    @Test("numbers read back with their units", arguments: [
-        ("9.27 M/s", 9_270_000.0), ("498 µs", 0.000_498), ("1,000", 1_000), ("40.0 MiB", 41_943_040), ("1.077", 1.077),
-        ("20 M steps/s", 20_000_000), ("1 refresh in every run", 1), ("4, the explorer's shortest", 4), ("2.50 s", 2.5), ("81.0 ns", 8.1e-8),
-    ])
+    @Test(
+        "numbers read back with their units",
+        arguments: [
+            ("9.27 M/s", 9_270_000.0), ("498 µs", 0.000_498), ("1,000", 1_000), ("40.0 MiB", 41_943_040), ("1.077", 1.077),
+            ("20 M steps/s", 20_000_000), ("1 refresh in every run", 1), ("4, the explorer's shortest", 4), ("2.50 s", 2.5), ("81.0 ns", 8.1e-8),
+        ])
     func reading(text: String, value: Double) throws {
         let read = try #require(BenchFormat.number(in: Substring(text)))
         #expect(abs(read - value) <= abs(value) * 1e-12)
@@ -171,8 +181,11 @@ enum SampleReport {
             BenchRow(.largeModel, "session.everday×4 callers: peak RSS", unit: .bytes, spread: Spread([300 * 1_048_576])),
             BenchRow(.growth, "1 caller: exploration time", unit: .seconds, spread: Spread([0.06, 0.07, 0.065])),
             BenchRow(.growth, "2 callers: exploration time", unit: .seconds, spread: Spread([0.2, 0.21, 0.19])),
-            BenchRow(.fuzzer, "codeRegistration", unit: .perSecond, spread: Spread([2.5e6, 2.4e6, 2.6e6]), target: BenchTarget(.atLeast, 2e6, "2 M events/s")),
-            BenchRow(.fuzzer, "app.hero365", unit: .perSecond, spread: Spread([17e3, 16e3, 18e3]), target: BenchTarget(.atLeast, 2e6, "2 M events/s")),
+            BenchRow(
+                .fuzzer, "codeRegistration", unit: .perSecond, spread: Spread([2.5e6, 2.4e6, 2.6e6]),
+                target: BenchTarget(.atLeast, 2e6, "2 M events/s")),
+            BenchRow(
+                .fuzzer, "app.hero365", unit: .perSecond, spread: Spread([17e3, 16e3, 18e3]), target: BenchTarget(.atLeast, 2e6, "2 M events/s")),
             BenchRow(.plantedBug, "explorer: shortest trace (events)", unit: .count, spread: Spread([4, 4, 4])),
             BenchRow(
                 .plantedBug, "fuzzer: shrunk trace (events)", unit: .count, spread: Spread([4, 4, 4]),
@@ -259,7 +272,8 @@ struct BenchReportTests {
         let summary = SampleReport.report.targetSummary
         #expect(summary.contains("NOT met: reducer, SessionLifecycle (rotating refresh) — 9.00 M/s (target ≥ 20 M steps/s)"))
         #expect(summary.contains("met: large model, session.everday×4 callers: distinct states/s — 1.15 M/s (target ≥ 1 M states/s)"))
-        #expect(summary.contains("NOT met: fuzzer, ≥ 2 M events/s — met by 1 of 2; medians from 17.0 k/s (app.hero365) to 2.50 M/s (codeRegistration)"))
+        #expect(
+            summary.contains("NOT met: fuzzer, ≥ 2 M events/s — met by 1 of 2; medians from 17.0 k/s (app.hero365) to 2.50 M/s (codeRegistration)"))
         #expect(summary.contains("NOT met: single-flight, = 1 refresh in every run — met by 1 of 2; every median 1"))
         #expect(summary.count == 6)
     }
@@ -337,11 +351,15 @@ enum BenchmarksCheck {
         var problems: [String] = []
         let printed = parts.printed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let rendered = BenchTable.render(parts.blocks)
-        if let start = printed.firstIndex(where: { $0.hasPrefix("figure ") }), Array(printed[start..<min(printed.count, start + rendered.count)]) != rendered {
+        if let start = printed.firstIndex(where: { $0.hasPrefix("figure ") }),
+            Array(printed[start..<min(printed.count, start + rendered.count)]) != rendered
+        {
             problems.append("the table differs from what the renderer makes of its own cells")
         }
         for row in parts.blocks.flatMap(\.rows) where row.count == BenchReport.header.count && row[4] != BenchTable.none {
-            if BenchTable.judge(row) != (row[5] == BenchTable.verdict(true)) { problems.append("\(row[0]): the verdict does not follow from the figure") }
+            if BenchTable.judge(row) != (row[5] == BenchTable.verdict(true)) {
+                problems.append("\(row[0]): the verdict does not follow from the figure")
+            }
         }
         if BenchTable.targetSummary(parts.blocks) != parts.targets { problems.append("the targets do not follow from the table") }
         for prefix in ["- Machine: `", "- OS: ", "- Swift: ", "- Date: "] where !parts.preamble.contains(where: { $0.hasPrefix(prefix) }) {
@@ -391,13 +409,15 @@ struct BenchRunTests {
         let report = Bench.run(.smallest, sections: [.reducer, .plantedBug]) { _ in }
         #expect(Set(report.rows.map(\.section)) == [.reducer, .plantedBug], "\(report.notes)")
         #expect(report.notes.contains { $0.hasPrefix("reducer streams") })
-        #expect(!report.notes.contains { $0.hasPrefix("runner overhead") || $0.hasPrefix("single-flight") || $0.hasPrefix("B/state") }, "\(report.notes)")
+        #expect(
+            !report.notes.contains { $0.hasPrefix("runner overhead") || $0.hasPrefix("single-flight") || $0.hasPrefix("B/state") }, "\(report.notes)")
     }
 }
 
 @Suite("authflow bench: the large model's reduce-only ceiling")
 struct ReduceCeilingTests {
-    @Test("the sampler sees every transition and keeps those of every stride-th expanded state, a relaunch from the initial state", arguments: [3, 8])
+    @Test(
+        "the sampler sees every transition and keeps those of every stride-th expanded state, a relaunch from the initial state", arguments: [3, 8])
     func samplerKeepsWholeStates(stride: Int) throws {
         let model = BenchModels.callers(1)
         let limits = ExplorationLimits(maxStates: 300)

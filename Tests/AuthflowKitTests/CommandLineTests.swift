@@ -25,9 +25,10 @@ enum NumericExpectation {
 struct CommandLineTests {
     @Test("the test below covers every numeric option the commands take, and only those")
     func everyNumericOptionCovered() {
-        let declared = Set(Authflow.commands.flatMap { command in
-            command.options.filter { $0.numeric != nil }.map { "\(command.name) --\($0.name)" }
-        })
+        let declared = Set(
+            Authflow.commands.flatMap { command in
+                command.options.filter { $0.numeric != nil }.map { "\(command.name) --\($0.name)" }
+            })
         #expect(declared == NumericExpectation.options)
     }
 
@@ -66,8 +67,9 @@ struct CommandLineTests {
         #expect(Authflow.refusal(of: past, by: fuzz) != nil)
     }
 
-    @Test("`authflow <command> --help` and `authflow help <command>` print that command's usage, options and an example, and exit 0",
-          arguments: Authflow.commands.map(\.name))
+    @Test(
+        "`authflow <command> --help` and `authflow help <command>` print that command's usage, options and an example, and exit 0",
+        arguments: Authflow.commands.map(\.name))
     func commandHelp(_ name: String) throws {
         let command = try #require(Authflow.command(named: name))
         for words in [[name, "--help"], [name, "-h"], ["help", name]] {
@@ -221,8 +223,9 @@ struct BenchStrictAndWidthTests {
         #expect(detail != nil && heading != nil && detail! < heading!)
     }
 
-    @Test("the committed BENCHMARKS.md's figures, rendered without --wide, fit 120 columns",
-          .enabled(if: FileManager.default.fileExists(atPath: BenchmarksFileTests.file.path)))
+    @Test(
+        "the committed BENCHMARKS.md's figures, rendered without --wide, fit 120 columns",
+        .enabled(if: FileManager.default.fileExists(atPath: BenchmarksFileTests.file.path)))
     func committedFigures() throws {
         let parts = try #require(BenchmarksFile.parse(try String(contentsOf: BenchmarksFileTests.file, encoding: .utf8)))
         let lines = BenchTable.renderNarrow(parts.blocks)

@@ -98,7 +98,9 @@ struct DiagramsCommandTests {
         }
     }
 
-    @Test("writing renders an .svg beside every .dot where Graphviz is installed", .enabled(if: GraphvizTool.executable() != nil, "Graphviz's dot is not on the PATH"))
+    @Test(
+        "writing renders an .svg beside every .dot where Graphviz is installed",
+        .enabled(if: GraphvizTool.executable() != nil, "Graphviz's dot is not on the PATH"))
     func writeRendersSVG() throws {
         try Folders.scratch { folder in
             let run = CommandRun(["diagrams", "--output", folder.path])

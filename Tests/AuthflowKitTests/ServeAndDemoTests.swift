@@ -102,9 +102,11 @@ struct ServeCommandTests {
         #expect(statusOfGET("http://127.0.0.1:\(running.port)/api/auth/login") == 405)
     }
 
-    @Test("serve refuses an unknown backend, a port out of range and stray arguments before listening", arguments: [
-        ["serve", "--backend", "myspace"], ["serve", "--port", "70000"], ["serve", "everday"], ["serve", "--port", "http"],
-    ])
+    @Test(
+        "serve refuses an unknown backend, a port out of range and stray arguments before listening",
+        arguments: [
+            ["serve", "--backend", "myspace"], ["serve", "--port", "70000"], ["serve", "everday"], ["serve", "--port", "http"],
+        ])
     func refusals(words: [String]) {
         let run = CommandRun(words)
         #expect(run.status == 64)
@@ -159,12 +161,14 @@ struct DemoCommandTests {
 
     @Test("readable descriptions drop generic type paths and the wrappers that only say which flow is active")
     func readable() {
-        let raw = "signedOut(AuthCore.Either<AuthCore.Registration.Phase, AuthCore.Either<AuthCore.PasswordSignIn.Phase, "
+        let raw =
+            "signedOut(AuthCore.Either<AuthCore.Registration.Phase, AuthCore.Either<AuthCore.PasswordSignIn.Phase, "
             + "AuthCore.PasswordReset.Phase>>.second(AuthCore.Either<AuthCore.PasswordSignIn.Phase, AuthCore.PasswordReset.Phase>"
             + ".first(AuthCore.PasswordSignIn.Phase.signingIn(username(kid), r1))))"
         #expect(DemoText.readable(raw) == "signedOut(signingIn(username(kid), r1))")
-        #expect(DemoText.readable("passwordSetupRequired(credentials(user(u1)), pending: Optional(r3))")
-            == "passwordSetupRequired(credentials(user(u1)), pending: r3)")
+        #expect(
+            DemoText.readable("passwordSetupRequired(credentials(user(u1)), pending: Optional(r3))")
+                == "passwordSetupRequired(credentials(user(u1)), pending: r3)")
         #expect(DemoText.readable("user(firstName(x))") == "user(firstName(x))")
     }
 }

@@ -63,7 +63,8 @@ struct StandaloneRepositoryTests {
     @Test("no text file in the repository refers to the shared folder beside it or to another path outside it")
     func noPathOutside() {
         let files = OutsidePaths.textFiles(under: Checkout.root)
-        #expect(files.contains { $0.path == "README.md" } && files.contains { $0.path == "CONTRIBUTING.md" } && files.contains { $0.path == ".ci/run" })
+        #expect(
+            files.contains { $0.path == "README.md" } && files.contains { $0.path == "CONTRIBUTING.md" } && files.contains { $0.path == ".ci/run" })
         #expect(files.count > 100, "the walk found only \(files.count) files")
         let offending = files.flatMap { file in OutsidePaths.references(in: file.text, at: file.path).map { "\(file.path): \($0)" } }
         #expect(offending.isEmpty, "\(offending.joined(separator: "\n"))")

@@ -49,7 +49,8 @@ enum CommandModels {
         return AnyModel(
             Model(
                 name: brokenName, machine: StaleGrantSignIn(), replies: shipped.replies, finalCases: shipped.finalCases,
-                timeHorizon: shipped.timeHorizon) { _ in Menus.passwordSignIn(.username) })
+                timeHorizon: shipped.timeHorizon
+            ) { _ in Menus.passwordSignIn(.username) })
     }()
     static let all = clean + [broken]
     static let brokenInvariant = "stale answers change nothing"
@@ -81,7 +82,8 @@ struct ArgumentsTests {
         arguments: [
             Parse(words: ["verify"], command: "verify"),
             Parse(words: ["verify", "--json", "--runs", "5"], command: "verify", options: ["runs": "5"], flags: ["json"]),
-            Parse(words: ["explore", "session.everday", "--depth", "7"], command: "explore", positional: ["session.everday"], options: ["depth": "7"]),
+            Parse(
+                words: ["explore", "session.everday", "--depth", "7"], command: "explore", positional: ["session.everday"], options: ["depth": "7"]),
             Parse(words: ["explore", "--depth=7", "session.everday"], command: "explore", positional: ["session.everday"], options: ["depth": "7"]),
             Parse(
                 words: ["fuzz", "oauthSignIn", "--seed", "0x2A", "--runs", "3", "--length", "50", "--json"], command: "fuzz",
@@ -148,7 +150,9 @@ struct VerificationCommandTests {
         let bare = CommandRun([], models: CommandModels.clean)
         #expect(bare.status == 64)
         #expect(bare.text == Authflow.usage)
-        for command in ["verify", "explore <model> [--depth N]", "fuzz <model> [--seed S] [--runs N] [--length L]", "replay <model> --seed S", "--json"] {
+        for command in [
+            "verify", "explore <model> [--depth N]", "fuzz <model> [--seed S] [--runs N] [--length L]", "replay <model> --seed S", "--json",
+        ] {
             #expect(Authflow.usage.contains(command), "the usage does not mention \(command)")
         }
     }
@@ -285,7 +289,8 @@ struct VerificationCommandTests {
         let read = Read()
         let shipped = Models.passwordSignIn()
         let model = AnyModel(
-            Model(name: "passwordSignIn.unsteadyMenu", machine: shipped.machine, replies: shipped.replies, finalCases: shipped.finalCases) { snapshot in
+            Model(name: "passwordSignIn.unsteadyMenu", machine: shipped.machine, replies: shipped.replies, finalCases: shipped.finalCases) {
+                snapshot in
                 let menu = Menus.passwordSignIn(.username)
                 let first = read.worlds.withLock { $0.insert(snapshot.world).inserted }
                 return first ? menu : Array(menu.dropLast())
@@ -301,12 +306,14 @@ struct VerificationCommandTests {
     func fuzzAndReplayJSON() throws {
         // The first of a few fixed seeds whose failing run's seed is above Int64.max (about half are).
         let runs = (0x5EED...0x5EF4).lazy.map { start in
-            CommandRun(["fuzz", CommandModels.brokenName, "--seed", "\(start)", "--runs", "100", "--length", "40", "--json"], models: CommandModels.all)
+            CommandRun(
+                ["fuzz", CommandModels.brokenName, "--seed", "\(start)", "--runs", "100", "--length", "40", "--json"], models: CommandModels.all)
         }
-        let fuzz = try #require(runs.first { run in
-            guard let report = try? json(run) as? [String: Any], let failure = report["failure"] as? [String: Any] else { return false }
-            return ((failure["seed"] as? NSNumber)?.uint64Value ?? 0) > UInt64(Int64.max)
-        })
+        let fuzz = try #require(
+            runs.first { run in
+                guard let report = try? json(run) as? [String: Any], let failure = report["failure"] as? [String: Any] else { return false }
+                return ((failure["seed"] as? NSNumber)?.uint64Value ?? 0) > UInt64(Int64.max)
+            })
         #expect(fuzz.status == 1)
         let report = try #require(try json(fuzz) as? [String: Any])
         #expect(report["model"] as? String == CommandModels.brokenName)

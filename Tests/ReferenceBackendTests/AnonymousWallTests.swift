@@ -31,8 +31,9 @@ struct AnonymousWallTests {
             let token = try #require(registered.string("accessToken"))
             let id = try #require(registered.string("user", "id"))
 
-            let set = try await wall.post("/api/v1/auth/password/set", ["password": "mySecurePassword123"],
-                                          bearer: token, headers: ["X-User-ID": id])
+            let set = try await wall.post(
+                "/api/v1/auth/password/set", ["password": "mySecurePassword123"],
+                bearer: token, headers: ["X-User-ID": id])
             #expect(set.status == 200)
             #expect(set.bool("passwordSet") == true)
 
@@ -51,19 +52,22 @@ struct AnonymousWallTests {
             let id = try #require(registered.string("user", "id"))
             let noToken = try await wall.post("/api/v1/auth/password/set", ["password": "longenough1"], headers: ["X-User-Id": id])
             #expect(noToken.status == 401)
-            let otherUser = try await wall.post("/api/v1/auth/password/set", ["password": "longenough1"],
-                                                bearer: token, headers: ["X-User-Id": "someone-else"])
+            let otherUser = try await wall.post(
+                "/api/v1/auth/password/set", ["password": "longenough1"],
+                bearer: token, headers: ["X-User-Id": "someone-else"])
             #expect(otherUser.status == 403)
             let short = try await wall.post("/api/v1/auth/password/set", ["password": "short"], bearer: token, headers: ["x-user-id": id])
             #expect(short.status == 400)
             _ = try await wall.post("/api/v1/auth/password/set", ["password": "firstPassw0rd"], bearer: token, headers: ["X-User-Id": id])
 
-            let wrongOld = try await wall.post("/api/v1/auth/password/change", ["oldPassword": "nope", "newPassword": "secondPassw0rd"],
-                                               bearer: token, headers: ["X-User-Id": id])
+            let wrongOld = try await wall.post(
+                "/api/v1/auth/password/change", ["oldPassword": "nope", "newPassword": "secondPassw0rd"],
+                bearer: token, headers: ["X-User-Id": id])
             #expect(wrongOld.status == 400)
-            let changed = try await wall.post("/api/v1/auth/password/change",
-                                              ["oldPassword": "firstPassw0rd", "newPassword": "secondPassw0rd"],
-                                              bearer: token, headers: ["X-User-Id": id])
+            let changed = try await wall.post(
+                "/api/v1/auth/password/change",
+                ["oldPassword": "firstPassw0rd", "newPassword": "secondPassw0rd"],
+                bearer: token, headers: ["X-User-Id": id])
             #expect(changed.status == 200)
             let old = try await wall.post("/api/v1/auth/login/password", ["email": Self.email, "password": "firstPassw0rd"])
             #expect(old.status == 401)
@@ -93,8 +97,9 @@ struct AnonymousWallTests {
             #expect(requested.status == 200)
             let message = try #require(server.outbox(to: Self.email).last)
             #expect(message.kind == .passwordResetCode)
-            let reset = try await wall.post("/api/v1/auth/password/reset",
-                                            ["email": Self.email, "code": message.code ?? "", "newPassword": "myNewPassword789"])
+            let reset = try await wall.post(
+                "/api/v1/auth/password/reset",
+                ["email": Self.email, "code": message.code ?? "", "newPassword": "myNewPassword789"])
             #expect(reset.status == 200)
             #expect(reset.string("accessToken") != nil)
             #expect(reset.string("user", "email") == Self.email)

@@ -39,8 +39,11 @@ struct EverdayTests {
 
             let login = try await everday.post("/api/auth/login", ["Username": "newkid", "Password": "Passw0rd!123"])
             #expect(login.status == 200)
-            #expect(login.keys == ["AccessToken", "DiscordHandle", "Email", "ExpiresIn", "FirstName", "LastName",
-                                   "RefreshToken", "RequirePasswordChange", "Role", "TokenType", "Username"])
+            #expect(
+                login.keys == [
+                    "AccessToken", "DiscordHandle", "Email", "ExpiresIn", "FirstName", "LastName",
+                    "RefreshToken", "RequirePasswordChange", "Role", "TokenType", "Username",
+                ])
             #expect(login.string("TokenType") == "bearer")
             #expect(login.int("ExpiresIn") == 1800)
             #expect(login.string("Role") == "Kid")
@@ -69,13 +72,15 @@ struct EverdayTests {
         }
     }
 
-    @Test("registration and login refusals use the documented statuses", arguments: [
-        ("/api/auth/register", ["Username": "x"], 400),
-        ("/api/auth/register", ["Username": "parent", "Password": "whatever1"], 409),
-        ("/api/auth/login", ["Username": "parent", "Password": "wrong"], 401),
-        ("/api/auth/login", ["Username": "nobody", "Password": "wrong"], 401),
-        ("/api/auth/refresh", ["RefreshToken": "never-issued"], 401),
-    ])
+    @Test(
+        "registration and login refusals use the documented statuses",
+        arguments: [
+            ("/api/auth/register", ["Username": "x"], 400),
+            ("/api/auth/register", ["Username": "parent", "Password": "whatever1"], 409),
+            ("/api/auth/login", ["Username": "parent", "Password": "wrong"], 401),
+            ("/api/auth/login", ["Username": "nobody", "Password": "wrong"], 401),
+            ("/api/auth/refresh", ["RefreshToken": "never-issued"], 401),
+        ])
     func refusals(path: String, body: [String: String], status: Int) async throws {
         try await withServer([.everday]) { server in
             let answer = try await client(server, .everday).post(path, body)
@@ -198,8 +203,9 @@ struct EverdayTests {
             let login = try await signedIn(everday, server)
             #expect(login.int("ExpiresIn") == 60)
             server.advanceClock(by: 61)
-            let out = try await everday.post("/api/auth/logout", ["RefreshToken": login.string("RefreshToken") ?? ""],
-                                             bearer: login.string("AccessToken"))
+            let out = try await everday.post(
+                "/api/auth/logout", ["RefreshToken": login.string("RefreshToken") ?? ""],
+                bearer: login.string("AccessToken"))
             #expect(out.status == 401)
             let refreshed = try await everday.post("/api/auth/refresh", ["RefreshToken": login.string("RefreshToken") ?? ""])
             #expect(refreshed.status == 200)

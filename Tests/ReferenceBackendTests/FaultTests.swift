@@ -41,9 +41,11 @@ struct FaultTests {
         }
     }
 
-    @Test("dropping after commit rotates the token but loses the answer, so the retry is reuse", arguments: [
-        Fault.dropAfterCommit, Fault.truncatedBody,
-    ])
+    @Test(
+        "dropping after commit rotates the token but loses the answer, so the retry is reuse",
+        arguments: [
+            Fault.dropAfterCommit, Fault.truncatedBody,
+        ])
     func answerLostAfterCommit(fault: Fault) async throws {
         try await withServer([.everday]) { server in
             let token = try await everdayRefreshToken(server)
@@ -134,8 +136,9 @@ struct FaultTests {
     func faultsOverHTTP() async throws {
         try await withServer { server in
             let dev = TestClient(server.rootURL)
-            let installed = try await dev.send("POST", "/__dev/faults",
-                                               raw: Data(#"{"fault":"serverError","status":503,"path":"/subspace/health","times":2}"#.utf8))
+            let installed = try await dev.send(
+                "POST", "/__dev/faults",
+                raw: Data(#"{"fault":"serverError","status":503,"path":"/subspace/health","times":2}"#.utf8))
             #expect(installed.status == 200)
             let subspace = client(server, .subspace)
             #expect(try await subspace.get("/health").status == 503)

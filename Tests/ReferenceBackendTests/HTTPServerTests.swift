@@ -40,8 +40,9 @@ struct HTTPServerTests {
         try await withServer([.subspace]) { server in
             let connection = try #require(RawConnection(port: server.port!))
             let body = #"{"email":"admin@subspace.dev","password":"admin123"}"#
-            connection.send("POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
-                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n")
+            connection.send(
+                "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n")
             #expect(connection.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 100 Continue"))
             connection.send(body)
             #expect(connection.readToEnd().hasPrefix("HTTP/1.1 200 OK"))
@@ -66,13 +67,15 @@ struct HTTPServerTests {
         }
     }
 
-    @Test("bad JSON is answered 400 in the backend's own error envelope", arguments: [
-        (ServedBackend.anonymousWall, "/api/v1/auth/login/password", "error"),
-        (ServedBackend.vynqTalk, "/auth/login", "reason"),
-        (ServedBackend.everday, "/api/auth/login", "detail"),
-        (ServedBackend.subspace, "/api/v1/auth/login", "error"),
-        (ServedBackend.hero365, "/api/v1/auth/signin", "detail"),
-    ])
+    @Test(
+        "bad JSON is answered 400 in the backend's own error envelope",
+        arguments: [
+            (ServedBackend.anonymousWall, "/api/v1/auth/login/password", "error"),
+            (ServedBackend.vynqTalk, "/auth/login", "reason"),
+            (ServedBackend.everday, "/api/auth/login", "detail"),
+            (ServedBackend.subspace, "/api/v1/auth/login", "error"),
+            (ServedBackend.hero365, "/api/v1/auth/signin", "detail"),
+        ])
     func badJSON(backend: ServedBackend, path: String, messageKey: String) async throws {
         try await withServer { server in
             let answer = try await client(server, backend).send("POST", path, raw: Data("{not json".utf8))

@@ -17,8 +17,9 @@ struct Hero365Tests {
     func emailSignUpAndSignIn() async throws {
         try await withServer([.hero365]) { server in
             let hero = client(server, .hero365)
-            let signup = try await hero.post("/api/v1/auth/signup",
-                                             ["email": "user@example.com", "password": "SecurePassword123!", "full_name": "John Doe"])
+            let signup = try await hero.post(
+                "/api/v1/auth/signup",
+                ["email": "user@example.com", "password": "SecurePassword123!", "full_name": "John Doe"])
             #expect(signup.status == 200)
             #expect(signup.string("message") == "User created successfully. Please check your email for verification.")
             let signin = try await hero.post("/api/v1/auth/signin", ["email": "user@example.com", "password": "SecurePassword123!"])
@@ -114,8 +115,9 @@ struct Hero365Tests {
         }
     }
 
-    @Test("OAuth URL for supported providers; the dev helper completes the callback with tokens",
-          arguments: ["google", "apple", "github"])
+    @Test(
+        "OAuth URL for supported providers; the dev helper completes the callback with tokens",
+        arguments: ["google", "apple", "github"])
     func oauth(provider: String) async throws {
         try await withServer([.hero365]) { server in
             let hero = client(server, .hero365)

@@ -32,11 +32,13 @@ struct SubspaceTests {
         }
     }
 
-    @Test("documented errors come in the {error} envelope", arguments: [
-        (["name": "A", "email": "not-an-email", "password": "password123"], 400, "invalid email format"),
-        (["name": "A", "email": "a@example.com", "password": "short"], 400, "password must be at least 8 characters"),
-        (["name": "Admin", "email": "admin@subspace.dev", "password": "password123"], 409, "email already exists"),
-    ])
+    @Test(
+        "documented errors come in the {error} envelope",
+        arguments: [
+            (["name": "A", "email": "not-an-email", "password": "password123"], 400, "invalid email format"),
+            (["name": "A", "email": "a@example.com", "password": "short"], 400, "password must be at least 8 characters"),
+            (["name": "Admin", "email": "admin@subspace.dev", "password": "password123"], 409, "email already exists"),
+        ])
     func registerErrors(body: [String: String], status: Int, message: String) async throws {
         try await withServer([.subspace]) { server in
             let answer = try await client(server, .subspace).post("/api/v1/auth/register", body)

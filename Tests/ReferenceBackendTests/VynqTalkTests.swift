@@ -26,11 +26,15 @@ struct VynqTalkTests {
         }
     }
 
-    @Test("the app's own refusals answer the envelope with success false, the HTTP status and the message to show", arguments: [
-        ("/auth/login", ["email": "alice@example.com", "password": "wrong"], 401, "Invalid email or password"),
-        ("/auth/signup", ["name": "Alice", "email": "alice@example.com", "password": "password123"], 409,
-         "A user with this email already exists"),
-    ])
+    @Test(
+        "the app's own refusals answer the envelope with success false, the HTTP status and the message to show",
+        arguments: [
+            ("/auth/login", ["email": "alice@example.com", "password": "wrong"], 401, "Invalid email or password"),
+            (
+                "/auth/signup", ["name": "Alice", "email": "alice@example.com", "password": "password123"], 409,
+                "A user with this email already exists"
+            ),
+        ])
     func refusals(path: String, body: [String: String], status: Int, message: String) async throws {
         try await withServer([.vynqTalk]) { server in
             let vynq = client(server, .vynqTalk)
@@ -44,10 +48,12 @@ struct VynqTalkTests {
         }
     }
 
-    @Test("framework errors (input validation) use Vapor's {error: true, reason} body with the HTTP status", arguments: [
-        ("/auth/signup", ["name": "Bob", "email": "bob@example.com", "password": "short"], 400),
-        ("/auth/signup", ["email": "bob@example.com"], 400),
-    ])
+    @Test(
+        "framework errors (input validation) use Vapor's {error: true, reason} body with the HTTP status",
+        arguments: [
+            ("/auth/signup", ["name": "Bob", "email": "bob@example.com", "password": "short"], 400),
+            ("/auth/signup", ["email": "bob@example.com"], 400),
+        ])
     func errors(path: String, body: [String: String], status: Int) async throws {
         try await withServer([.vynqTalk]) { server in
             let vynq = client(server, .vynqTalk)

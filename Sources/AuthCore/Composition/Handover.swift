@@ -190,7 +190,9 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     /// Stores the entry phase, or hands its grant to the session. The entry flow's answer to the
     /// intent that signed in comes last, once the session has begun.
     @inlinable
-    func settle(_ phase: inout Phase, entryPhase: Entry.Phase, at now: Instant, _ effects: [AuthEffect], _ requests: inout FlowContext) -> [AuthEffect] {
+    func settle(_ phase: inout Phase, entryPhase: Entry.Phase, at now: Instant, _ effects: [AuthEffect], _ requests: inout FlowContext)
+        -> [AuthEffect]
+    {
         guard let grant = entry.handover(entryPhase) else {
             phase = .signedOut(entryPhase)
             return effects
@@ -203,7 +205,6 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
         return effects.filter { !$0.isFinish } + begun + superseded + finished
     }
 }
-
 
 extension AuthEffect {
     /// Whether this effect finishes an intent.

@@ -75,7 +75,9 @@ public struct OneTimeCodeSignIn: EntryFlow {
     /// Where the user is in code sign-in.
     public enum Phase: LifecyclePhase {
         /// Every case, by name.
-        public static let declaredCases = ["enteringDestination", "requestingCode", "awaitingCode", "resendingCode", "verifying", "codeExpired", "attemptsExhausted", "signedIn"]
+        public static let declaredCases = [
+            "enteringDestination", "requestingCode", "awaitingCode", "resendingCode", "verifying", "codeExpired", "attemptsExhausted", "signedIn",
+        ]
 
         /// The user types an email or phone number.
         case enteringDestination

@@ -29,7 +29,9 @@ public struct PasswordReset: EntryFlow {
     /// Where the user is in a reset.
     public enum Phase: LifecyclePhase {
         /// Every case, by name.
-        public static let declaredCases = ["enteringIdentifier", "requesting", "requestingAgain", "awaitingProof", "resetting", "linkSent", "completed", "signedIn"]
+        public static let declaredCases = [
+            "enteringIdentifier", "requesting", "requestingAgain", "awaitingProof", "resetting", "linkSent", "completed", "signedIn",
+        ]
 
         /// The user types an email (or, on Everday, a username or email).
         case enteringIdentifier

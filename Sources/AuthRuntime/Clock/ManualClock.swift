@@ -63,7 +63,11 @@ public final class ManualClock: RuntimeClock, Sendable {
     private func nextDue(by target: Instant) -> Alarm? {
         storage.withLock { storage in
             let due = storage.alarms.indices.filter { storage.alarms[$0].deadline <= target }
-            guard let first = due.min(by: { (storage.alarms[$0].deadline, storage.alarms[$0].id) < (storage.alarms[$1].deadline, storage.alarms[$1].id) }) else {
+            guard
+                let first = due.min(by: {
+                    (storage.alarms[$0].deadline, storage.alarms[$0].id) < (storage.alarms[$1].deadline, storage.alarms[$1].id)
+                })
+            else {
                 return nil
             }
             let alarm = storage.alarms.remove(at: first)

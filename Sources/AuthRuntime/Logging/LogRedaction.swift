@@ -90,9 +90,10 @@ public enum LogRedaction {
     /// `headers` with credential-carrying fields masked (`Authorization`, `Cookie`, `Set-Cookie`,
     /// any field named like a token, and any value that looks like a credential).
     public static func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(headers.map { field in
-            (field.name, isSecretName(field.name) || looksLikeCredential(field.value) ? mask : field.value)
-        })
+        HTTPHeaders(
+            headers.map { field in
+                (field.name, isSecretName(field.name) || looksLikeCredential(field.value) ? mask : field.value)
+            })
     }
 
     /// A body as log text: JSON with secret fields masked at any depth (keys sorted), a form body

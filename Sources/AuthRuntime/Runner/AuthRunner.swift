@@ -97,7 +97,8 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         machine: Machine, contract: any BackendContract, transport: any HTTPTransport, vault: any TokenVault,
         clock: any RuntimeClock = SystemClock(), realtime: (any RealtimeConnector)? = nil, logger: (any HTTPLogger)? = nil
     ) {
-        self.init(machine: machine, contract: contract, transport: transport, vault: vault, clock: clock, realtime: realtime, logger: logger, view: nil)
+        self.init(
+            machine: machine, contract: contract, transport: transport, vault: vault, clock: clock, realtime: realtime, logger: logger, view: nil)
     }
 
     /// The runner of a client, which also tells how the app sees each state.

@@ -130,7 +130,8 @@ public enum ContractCheck {
                 model: model.name, states: parents.count, compared: compared + 1,
                 finding: Finding(
                     kind: .brokenModelContract,
-                    detail: "two worlds with one fingerprint offer different moves (\(how)); the first was reached in \(trace(to: again.first).count) moves, "
+                    detail:
+                        "two worlds with one fingerprint offer different moves (\(how)); the first was reached in \(trace(to: again.first).count) moves, "
                         + "this one by the trace below: intents(in:) must depend only on the snapshot's facts (not on absolute times, "
                         + "the names of ids and tokens, or state outside the world), and a move must lead alike from both (else the fingerprint "
                         + "leaves out something the step depends on), or the explorer's search is narrowed and its traces cannot be trusted",

@@ -55,7 +55,11 @@ public struct ExplorationReport: Sendable {
     public var statesPerCase: [String: Int] = [:]
 
     /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
-    @inlinable init(model: String, states: Int, transitions: Int, depth: Int, seconds: Double, complete: Bool, invariants: Int, violations: [Violation], findings: [Finding], edges: [ProjectedEdge], initialCase: String, finalCases: [String], bytesPerState: Int, storedEdges: Int, levels: [Int], deepestTrace: [TraceStep], statesPerCase: [String: Int] = [:]) {
+    @inlinable init(
+        model: String, states: Int, transitions: Int, depth: Int, seconds: Double, complete: Bool, invariants: Int, violations: [Violation],
+        findings: [Finding], edges: [ProjectedEdge], initialCase: String, finalCases: [String], bytesPerState: Int, storedEdges: Int, levels: [Int],
+        deepestTrace: [TraceStep], statesPerCase: [String: Int] = [:]
+    ) {
         self.model = model
         self.states = states
         self.transitions = transitions
@@ -229,13 +233,16 @@ public enum Explorer {
         if let brokenContract { findings.append(brokenContract) }
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let perState = MemoryLayout<Fingerprint>.stride + MemoryLayout<Int32>.stride * 2 + MemoryLayout<PackedChoice>.stride
+        let perState =
+            MemoryLayout<Fingerprint>.stride + MemoryLayout<Int32>.stride * 2 + MemoryLayout<PackedChoice>.stride
             + MemoryLayout<UInt16>.stride + MemoryLayout<Int32>.stride + 8  // the index's own overhead per entry
         return ExplorationReport(
             model: model.name, states: parent.count, transitions: transitions, depth: Int(depth.max() ?? 0),
             seconds: seconds, complete: complete, invariants: invariants.count,
             violations: violationOrder.compactMap { violations[$0] }, findings: findings,
-            edges: projected.map { ProjectedEdge(from: paths[Int($0.from)], label: labels.names[Int($0.label)], to: paths[Int($0.to)], kind: $0.kind) }.sorted(),
+            edges: projected.map {
+                ProjectedEdge(from: paths[Int($0.from)], label: labels.names[Int($0.label)], to: paths[Int($0.to)], kind: $0.kind)
+            }.sorted(),
             initialCase: paths[0], finalCases: model.finalCases, bytesPerState: perState, storedEdges: edgeTargets.count,
             levels: levels, deepestTrace: deepestTrace,
             statesPerCase: statesPerCase())
@@ -382,7 +389,9 @@ public enum Explorer {
         }
         if let node = (0..<count).first(where: { !reachesHome[$0] && !finals.contains(path($0)) }) {
             findings.append(
-                Finding(kind: .noWayHome, detail: "no way back to \(paths[0]) from \(path(node))", trace: replay(trace(to: Int32(node)), to: Int32(node))))
+                Finding(
+                    kind: .noWayHome, detail: "no way back to \(paths[0]) from \(path(node))", trace: replay(trace(to: Int32(node)), to: Int32(node)))
+            )
         }
         // Livelocks: cycles in the subgraph of timers and failed answers (Kahn's algorithm).
         var inDegree = [Int32](repeating: 0, count: count)

@@ -185,7 +185,8 @@ public enum Fuzzer {
                 if violation.invariant == brokenContractName {
                     failure = FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: violation, choices: walk.choices)
                 } else if checked != nil, !walksAlike(environment, seed: seed, length: configuration.length, as: walk.choices) {
-                    failure = brokenContract(environment, seed: seed, walk.choices, violation, "the same seed walked afresh (as `replay` does) takes other moves")
+                    failure = brokenContract(
+                        environment, seed: seed, walk.choices, violation, "the same seed walked afresh (as `replay` does) takes other moves")
                 } else if let shrunk = shrink(environment, walk.choices, invariant: violation.invariant) {
                     failure = FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: shrunk.violation, choices: shrunk.choices)
                 } else {
@@ -234,7 +235,9 @@ public enum Fuzzer {
     /// contract and invariants that are functions of what they are shown. A session that reuses
     /// checked transitions asks this of a failing walk before reporting it, so that the failure
     /// it reports is the one `replay` (which steps afresh) reproduces.
-    @inlinable static func walksAlike<Model: LifecycleModel>(_ environment: Environment<Model>, seed: UInt64, length: Int, as choices: [Choice]) -> Bool {
+    @inlinable static func walksAlike<Model: LifecycleModel>(_ environment: Environment<Model>, seed: UInt64, length: Int, as choices: [Choice])
+        -> Bool
+    {
         var held = Set<Fingerprint>()
         return walk(environment, seed: seed, length: length, held: &held, checked: nil).choices == choices
     }
@@ -366,7 +369,9 @@ public enum Fuzzer {
         return (after, nil)
     }
 
-    @inlinable static func replay<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
+    @inlinable static func replay<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice]) -> (
+        violation: Violation?, applied: [Choice]
+    ) {
         var snapshot = environment.initial
         var applied: [Choice] = []
         var held = Set<Fingerprint>()
@@ -388,7 +393,9 @@ public enum Fuzzer {
     /// same invariant.
     /// `nil` when `choices` replayed afresh do not break `invariant` (a model or invariant that
     /// breaks its contract; see ``brokenContract(_:seed:_:_:_:)``).
-    @inlinable static func shrink<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice], invariant: String) -> (violation: Violation, choices: [Choice])? {
+    @inlinable static func shrink<Model: LifecycleModel>(_ environment: Environment<Model>, _ choices: [Choice], invariant: String) -> (
+        violation: Violation, choices: [Choice]
+    )? {
         func attempt(_ candidate: [Choice]) -> (Violation, [Choice])? {
             let result = replay(environment, candidate)
             guard let violation = result.violation, violation.invariant == invariant else { return nil }

@@ -84,7 +84,8 @@ public struct Finding: Hashable, Sendable, CustomStringConvertible {
 
     /// A readable report.
     @inlinable public var description: String {
-        "✗ \(kind.rawValue): \(detail)" + (trace.isEmpty ? "" : "\n" + trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+        "✗ \(kind.rawValue): \(detail)"
+            + (trace.isEmpty ? "" : "\n" + trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
     }
 }
 

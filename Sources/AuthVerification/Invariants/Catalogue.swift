@@ -35,24 +35,26 @@ public enum Catalogue {
     /// pending, can never finish it. (Swift's `CheckedContinuation`, SE-0300: resumed exactly once;
     /// the runner's `perform(_:)` returns what the reducer finishes.)
     @inlinable public static func everyIntentFinishedOnce<M>() -> Invariant<M> {
-        Invariant("every intent is finished exactly once", source: "SE-0300 (a continuation resumes exactly once)", .step { t in
-            var open = t.before.world.history.openIntents
-            switch t.move.choice {
-            case .relaunch: open = []  // The process ended: nobody waits any more.
-            case .intent, .reply, .timer, .withdraw: break
-            }
-            if case .intent(_, let id, _) = t.move.event { open.append(id) }
-            for effect in t.effects {
-                guard case .finish(let intent, let completion) = effect else { continue }
-                guard let index = open.firstIndex(of: intent) else { return "\(intent) finished again, or never sent (\(completion))" }
-                open.remove(at: index)
-            }
-            let after = t.after.world
-            if !after.history.openIntents.isEmpty, after.network.isEmpty, after.timers.isEmpty {
-                return "\(after.history.openIntents.map(\.description).joined(separator: ", ")) left unanswered with nothing in flight"
-            }
-            return nil
-        })
+        Invariant(
+            "every intent is finished exactly once", source: "SE-0300 (a continuation resumes exactly once)",
+            .step { t in
+                var open = t.before.world.history.openIntents
+                switch t.move.choice {
+                case .relaunch: open = []  // The process ended: nobody waits any more.
+                case .intent, .reply, .timer, .withdraw: break
+                }
+                if case .intent(_, let id, _) = t.move.event { open.append(id) }
+                for effect in t.effects {
+                    guard case .finish(let intent, let completion) = effect else { continue }
+                    guard let index = open.firstIndex(of: intent) else { return "\(intent) finished again, or never sent (\(completion))" }
+                    open.remove(at: index)
+                }
+                let after = t.after.world
+                if !after.history.openIntents.isEmpty, after.network.isEmpty, after.timers.isEmpty {
+                    return "\(after.history.openIntents.map(\.description).joined(separator: ", ")) left unanswered with nothing in flight"
+                }
+                return nil
+            })
     }
 
     // MARK: Credentials and sign-out
@@ -65,30 +67,37 @@ public enum Catalogue {
     /// on the server; RFC 7009 §2: token revocation; RFC 9700 §4.14: a refresh token left alive is
     /// the account for whoever holds a copy.)
     @inlinable public static func noOrphanedServerSession<M>() -> Invariant<M> {
-        Invariant("no server session outlives a logout", source: "OWASP ASVS V3.3.1; RFC 7009; RFC 9700 §4.14", .state { s in
-            let live = s.world.history.liveAfterLogout
-            guard !live.isEmpty else { return nil }
-            let pending = s.world.network.contains { exchange in exchange.request.refreshToken.map(live.contains) ?? false }
-            return pending ? nil : "\(live.count) refresh token(s) of a logged-out session still live, nothing in flight to end them, nothing reported"
-        })
+        Invariant(
+            "no server session outlives a logout", source: "OWASP ASVS V3.3.1; RFC 7009; RFC 9700 §4.14",
+            .state { s in
+                let live = s.world.history.liveAfterLogout
+                guard !live.isEmpty else { return nil }
+                let pending = s.world.network.contains { exchange in exchange.request.refreshToken.map(live.contains) ?? false }
+                return pending
+                    ? nil : "\(live.count) refresh token(s) of a logged-out session still live, nothing in flight to end them, nothing reported"
+            })
     }
 
     /// No credentials outside signed-in states: the vault holds readable credentials only while
     /// the state is signed in. (OWASP MASVS-STORAGE-1; Everday: "clear local auth state regardless".)
     @inlinable public static func credentialsOnlyWhenSignedIn<M>() -> Invariant<M> {
-        Invariant("no credentials outside signed-in states", source: "OWASP MASVS-STORAGE-1; seed 002 Logout", .state { s in
-            s.world.vault.credentials != nil && !s.isSignedIn ? "the vault holds credentials in \(s.casePath)" : nil
-        })
+        Invariant(
+            "no credentials outside signed-in states", source: "OWASP MASVS-STORAGE-1; seed 002 Logout",
+            .state { s in
+                s.world.vault.credentials != nil && !s.isSignedIn ? "the vault holds credentials in \(s.casePath)" : nil
+            })
     }
 
     /// The session in memory is the one in the vault: a rotated pair or an updated profile is
     /// persisted in the same step it is adopted, so a crash never loses a rotated token.
     /// (RFC 9700 §4.14.2; seed 002 "Store the newly returned refresh token immediately".)
     @inlinable public static func sessionMatchesVault<M>() -> Invariant<M> {
-        Invariant("the session's credentials are persisted", source: "RFC 9700 §4.14.2; seed 002 Refresh", .state { s in
-            guard let held = s.sessionCredentials else { return nil }
-            return s.world.vault.credentials == held ? nil : "\(s.casePath) holds credentials the vault does not"
-        })
+        Invariant(
+            "the session's credentials are persisted", source: "RFC 9700 §4.14.2; seed 002 Refresh",
+            .state { s in
+                guard let held = s.sessionCredentials else { return nil }
+                return s.world.vault.credentials == held ? nil : "\(s.casePath) holds credentials the vault does not"
+            })
     }
 
     /// Logout always reaches signed-out with credentials cleared, whatever the server says.
@@ -99,20 +108,22 @@ public enum Catalogue {
         // By the intent's key where the environment numbered it; a key not met yet (each
         // environment numbers afresh) takes the intent's own answer, as the leak scanner does.
         let isLogoutKey = Memo<EventKey, Bool>()
-        return Invariant("logout always signs out and clears the vault", source: "seed 002 Logout; OWASP ASVS V3.3.1", .step { t in
-            // Matched without binding the intent: a copy of a nested intent is made only when its
-            // key is not known yet (or it has none).
-            guard case .intent = t.move.event else { return nil }
-            @Sendable func byIntent() -> Bool {
-                guard case .intent(let intent, _, _) = t.move.event else { return false }
-                return isLogout.value(intent) { EventLabel.leafCase(of: $0) == "logout" }
-            }
-            let logout = if let key = t.move.key { isLogoutKey.value(key) { _ in byIntent() } } else { byIntent() }
-            guard logout else { return nil }
-            if t.after.isSignedIn { return "still signed in after logout (\(t.after.casePath))" }
-            if t.after.world.vault != .empty { return "the vault was not cleared by logout" }
-            return t.effects.contains(.clearCredentials) ? nil : "logout did not ask to clear credentials"
-        })
+        return Invariant(
+            "logout always signs out and clears the vault", source: "seed 002 Logout; OWASP ASVS V3.3.1",
+            .step { t in
+                // Matched without binding the intent: a copy of a nested intent is made only when its
+                // key is not known yet (or it has none).
+                guard case .intent = t.move.event else { return nil }
+                @Sendable func byIntent() -> Bool {
+                    guard case .intent(let intent, _, _) = t.move.event else { return false }
+                    return isLogout.value(intent) { EventLabel.leafCase(of: $0) == "logout" }
+                }
+                let logout = if let key = t.move.key { isLogoutKey.value(key) { _ in byIntent() } } else { byIntent() }
+                guard logout else { return nil }
+                if t.after.isSignedIn { return "still signed in after logout (\(t.after.casePath))" }
+                if t.after.world.vault != .empty { return "the vault was not cleared by logout" }
+                return t.effects.contains(.clearCredentials) ? nil : "logout did not ask to clear credentials"
+            })
     }
 
     // MARK: Refresh
@@ -120,80 +131,90 @@ public enum Catalogue {
     /// At most one refresh in flight per session: every caller joins the one refresh.
     /// (RFC 9700 §4.14.2 rotation makes concurrent refreshes look like reuse.)
     @inlinable public static func atMostOneRefreshInFlight<M>() -> Invariant<M> {
-        Invariant("at most one refresh in flight", source: "RFC 9700 §4.14.2", .state { s in
-            var refreshes = 0
-            for exchange in s.world.network {
-                // A logged-out session's refresh, ending it in the background, is not the session's.
-                if case .refresh(let token) = exchange.request, !s.world.history.inFlightAtSignOut.contains(exchange.id),
-                    !s.world.history.liveAfterLogout.contains(token)
-                {
-                    refreshes += 1
+        Invariant(
+            "at most one refresh in flight", source: "RFC 9700 §4.14.2",
+            .state { s in
+                var refreshes = 0
+                for exchange in s.world.network {
+                    // A logged-out session's refresh, ending it in the background, is not the session's.
+                    if case .refresh(let token) = exchange.request, !s.world.history.inFlightAtSignOut.contains(exchange.id),
+                        !s.world.history.liveAfterLogout.contains(token)
+                    {
+                        refreshes += 1
+                    }
                 }
-            }
-            return refreshes <= 1 ? nil : "\(refreshes) refreshes in flight"
-        })
+                return refreshes <= 1 ? nil : "\(refreshes) refreshes in flight"
+            })
     }
 
     /// A refresh token is never sent again once the server answered it with a successor.
     /// (RFC 6749 §6; RFC 9700 §4.14.2: a replayed rotated token revokes the whole family.)
     @inlinable public static func noRefreshTokenReuse<M>() -> Invariant<M> {
-        Invariant("an old refresh token is never sent after its successor arrived", source: "RFC 6749 §6; RFC 9700 §4.14.2", .step { t in
-            for request in t.sent {
-                guard let token = request.refreshToken else { continue }
-                if t.before.world.history.retiredRefreshTokens.contains(token) {
-                    return "sent a refresh token that was already rotated: \(request)"
+        Invariant(
+            "an old refresh token is never sent after its successor arrived", source: "RFC 6749 §6; RFC 9700 §4.14.2",
+            .step { t in
+                for request in t.sent {
+                    guard let token = request.refreshToken else { continue }
+                    if t.before.world.history.retiredRefreshTokens.contains(token) {
+                        return "sent a refresh token that was already rotated: \(request)"
+                    }
                 }
-            }
-            return nil
-        })
+                return nil
+            })
     }
 
     /// A refresh answer without a refresh token keeps the old one (RFC 6749 §6: "the client MUST
     /// discard the old refresh token" only when a new one is issued).
     @inlinable public static func refreshWithoutTokenKeepsOld<M>() -> Invariant<M> {
-        Invariant("a refresh answer without a refresh token keeps the old one", source: "RFC 6749 §6", .step { t in
-            // The session's own refresh (a logged-out session's, ended in the background, keeps nothing).
-            guard t.answersCurrentRequest, case .refresh(let old)? = t.answered?.request, t.before.sessionCredentials?.refreshToken == old,
-                case .refreshed(let tokens)? = t.reply, tokens.refreshToken == nil
-            else { return nil }
-            return t.after.sessionCredentials?.refreshToken == old ? nil : "the refresh token was dropped"
-        })
+        Invariant(
+            "a refresh answer without a refresh token keeps the old one", source: "RFC 6749 §6",
+            .step { t in
+                // The session's own refresh (a logged-out session's, ended in the background, keeps nothing).
+                guard t.answersCurrentRequest, case .refresh(let old)? = t.answered?.request, t.before.sessionCredentials?.refreshToken == old,
+                    case .refreshed(let tokens)? = t.reply, tokens.refreshToken == nil
+                else { return nil }
+                return t.after.sessionCredentials?.refreshToken == old ? nil : "the refresh token was dropped"
+            })
     }
 
     /// Every access token a request carries is the vault's at that point of the effect list: a
     /// rotated pair is persisted before the new access token is used. (Seed 002 Refresh.)
     @inlinable public static func persistedBeforeUse<M>() -> Invariant<M> {
-        Invariant("a new token is persisted before it is used", source: "seed 002 Refresh; RFC 9700 §4.14.2", .step { t in
-            guard !t.sent.isEmpty else { return nil }  // Only a request can use a token.
-            var vault = t.before.world.vault.credentials
-            if case .launched(.stored(let read), _) = t.move.event { vault = read }  // What this launch read from the vault.
-            for effect in t.effects {
-                switch effect {
-                case .persist(let credentials): vault = credentials
-                case .clearCredentials: vault = nil
-                case .send(_, let request):
-                    guard let token = request.accessToken else { continue }
-                    if case .revoke = request { continue }  // Sent at logout, after the vault is cleared, on purpose.
-                    if vault?.accessToken != token { return "\(request) uses a token the vault does not hold yet" }
-                default: continue
+        Invariant(
+            "a new token is persisted before it is used", source: "seed 002 Refresh; RFC 9700 §4.14.2",
+            .step { t in
+                guard !t.sent.isEmpty else { return nil }  // Only a request can use a token.
+                var vault = t.before.world.vault.credentials
+                if case .launched(.stored(let read), _) = t.move.event { vault = read }  // What this launch read from the vault.
+                for effect in t.effects {
+                    switch effect {
+                    case .persist(let credentials): vault = credentials
+                    case .clearCredentials: vault = nil
+                    case .send(_, let request):
+                        guard let token = request.accessToken else { continue }
+                        if case .revoke = request { continue }  // Sent at logout, after the vault is cleared, on purpose.
+                        if vault?.accessToken != token { return "\(request) uses a token the vault does not hold yet" }
+                    default: continue
+                    }
                 }
-            }
-            return nil
-        })
+                return nil
+            })
     }
 
     /// Only definitive refresh answers (400/401/403) end the session; network errors, timeouts,
     /// 5xx, 429 and unreadable answers keep it. (Seed 002 Storage Guidance; RFC 6749 §5.2.)
     @inlinable public static func onlyDefinitiveRefreshErrorsEndSession<M>() -> Invariant<M> {
-        Invariant("only definitive refresh errors end the session", source: "seed 002 Storage Guidance; RFC 6749 §5.2", .step { t in
-            guard t.answersCurrentRequest, case .refresh(let token)? = t.answered?.request, case .failed(let failure)? = t.reply,
-                t.before.isSignedIn, !t.before.world.history.liveAfterLogout.contains(token)  // Not a logged-out session's.
-            else { return nil }
-            let signedIn = t.after.isSignedIn
-            if failure.isTransient, !signedIn { return "a transient \(failure) ended the session" }
-            if !failure.isTransient, signedIn || t.after.world.vault != .empty { return "a definitive \(failure) kept the session" }
-            return nil
-        })
+        Invariant(
+            "only definitive refresh errors end the session", source: "seed 002 Storage Guidance; RFC 6749 §5.2",
+            .step { t in
+                guard t.answersCurrentRequest, case .refresh(let token)? = t.answered?.request, case .failed(let failure)? = t.reply,
+                    t.before.isSignedIn, !t.before.world.history.liveAfterLogout.contains(token)  // Not a logged-out session's.
+                else { return nil }
+                let signedIn = t.after.isSignedIn
+                if failure.isTransient, !signedIn { return "a transient \(failure) ended the session" }
+                if !failure.isTransient, signedIn || t.after.world.vault != .empty { return "a definitive \(failure) kept the session" }
+                return nil
+            })
     }
 
     // MARK: Stale answers and logout races
@@ -201,21 +222,25 @@ public enum Catalogue {
     /// An answer to a request that is no longer current (after logout, cancel, or a newer attempt)
     /// changes nothing and asks for nothing. (Seed issues: supabase-swift, AppAuth stale writes.)
     @inlinable public static func staleAnswersChangeNothing<M>() -> Invariant<M> {
-        Invariant("stale answers change nothing", source: "DESIGN.md Invariants", .step { t in
-            guard case .reply(let id, _, _) = t.move.event, !t.before.refers(to: id) else { return nil }
-            if t.after.world.state != t.before.world.state { return "an answer to \(id), no longer current, changed the state" }
-            return t.effects.isEmpty ? nil : "an answer to \(id), no longer current, caused \(t.effects)"
-        })
+        Invariant(
+            "stale answers change nothing", source: "DESIGN.md Invariants",
+            .step { t in
+                guard case .reply(let id, _, _) = t.move.event, !t.before.refers(to: id) else { return nil }
+                if t.after.world.state != t.before.world.state { return "an answer to \(id), no longer current, changed the state" }
+                return t.effects.isEmpty ? nil : "an answer to \(id), no longer current, caused \(t.effects)"
+            })
     }
 
     /// Nothing in flight when the session ended can write credentials afterwards.
     /// (OWASP ASVS V3.3.1: logout invalidates the session; a late refresh must not revive it.)
     @inlinable public static func nothingAfterSignOutWritesCredentials<M>() -> Invariant<M> {
-        Invariant("nothing after logout writes credentials", source: "OWASP ASVS V3.3.1", .step { t in
-            guard case .reply(let id, _, _) = t.move.event, t.before.world.history.inFlightAtSignOut.contains(id) else { return nil }
-            return t.effects.contains(where: { if case .persist = $0 { true } else { false } })
-                ? "an answer to \(id), sent before sign-out, persisted credentials" : nil
-        })
+        Invariant(
+            "nothing after logout writes credentials", source: "OWASP ASVS V3.3.1",
+            .step { t in
+                guard case .reply(let id, _, _) = t.move.event, t.before.world.history.inFlightAtSignOut.contains(id) else { return nil }
+                return t.effects.contains(where: { if case .persist = $0 { true } else { false } })
+                    ? "an answer to \(id), sent before sign-out, persisted credentials" : nil
+            })
     }
 
     // MARK: Gates
@@ -226,132 +251,152 @@ public enum Catalogue {
     /// to an earlier sign-in (found by the explorer: a vault unreadable at one launch and readable
     /// at the next, with a registration pending in between).
     @inlinable public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
-        Invariant("pending approval never reaches signed-in", source: "seed 002 Approval-Gated Registration", .step { t in
-            guard !t.before.isSignedIn, t.after.isSignedIn else { return nil }
-            if case .launched(.stored(let stored), _) = t.move.event, t.before.world.vault == .holds(stored) || t.before.world.vault == .unreadable(stored) {
-                return nil
-            }
-            if t.answersCurrentRequest, case .granted? = t.reply { return nil }
-            // Last: the case path is a string built for the asking.
-            guard t.before.casePath.split(separator: ".").contains("pendingApproval") else { return nil }
-            return "\(t.before.casePath) reached \(t.after.casePath) without a granted sign-in"
-        })
+        Invariant(
+            "pending approval never reaches signed-in", source: "seed 002 Approval-Gated Registration",
+            .step { t in
+                guard !t.before.isSignedIn, t.after.isSignedIn else { return nil }
+                if case .launched(.stored(let stored), _) = t.move.event,
+                    t.before.world.vault == .holds(stored) || t.before.world.vault == .unreadable(stored)
+                {
+                    return nil
+                }
+                if t.answersCurrentRequest, case .granted? = t.reply { return nil }
+                // Last: the case path is a string built for the asking.
+                guard t.before.casePath.split(separator: ".").contains("pendingApproval") else { return nil }
+                return "\(t.before.casePath) reached \(t.after.casePath) without a granted sign-in"
+            })
     }
 
     /// While the password must be set or changed, nothing else is sent and every call is refused.
     /// (Seed 002 `RequirePasswordChange`; seed 000 "SetPasswordView appears".) A relaunch is a new
     /// process restoring the session; ``passwordStepNeverSkipped()`` guards where it lands.
     @inlinable public static func passwordRequirementAllowsNothingElse<M>() -> Invariant<M> {
-        Invariant("a required password step allows nothing else", source: "seed 002 Login; seed 000 Registration Flow", .step { t in
-            if case .launched = t.move.event { return nil }
-            let setup: Bool
-            switch t.before.session {
-            case .passwordSetupRequired?: setup = true
-            case .passwordChangeRequired?: setup = false
-            default: return nil
-            }
-            for effect in t.effects {
-                switch effect {
-                case .send(_, .setPassword) where setup, .send(_, .changePassword) where !setup, .send(_, .revoke):
-                    continue
-                case .send(_, .refresh(let token)) where t.after.world.history.liveAfterLogout.contains(token):
-                    continue  // Ending a logged-out session on the server, in the background.
-                case .send(_, let request):
-                    return "sent \(request) while the password must be \(setup ? "set" : "changed")"
-                case .finish(let call, .answered(let request)):
-                    return "\(call) was answered (\(request)) while the password must be \(setup ? "set" : "changed")"
-                default:
-                    continue
+        Invariant(
+            "a required password step allows nothing else", source: "seed 002 Login; seed 000 Registration Flow",
+            .step { t in
+                if case .launched = t.move.event { return nil }
+                let setup: Bool
+                switch t.before.session {
+                case .passwordSetupRequired?: setup = true
+                case .passwordChangeRequired?: setup = false
+                default: return nil
                 }
-            }
-            return nil
-        })
+                for effect in t.effects {
+                    switch effect {
+                    case .send(_, .setPassword) where setup, .send(_, .changePassword) where !setup, .send(_, .revoke):
+                        continue
+                    case .send(_, .refresh(let token)) where t.after.world.history.liveAfterLogout.contains(token):
+                        continue  // Ending a logged-out session on the server, in the background.
+                    case .send(_, let request):
+                        return "sent \(request) while the password must be \(setup ? "set" : "changed")"
+                    case .finish(let call, .answered(let request)):
+                        return "\(call) was answered (\(request)) while the password must be \(setup ? "set" : "changed")"
+                    default:
+                        continue
+                    }
+                }
+                return nil
+            })
     }
 
     /// A password step the server demanded at sign-in is never skipped: no usable session exists
     /// until the server confirmed it done, across relaunches and restores too. (Seed 002
     /// `RequirePasswordChange`; seed 000 Registration Flow "Set password".)
     @inlinable public static func passwordStepNeverSkipped<M>() -> Invariant<M> {
-        Invariant("a demanded password step is never skipped", source: "seed 002 Login; seed 000 Registration Flow", .state { s in
-            guard let due = s.world.history.passwordStepDue, let session = s.session else { return nil }
-            switch session {
-            case .active:
-                return "\(s.casePath) is usable while the password must be \(due == .set ? "set" : "changed")"
-            case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
-                return nil
-            }
-        })
+        Invariant(
+            "a demanded password step is never skipped", source: "seed 002 Login; seed 000 Registration Flow",
+            .state { s in
+                guard let due = s.world.history.passwordStepDue, let session = s.session else { return nil }
+                switch session {
+                case .active:
+                    return "\(s.casePath) is usable while the password must be \(due == .set ? "set" : "changed")"
+                case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired:
+                    return nil
+                }
+            })
     }
 
     /// A code is submitted (register, sign in, reset) only for a destination the server confirmed
     /// sending a code to, for that purpose. (Seed 000 Registration Flow; seed 004 Phone/OTP Flow.)
     @inlinable public static func codeOnlyAfterCodeSent<M>() -> Invariant<M> {
-        Invariant("a code is submitted only after one was sent there", source: "seed 000 Registration Flow; seed 004 OTP", .step { t in
-            for request in t.sent {
-                guard let destination = request.codeVerifiedFor else { continue }
-                if !t.before.world.history.codes.contains(where: { $0.destination == destination }) {
-                    return "submitted a code for \(destination) before one was sent"
+        Invariant(
+            "a code is submitted only after one was sent there", source: "seed 000 Registration Flow; seed 004 OTP",
+            .step { t in
+                for request in t.sent {
+                    guard let destination = request.codeVerifiedFor else { continue }
+                    if !t.before.world.history.codes.contains(where: { $0.destination == destination }) {
+                        return "submitted a code for \(destination) before one was sent"
+                    }
                 }
-            }
-            return nil
-        })
+                return nil
+            })
     }
 
     /// The first password is set only while signed in with it unset. (Seed 000 Set Password.)
     @inlinable public static func setPasswordOnlyWhileUnset<M>() -> Invariant<M> {
-        Invariant("set-password only while the password is unset", source: "seed 000 Set Password", .step { t in
-            guard t.sent.contains(where: { if case .setPassword = $0 { true } else { false } }) else { return nil }
-            if case .passwordSetupRequired? = t.before.session { return nil }
-            return "set-password sent from \(t.before.casePath)"
-        })
+        Invariant(
+            "set-password only while the password is unset", source: "seed 000 Set Password",
+            .step { t in
+                guard t.sent.contains(where: { if case .setPassword = $0 { true } else { false } }) else { return nil }
+                if case .passwordSetupRequired? = t.before.session { return nil }
+                return "set-password sent from \(t.before.casePath)"
+            })
     }
 
     /// Sign-in, registration, code and password requests are never sent without a user action:
     /// nothing of the kind is retried by itself. (Seed 004 OTP; NIST SP 800-63B §5.2.2 throttling.)
     @inlinable public static func signInRequestsNeedTheUser<M>() -> Invariant<M> {
-        Invariant("codes and sign-ins are never retried by themselves", source: "seed 004 OTP Best Practices; NIST SP 800-63B §5.2.2", .step { t in
-            guard !t.move.choice.isUserAction else { return nil }
-            let automatic = t.sent.filter(\.needsUserAction)
-            return automatic.isEmpty ? nil : "sent \(automatic[0]) without a user action"
-        })
+        Invariant(
+            "codes and sign-ins are never retried by themselves", source: "seed 004 OTP Best Practices; NIST SP 800-63B §5.2.2",
+            .step { t in
+                guard !t.move.choice.isUserAction else { return nil }
+                let automatic = t.sent.filter(\.needsUserAction)
+                return automatic.isEmpty ? nil : "sent \(automatic[0]) without a user action"
+            })
     }
 
     /// At most one code verification in flight. (Seed 004 OTP.)
     @inlinable public static func atMostOneVerificationInFlight<M>() -> Invariant<M> {
-        Invariant("at most one verification in flight", source: "seed 004 OTP", .state { s in
-            let current = s.world.network.filter { $0.request.codeVerifiedFor != nil && s.refers(to: $0.id) }
-            return current.count <= 1 ? nil : "\(current.count) verifications in flight"
-        })
+        Invariant(
+            "at most one verification in flight", source: "seed 004 OTP",
+            .state { s in
+                let current = s.world.network.filter { $0.request.codeVerifiedFor != nil && s.refers(to: $0.id) }
+                return current.count <= 1 ? nil : "\(current.count) verifications in flight"
+            })
     }
 
     /// A reset that signs in replaces the whole session with the reset's answer (or, for the reset
     /// flow alone, hands exactly that grant over). (Seed 000 Reset Password: "User is
     /// automatically logged in".)
     @inlinable public static func resetSignInReplacesSession<M>() -> Invariant<M> {
-        Invariant("a reset that signs in replaces the whole session", source: "seed 000 Reset Password", .step { t in
-            guard t.answersCurrentRequest, case .resetPassword? = t.answered?.request, case .granted(let grant)? = t.reply
-            else { return nil }
-            if t.after.session == nil, case .signedIn(let handedOver)? = t.after.phase(PasswordReset.Phase.self) {
-                return handedOver == grant ? nil : "the reset hands over another grant than its answer"
-            }
-            var expected = Credentials(grant, receivedAt: t.after.world.now)
-            expected.user.passwordChangeRequired = grant.requiresPasswordChange
-            return t.after.sessionCredentials == expected ? nil : "the session after reset is not the reset's grant"
-        })
+        Invariant(
+            "a reset that signs in replaces the whole session", source: "seed 000 Reset Password",
+            .step { t in
+                guard t.answersCurrentRequest, case .resetPassword? = t.answered?.request, case .granted(let grant)? = t.reply
+                else { return nil }
+                if t.after.session == nil, case .signedIn(let handedOver)? = t.after.phase(PasswordReset.Phase.self) {
+                    return handedOver == grant ? nil : "the reset hands over another grant than its answer"
+                }
+                var expected = Credentials(grant, receivedAt: t.after.world.now)
+                expected.user.passwordChangeRequired = grant.requiresPasswordChange
+                return t.after.sessionCredentials == expected ? nil : "the session after reset is not the reset's grant"
+            })
     }
 
     /// No request carries input the documented validation rejects: email format, password ≥ 8,
     /// E.164 phone, 6-digit code. (Seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2.)
     @inlinable public static func onlyValidInputSent<M>() -> Invariant<M> {
         let valid = Memo<APIRequest, Bool>()
-        return Invariant("no request carries input the validation rejects", source: "seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2", .step { t in
-            // Only requests a user's input went into are looked up (hashing one walks all of it):
-            // refreshes, protected calls and the like carry none.
-            for request in t.sent where request.needsUserAction && !valid.value(request, { $0.inputIsValid }) {
-                return "sent invalid input: \(request)"
-            }
-            return nil
-        })
+        return Invariant(
+            "no request carries input the validation rejects", source: "seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2",
+            .step { t in
+                // Only requests a user's input went into are looked up (hashing one walks all of it):
+                // refreshes, protected calls and the like carry none.
+                for request in t.sent where request.needsUserAction && !valid.value(request, { $0.inputIsValid }) {
+                    return "sent invalid input: \(request)"
+                }
+                return nil
+            })
     }
 
     /// No secret (password, code, token) appears in the description of any state, event or effect.
@@ -363,26 +408,33 @@ public enum Catalogue {
     /// exactly when the other shows its renamed counterpart.
     @inlinable public static func noSecretInDescriptions<M>() -> Invariant<M> {
         let scanner = LeakScanner<StateLeakKey>()
-        return Invariant("no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .state { s in
-            scanner.learn(s.secrets)
-            let inState = scanner.leak(.state(s.stateFingerprint)) { _ in
-                let state = s.world.state
-                // `String(reflecting:)` is the description itself unless the type has a debug one.
-                let debug = (state as Any) is any CustomDebugStringConvertible ? [String(reflecting: state)] : []
-                return ([String(describing: state)] + debug, [])
-            }
-            // Many states share their requests in flight and vault: each pair is described once
-            // (and again when new secrets appear).
-            let around =
-                inState == nil
-                ? scanner.leak(.surroundings(Survey.digest { $0.visit(s.world.network); $0.visit(s.world.vault) })) { _ in
-                    ([String(describing: s.world.network), String(describing: s.world.vault)], [])
-                } : nil
-            if let length = inState ?? around {
-                return "a \(length)-character secret appears in the description of \(s.casePath)"
-            }
-            return nil
-        })
+        return Invariant(
+            "no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8",
+            .state { s in
+                scanner.learn(s.secrets)
+                let inState = scanner.leak(.state(s.stateFingerprint)) { _ in
+                    let state = s.world.state
+                    // `String(reflecting:)` is the description itself unless the type has a debug one.
+                    let debug = (state as Any) is any CustomDebugStringConvertible ? [String(reflecting: state)] : []
+                    return ([String(describing: state)] + debug, [])
+                }
+                // Many states share their requests in flight and vault: each pair is described once
+                // (and again when new secrets appear).
+                let around =
+                    inState == nil
+                    ? scanner.leak(
+                        .surroundings(
+                            Survey.digest {
+                                $0.visit(s.world.network); $0.visit(s.world.vault)
+                            })
+                    ) { _ in
+                        ([String(describing: s.world.network), String(describing: s.world.vault)], [])
+                    } : nil
+                if let length = inState ?? around {
+                    return "a \(length)-character secret appears in the description of \(s.casePath)"
+                }
+                return nil
+            })
     }
 
     /// The event and effect half of ``noSecretInDescriptions()``: each distinct event and effect is
@@ -401,46 +453,54 @@ public enum Catalogue {
                 }
             return ([String(describing: shown), String(reflecting: shown)], secretsInside(shown))
         }
-        return Invariant("no secret in any event or effect description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8", .step { t in
-            scanner.learn(t.before.secrets, t.after.secrets)
-            // An event the environment numbered is looked up by its key, without copying or hashing it.
-            let length =
-                if let key = t.move.key {
-                    scanner.leak(event: key, payload: { Described(t.move.event) }, describe: describe)
-                } else {
-                    Described(t.move.event).flatMap { scanner.leak($0, describe: describe) }
+        return Invariant(
+            "no secret in any event or effect description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8",
+            .step { t in
+                scanner.learn(t.before.secrets, t.after.secrets)
+                // An event the environment numbered is looked up by its key, without copying or hashing it.
+                let length =
+                    if let key = t.move.key {
+                        scanner.leak(event: key, payload: { Described(t.move.event) }, describe: describe)
+                    } else {
+                        Described(t.move.event).flatMap { scanner.leak($0, describe: describe) }
+                    }
+                if let length { return "a \(length)-character secret appears in the description of an event" }
+                for effect in t.effects {
+                    if let digest = Described<M.Intent>.digest(effect),
+                        let length = scanner.leak(digest: digest, describe: { describe(.effect(effect)) })
+                    {
+                        return "a \(length)-character secret appears in the description of an effect"
+                    }
                 }
-            if let length { return "a \(length)-character secret appears in the description of an event" }
-            for effect in t.effects {
-                if let digest = Described<M.Intent>.digest(effect), let length = scanner.leak(digest: digest, describe: { describe(.effect(effect)) }) {
-                    return "a \(length)-character secret appears in the description of an effect"
-                }
-            }
-            return nil
-        })
+                return nil
+            })
     }
 
     /// A 401 causes at most one refresh-and-replay per call: no call is sent more than twice.
     /// (RFC 6750 §3.1; the retry loops Auth0.swift and supabase-swift shipped.)
     @inlinable public static func atMostOneReplayPerCall<M>() -> Invariant<M> {
-        Invariant("a 401 causes at most one replay per call", source: "RFC 6750 §3.1", .state { s in
-            let looping = s.world.history.callSends.first { $0.sends > 2 }
-            return looping.map { "\($0.call) was sent \($0.sends) times" }
-        })
+        Invariant(
+            "a 401 causes at most one replay per call", source: "RFC 6750 §3.1",
+            .state { s in
+                let looping = s.world.history.callSends.first { $0.sends > 2 }
+                return looping.map { "\($0.call) was sent \($0.sends) times" }
+            })
     }
 
     /// An access token known to have expired is never attached to a request. (RFC 6750 §3.1;
     /// seed 004 Token Refresh Strategy: "Before each API request, check if access_token is expired".)
     @inlinable public static func expiredTokenNeverAttached<M>() -> Invariant<M> {
-        Invariant("an expired access token is never attached", source: "seed 004 Token Refresh Strategy; RFC 6750", .step { t in
-            for request in t.sent {
-                guard let token = request.accessToken else { continue }
-                let known = [t.before.sessionCredentials, t.after.sessionCredentials, t.before.world.vault.credentials]
-                guard let expiresAt = known.first(where: { $0?.accessToken == token })??.expiresAt else { continue }
-                if t.after.world.now >= expiresAt { return "\(request) carries a token that expired at \(expiresAt)" }
-            }
-            return nil
-        })
+        Invariant(
+            "an expired access token is never attached", source: "seed 004 Token Refresh Strategy; RFC 6750",
+            .step { t in
+                for request in t.sent {
+                    guard let token = request.accessToken else { continue }
+                    let known = [t.before.sessionCredentials, t.after.sessionCredentials, t.before.world.vault.credentials]
+                    guard let expiresAt = known.first(where: { $0?.accessToken == token })??.expiresAt else { continue }
+                    if t.after.world.now >= expiresAt { return "\(request) carries a token that expired at \(expiresAt)" }
+                }
+                return nil
+            })
     }
 
     // MARK: One-time codes
@@ -449,34 +509,40 @@ public enum Catalogue {
     /// submissions per code bounded. (Seed 004 OTP Best Practices; NIST SP 800-63B §5.1.3.)
     @inlinable public static func codeInvariants<M>(_ rules: CodeRules) -> [Invariant<M>] {
         var list: [Invariant<M>] = [
-            Invariant("a new code only after the cooldown", source: "seed 004 OTP Best Practices (30-60 s)", .step { t in
-                for request in t.sent {
-                    guard let destination = request.codeSentTo,
-                        let last = t.before.world.history.codes.first(where: { $0.destination == destination })
-                    else { continue }
-                    if t.after.world.now < last.issuedAt + rules.cooldown { return "asked for a new code for \(destination) within the cooldown" }
-                }
-                return nil
-            })
+            Invariant(
+                "a new code only after the cooldown", source: "seed 004 OTP Best Practices (30-60 s)",
+                .step { t in
+                    for request in t.sent {
+                        guard let destination = request.codeSentTo,
+                            let last = t.before.world.history.codes.first(where: { $0.destination == destination })
+                        else { continue }
+                        if t.after.world.now < last.issuedAt + rules.cooldown { return "asked for a new code for \(destination) within the cooldown" }
+                    }
+                    return nil
+                })
         ]
         if let lifetime = rules.lifetime {
             list.append(
-                Invariant("a code is submitted only within its lifetime", source: "seed 004 OTP Best Practices; NIST SP 800-63B §5.1.3", .step { t in
-                    for request in t.sent {
-                        guard let destination = request.codeVerifiedFor,
-                            let issue = t.before.world.history.codes.first(where: { $0.destination == destination })
-                        else { continue }
-                        if t.after.world.now >= issue.issuedAt + lifetime { return "submitted an expired code for \(destination)" }
-                    }
-                    return nil
-                }))
+                Invariant(
+                    "a code is submitted only within its lifetime", source: "seed 004 OTP Best Practices; NIST SP 800-63B §5.1.3",
+                    .step { t in
+                        for request in t.sent {
+                            guard let destination = request.codeVerifiedFor,
+                                let issue = t.before.world.history.codes.first(where: { $0.destination == destination })
+                            else { continue }
+                            if t.after.world.now >= issue.issuedAt + lifetime { return "submitted an expired code for \(destination)" }
+                        }
+                        return nil
+                    }))
         }
         if let maxAttempts = rules.maxAttempts {
             list.append(
-                Invariant("code attempts are bounded", source: "NIST SP 800-63B §5.2.2", .state { s in
-                    let over = s.world.history.codes.first { $0.verifications > maxAttempts }
-                    return over.map { "\($0.verifications) submissions for one code to \($0.destination)" }
-                }))
+                Invariant(
+                    "code attempts are bounded", source: "NIST SP 800-63B §5.2.2",
+                    .state { s in
+                        let over = s.world.history.codes.first { $0.verifications > maxAttempts }
+                        return over.map { "\($0.verifications) submissions for one code to \($0.destination)" }
+                    }))
         }
         return list
     }

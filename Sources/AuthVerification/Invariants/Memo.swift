@@ -153,10 +153,22 @@ import AuthSupport
     /// walks one once, where hashing it as a dictionary key walked it, then copied and compared it.
     @inlinable static func digest(_ effect: AuthEffect) -> Fingerprint? {
         switch effect {
-        case .send(_, let request): Survey.digest { $0.tag("send"); $0.visit(request) }
-        case .persist(let credentials): Survey.digest { $0.tag("persist"); $0.visit(credentials) }
-        case .emit(let outcome): Survey.digest { $0.tag("emit"); $0.plain(outcome) }
-        case .finish(_, let completion): Survey.digest { $0.tag("finish"); $0.plain(completion) }
+        case .send(_, let request):
+            Survey.digest {
+                $0.tag("send"); $0.visit(request)
+            }
+        case .persist(let credentials):
+            Survey.digest {
+                $0.tag("persist"); $0.visit(credentials)
+            }
+        case .emit(let outcome):
+            Survey.digest {
+                $0.tag("emit"); $0.plain(outcome)
+            }
+        case .finish(_, let completion):
+            Survey.digest {
+                $0.tag("finish"); $0.plain(completion)
+            }
         case .cancel, .clearCredentials, .schedule, .cancelTimer, .closeRealtime: nil
         }
     }

@@ -351,7 +351,9 @@ extension Survey {
     }
 
     /// Applies `move`: the event reaches the reducer, its effects reach the environment.
-    @inlinable func apply(_ move: Move<Machine>, to snapshot: Snapshot<Machine>) -> (world: World<Machine>, effects: [AuthEffect], answered: Exchange?) {
+    @inlinable func apply(_ move: Move<Machine>, to snapshot: Snapshot<Machine>) -> (
+        world: World<Machine>, effects: [AuthEffect], answered: Exchange?
+    ) {
         var world = snapshot.world
         var answered: Exchange?
         switch move.choice {

@@ -49,7 +49,9 @@ extension Models {
         let entries =
             Menus.routed(Menus.registration([.nameEmailPassword]), into: app) + Menus.routed(Menus.passwordSignIn(.email), into: app)
         // `connect` carries a stale token on purpose: the composition must open with the session's own.
-        let connection: [VynqTalkApp.Intent] = [.session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1)))))]
+        let connection: [VynqTalkApp.Intent] = [
+            .session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1))))),
+        ]
         var replies = ReplyCatalogue()
         replies.failures = [.badRequest(nil), .unauthorized(nil), .conflict(nil), .network, .malformed]
         replies.callFailures = [.unauthorized(nil), .forbidden(nil)]
@@ -138,7 +140,8 @@ extension Models {
                 "PasswordReset.Phase.requestingAgain": "a link is requested afresh",
                 "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
             ],
-            codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale) { snapshot in
+            codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale
+        ) { snapshot in
             // The OAuth intents depend on three facts of the world (the pending attempt, the next
             // token indices), the session's on the call it can offer: the menu is built once for
             // each. A walk's token indices grow with its length only, so the memo stays small.

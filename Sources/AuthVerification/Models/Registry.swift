@@ -100,7 +100,8 @@ public enum Models {
         let codes = CodeRules(cooldown: machine.resendCooldown)
         return Model(
             name: "codeRegistration", machine: machine, replies: aw, finalCases: ["registered"],
-            codes: codes, timeHorizon: .zero) { _ in Menus.codeRegistration }
+            codes: codes, timeHorizon: .zero
+        ) { _ in Menus.codeRegistration }
     }
 
     /// Code sign-in on one channel.
@@ -126,7 +127,8 @@ public enum Models {
         let forms: [Registration.Form] = [.nameEmailPassword, .phonePassword, .usernamePassword]
         return Model(
             name: "registration", machine: Registration(forms: forms),
-            replies: ReplyCatalogue(registration: [.session, .verificationRequired, .pendingApproval]), finalCases: ["registered"], timeHorizon: .zero,
+            replies: ReplyCatalogue(registration: [.session, .verificationRequired, .pendingApproval]), finalCases: ["registered"],
+            timeHorizon: .zero,
             menu: Menus.fixed(Menus.registration(forms)))
     }
 
@@ -143,7 +145,8 @@ public enum Models {
             switch style {
             case .emailCodeWithAutoLogin:
                 ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.completed": "this reset signs in"]
-            case .emailedToken: ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.signedIn": "Everday's reset does not sign in"]
+            case .emailedToken:
+                ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.signedIn": "Everday's reset does not sign in"]
             case .emailLink:
                 [
                     "PasswordReset.Phase.awaitingProof": "the link is completed outside the app",
@@ -160,7 +163,8 @@ public enum Models {
     /// Hero365 OAuth.
     public static func oauth() -> Model<OAuthSignIn> {
         let menus = Memo<Menus.OAuthMenuKey, [OAuthSignIn.Intent]>()
-        return Model(name: "oauthSignIn", machine: OAuthSignIn(), replies: ReplyCatalogue(), finalCases: ["signedIn"], timeHorizon: .zero) { snapshot in
+        return Model(name: "oauthSignIn", machine: OAuthSignIn(), replies: ReplyCatalogue(), finalCases: ["signedIn"], timeHorizon: .zero) {
+            snapshot in
             menus.value(Menus.OAuthMenuKey(in: snapshot), Menus.oauth)  // Built once per key, shared by the worlds with it.
         }
     }
@@ -176,10 +180,14 @@ public enum Models {
         ]
         switch backend {
         case .anonymousWall, .vynqTalk:
-            policy = SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: backend == .vynqTalk, supportsPasswordSetup: backend == .anonymousWall, supportsPasswordChange: backend == .anonymousWall)
+            policy = SessionPolicy(
+                refresh: .none, restore: .trustStored, forbiddenEndsSession: backend == .vynqTalk, supportsPasswordSetup: backend == .anonymousWall,
+                supportsPasswordChange: backend == .anonymousWall)
             // `passwordSet` is Anonymous Wall's field; VynqTalk's users never carry it.
             replies = ReplyCatalogue(grants: backend == .anonymousWall ? [.init(passwordSet: false), .init(passwordSet: nil)] : [.init()])
-            unreachable = noRefresh.merging(["SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Refresh.offline": "no refresh to fail"]) { $1 }
+            unreachable = noRefresh.merging([
+                "SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Refresh.offline": "no refresh to fail",
+            ]) { $1 }
         case .subspace:
             // Both forms in one model: the document's grant (no refresh token: the session ends with
             // its token) and the deployed server's (a refresh token: rotating refresh).
@@ -211,7 +219,10 @@ public enum Models {
             replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero,
             endsServerSessions: policy.revokesOnLogout,
             menu: Menus.app(
-                [.entry(.submit(identifier: identifiers == .username ? Inputs.username : Inputs.email, password: Inputs.password)), .entry(.startOver)],
+                [
+                    .entry(.submit(identifier: identifiers == .username ? Inputs.username : Inputs.email, password: Inputs.password)),
+                    .entry(.startOver),
+                ],
                 callers: 2, session: { .session($0) }))
     }
 
@@ -228,7 +239,8 @@ public enum Models {
                 session: SessionWithRealtime(session: session, connection: RealtimeConnection(maxAttempts: 3))),
             replies: replies, relaunches: true,
             unreachableByDesign: [
-                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem", "SessionLifecycle.Refresh.offline": "idem",
+                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
+                "SessionLifecycle.Refresh.offline": "idem",
                 "SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "sign-in is a door here",
                 "PasswordSignIn.Phase.rateLimited": "idem",

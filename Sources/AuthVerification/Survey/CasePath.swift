@@ -14,7 +14,8 @@ import AuthCore
         return inner.isEmpty ? label : label + "." + inner.joined(separator: ".")
     case .struct, .class:
         if phase is any LifecyclePhase {
-            return "(" + mirror.children.compactMap { $0.value is any LifecyclePhase ? casePath(of: $0.value) : nil }
+            return "("
+                + mirror.children.compactMap { $0.value is any LifecyclePhase ? casePath(of: $0.value) : nil }
                 .joined(separator: " + ") + ")"
         }
         return String(describing: phase)

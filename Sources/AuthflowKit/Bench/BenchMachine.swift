@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The machine the figures were measured on: architecture, cores, CPU, OS and compiler.
@@ -51,7 +51,8 @@ public struct MachineDescription: Hashable, Sendable {
     /// The toolchain's full version when `swift --version` on the PATH is the one that built
     /// this binary (`Swift 6.3.1`), else what `#if compiler` tells (`Swift 6.3`).
     static var swiftVersion: String {
-        guard let reported = toolchainVersion, reported.hasPrefix(compilerVersion.dropFirst("Swift ".count) + ".") || "Swift " + reported == compilerVersion
+        guard let reported = toolchainVersion,
+            reported.hasPrefix(compilerVersion.dropFirst("Swift ".count) + ".") || "Swift " + reported == compilerVersion
         else { return compilerVersion }
         return "Swift " + reported
     }
@@ -77,17 +78,17 @@ public struct MachineDescription: Hashable, Sendable {
     /// The compiler version, as far as `#if compiler` tells.
     static var compilerVersion: String {
         #if compiler(>=6.5)
-            "Swift 6.5 or later"
+        "Swift 6.5 or later"
         #elseif compiler(>=6.4)
-            "Swift 6.4"
+        "Swift 6.4"
         #elseif compiler(>=6.3)
-            "Swift 6.3"
+        "Swift 6.3"
         #elseif compiler(>=6.2)
-            "Swift 6.2"
+        "Swift 6.2"
         #elseif compiler(>=6.1)
-            "Swift 6.1"
+        "Swift 6.1"
         #else
-            "Swift 6.0"
+        "Swift 6.0"
         #endif
     }
 
@@ -134,11 +135,11 @@ public enum ResidentMemory: Sendable {
     @discardableResult
     public static func resetPeak() -> Bool {
         #if os(Linux)
-            guard let file = fopen("/proc/self/clear_refs", "w") else { return false }
-            defer { fclose(file) }
-            return fputs("5", file) >= 0
+        guard let file = fopen("/proc/self/clear_refs", "w") else { return false }
+        defer { fclose(file) }
+        return fputs("5", file) >= 0
         #else
-            return false
+        return false
         #endif
     }
 
@@ -150,14 +151,14 @@ public enum ResidentMemory: Sendable {
         if let hwm = statusField("VmHWM:") { return hwm }
         var usage = rusage()
         #if os(Linux)
-            getrusage(RUSAGE_SELF.rawValue, &usage)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
         #else
-            getrusage(RUSAGE_SELF, &usage)
+        getrusage(RUSAGE_SELF, &usage)
         #endif
         #if canImport(Darwin)
-            return Int(usage.ru_maxrss)  // bytes on Darwin
+        return Int(usage.ru_maxrss)  // bytes on Darwin
         #else
-            return Int(usage.ru_maxrss) * 1024  // kilobytes elsewhere
+        return Int(usage.ru_maxrss) * 1024  // kilobytes elsewhere
         #endif
     }
 
@@ -173,11 +174,11 @@ public enum ResidentMemory: Sendable {
     /// How memory is measured here, for the report's notes.
     public static var method: String {
         #if os(Linux)
-            "memory: before each exploration freed memory goes back to the OS (malloc_trim) and the peak is reset (writing 5 to /proc/self/clear_refs); "
-                + "\"peak RSS\" is then the whole process's peak resident size during that exploration (VmHWM in /proc/self/status: the bench's own "
-                + "code and data included, about 35 MiB) and \"+… resident\" is that peak minus the resident size just before it (VmRSS), what the exploration itself added"
+        "memory: before each exploration freed memory goes back to the OS (malloc_trim) and the peak is reset (writing 5 to /proc/self/clear_refs); "
+            + "\"peak RSS\" is then the whole process's peak resident size during that exploration (VmHWM in /proc/self/status: the bench's own "
+            + "code and data included, about 35 MiB) and \"+… resident\" is that peak minus the resident size just before it (VmRSS), what the exploration itself added"
         #else
-            "memory: getrusage max RSS — the process's peak so far, which cannot be reset, so later rows never show less than earlier ones"
+        "memory: getrusage max RSS — the process's peak so far, which cannot be reset, so later rows never show less than earlier ones"
         #endif
     }
 }

@@ -88,10 +88,14 @@ struct ObservingModel<Base: LifecycleModel>: ForwardingModel {
 
     var invariants: [Invariant<Machine>] {
         let observe = observe
-        return [Invariant("observes every transition", source: "authflow bench", .step { transition in
-            observe(transition)
-            return nil
-        })]
+        return [
+            Invariant(
+                "observes every transition", source: "authflow bench",
+                .step { transition in
+                    observe(transition)
+                    return nil
+                })
+        ]
     }
 }
 

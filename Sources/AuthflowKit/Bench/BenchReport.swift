@@ -88,13 +88,17 @@ public struct BenchReport: Sendable {
             ("command", JSON.string(command)), ("configuration", JSON.string(configuration)), ("date", JSON.string(date)),
             ("machine", machine.json), ("seconds", BenchValue.double(seconds).json),
             ("rows", JSON.array(rows.map(\.json))),
-            ("targets", JSON.array(rows.filter { $0.target != nil }.map { row in
-                JSON.object([
-                    ("section", JSON.string(row.section.rawValue)), ("figure", JSON.string(row.figure)),
-                    ("target", JSON.string(row.target!.text)), ("median", BenchValue.double(row.spread.median).json),
-                    ("met", "\(row.met == true)"),
-                ])
-            })),
+            (
+                "targets",
+                JSON.array(
+                    rows.filter { $0.target != nil }.map { row in
+                        JSON.object([
+                            ("section", JSON.string(row.section.rawValue)), ("figure", JSON.string(row.figure)),
+                            ("target", JSON.string(row.target!.text)), ("median", BenchValue.double(row.spread.median).json),
+                            ("met", "\(row.met == true)"),
+                        ])
+                    })
+            ),
             ("notes", JSON.array(notes.map(JSON.string))),
         ])
     }
@@ -349,7 +353,14 @@ public struct BenchRow: Sendable {
             ("max", BenchValue.double(spread.max).json), ("q1", BenchValue.double(spread.lowerQuartile).json),
             ("q3", BenchValue.double(spread.upperQuartile).json), ("n", "\(spread.count)"),
             ("samples", JSON.array(spread.sorted.map { BenchValue.double($0).json })),
-            ("target", target.map { JSON.object([("rule", JSON.string($0.rule.rawValue)), ("bound", BenchValue.double($0.bound).json), ("text", JSON.string($0.text))]) } ?? "null"),
+            (
+                "target",
+                target.map {
+                    JSON.object([
+                        ("rule", JSON.string($0.rule.rawValue)), ("bound", BenchValue.double($0.bound).json), ("text", JSON.string($0.text)),
+                    ])
+                } ?? "null"
+            ),
             ("met", met.map { "\($0)" } ?? "null"),
             ("details", JSON.object(details.map { ($0.key, $0.value.json) })),
         ])
@@ -516,7 +527,8 @@ public enum BenchTable: Sendable {
                     let medians = rows.compactMap { row in BenchFormat.number(in: Substring(row[1])).map { (value: $0, row: row) } }
                     var range = ""
                     if let low = medians.min(by: { $0.value < $1.value }), let high = medians.max(by: { $0.value < $1.value }) {
-                        range = low.row[1] == high.row[1]
+                        range =
+                            low.row[1] == high.row[1]
                             ? "; every median \(low.row[1])" : "; medians from \(low.row[1]) (\(low.row[0])) to \(high.row[1]) (\(high.row[0]))"
                     }
                     lines.append("\(verdict(met.count == rows.count)): \(title), \(target) — met by \(met.count) of \(rows.count)\(range)")

@@ -6,7 +6,7 @@ import Foundation
 import ReferenceBackend
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The runtime's figures, against the reference backend on loopback: the runner's overhead over
@@ -53,7 +53,9 @@ enum RuntimeBench {
             _ = await runner.perform(PasswordSignIn.Intent.submit(identifier: parent.username, password: PasswordInput(parent.password)))
             let deadline = ContinuousClock.now + .seconds(30)
             while ContinuousClock.now < deadline {
-                if case .signedIn(.active(let session)) = await runner.phase, session.refresh == .idle, session.calls.isEmpty, await runner.inFlight.isEmpty {
+                if case .signedIn(.active(let session)) = await runner.phase, session.refresh == .idle, session.calls.isEmpty,
+                    await runner.inFlight.isEmpty
+                {
                     return runner
                 }
                 try await Task.sleep(for: .milliseconds(1))
@@ -150,7 +152,8 @@ enum RuntimeBench {
         let failed = BenchDetail("failures", .int(failures), failures == 0 ? "every answer 200" : "\(failures) answers not 200")
         func latency(_ spread: Spread) -> [BenchDetail] {
             [
-                BenchDetail("medianAll", .double(spread.median), "all \(BenchFormat.grouped(spread.count)): median \(BenchFormat.duration(spread.median))"),
+                BenchDetail(
+                    "medianAll", .double(spread.median), "all \(BenchFormat.grouped(spread.count)): median \(BenchFormat.duration(spread.median))"),
                 BenchDetail("q1All", .double(spread.lowerQuartile)),
                 BenchDetail("q3All", .double(spread.upperQuartile)),
                 BenchDetail(
@@ -159,7 +162,8 @@ enum RuntimeBench {
             ]
         }
         return [
-            BenchRow(.runnerOverhead, "A: AuthRunner.authorized latency", unit: .seconds, spread: Spread(runnerMedians), details: latency(all.runner)),
+            BenchRow(
+                .runnerOverhead, "A: AuthRunner.authorized latency", unit: .seconds, spread: Spread(runnerMedians), details: latency(all.runner)),
             BenchRow(.runnerOverhead, "B: bare URLSession latency", unit: .seconds, spread: Spread(bareMedians), details: latency(all.bare)),
             BenchRow(
                 .runnerOverhead, "ratio A/B", unit: .ratio, spread: Spread(ratios), target: BenchTarget(.atMost, 1.05, "1.05"),

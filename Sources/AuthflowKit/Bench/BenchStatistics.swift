@@ -86,9 +86,11 @@ public enum BenchFormat: Sendable {
     public static func si(_ value: Double) -> String {
         let magnitude = value.magnitude
         let (scaled, suffix): (Double, String) =
-            magnitude >= roundsUp * 1e9 ? (value / 1e9, " G")
-            : magnitude >= roundsUp * 1e6 ? (value / 1e6, " M")
-            : magnitude >= roundsUp * 1e3 ? (value / 1e3, " k") : (value, "")
+            magnitude >= roundsUp * 1e9
+            ? (value / 1e9, " G")
+            : magnitude >= roundsUp * 1e6
+                ? (value / 1e6, " M")
+                : magnitude >= roundsUp * 1e3 ? (value / 1e3, " k") : (value, "")
         return significant(scaled) + suffix
     }
 

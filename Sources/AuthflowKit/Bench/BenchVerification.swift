@@ -2,7 +2,7 @@ import AuthCore
 import AuthVerification
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The verification kit's figures: exploration of every shipped model, of a large composed model
@@ -40,8 +40,8 @@ struct VerificationBench {
     /// nothing elsewhere.
     static func trimAllocator() {
         #if canImport(Glibc)
-            typealias Trim = @convention(c) (Int) -> Int32
-            if let symbol = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
         #endif
     }
 
@@ -98,7 +98,9 @@ struct VerificationBench {
         details.append(BenchDetail("peakBytes", .double(peak), "peak RSS \(BenchFormat.bytes(peak))"))
         if last.complete && !last.passed {
             details.append(
-                BenchDetail("problems", .int(last.violations.count + last.findings.count), "\(last.violations.count + last.findings.count) violations/findings"))
+                BenchDetail(
+                    "problems", .int(last.violations.count + last.findings.count),
+                    "\(last.violations.count + last.findings.count) violations/findings"))
         }
         details.append(BenchDetail("levels", .text(last.levels.map(String.init).joined(separator: " "))))
         return details
@@ -124,7 +126,9 @@ struct VerificationBench {
     private mutating func callers(_ callers: Int, limits: ExplorationLimits, repetitions: Int? = nil) -> [Exploration] {
         let key = "\(callers) \(limits.maxStates) \(limits.maxDepth)"
         if let known = measured[key] { return known }
-        let samples = Self.repeated(repetitions ?? configuration.explorerRepetitions, budget: repetitions == nil ? configuration.figureBudget : .infinity) {
+        let samples = Self.repeated(
+            repetitions ?? configuration.explorerRepetitions, budget: repetitions == nil ? configuration.figureBudget : .infinity
+        ) {
             let model = BenchModels.callers(callers)
             return Self.measure { Explorer.explore(model, limits: limits) }
         }
@@ -138,7 +142,8 @@ struct VerificationBench {
     mutating func largeModel(progress: (String) -> Void) -> [BenchRow] {
         let model = BenchModels.callers(configuration.largeCallers)
         let limits = ExplorationLimits(maxStates: configuration.largeStateCap ?? Int(Int32.max - 1))
-        progress("large model: \(model.name)\(configuration.largeStateCap.map { " (capped at \(BenchFormat.grouped($0)) states)" } ?? ", to closure")")
+        progress(
+            "large model: \(model.name)\(configuration.largeStateCap.map { " (capped at \(BenchFormat.grouped($0)) states)" } ?? ", to closure")")
         let samples = callers(configuration.largeCallers, limits: limits, repetitions: configuration.largeRepetitions)
         let last = samples[samples.count - 1].report
         var details = Self.explorationDetails(samples, limits: limits)
@@ -209,10 +214,12 @@ struct VerificationBench {
                 BenchDetail("reduceMicrosecondsPerState", .double(reduceMicroseconds), "= \(BenchFormat.significant(reduceMicroseconds)) µs a state"),
                 BenchDetail(
                     "explorerMicrosecondsPerState", .double(explorerMicroseconds),
-                    "the explorer: \(BenchFormat.significant(explorerMicroseconds)) µs a state, ×\(BenchFormat.significant(explorerMicroseconds / reduceMicroseconds)) reduce's"),
+                    "the explorer: \(BenchFormat.significant(explorerMicroseconds)) µs a state, ×\(BenchFormat.significant(explorerMicroseconds / reduceMicroseconds)) reduce's"
+                ),
                 BenchDetail(
                     "sampledTransitions", .int(prepared.events),
-                    "\(BenchFormat.grouped(prepared.events)) of \(BenchFormat.grouped(sampler.transitions)) transitions timed (every \(Self.ceilingStride)th state's), \(passes) passes a sample"),
+                    "\(BenchFormat.grouped(prepared.events)) of \(BenchFormat.grouped(sampler.transitions)) transitions timed (every \(Self.ceilingStride)th state's), \(passes) passes a sample"
+                ),
             ])
     }
 
@@ -236,10 +243,16 @@ struct VerificationBench {
             }
             details.append(BenchDetail("statesPerSecond", .double(statesPerSecond), "\(BenchFormat.si(statesPerSecond)) states/s"))
             let added = samples.compactMap(\.added).map(Double.init)
-            if !added.isEmpty { details.append(BenchDetail("addedBytes", .double(Spread(added).median), "+\(BenchFormat.bytes(Spread(added).median)) resident")) }
-            details.append(BenchDetail("peakBytes", .double(Spread(samples.map { Double($0.peak) }).median), "peak RSS \(BenchFormat.bytes(Spread(samples.map { Double($0.peak) }).median))"))
+            if !added.isEmpty {
+                details.append(BenchDetail("addedBytes", .double(Spread(added).median), "+\(BenchFormat.bytes(Spread(added).median)) resident"))
+            }
+            details.append(
+                BenchDetail(
+                    "peakBytes", .double(Spread(samples.map { Double($0.peak) }).median),
+                    "peak RSS \(BenchFormat.bytes(Spread(samples.map { Double($0.peak) }).median))"))
             previous = (last.states, seconds.median)
-            rows.append(BenchRow(.growth, "\(count) caller\(count == 1 ? "" : "s"): exploration time", unit: .seconds, spread: seconds, details: details))
+            rows.append(
+                BenchRow(.growth, "\(count) caller\(count == 1 ? "" : "s"): exploration time", unit: .seconds, spread: seconds, details: details))
         }
         return rows
     }
@@ -284,7 +297,9 @@ struct VerificationBench {
         progress("planted bug: fuzzing \(model.name)")
         // Every sample runs on a model built afresh (see `fresh(_:)`).
         let fuzz = FuzzConfiguration(seed: configuration.seed, runs: 1_000, length: configuration.fuzzLength)
-        let finds = Self.repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) { Fuzzer.fuzz(BenchModels.plantedBug(), fuzz) }
+        let finds = Self.repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) {
+            Fuzzer.fuzz(BenchModels.plantedBug(), fuzz)
+        }
         guard let found = finds.last?.failure else {
             return [
                 BenchRow(
@@ -322,14 +337,16 @@ struct VerificationBench {
         ]
         let explored = BenchDetail(
             "exploreSeconds", .double(Spread(explorations.map(\.seconds)).median),
-            "explorer: \(BenchFormat.grouped(explorations[explorations.count - 1].states)) states in \(BenchFormat.duration(Spread(explorations.map(\.seconds)).median))")
+            "explorer: \(BenchFormat.grouped(explorations[explorations.count - 1].states)) states in \(BenchFormat.duration(Spread(explorations.map(\.seconds)).median))"
+        )
         if let explorer = shortest.first {
             rows.append(
                 BenchRow(
                     .plantedBug, "explorer: shortest trace (events)", unit: .count, spread: Spread(shortest.map(Double.init)), details: [explored]))
             rows.append(
                 BenchRow(
-                    .plantedBug, "fuzzer: shrunk trace (events)", unit: .count, spread: Spread(Array(repeating: Double(shrunkLength), count: shrinkSeconds.count)),
+                    .plantedBug, "fuzzer: shrunk trace (events)", unit: .count,
+                    spread: Spread(Array(repeating: Double(shrunkLength), count: shrinkSeconds.count)),
                     target: BenchTarget(.atMost, Double(explorer), "\(explorer), the explorer's shortest"),
                     details: [BenchDetail("shrunkLength", .int(shrunkLength)), invariant]))
         } else {

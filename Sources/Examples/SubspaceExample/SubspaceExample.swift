@@ -15,7 +15,9 @@ struct Example {
         let email = "ada.\(UUID().uuidString.prefix(8).lowercased())@example.com"
         do {
             try await register(baseURL: baseURL, email: email, password: "Passw0rd!123")
-            try await run(baseURL: baseURL, directory: FileManager.default.temporaryDirectory.appending(path: "subspace-example-\(UUID())"), email: email, password: "Passw0rd!123")
+            try await run(
+                baseURL: baseURL, directory: FileManager.default.temporaryDirectory.appending(path: "subspace-example-\(UUID())"), email: email,
+                password: "Passw0rd!123")
         } catch {
             print("Failed: \(error.localizedDescription)")
             exit(1)

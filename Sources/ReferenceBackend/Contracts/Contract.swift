@@ -93,7 +93,8 @@ struct JSONBody: Sendable {
     /// The string at `key`, trimmed; `nil` when missing, not a string, or empty.
     func string(_ key: String) -> String? {
         guard let value = fields[key]?.string?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !value.isEmpty else { return nil }
+            !value.isEmpty
+        else { return nil }
         return value
     }
 
@@ -123,7 +124,9 @@ struct Services: Sendable {
     }
 
     /// The grant of a valid bearer token, or a 401 naming why not (`missing`, `invalid`, `expired` messages).
-    func authorize(_ request: ContractRequest, for backend: ServedBackend, missing: String, invalid: String, expired: String) throws(Rejection) -> SessionStore.Grant {
+    func authorize(_ request: ContractRequest, for backend: ServedBackend, missing: String, invalid: String, expired: String) throws(Rejection)
+        -> SessionStore.Grant
+    {
         guard let token = request.bearerToken else { throw Rejection(401, missing) }
         switch sessions.checkAccess(token, for: backend) {
         case let .valid(grant): return grant

@@ -116,10 +116,12 @@ struct Everday: Contract {
             state.users[user.id] = user
             state.nextID += 1
         }
-        return .json(200, [
-            "Status": "PendingApproval",
-            "Message": "Account request submitted. A parent must approve this account before sign in.",
-        ])
+        return .json(
+            200,
+            [
+                "Status": "PendingApproval",
+                "Message": "Account request submitted. A parent must approve this account before sign in.",
+            ])
     }
 
     private func login(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
@@ -141,7 +143,8 @@ struct Everday: Contract {
         let body = try request.jsonObject()
         let presented = try body.requireSecret("RefreshToken", "RefreshToken is required.")
         if let owner = services.sessions.owner(ofRefreshToken: presented, for: backend).flatMap(Int.init),
-           state.withLock({ $0.users[owner]?.isApproved }) == false {
+            state.withLock({ $0.users[owner]?.isApproved }) == false
+        {
             throw Rejection(403, Everday.pendingApproval)
         }
         switch services.sessions.rotate(presented, for: backend, refreshLifetime: services.configuration.everday.refreshTokenLifetime) {
@@ -174,9 +177,11 @@ struct Everday: Contract {
         let now = services.clock.now
         let lifetime = services.configuration.everday.resetTokenLifetime
         let delivery = state.withLock { state -> (String, String)? in
-            guard let user = state.users.values.first(where: {
-                $0.username.lowercased() == identifier || $0.email?.lowercased() == identifier
-            }) else { return nil }
+            guard
+                let user = state.users.values.first(where: {
+                    $0.username.lowercased() == identifier || $0.email?.lowercased() == identifier
+                })
+            else { return nil }
             let token = Secrets.opaqueToken()
             state.resetTokens[token] = ResetToken(userID: user.id, expiresAt: now.addingTimeInterval(lifetime))
             return (user.email ?? user.username, token)
@@ -194,7 +199,8 @@ struct Everday: Contract {
         let now = services.clock.now
         let userID = try state.withLock { state throws(Rejection) -> Int in
             guard let reset = state.resetTokens.removeValue(forKey: token), reset.expiresAt > now,
-                  state.users[reset.userID] != nil else {
+                state.users[reset.userID] != nil
+            else {
                 throw Rejection(400, "Invalid or expired reset token.")
             }
             state.users[reset.userID]?.password = newPassword
@@ -221,13 +227,15 @@ struct Everday: Contract {
             state.users[id] = user
             return user
         }
-        return .json(200, [
-            "Id": .int(approved.id),
-            "Username": .string(approved.username),
-            "IsApproved": true,
-            "ApprovedAt": .string(Validation.iso8601(approved.approvedAt ?? now)),
-            "ApprovedByUserId": approved.approvedByUserId.map(JSONValue.int) ?? .null,
-        ])
+        return .json(
+            200,
+            [
+                "Id": .int(approved.id),
+                "Username": .string(approved.username),
+                "IsApproved": true,
+                "ApprovedAt": .string(Validation.iso8601(approved.approvedAt ?? now)),
+                "ApprovedByUserId": approved.approvedByUserId.map(JSONValue.int) ?? .null,
+            ])
     }
 
     private func authorize(_ request: ContractRequest) throws(Rejection) -> SessionStore.Grant {
@@ -238,18 +246,20 @@ struct Everday: Contract {
     }
 
     private func tokenResponse(_ user: User, accessToken: String, refreshToken: String) -> ServerResponse {
-        .json(200, [
-            "AccessToken": .string(accessToken),
-            "RefreshToken": .string(refreshToken),
-            "TokenType": "bearer",
-            "ExpiresIn": .int(Int(services.configuration.everday.tokens.accessTokenLifetime)),
-            "Username": .string(user.username),
-            "RequirePasswordChange": .bool(user.requirePasswordChange),
-            "Role": .string(user.role),
-            "FirstName": user.firstName.json,
-            "LastName": user.lastName.json,
-            "Email": user.email.json,
-            "DiscordHandle": user.discordHandle.json,
-        ])
+        .json(
+            200,
+            [
+                "AccessToken": .string(accessToken),
+                "RefreshToken": .string(refreshToken),
+                "TokenType": "bearer",
+                "ExpiresIn": .int(Int(services.configuration.everday.tokens.accessTokenLifetime)),
+                "Username": .string(user.username),
+                "RequirePasswordChange": .bool(user.requirePasswordChange),
+                "Role": .string(user.role),
+                "FirstName": user.firstName.json,
+                "LastName": user.lastName.json,
+                "Email": user.email.json,
+                "DiscordHandle": user.discordHandle.json,
+            ])
     }
 }

@@ -211,9 +211,11 @@ struct Hero365: Contract {
             let access = services.sessions.issueAccessToken(for: grant, backend: backend)
             guard settings.deployed else { return .json(200, ["access_token": .string(access), "refresh_token": .string(next)]) }
             // Deployed: Supabase's session lifetime beside the business token, whatever that token's own `exp` says.
-            return .json(200, [
-                "access_token": .string(access), "refresh_token": .string(next), "expires_in": 3600, "token_type": "bearer",
-            ])
+            return .json(
+                200,
+                [
+                    "access_token": .string(access), "refresh_token": .string(next), "expires_in": 3600, "token_type": "bearer",
+                ])
         case .reuseDetected, .revoked, .expired, .unknown:
             throw Rejection(401, "Invalid refresh token")
         }
@@ -248,10 +250,12 @@ struct Hero365: Contract {
         guard let user = state.withLock({ $0.users[grant.subject] }) else {
             throw Rejection(401, "Could not validate credentials")
         }
-        return .json(200, [
-            "id": .string(user.id), "email": user.email.json, "phone": user.phone.json,
-            "full_name": user.fullName.json, "is_active": true, "is_superuser": false,
-        ])
+        return .json(
+            200,
+            [
+                "id": .string(user.id), "email": user.email.json, "phone": user.phone.json,
+                "full_name": user.fullName.json, "is_active": true, "is_superuser": false,
+            ])
     }
 
     private func signout(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
@@ -262,12 +266,14 @@ struct Hero365: Contract {
 
     /// The deployed server's request-validation answer (its custom handler, not FastAPI's default).
     private static func validationFailed(field: String, message: String, type: String) -> ServerResponse {
-        .json(422, [
-            "error": [
-                "type": "validation_error", "message": "Request validation failed",
-                "details": [["field": .string(field), "message": .string(message), "type": .string(type), "input": .null]],
-            ],
-        ])
+        .json(
+            422,
+            [
+                "error": [
+                    "type": "validation_error", "message": "Request validation failed",
+                    "details": [["field": .string(field), "message": .string(message), "type": .string(type), "input": .null]],
+                ]
+            ])
     }
 
     private func strongPassword(_ body: JSONBody) throws(Rejection) -> String {
@@ -281,7 +287,8 @@ struct Hero365: Contract {
         let compact = (raw ?? "").filter { !" -().".contains($0) }
         let digits = compact.dropFirst()
         guard compact.hasPrefix("+"), (8...15).contains(digits.count), digits.allSatisfy(\.isASCII),
-              digits.allSatisfy(\.isNumber) else {
+            digits.allSatisfy(\.isNumber)
+        else {
             throw Rejection(400, "Invalid phone number")
         }
         return compact
@@ -302,10 +309,12 @@ struct Hero365: Contract {
         var metadata: [String: JSONValue] = [:]
         if let name = user.fullName { metadata["full_name"] = .string(name) }
         profile["user_metadata"] = .object(metadata)
-        return .json(200, [
-            "access_token": .string(issued.accessToken),
-            "refresh_token": issued.refreshToken.json,
-            "user": .object(profile),
-        ])
+        return .json(
+            200,
+            [
+                "access_token": .string(issued.accessToken),
+                "refresh_token": issued.refreshToken.json,
+                "user": .object(profile),
+            ])
     }
 }

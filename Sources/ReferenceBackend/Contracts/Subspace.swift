@@ -183,8 +183,10 @@ struct Subspace: Contract {
     private func json(_ user: User) -> JSONValue {
         // Deployed: Go's RFC 3339 with fractional seconds (`time.Time` read back from Postgres).
         let stamp = JSONValue.string(deployed ? Self.fractional(user.createdAt) : Validation.iso8601(user.createdAt))
-        return ["id": .string(user.id), "name": .string(user.name), "email": .string(user.email),
-                "createdAt": stamp, "updatedAt": stamp]
+        return [
+            "id": .string(user.id), "name": .string(user.name), "email": .string(user.email),
+            "createdAt": stamp, "updatedAt": stamp,
+        ]
     }
 
     /// `2025-10-25T13:57:26.123456Z`.

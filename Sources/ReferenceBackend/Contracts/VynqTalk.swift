@@ -107,7 +107,8 @@ struct VynqTalk: Contract {
             throw Rejection(401, "Unauthorized")
         }
         guard request.http.headers["Upgrade"]?.lowercased() == "websocket",
-              let key = request.http.headers["Sec-WebSocket-Key"] else {
+            let key = request.http.headers["Sec-WebSocket-Key"]
+        else {
             throw Rejection(426, "Expected a WebSocket upgrade request")
         }
         let sessions = services.sessions
@@ -140,15 +141,19 @@ struct VynqTalk: Contract {
 
     private func signedIn(_ user: User, message: String) -> ServerResponse {
         let issued = services.sessions.open(backend, subject: user.id, claims: ["email": .string(user.email)], refreshLifetime: nil)
-        return .json(200, [
-            "success": true,
-            "data": ["accessToken": .string(issued.accessToken), "user": json(user)],
-            "message": .string(message),
-        ])
+        return .json(
+            200,
+            [
+                "success": true,
+                "data": ["accessToken": .string(issued.accessToken), "user": json(user)],
+                "message": .string(message),
+            ])
     }
 
     private func json(_ user: User) -> JSONValue {
-        ["id": .string(user.id), "name": .string(user.name), "email": .string(user.email),
-         "createdAt": .string(Validation.iso8601(user.createdAt))]
+        [
+            "id": .string(user.id), "name": .string(user.name), "email": .string(user.email),
+            "createdAt": .string(Validation.iso8601(user.createdAt)),
+        ]
     }
 }

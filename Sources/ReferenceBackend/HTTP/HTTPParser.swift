@@ -120,7 +120,8 @@ struct HTTPParser {
     private func parseContentLength(_ values: [String]) throws(Refusal) -> Int {
         guard let first = values.first else { return 0 }
         guard values.allSatisfy({ $0 == first }), let length = Int(first), length >= 0,
-              first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+        else {
             throw .malformed("Content-Length")
         }
         return length
@@ -131,8 +132,8 @@ struct HTTPParser {
         switch byte {
         case 48...57, 65...90, 97...122: return true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default: return false
         }

@@ -140,7 +140,8 @@ final class HTTPServer: Sendable {
                 return
             }
             guard deliver(reply, on: descriptor, keepAlive: head.keepAlive, signal: connection.stopSignal),
-                  head.keepAlive else { return }
+                head.keepAlive
+            else { return }
         }
     }
 

@@ -109,22 +109,22 @@ struct ClientBehaviourTests {
     func model() async throws {
         let stack = try EndToEndStack(.subspace)
         defer { stack.server.stop() }
-            let model = AuthModel(client: SubspaceClient(baseURL: stack.baseURL, vault: MemoryVault(), clock: stack.clock))
-            let observing = Task { await model.observe() }
-            let user = await model.perform { try await $0.register(name: "Ada Lovelace", email: "ada@example.com", password: Self.password) }
-            #expect(user?.email == "ada@example.com")
-            #expect(model.isBusy == false)
-            #expect(model.lastError == nil)
-            for _ in 0..<1_000 where model.user == nil { try await Task.sleep(for: .milliseconds(1)) }
-            #expect(model.user == user)
-            #expect(model.isSignedIn)
-            await model.signOut()
-            for _ in 0..<1_000 where model.isSignedIn { try await Task.sleep(for: .milliseconds(1)) }
-            #expect(model.state == .signedOut)
-            let failed = await model.perform { try await $0.signIn(email: "ada@example.com", password: "Wr0ngPassword!") }
-            #expect(failed == nil)
-            #expect(model.lastError?.errorDescription == "invalid credentials")
-            observing.cancel()
-            await model.client.stop()
+        let model = AuthModel(client: SubspaceClient(baseURL: stack.baseURL, vault: MemoryVault(), clock: stack.clock))
+        let observing = Task { await model.observe() }
+        let user = await model.perform { try await $0.register(name: "Ada Lovelace", email: "ada@example.com", password: Self.password) }
+        #expect(user?.email == "ada@example.com")
+        #expect(model.isBusy == false)
+        #expect(model.lastError == nil)
+        for _ in 0..<1_000 where model.user == nil { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(model.user == user)
+        #expect(model.isSignedIn)
+        await model.signOut()
+        for _ in 0..<1_000 where model.isSignedIn { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(model.state == .signedOut)
+        let failed = await model.perform { try await $0.signIn(email: "ada@example.com", password: "Wr0ngPassword!") }
+        #expect(failed == nil)
+        #expect(model.lastError?.errorDescription == "invalid credentials")
+        observing.cancel()
+        await model.client.stop()
     }
 }

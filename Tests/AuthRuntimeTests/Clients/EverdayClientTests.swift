@@ -12,7 +12,8 @@ struct EverdayClientTests {
         EverdayClient(baseURL: stack.baseURL, vault: vault, clock: stack.clock)
     }
 
-    @Test("register → pending approval; sign-in before approval → pending approval; after it → signed in; a wrong password throws the server's message")
+    @Test(
+        "register → pending approval; sign-in before approval → pending approval; after it → signed in; a wrong password throws the server's message")
     func approvalGate() async throws {
         try await EndToEndStack.with(.everday) { stack in
             let auth = Self.client(stack)

@@ -71,8 +71,9 @@ enum SampleRequests {
 struct ContractBehaviourTests {
     static let now = Instant.seconds(1_767_225_600)
 
-    @Test("each contract encodes exactly the requests its seed documents, and refuses the rest without naming a secret",
-          arguments: Backend.allCases)
+    @Test(
+        "each contract encodes exactly the requests its seed documents, and refuses the rest without naming a secret",
+        arguments: Backend.allCases)
     func encodesExactlyTheDocumentedRequests(_ backend: Backend) {
         let contract = SampleRequests.contract(backend)
         var encoded: Set<String> = []
@@ -91,11 +92,12 @@ struct ContractBehaviourTests {
         #expect(encoded == SampleRequests.documented[backend])
     }
 
-    @Test("the server root gets each seed's documented prefix",
-          arguments: [
-              (Backend.anonymousWall, "http://h:1/api/v1"), (.vynqTalk, "http://h:1"), (.everday, "http://h:1/api"),
-              (.subspace, "http://h:1/api/v1"), (.hero365, "http://h:1/api/v1"),
-          ])
+    @Test(
+        "the server root gets each seed's documented prefix",
+        arguments: [
+            (Backend.anonymousWall, "http://h:1/api/v1"), (.vynqTalk, "http://h:1"), (.everday, "http://h:1/api"),
+            (.subspace, "http://h:1/api/v1"), (.hero365, "http://h:1/api/v1"),
+        ])
     func documentedPrefixes(_ backend: Backend, _ base: String) {
         let contract = BackendContracts.contract(for: backend, server: URL(string: "http://h:1")!)
         #expect(contract.baseURL.absoluteString == base)
@@ -106,17 +108,19 @@ struct ContractBehaviourTests {
 
     @Test("the documented development servers are the seeds' base URLs")
     func developmentServers() {
-        #expect(BackendContracts.documented.map(\.baseURL.absoluteString) == [
-            "http://localhost:8080/api/v1", "http://localhost:8080", "https://everday-dev.batserver.au/api",
-            "http://localhost:8080/api/v1", "http://localhost:8000/api/v1",
-        ])
+        #expect(
+            BackendContracts.documented.map(\.baseURL.absoluteString) == [
+                "http://localhost:8080/api/v1", "http://localhost:8080", "https://everday-dev.batserver.au/api",
+                "http://localhost:8080/api/v1", "http://localhost:8000/api/v1",
+            ])
         #expect(BackendContracts.documented.map(\.backend) == Backend.allCases)
     }
 
     @Test("authorize attaches the bearer once, and X-User-Id only for Anonymous Wall", arguments: Backend.allCases)
     func authorizeAttachesTheBearer(_ backend: Backend) throws {
         let contract = SampleRequests.contract(backend)
-        let call = HTTPRequest(method: "GET", url: try #require(URL(string: "http://127.0.0.1:8080/api/v1/posts")), headers: ["authorization": "Bearer stale"])
+        let call = HTTPRequest(
+            method: "GET", url: try #require(URL(string: "http://127.0.0.1:8080/api/v1/posts")), headers: ["authorization": "Bearer stale"])
         let authorized = contract.authorize(call, with: SampleRequests.bearer)
         #expect(authorized.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value) == ["Bearer MARKER-AT-1"])
         #expect(authorized.headers["X-User-Id"] == (backend == .anonymousWall ? "u1" : nil))
@@ -134,8 +138,9 @@ struct ContractBehaviourTests {
         }
     }
 
-    @Test("a protected call's answer is accepted on 2xx and classified by the status taxonomy otherwise",
-          arguments: Backend.allCases)
+    @Test(
+        "a protected call's answer is accepted on 2xx and classified by the status taxonomy otherwise",
+        arguments: Backend.allCases)
     func classifyProtected(_ backend: Backend) {
         let contract = SampleRequests.contract(backend)
         func classify(_ status: Int, _ body: String = "", _ headers: HTTPHeaders = [:]) -> Reply {
@@ -152,15 +157,18 @@ struct ContractBehaviourTests {
     @Test("a VynqTalk protected call answered 200 with success false is a failure, not a success, and does not end the session")
     func vynqTalkProtectedSuccessFalse() {
         let reply = VynqTalkContract.development.classifyProtected(
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"success":false,"data":null,"message":"Request failed"}"#.utf8)), receivedAt: Self.now)
+            HTTPResponse(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"success":false,"data":null,"message":"Request failed"}"#.utf8)), receivedAt: Self.now)
         #expect(reply == .failed(.badRequest("Request failed")))
         let ok = VynqTalkContract.development.classifyProtected(
             HTTPResponse(status: 200, body: Data(#"{"success":true,"data":[],"message":null}"#.utf8)), receivedAt: Self.now)
         #expect(ok == .accepted(nil))
     }
 
-    @Test("a protected call's HTTP-date Retry-After is measured from when the answer arrived on the runner's clock, not the wall clock",
-          arguments: Backend.allCases)
+    @Test(
+        "a protected call's HTTP-date Retry-After is measured from when the answer arrived on the runner's clock, not the wall clock",
+        arguments: Backend.allCases)
     func protectedRetryAfterDate(_ backend: Backend) {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -176,17 +184,20 @@ struct ContractBehaviourTests {
     @Test("a pending Everday account's 403 on a protected call is pending approval, not plain forbidden")
     func everdayProtectedPending() {
         let reply = EverdayContract.development.classifyProtected(
-            HTTPResponse(status: 403, body: Data(#"{"detail":"Account pending approval. A parent must approve this account before sign in."}"#.utf8)), receivedAt: Self.now)
+            HTTPResponse(status: 403, body: Data(#"{"detail":"Account pending approval. A parent must approve this account before sign in."}"#.utf8)),
+            receivedAt: Self.now)
         guard case .failed(.pendingApproval) = reply else { Issue.record("\(reply)"); return }
     }
 
-    @Test("answers that cannot be read are malformed: a captive portal's page, JSON cut short, JSON without the token",
-          arguments: Backend.allCases)
+    @Test(
+        "answers that cannot be read are malformed: a captive portal's page, JSON cut short, JSON without the token",
+        arguments: Backend.allCases)
     func unreadableAnswersAreMalformed(_ backend: Backend) throws {
         let contract = SampleRequests.contract(backend)
-        let signIn = try #require(SampleRequests.all.first { name, request in
-            SampleRequests.documented[backend]!.contains(name) && name.hasPrefix("signIn")
-        }?.1)
+        let signIn = try #require(
+            SampleRequests.all.first { name, request in
+                SampleRequests.documented[backend]!.contains(name) && name.hasPrefix("signIn")
+            }?.1)
         let bodies: [(HTTPHeaders, String)] = [
             (["Content-Type": "text/html; charset=utf-8"], "<html><head><title>Network login</title></head><body>Sign in</body></html>"),
             (["Content-Type": "application/json"], #"{"accessToken": "eyJ"#),
@@ -241,7 +252,8 @@ struct ContractBehaviourTests {
         guard case .failed(let failure) = refused else { Issue.record("\(refused)"); return }
         #expect(failure.userMessage == "Invalid email or password")
         let crashed = VynqTalkContract.development.decode(
-            HTTPResponse(status: 500, body: Data(#"{"error":true,"reason":"Database unreachable at 10.0.0.3"}"#.utf8)), for: signIn, receivedAt: Self.now)
+            HTTPResponse(status: 500, body: Data(#"{"error":true,"reason":"Database unreachable at 10.0.0.3"}"#.utf8)), for: signIn,
+            receivedAt: Self.now)
         guard case .failed(let serverFailure) = crashed else { Issue.record("\(crashed)"); return }
         #expect(serverFailure.userMessage == "Server error, please try again")
     }
@@ -250,14 +262,18 @@ struct ContractBehaviourTests {
     func everdayExpiry() throws {
         let jwt = JWTClaimsTests.jwt(#"{"exp":1767229200}"#)
         func refreshed(_ body: String) -> Reply {
-            EverdayContract.development.decode(HTTPResponse(status: 200, body: Data(body.utf8)), for: .refresh(SampleRequests.refresh), receivedAt: Self.now)
+            EverdayContract.development.decode(
+                HTTPResponse(status: 200, body: Data(body.utf8)), for: .refresh(SampleRequests.refresh), receivedAt: Self.now)
         }
-        #expect(refreshed(#"{"AccessToken":"\#(jwt)","RefreshToken":"r2","ExpiresIn":1800}"#)
-            == .refreshed(TokenRefresh(accessToken: AccessToken(jwt), refreshToken: RefreshToken("r2"), expiry: .after(.seconds(1800)))))
-        #expect(refreshed(#"{"AccessToken":"\#(jwt)"}"#)
-            == .refreshed(TokenRefresh(accessToken: AccessToken(jwt), refreshToken: nil, expiry: .at(.seconds(1_767_229_200)))))
-        #expect(refreshed(#"{"AccessToken":"opaque","ExpiresIn":0}"#)
-            == .refreshed(TokenRefresh(accessToken: AccessToken("opaque"), refreshToken: nil, expiry: .unknown)))
+        #expect(
+            refreshed(#"{"AccessToken":"\#(jwt)","RefreshToken":"r2","ExpiresIn":1800}"#)
+                == .refreshed(TokenRefresh(accessToken: AccessToken(jwt), refreshToken: RefreshToken("r2"), expiry: .after(.seconds(1800)))))
+        #expect(
+            refreshed(#"{"AccessToken":"\#(jwt)"}"#)
+                == .refreshed(TokenRefresh(accessToken: AccessToken(jwt), refreshToken: nil, expiry: .at(.seconds(1_767_229_200)))))
+        #expect(
+            refreshed(#"{"AccessToken":"opaque","ExpiresIn":0}"#)
+                == .refreshed(TokenRefresh(accessToken: AccessToken("opaque"), refreshToken: nil, expiry: .unknown)))
     }
 
     @Test("Everday's one display name is sent as FirstName and LastName; a one-word name has no LastName; absent fields are omitted")
@@ -282,18 +298,27 @@ struct ContractBehaviourTests {
         let session = Hero365Contract.development.decode(
             HTTPResponse(status: 200, body: Data(#"{"access_token":"a1","refresh_token":"r1","expires_in":3600,"user":{"id":"u1"}}"#.utf8)),
             for: request, receivedAt: Self.now)
-        #expect(session == .granted(Grant(accessToken: AccessToken("a1"), refreshToken: RefreshToken("r1"), expiry: .after(.seconds(3600)), user: UserProfile(id: "u1"))))
+        #expect(
+            session
+                == .granted(
+                    Grant(
+                        accessToken: AccessToken("a1"), refreshToken: RefreshToken("r1"), expiry: .after(.seconds(3600)), user: UserProfile(id: "u1"))
+                ))
     }
 
     @Test("Hero365's OAuth callback is read from the fragment or the query, tokens or error, and needs its state")
     func hero365Callback() throws {
         let contract = Hero365Contract.development
         let jwt = JWTClaimsTests.jwt(#"{"sub":"u9","email":"google.user@example.com","exp":1767229200}"#)
-        let tokens = try #require(URL(string: "hero365://auth/callback#access_token=\(jwt)&refresh_token=r1&token_type=bearer&expires_in=691200&provider=google&state=s1"))
-        #expect(contract.oauthCallback(tokens) == .tokens(
-            attempt: "s1",
-            Grant(accessToken: AccessToken(jwt), refreshToken: RefreshToken("r1"), expiry: .at(.seconds(1_767_229_200)),
-                  user: UserProfile(id: "u9", email: "google.user@example.com"))),
+        let tokens = try #require(
+            URL(string: "hero365://auth/callback#access_token=\(jwt)&refresh_token=r1&token_type=bearer&expires_in=691200&provider=google&state=s1"))
+        #expect(
+            contract.oauthCallback(tokens)
+                == .tokens(
+                    attempt: "s1",
+                    Grant(
+                        accessToken: AccessToken(jwt), refreshToken: RefreshToken("r1"), expiry: .at(.seconds(1_767_229_200)),
+                        user: UserProfile(id: "u9", email: "google.user@example.com"))),
             "the token's own exp decides over expires_in")
         let query = try #require(URL(string: "hero365://auth/callback?access_token=\(jwt)&state=s2"))
         #expect(contract.oauthCallback(query)?.attempt == "s2")
@@ -318,6 +343,7 @@ struct ContractBehaviourTests {
         let documented = "https://your-project.supabase.co/auth/v1/authorize?provider=google"
         #expect(contract.oauthCallback(stateless, attempt: "app-attempt", authorizationURL: documented)?.attempt == "app-attempt")
         let cancelled = try #require(URL(string: "hero365://auth/callback#error=access_denied&error_description=User%20cancelled&state=server-state"))
-        #expect(contract.oauthCallback(cancelled, attempt: "app-attempt", authorizationURL: opened) == .failure(attempt: "app-attempt", "User cancelled"))
+        #expect(
+            contract.oauthCallback(cancelled, attempt: "app-attempt", authorizationURL: opened) == .failure(attempt: "app-attempt", "User cancelled"))
     }
 }

@@ -23,10 +23,13 @@ struct JSONValueTests {
         #expect(JSONValue.string("a\"b\\c\u{1}").text == #""a\"b\\c\u0001""#)
     }
 
-    @Test("what is not one complete JSON text is nil, never a trap",
-          arguments: ["", " ", "{", "[1,]", "{\"a\":}", "01", "1.", "-", "\"\\x\"", "\"\u{1}\"", "nul", "{} {}", "\"\\ud800\"", "1e999",
-                      "{\"a\" 1}", "[\"unterminated", "{\"a\":1,}", "[1,\n]", "{\"a\":[1,],\"b\":2}", "[}", "{]", "]", "NaN", "+1",
-                      "/* note */ 1", "{'a':1}", "-1e400"])
+    @Test(
+        "what is not one complete JSON text is nil, never a trap",
+        arguments: [
+            "", " ", "{", "[1,]", "{\"a\":}", "01", "1.", "-", "\"\\x\"", "\"\u{1}\"", "nul", "{} {}", "\"\\ud800\"", "1e999",
+            "{\"a\" 1}", "[\"unterminated", "{\"a\":1,}", "[1,\n]", "{\"a\":[1,],\"b\":2}", "[}", "{]", "]", "NaN", "+1",
+            "/* note */ 1", "{'a':1}", "-1e400",
+        ])
     func refusesBrokenText(_ text: String) {
         #expect(JSONValue.parse(text) == nil)
     }
@@ -86,9 +89,11 @@ struct JSONValueTests {
         #expect(JSONValue.parse("2.5E-3")?.number == 0.0025)
     }
 
-    @Test("a lone scalar is a JSON text too", arguments: [
-        ("\"Code sent\"", JSONValue.string("Code sent")), ("3", .number(3)), ("null", .null), ("false", .bool(false)), (" true ", .bool(true)),
-    ])
+    @Test(
+        "a lone scalar is a JSON text too",
+        arguments: [
+            ("\"Code sent\"", JSONValue.string("Code sent")), ("3", .number(3)), ("null", .null), ("false", .bool(false)), (" true ", .bool(true)),
+        ])
     func readsScalars(_ text: String, _ value: JSONValue) {
         #expect(JSONValue.parse(text) == value)
     }
@@ -148,12 +153,13 @@ struct JWTClaimsTests {
         #expect(JWTClaims.payload(of: Self.jwt(#"{"sub":"u1"}"#))?["sub"] == .string("u1"))
     }
 
-    @Test("no exp, an opaque token, or a token cut short as the seeds print it means expiry unknown, never a crash",
-          arguments: [
-              jwt(#"{"sub":"u1"}"#), jwt(#"{"exp":"soon"}"#), jwt(#"{"exp":1e300}"#), jwt(#"{"exp":-5}"#), jwt(#"{"exp":null}"#),
-              jwt("[1,2]"), jwt("not json"), "opaque...", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...", "eyJhbGc...", "jwt-token-here",
-              "a.b.c", "..", "", "a.%%%.c",
-          ])
+    @Test(
+        "no exp, an opaque token, or a token cut short as the seeds print it means expiry unknown, never a crash",
+        arguments: [
+            jwt(#"{"sub":"u1"}"#), jwt(#"{"exp":"soon"}"#), jwt(#"{"exp":1e300}"#), jwt(#"{"exp":-5}"#), jwt(#"{"exp":null}"#),
+            jwt("[1,2]"), jwt("not json"), "opaque...", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...", "eyJhbGc...", "jwt-token-here",
+            "a.b.c", "..", "", "a.%%%.c",
+        ])
     func unknownExpiry(_ token: String) {
         #expect(JWTClaims.expiry(of: token) == .unknown)
     }
@@ -166,16 +172,17 @@ struct JWTClaimsTests {
 
 @Suite("Contract support: dates")
 struct ServerDateTests {
-    @Test("every date form the seeds print is read, the zoned one by its offset",
-          arguments: [
-              ("2026-01-30T15:17:41-08:00[America/Los_Angeles]", Int64(1_769_815_061_000)),
-              ("2025-10-10T10:00:00Z", 1_760_090_400_000),
-              ("2025-10-10T00:00:00Z", 1_760_054_400_000),
-              ("2026-01-30T23:17:41Z", 1_769_815_061_000),
-              ("2026-01-30T23:17:41.250Z", 1_769_815_061_250),
-              ("2026-01-30T15:17:41.123456789-0800", 1_769_815_061_123),
-              ("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777_000),
-          ])
+    @Test(
+        "every date form the seeds print is read, the zoned one by its offset",
+        arguments: [
+            ("2026-01-30T15:17:41-08:00[America/Los_Angeles]", Int64(1_769_815_061_000)),
+            ("2025-10-10T10:00:00Z", 1_760_090_400_000),
+            ("2025-10-10T00:00:00Z", 1_760_054_400_000),
+            ("2026-01-30T23:17:41Z", 1_769_815_061_000),
+            ("2026-01-30T23:17:41.250Z", 1_769_815_061_250),
+            ("2026-01-30T15:17:41.123456789-0800", 1_769_815_061_123),
+            ("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777_000),
+        ])
     func readsForms(_ text: String, _ milliseconds: Int64) {
         #expect(ServerDate.parse(text) == Instant(milliseconds: milliseconds))
     }
@@ -185,9 +192,12 @@ struct ServerDateTests {
         #expect(ServerDate.parse("2026-01-30T15:17:41[America/Los_Angeles]") == Instant(milliseconds: 1_769_815_061_000))
     }
 
-    @Test("dates cut short as the seeds print them, or not dates at all, are nil, not a crash",
-          arguments: ["2026-01-28T...", "2026-01-30T...", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-30T15:17:41",
-                      "2026-01-30T15:17:41-08:00[", "yesterday", "", "Sun, 32 Nov 1994 08:49:37 GMT", "2026-01-30T25:00:00Z"])
+    @Test(
+        "dates cut short as the seeds print them, or not dates at all, are nil, not a crash",
+        arguments: [
+            "2026-01-28T...", "2026-01-30T...", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-30T15:17:41",
+            "2026-01-30T15:17:41-08:00[", "yesterday", "", "Sun, 32 Nov 1994 08:49:37 GMT", "2026-01-30T25:00:00Z",
+        ])
     func refusesOthers(_ text: String) {
         #expect(ServerDate.parse(text) == nil)
     }
@@ -197,12 +207,13 @@ struct ServerDateTests {
 struct AnswerReadingTests {
     static let now = Instant.seconds(1_767_225_600)
 
-    @Test("statuses map to the seeds' taxonomy",
-          arguments: [
-              (400, AuthFailure.badRequest("m")), (401, .unauthorized("m")), (403, .forbidden("m")), (404, .notFound("m")),
-              (408, .timeout), (409, .conflict("m")), (422, .badRequest("m")), (429, .rateLimited(retryAfter: nil)),
-              (500, .server(status: 500, "m")), (503, .server(status: 503, "m")), (302, .malformed), (600, .malformed),
-          ])
+    @Test(
+        "statuses map to the seeds' taxonomy",
+        arguments: [
+            (400, AuthFailure.badRequest("m")), (401, .unauthorized("m")), (403, .forbidden("m")), (404, .notFound("m")),
+            (408, .timeout), (409, .conflict("m")), (422, .badRequest("m")), (429, .rateLimited(retryAfter: nil)),
+            (500, .server(status: 500, "m")), (503, .server(status: 503, "m")), (302, .malformed), (600, .malformed),
+        ])
     func taxonomy(_ status: Int, _ failure: AuthFailure) {
         #expect(AnswerReading.failure(status: status, message: "m", headers: [:], receivedAt: Self.now) == failure)
     }
@@ -215,12 +226,13 @@ struct AnswerReadingTests {
         #expect(AnswerReading.failure(status: 403, message: nil, headers: [:], receivedAt: Self.now) == .forbidden(nil))
     }
 
-    @Test("Retry-After is read as seconds or as an HTTP-date relative to the answer's arrival",
-          arguments: [
-              ("60", Optional(Interval.seconds(60))), (" 5 ", .seconds(5)), ("0", .zero),
-              ("Thu, 01 Jan 2026 00:02:00 GMT", .seconds(120)), ("Wed, 31 Dec 2025 00:00:00 GMT", .zero),
-              ("soon", nil), ("-3", nil), ("1.5", nil), ("", nil),
-          ])
+    @Test(
+        "Retry-After is read as seconds or as an HTTP-date relative to the answer's arrival",
+        arguments: [
+            ("60", Optional(Interval.seconds(60))), (" 5 ", .seconds(5)), ("0", .zero),
+            ("Thu, 01 Jan 2026 00:02:00 GMT", .seconds(120)), ("Wed, 31 Dec 2025 00:00:00 GMT", .zero),
+            ("soon", nil), ("-3", nil), ("1.5", nil), ("", nil),
+        ])
     func retryAfter(_ header: String, _ wait: Interval?) {
         #expect(AnswerReading.retryAfter(header, receivedAt: Self.now) == wait)
     }
@@ -239,8 +251,9 @@ struct AnswerReadingTests {
         #expect(message(#"{"detail": "Invalid OTP"}"#) == "Invalid OTP")
         #expect(message(#"{"error": "invalid credentials"}"#) == "invalid credentials")
         #expect(message(#"{"error": true, "reason": "Email taken"}"#) == "Email taken")
-        #expect(message(#"{"detail": [{"loc": ["body", "email"], "msg": "value is not a valid email address", "type": "value_error"}]}"#)
-            == "value is not a valid email address")
+        #expect(
+            message(#"{"detail": [{"loc": ["body", "email"], "msg": "value is not a valid email address", "type": "value_error"}]}"#)
+                == "value is not a valid email address")
         #expect(message(#"{"success": false, "data": null, "message": "No"}"#) == "No")
         #expect(message("plain words") == "plain words")
         #expect(message("<html><body>Proxy error</body></html>") == nil)

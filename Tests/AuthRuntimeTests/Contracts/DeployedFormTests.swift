@@ -103,7 +103,9 @@ struct DeployedFormTests {
         #expect(Hero365Contract(server: server).baseURL.absoluteString == "https://api.hero365.ai/api/v1")
     }
 
-    @Test("the document's refresh carries no lifetime; the deployed server sends expires_in 3600 beside a 24 h JWT; the JWT's exp decides, expires_in only without one")
+    @Test(
+        "the document's refresh carries no lifetime; the deployed server sends expires_in 3600 beside a 24 h JWT; the JWT's exp decides, expires_in only without one"
+    )
     func hero365ExpWins() throws {
         guard case .refreshed(let documented) = try Self.decoded(.hero365, "auth-refresh.response.200.json"),
             case .refreshed(let deployed) = try Self.decoded(.hero365, "auth-refresh.response.200.deployed.json")
@@ -115,8 +117,9 @@ struct DeployedFormTests {
         #expect(deployed.expiry == .at(.seconds(1_767_312_000)))
         let request = APIRequest.refresh(RefreshToken("r0"))
         let opaque = Hero365Contract.development.decode(
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
-                         body: Data(#"{"access_token": "opaque", "refresh_token": "r1", "expires_in": 3600}"#.utf8)),
+            HTTPResponse(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"access_token": "opaque", "refresh_token": "r1", "expires_in": 3600}"#.utf8)),
             for: request, receivedAt: Self.receivedAt)
         guard case .refreshed(let fallback) = opaque else {
             Issue.record("\(opaque)")
@@ -125,12 +128,16 @@ struct DeployedFormTests {
         #expect(fallback.expiry == .after(.seconds(3600)), "a token without exp keeps expires_in")
     }
 
-    @Test("the document's errors are {detail}; the deployed validation error is {error: {type, message, details}}; the message reaches errorDescription, a detail's input never")
+    @Test(
+        "the document's errors are {detail}; the deployed validation error is {error: {type, message, details}}; the message reaches errorDescription, a detail's input never"
+    )
     func hero365ValidationEnvelope() throws {
         #expect(try Self.shown(.hero365, "auth-password-recovery.response.422.deployed.json") == "Request validation failed")
         #expect(try Self.shown(.hero365, "auth-signin.response.401.json") == "Invalid credentials")
         let request = APIRequest.signIn(.email(try Email("user@example.com")), try Password(PasswordInput("Sup3r-secret!")))
-        let echoed = Data(#"{"error": {"type": "validation_error", "message": "Request validation failed", "details": [{"field": "body.password", "message": "too weak", "type": "value_error", "input": "Sup3r-secret!"}]}}"#.utf8)
+        let echoed = Data(
+            #"{"error": {"type": "validation_error", "message": "Request validation failed", "details": [{"field": "body.password", "message": "too weak", "type": "value_error", "input": "Sup3r-secret!"}]}}"#
+                .utf8)
         let reply = Hero365Contract.development.decode(
             HTTPResponse(status: 422, headers: ["Content-Type": "application/json"], body: echoed), for: request, receivedAt: Self.receivedAt)
         guard case .failed(let failure) = reply else {
@@ -165,15 +172,22 @@ struct DeployedFormTests {
             return nil
         }
         #expect(grant(#"{"sub":"u1","passwordSet":true}"#, user: #"{"id":"u1"}"#)?.user.passwordSet == true)
-        #expect(grant(#"{"sub":"u1","passwordSet":true}"#, user: #"{"id":"u1","passwordSet":false}"#)?.user.passwordSet == false, "the user's own field wins")
+        #expect(
+            grant(#"{"sub":"u1","passwordSet":true}"#, user: #"{"id":"u1","passwordSet":false}"#)?.user.passwordSet == false,
+            "the user's own field wins")
         #expect(grant(#"{"sub":"u1"}"#, user: #"{"id":"u1"}"#)?.user.passwordSet == nil, "neither says")
-        #expect(grant(#"{"sub":"u1","passwordSet":"false"}"#, user: #"{"id":"u1"}"#)?.user.passwordSet == nil, "a claim that is not a Boolean says nothing")
+        #expect(
+            grant(#"{"sub":"u1","passwordSet":"false"}"#, user: #"{"id":"u1"}"#)?.user.passwordSet == nil,
+            "a claim that is not a Boolean says nothing")
     }
 
-    @Test("the document says a wrong password is 401; the deployed server sends 400 {error: Invalid email or password} on password login; both are invalid credentials")
+    @Test(
+        "the document says a wrong password is 401; the deployed server sends 400 {error: Invalid email or password} on password login; both are invalid credentials"
+    )
     func anonymousWallWrongPassword() throws {
         #expect(try Self.decoded(.anonymousWall, "auth-login-password.response.401.json") == .failed(.unauthorized(nil)))
-        #expect(try Self.decoded(.anonymousWall, "auth-login-password.response.400.deployed.json") == .failed(.unauthorized("Invalid email or password")))
+        #expect(
+            try Self.decoded(.anonymousWall, "auth-login-password.response.400.deployed.json") == .failed(.unauthorized("Invalid email or password")))
         #expect(try Self.shown(.anonymousWall, "auth-login-password.response.400.deployed.json") == "Invalid email or password")
         #expect(
             try Self.decoded(.anonymousWall, "auth-login-password.response.400.deployed-password-not-set.json")

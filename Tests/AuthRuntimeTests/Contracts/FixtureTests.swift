@@ -25,8 +25,9 @@ struct FixtureTests {
         #expect(Set(try FixtureLibrary.files(backend)) == Set(listed))
     }
 
-    @Test("fixture names read <endpoint>.<request|response>[.<status>][.<variant>].json, responses with their status",
-          arguments: FixtureLibrary.all)
+    @Test(
+        "fixture names read <endpoint>.<request|response>[.<status>][.<variant>].json, responses with their status",
+        arguments: FixtureLibrary.all)
     func namesFollowThePattern(_ fixture: FixtureCase) throws {
         let parts = fixture.entry.file.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         #expect(parts.last == "json")

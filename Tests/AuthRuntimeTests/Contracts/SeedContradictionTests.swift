@@ -108,8 +108,9 @@ struct SeedContradictionTests {
         }
     }
 
-    @Test("Subspace gives 'email already exists' a body but no status (its table lists no 409): the message survives any 4xx",
-          arguments: [400, 409, 422])
+    @Test(
+        "Subspace gives 'email already exists' a body but no status (its table lists no 409): the message survives any 4xx",
+        arguments: [400, 409, 422])
     func emailExistsUnderAnyStatus(_ status: Int) throws {
         let fixture = try FixtureLibrary.fixture(.subspace, "auth-register.response.409.json")
         var response = try fixture.response()

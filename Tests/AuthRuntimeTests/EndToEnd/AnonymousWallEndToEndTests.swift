@@ -30,7 +30,8 @@ struct AnonymousWallEndToEndTests {
             await client.send(Do.signIn(Self.email, "Passw0rd!123"))
             #expect(await client.isActive)
             #expect(await client.send(Do.changePassword("Passw0rd!123", "N3wPassw0rd!456")) == .passwordChanged)
-            #expect(await client.send(Do.changePassword("wrong-old-password", "Another0ne!")) == .failed(.badRequest("Current password is incorrect")))
+            #expect(
+                await client.send(Do.changePassword("wrong-old-password", "Another0ne!")) == .failed(.badRequest("Current password is incorrect")))
             #expect(await client.isActive, "a refused change keeps the session")
             await client.logout()
 
@@ -49,7 +50,9 @@ struct AnonymousWallEndToEndTests {
             try await Accounts.anonymousWall(stack, client, email: Self.email)
             #expect(await client.send(Do.codeSignIn(Self.email)).caseName == "codeSent")
             let code = try stack.lastCode(to: Self.email)
-            #expect(await client.send(Do.loginCode(code == "000000" ? "111111" : "000000")) == .failed(.badRequest("Invalid or expired verification code")))
+            #expect(
+                await client.send(Do.loginCode(code == "000000" ? "111111" : "000000"))
+                    == .failed(.badRequest("Invalid or expired verification code")))
             guard case .awaitingCode(let challenge) = await client.phase(of: OneTimeCodeSignIn.Phase.self) else {
                 Issue.record("the challenge was not kept after a wrong code: \(await client.phase)")
                 return

@@ -13,7 +13,9 @@ struct EverdayEndToEndTests {
     func approvalGate() async throws {
         try await EndToEndStack.with(.everday) { stack in
             let kid = await stack.client(Apps.everday())
-            #expect(await kid.send(Do.register("newkid", Accounts.password, name: "New Kid", email: "newkid@example.com")) == .pendingApproval("Account request submitted. A parent must approve this account before sign in."))
+            #expect(
+                await kid.send(Do.register("newkid", Accounts.password, name: "New Kid", email: "newkid@example.com"))
+                    == .pendingApproval("Account request submitted. A parent must approve this account before sign in."))
             guard case .pendingApproval = await kid.phase(of: Registration.Phase.self) else {
                 Issue.record("registration did not end pending approval: \(await kid.phase)")
                 return
@@ -46,8 +48,9 @@ struct EverdayEndToEndTests {
         }
     }
 
-    @Test("logout clears local state at once and ends the server session in the background, retrying a failed revoke: the refresh token no longer refreshes",
-          arguments: [nil, Fault.serverError(status: 500), .serverError(status: 503), .dropBeforeCommit, .dropAfterCommit, .malformedJSON])
+    @Test(
+        "logout clears local state at once and ends the server session in the background, retrying a failed revoke: the refresh token no longer refreshes",
+        arguments: [nil, Fault.serverError(status: 500), .serverError(status: 503), .dropBeforeCommit, .dropAfterCommit, .malformedJSON])
     func logout(fault: Fault?) async throws {
         try await EndToEndStack.with(.everday, configure: EndToEndStack.shortReadTimeout) { stack in
             let vault = MemoryVault()
@@ -92,7 +95,8 @@ struct EverdayEndToEndTests {
 
             #expect(await client.send(Do.signIn("newkid", Accounts.password)) == .failed(.unauthorized("Invalid username or password.")))
             await client.send(Do.forgot("newkid@example.com"))
-            #expect(await client.send(Do.reset(token: token, newPassword: "Another0ne!789")) == .failed(.badRequest("Invalid or expired reset token.")))
+            #expect(
+                await client.send(Do.reset(token: token, newPassword: "Another0ne!789")) == .failed(.badRequest("Invalid or expired reset token.")))
             await client.send(Do.signIn("newkid", "N3wPassw0rd!456"))
             #expect(await client.isActive)
             _ = await client.stop()
@@ -100,7 +104,9 @@ struct EverdayEndToEndTests {
         }
     }
 
-    @Test("RequirePasswordChange holds the session in passwordChangeRequired; the seed has no endpoint to change it, so a change is refused before any request, and logout still works")
+    @Test(
+        "RequirePasswordChange holds the session in passwordChangeRequired; the seed has no endpoint to change it, so a change is refused before any request, and logout still works"
+    )
     func passwordChangeRequired() async throws {
         try await EndToEndStack.with(.everday) { stack in
             let vault = MemoryVault()
@@ -127,7 +133,9 @@ struct EverdayEndToEndTests {
         }
     }
 
-    @Test("logout after the access token expired (refresh failing meanwhile, then the server back): signed out at once; the pair is renewed, never stored, and revoked; no refresh token of the session is live")
+    @Test(
+        "logout after the access token expired (refresh failing meanwhile, then the server back): signed out at once; the pair is renewed, never stored, and revoked; no refresh token of the session is live"
+    )
     func logoutWithExpiredAccessToken() async throws {
         try await EndToEndStack.with(.everday) { stack in
             let vault = MemoryVault()
@@ -178,7 +186,9 @@ struct EverdayEndToEndTests {
         }
     }
 
-    @Test("logout with the server unreachable: signed out at once; the revoke is tried a bounded number of times and reported once, with no secret in its text")
+    @Test(
+        "logout with the server unreachable: signed out at once; the revoke is tried a bounded number of times and reported once, with no secret in its text"
+    )
     func logoutUnconfirmed() async throws {
         try await EndToEndStack.with(.everday, configure: EndToEndStack.shortReadTimeout) { stack in
             let vault = MemoryVault()

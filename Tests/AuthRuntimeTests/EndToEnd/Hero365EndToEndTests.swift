@@ -102,7 +102,9 @@ struct Hero365EndToEndTests {
             #expect(await client.credentials?.user.email == "hero@example.com")
             await client.logout()
 
-            #expect(await client.send(Do.signUp(phone: Self.phone, Accounts.password)) == .verificationRequired("User created successfully. Please verify your phone number."))
+            #expect(
+                await client.send(Do.signUp(phone: Self.phone, Accounts.password))
+                    == .verificationRequired("User created successfully. Please verify your phone number."))
             await client.send(Do.signIn(Self.phone, Accounts.password))
             #expect(await client.credentials?.user.phone == Self.phone)
             let request = try Accounts.protectedRequest(stack)
@@ -157,7 +159,8 @@ struct Hero365EndToEndTests {
     static func completeInBrowser(_ stack: EndToEndStack, _ authorizationURL: String, cancel: Bool = false) async throws -> URL {
         let opened = try #require(URLComponents(string: authorizationURL))
         let state = try #require(opened.queryItems?.first { $0.name == "state" }?.value)
-        var complete = try #require(URLComponents(url: stack.server.rootURL.appendingPathComponent("__dev/oauth/complete"), resolvingAgainstBaseURL: false))
+        var complete = try #require(
+            URLComponents(url: stack.server.rootURL.appendingPathComponent("__dev/oauth/complete"), resolvingAgainstBaseURL: false))
         complete.queryItems = [URLQueryItem(name: "state", value: state)] + (cancel ? [URLQueryItem(name: "cancel", value: "true")] : [])
         let answer = try await LoopbackTransport().send(HTTPRequest(method: "GET", url: try #require(complete.url)))
         let json = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])

@@ -62,8 +62,10 @@ struct RandomizedEndToEndTests {
     static let everday = RandomBackend<EverdayApp>(
         app: Apps.everday(), lifetime: 1800,
         signIn: { EverdayIntents.signIn("parent", $0) },
-        paths: [.refresh: "/api/auth/refresh", .signIn: "/api/auth/login", .protected: "/api/settings/users/1/approve",
-                .logout: "/api/auth/logout"],
+        paths: [
+            .refresh: "/api/auth/refresh", .signIn: "/api/auth/login", .protected: "/api/settings/users/1/approve",
+            .logout: "/api/auth/logout",
+        ],
         protectedRequest: { try Accounts.protectedRequest($0) },
         prepare: { _, _ in "ParentPassw0rd!" },
         special: { stack, _, _, password in
@@ -96,8 +98,9 @@ struct RandomizedEndToEndTests {
             return password
         })
 
-    @Test("randomized runs end working or signed out, lose no credential the server still accepts, leak no secret, and never cause refresh-token reuse — except after a rotation whose answer was lost (drop after commit, truncated or trickled answer): that reuse is tolerated and counted",
-          arguments: runs)
+    @Test(
+        "randomized runs end working or signed out, lose no credential the server still accepts, leak no secret, and never cause refresh-token reuse — except after a rotation whose answer was lost (drop after commit, truncated or trickled answer): that reuse is tolerated and counted",
+        arguments: runs)
     func randomized(run: Run) async throws {
         let actions = RandomRuns.actions(seed: run.seed, lifetime: run.lifetime, backend: run.backend)
         let report: RunReport
@@ -106,10 +109,11 @@ struct RandomizedEndToEndTests {
         case .subspace: report = await RandomRuns.run(.subspace, Self.subspace, actions, form: run.form)
         default: report = await RandomRuns.run(.hero365, Self.hero365, actions, form: run.form)
         }
-        print("[e2e random] \(run.testDescription): \(actions.count) actions, \(report.refreshes) refreshes, "
-            + "\(report.lostAnswerFaults) lost-answer faults, \(report.toleratedReuse) tolerated reuse, "
-            + (report.toleratedStale > 0 ? "holding a token consumed by a lost rotation, " : "")
-            + "ended \(report.endedSignedIn ? "signed in" : "signed out")")
+        print(
+            "[e2e random] \(run.testDescription): \(actions.count) actions, \(report.refreshes) refreshes, "
+                + "\(report.lostAnswerFaults) lost-answer faults, \(report.toleratedReuse) tolerated reuse, "
+                + (report.toleratedStale > 0 ? "holding a token consumed by a lost rotation, " : "")
+                + "ended \(report.endedSignedIn ? "signed in" : "signed out")")
         guard !report.failures.isEmpty else { return }
         let shrunk: [RandomAction] =
             switch run.backend {
@@ -117,7 +121,8 @@ struct RandomizedEndToEndTests {
             case .subspace: await RandomRuns.shrink(.subspace, Self.subspace, actions, form: run.form)
             default: await RandomRuns.shrink(.hero365, Self.hero365, actions, form: run.form)
             }
-        Issue.record("""
+        Issue.record(
+            """
             \(run.testDescription) failed: \(report.failures.joined(separator: "; "))
             replay: AUTHCORE_E2E_SEED=0x\(String(run.seed, radix: 16)) AUTHCORE_E2E_RUNS=1 swift test --filter RandomizedEndToEnd
             actions (\(actions.count)): \(actions.map(\.description).joined(separator: ", "))

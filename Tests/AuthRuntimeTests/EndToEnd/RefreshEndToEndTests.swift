@@ -33,8 +33,9 @@ struct RefreshEndToEndTests {
 
     struct Unsupported: Error {}
 
-    @Test("the proactive refresh fires on the shared clock, rotates the pair and stores it before use; no consumed token is presented again",
-          arguments: rotating)
+    @Test(
+        "the proactive refresh fires on the shared clock, rotates the pair and stores it before use; no consumed token is presented again",
+        arguments: rotating)
     func proactiveRotation(backend: Backend) async throws {
         try await EndToEndStack.with(backend) { stack in
             let vault = MemoryVault()
@@ -64,12 +65,16 @@ struct RefreshEndToEndTests {
         }
     }
 
-    @Test("a protected call answered 401 refreshes once and is replayed once with the new token",
-          arguments: rotating)
+    @Test(
+        "a protected call answered 401 refreshes once and is replayed once with the new token",
+        arguments: rotating)
     func unauthorizedThenRefreshThenReplay(backend: Backend) async throws {
-        try await EndToEndStack.with(backend, configure: { configuration in
-            configuration.hero365.tokens.includesExpiryClaim = false  // Hero365: expiry unknown, rely on the 401.
-        }) { stack in
+        try await EndToEndStack.with(
+            backend,
+            configure: { configuration in
+                configuration.hero365.tokens.includesExpiryClaim = false  // Hero365: expiry unknown, rely on the 401.
+            }
+        ) { stack in
             let client = try await Self.signedIn(stack)
             let old = try #require(await client.credentials())
             switch backend {

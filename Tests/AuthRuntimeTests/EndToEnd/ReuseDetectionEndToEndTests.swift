@@ -10,8 +10,9 @@ import Testing
 /// the client never triggers it unless an answer was lost after the server rotated.
 @Suite("End to end: refresh-token reuse detection", .timeLimit(.minutes(1)))
 struct ReuseDetectionEndToEndTests {
-    @Test("a runner relaunched over a stale vault presents the consumed token: the server revokes the family, the client signs out",
-          arguments: RefreshEndToEndTests.rotating)
+    @Test(
+        "a runner relaunched over a stale vault presents the consumed token: the server revokes the family, the client signs out",
+        arguments: RefreshEndToEndTests.rotating)
     func staleVaultRevokesFamily(backend: Backend) async throws {
         try await EndToEndStack.with(backend) { stack in
             let vault = MemoryVault()

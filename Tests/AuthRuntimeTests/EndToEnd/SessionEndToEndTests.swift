@@ -9,8 +9,9 @@ import Testing
 /// `URLSessionTransport` against the reference server.
 @Suite("End to end: sessions on every backend", .timeLimit(.minutes(1)))
 struct SessionEndToEndTests {
-    @Test("password sign-in, a protected call, relaunch restores the session from the file vault, logout clears it",
-          arguments: Backend.allCases)
+    @Test(
+        "password sign-in, a protected call, relaunch restores the session from the file vault, logout clears it",
+        arguments: Backend.allCases)
     func signInRelaunchLogout(backend: Backend) async throws {
         try await EndToEndStack.with(backend) { stack in
             switch backend {

@@ -47,7 +47,9 @@ struct SingleFlightEndToEndTests {
         }
     }
 
-    @Test("Everday: 1,000 concurrent calls made with an expired access token wait for the one refresh; the ledger shows exactly one; all are answered with the new token")
+    @Test(
+        "Everday: 1,000 concurrent calls made with an expired access token wait for the one refresh; the ledger shows exactly one; all are answered with the new token"
+    )
     func everday() async throws {
         try await EndToEndStack.with(.everday) { stack in
             let client = await stack.client(Apps.everday(), keepingStates: 1)
@@ -75,7 +77,9 @@ struct SingleFlightEndToEndTests {
         }
     }
 
-    @Test("Hero365: 1,000 concurrent calls sent with a token expired on the server (no exp claim) are all refused 401, join one refresh and are replayed once each with the new token")
+    @Test(
+        "Hero365: 1,000 concurrent calls sent with a token expired on the server (no exp claim) are all refused 401, join one refresh and are replayed once each with the new token"
+    )
     func hero365() async throws {
         try await EndToEndStack.with(.hero365, configure: { $0.hero365.tokens.includesExpiryClaim = false }) { stack in
             let client = await stack.client(Apps.hero365(), keepingStates: 1)
@@ -98,9 +102,10 @@ struct SingleFlightEndToEndTests {
             #expect(ledger.requests("POST", "/api/v1/auth/refresh") == 1)
             #expect(ledger.refreshTokensPresented == [try #require(old.refreshToken).reveal()])
             #expect(ledger.requests("GET", "/api/v1/users/me") == 2 * Self.calls)
-            #expect(Self.bearers(stack, request.url.path) == [
-                "Bearer " + old.accessToken.reveal(): Self.calls, "Bearer " + renewed.accessToken.reveal(): Self.calls,
-            ])
+            #expect(
+                Self.bearers(stack, request.url.path) == [
+                    "Bearer " + old.accessToken.reveal(): Self.calls, "Bearer " + renewed.accessToken.reveal(): Self.calls,
+                ])
             _ = await client.stop()
         }
     }

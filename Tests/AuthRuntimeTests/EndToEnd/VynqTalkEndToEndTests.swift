@@ -16,8 +16,9 @@ struct VynqTalkEndToEndTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("a protected call answered 401 (token expired on the server, unknown to the client) or 403 logs the user out; the caller gets sessionEnded",
-          arguments: Refusal.allCases)
+    @Test(
+        "a protected call answered 401 (token expired on the server, unknown to the client) or 403 logs the user out; the caller gets sessionEnded",
+        arguments: Refusal.allCases)
     func automaticLogout(refusal: Refusal) async throws {
         try await EndToEndStack.with(.vynqTalk, configure: { $0.vynqTalk.tokens.includesExpiryClaim = false }) { stack in
             let vault = MemoryVault()
@@ -86,13 +87,14 @@ struct VynqTalkEndToEndTests {
             await client.send(Do.signUp("Alice", "alice@example.com", Accounts.password))
             let unsupported = RuntimeIssue.realtimeUnavailable(reason: "this platform cannot open WebSockets")
             // The first attempt ends one way or the other: opened, or waiting to try again.
-            #expect(await client.states.waitFor { states in
-                guard case .signedIn(let phase)? = states.last?.phase else { return false }
-                switch phase.connection {
-                case .connected, .waitingToReconnect, .gaveUp: return true
-                case .idle, .connecting, .rejected: return false
-                }
-            })
+            #expect(
+                await client.states.waitFor { states in
+                    guard case .signedIn(let phase)? = states.last?.phase else { return false }
+                    switch phase.connection {
+                    case .connected, .waitingToReconnect, .gaveUp: return true
+                    case .idle, .connecting, .rejected: return false
+                    }
+                })
             #expect(client.outcomes.elements.contains(.realtimeConnected) || client.issues.elements.contains(unsupported))
             if client.issues.elements.contains(unsupported) {
                 // Linux without WebSocket support in libcurl: the connection retries with backoff and gives up.
@@ -124,10 +126,11 @@ struct VynqTalkEndToEndTests {
             #expect(stack.log.lines.contains { $0.contains("/ws?token=‹redacted› → opened") })
 
             connector.channels.first?.drop()
-            #expect(await client.states.waitFor { states in
-                guard case .signedIn(let phase)? = states.last?.phase, case .waitingToReconnect = phase.connection else { return false }
-                return true
-            })
+            #expect(
+                await client.states.waitFor { states in
+                    guard case .signedIn(let phase)? = states.last?.phase, case .waitingToReconnect = phase.connection else { return false }
+                    return true
+                })
             await client.advance(stack.clock, by: .seconds(1))
             #expect(await client.waitFor(.realtimeConnected, count: 2))
             #expect(connector.urls.count == 2)

@@ -9,9 +9,10 @@ enum KeyCasing: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .camel: camel
         case .pascal: camel.prefix(1).uppercased() + camel.dropFirst()
-        case .snake: camel.reduce(into: "") { result, character in
-            if character.isUppercase { result += "_" + character.lowercased() } else { result.append(character) }
-        }
+        case .snake:
+            camel.reduce(into: "") { result, character in
+                if character.isUppercase { result += "_" + character.lowercased() } else { result.append(character) }
+            }
         }
     }
 

@@ -83,17 +83,19 @@ struct StubContract: BackendContract {
         switch request {
         case .refresh:
             guard let access = string("accessToken") else { return .failed(.malformed) }
-            return .refreshed(TokenRefresh(
-                accessToken: AccessToken(access), refreshToken: string("refreshToken").map(RefreshToken.init), expiry: expiry))
+            return .refreshed(
+                TokenRefresh(
+                    accessToken: AccessToken(access), refreshToken: string("refreshToken").map(RefreshToken.init), expiry: expiry))
         case .currentUser:
             return .user(user)
         case .oauthURL:
             return string("url").map(Reply.authorizationURL) ?? .failed(.malformed)
         case .signIn, .register, .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .resetPassword:
             guard let access = string("accessToken") else { return .accepted(string("message")) }
-            return .granted(Grant(
-                accessToken: AccessToken(access), refreshToken: string("refreshToken").map(RefreshToken.init), expiry: expiry,
-                user: user))
+            return .granted(
+                Grant(
+                    accessToken: AccessToken(access), refreshToken: string("refreshToken").map(RefreshToken.init), expiry: expiry,
+                    user: user))
         case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .setPassword, .changePassword, .revoke, .protected,
             .openRealtime:
             return .accepted(string("message"))

@@ -133,10 +133,11 @@ struct FuzzerTests {
     @Test("different seeds walk differently")
     func seedsMatter() throws {
         let bug = try #require(Self.planted.first { $0.row.mutant.name == "transientFailureEndsTheSession" })
-        let walks = Set((1...6).map { n -> [Int] in
-            let failure = bug.row.mutant.replay(seed: FuzzConfiguration(seed: UInt64(n)).seed(ofRun: 0), length: PlantedBug.length)
-            return [failure?.originalLength ?? -1, failure?.violation.trace.count ?? -1]
-        })
+        let walks = Set(
+            (1...6).map { n -> [Int] in
+                let failure = bug.row.mutant.replay(seed: FuzzConfiguration(seed: UInt64(n)).seed(ofRun: 0), length: PlantedBug.length)
+                return [failure?.originalLength ?? -1, failure?.violation.trace.count ?? -1]
+            })
         #expect(walks.count > 1, "six seeds, one walk: \(walks)")
     }
 

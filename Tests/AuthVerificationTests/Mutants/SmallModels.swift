@@ -118,7 +118,8 @@ enum SmallModels {
             return Model(
                 name: name, machine: machine, replies: ReplyCatalogue(), finalCases: ["signedOut"],
                 unreachableByDesign: Dictionary(uniqueKeysWithValues: signedInCases.map { ("SessionLifecycle.Phase.\($0)", "nothing signs in") }),
-                timeHorizon: .zero) { Menus.session(in: $0, callers: 1) }
+                timeHorizon: .zero
+            ) { Menus.session(in: $0, callers: 1) }
         }
     }
 
@@ -131,7 +132,8 @@ enum SmallModels {
             Model(
                 name: name, machine: machine,
                 replies: ReplyCatalogue(grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]),
-                finalCases: ["signedIn", "(signedIn)"], timeHorizon: .zero) { [menu] _ in menu }
+                finalCases: ["signedIn", "(signedIn)"], timeHorizon: .zero
+            ) { [menu] _ in menu }
         }
     }
 
@@ -144,7 +146,8 @@ enum SmallModels {
             let codes = CodeRules(cooldown: code.resendCooldown, lifetime: code.codeLifetime, maxAttempts: code.maxAttempts)
             return Model(
                 name: name, machine: machine, replies: ReplyCatalogue(grants: [.init(withRefreshToken: true)]),
-                finalCases: ["signedIn", "(signedIn)"], codes: codes, timeHorizon: .seconds(300)) { _ in Menus.oneTimeCode(.phone) }
+                finalCases: ["signedIn", "(signedIn)"], codes: codes, timeHorizon: .seconds(300)
+            ) { _ in Menus.oneTimeCode(.phone) }
         }
     }
 
@@ -155,7 +158,8 @@ enum SmallModels {
         func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == CodeRegistration.Intent {
             Model(
                 name: name, machine: machine, replies: ReplyCatalogue(grants: [.init(passwordSet: false)]), finalCases: ["registered"],
-                codes: CodeRules(cooldown: SmallModels.codeRegistration.resendCooldown), timeHorizon: SmallModels.codeRegistration.resendCooldown) { _ in
+                codes: CodeRules(cooldown: SmallModels.codeRegistration.resendCooldown), timeHorizon: SmallModels.codeRegistration.resendCooldown
+            ) { _ in
                 Menus.codeRegistration
             }
         }
@@ -170,8 +174,10 @@ enum SmallModels {
         /// The cases `style` cannot reach, as in the shipped models.
         var unreachable: [String: String] {
             switch style {
-            case .emailCodeWithAutoLogin: ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.completed": "this reset signs in"]
-            case .emailedToken: ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.signedIn": "Everday's reset does not sign in"]
+            case .emailCodeWithAutoLogin:
+                ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.completed": "this reset signs in"]
+            case .emailedToken:
+                ["PasswordReset.Phase.linkSent": "links are Hero365's", "PasswordReset.Phase.signedIn": "Everday's reset does not sign in"]
             case .emailLink: [:]
             }
         }
@@ -179,7 +185,8 @@ enum SmallModels {
             Model(
                 name: name, machine: machine, replies: ReplyCatalogue(grants: [.init(passwordSet: true), .init(passwordSet: nil)]),
                 finalCases: ["signedIn"], unreachableByDesign: unreachable, codes: CodeRules(cooldown: .seconds(60)),
-                timeHorizon: .seconds(60)) { [style, extra] _ in
+                timeHorizon: .seconds(60)
+            ) { [style, extra] _ in
                 Menus.passwordReset(style) + extra
             }
         }

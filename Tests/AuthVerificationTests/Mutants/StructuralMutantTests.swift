@@ -118,16 +118,18 @@ struct StructuralMutantTests {
         // from there timers and failures repeat the same two worlds.
         StructuralCase(
             .livelock, "timers and failed answers alone loop through signedIn.active.refreshing", trace: 5, "refreshRetriesForever",
-            Broken.refreshRetriesForever, under: .rotatingSession)
-            .alsoFinding("unreachedCase: SessionLifecycle.Refresh.offline"),
+            Broken.refreshRetriesForever, under: .rotatingSession
+        )
+        .alsoFinding("unreachedCase: SessionLifecycle.Refresh.offline"),
         StructuralCase(
             .unreachedCase, "PasswordSignIn.Phase.rateLimited", trace: 0, "rateLimitTakenForAFailure", Broken.rateLimitTakenForAFailure,
             under: .passwordSignIn),
         // The model, not the reducer, is broken: its menu forgot an intent.
         StructuralCase(
             .unusedIntent, "PasswordSignIn.Intent.startOver", trace: 0,
-            mutant: AnyModel(SmallModels.PasswordSignInModel(menu: [.submit(identifier: Inputs.username, password: Inputs.password)])(
-                "menuWithoutStartOver", SmallModels.passwordSignIn)),
+            mutant: AnyModel(
+                SmallModels.PasswordSignInModel(menu: [.submit(identifier: Inputs.username, password: Inputs.password)])(
+                    "menuWithoutStartOver", SmallModels.passwordSignIn)),
             original: AnyModel(SmallModels.PasswordSignInModel()("passwordSignIn", SmallModels.passwordSignIn))),
     ]
 

@@ -89,7 +89,8 @@ func openSocketDescriptors(localPort port: UInt16) -> Int {
     let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     return descriptors.filter { name in
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
-              target.hasPrefix("socket:[") else { return false }
+            target.hasPrefix("socket:[")
+        else { return false }
         return inodes.contains(String(target.dropFirst(8).dropLast()))
     }.count
 }

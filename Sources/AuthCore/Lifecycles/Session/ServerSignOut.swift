@@ -65,7 +65,6 @@ public struct ServerSignOut: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "serverSignOut(\(stage), attempt \(attempts))" }
 }
 
-
 extension FlowContext {
     /// The background sign-out waiting for `request`, if any.
     public func serverSignOut(awaiting request: RequestID) -> ServerSignOut? {

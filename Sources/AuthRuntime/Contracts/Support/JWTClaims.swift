@@ -27,7 +27,8 @@ public enum JWTClaims {
         let seconds: Double
         switch exp {
         case .number(let value): seconds = value
-        case .string(let text): guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else { return .unknown }
+        case .string(let text):
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else { return .unknown }
             seconds = value
         case .null, .bool, .array, .object: return .unknown
         }

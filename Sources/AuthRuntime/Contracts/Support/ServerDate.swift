@@ -93,7 +93,8 @@ public enum ServerDate {
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = Int(clock[0]), let minute = Int(clock[1]),
             let second = Int(clock[2]), hour < 24, minute < 60, second <= 60, (1...daysIn(monthIndex + 1, of: year)).contains(day)
         else { return nil }
-        let seconds = Int64(daysFromCivil(year: year, month: monthIndex + 1, day: day)) * 86_400
+        let seconds =
+            Int64(daysFromCivil(year: year, month: monthIndex + 1, day: day)) * 86_400
             + Int64(hour * 3600 + minute * 60 + min(second, 59))
         return Instant(milliseconds: seconds * 1000)
     }

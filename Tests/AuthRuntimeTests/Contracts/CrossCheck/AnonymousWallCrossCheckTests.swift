@@ -29,11 +29,14 @@ struct AnonymousWallCrossCheckTests {
             let changed = try await wall.send(
                 .changePassword(old: try Typed.password("secure_password"), new: try Typed.password("new_password"), bearer))
             #expect(changed == .user(UserProfile(id: grant.user.id, email: Self.student, passwordSet: true)))
-            #expect(try await wall.send(.signIn(.email(email), try Typed.password("secure_password"))).failure == .unauthorized("Invalid email or password"))
+            #expect(
+                try await wall.send(.signIn(.email(email), try Typed.password("secure_password"))).failure
+                    == .unauthorized("Invalid email or password"))
 
             #expect(try await wall.send(.requestPasswordReset(.email(email))) == .accepted("Password reset code sent to email"))
             let reset = try await wall.send(
-                .resetPassword(.emailCode(email, try Typed.code(try wall.lastCode(to: Self.student))), newPassword: try Typed.password("myNewPassword789")))
+                .resetPassword(
+                    .emailCode(email, try Typed.code(try wall.lastCode(to: Self.student))), newPassword: try Typed.password("myNewPassword789")))
             #expect(reset.grant()?.user.id == grant.user.id)
             #expect(try await wall.send(.signIn(.email(email), try Typed.password("myNewPassword789"))).grant() != nil)
         }
@@ -62,10 +65,14 @@ struct AnonymousWallCrossCheckTests {
             let email = try Typed.email(Self.student)
             _ = try await wall.send(.sendEmailCode(email, .register))
             let wrong = try wall.lastCode(to: Self.student) == "000000" ? "111111" : "000000"
-            #expect(try await wall.send(.registerWithEmailCode(email, try Typed.code(wrong))).failure == .badRequest("Invalid or expired verification code"))
+            #expect(
+                try await wall.send(.registerWithEmailCode(email, try Typed.code(wrong))).failure
+                    == .badRequest("Invalid or expired verification code"))
             _ = try await wall.send(.registerWithEmailCode(email, try Typed.code(try wall.lastCode(to: Self.student))))
             #expect(try await wall.send(.sendEmailCode(email, .register)).failure == .conflict("Email already registered"))
-            #expect(try await wall.send(.signIn(.email(email), try Typed.password("not-the-password"))).failure == .unauthorized("Invalid email or password"))
+            #expect(
+                try await wall.send(.signIn(.email(email), try Typed.password("not-the-password"))).failure
+                    == .unauthorized("Invalid email or password"))
         }
     }
 

@@ -10,9 +10,10 @@ struct EverdayCrossCheckTests {
 
     static func register(_ everday: ContractClient) async throws -> Reply {
         try await everday.send(
-            .register(RegistrationDetails(
-                identifier: .username(try Typed.username("newkid")), password: try Typed.password("Passw0rd!123"),
-                name: try Typed.name("New Kid"), email: try Typed.email("newkid@example.com"), discordHandle: "newkid#1234")))
+            .register(
+                RegistrationDetails(
+                    identifier: .username(try Typed.username("newkid")), password: try Typed.password("Passw0rd!123"),
+                    name: try Typed.name("New Kid"), email: try Typed.email("newkid@example.com"), discordHandle: "newkid#1234")))
     }
 
     static func login(_ everday: ContractClient, _ username: String = "newkid", _ password: String = "Passw0rd!123") async throws -> Reply {
@@ -22,15 +23,18 @@ struct EverdayCrossCheckTests {
     @Test("registration is pending approval; login answers 403 pending until a parent approves over HTTP, then the documented grant")
     func approvalGated() async throws {
         try await withReference(.everday) { everday in
-            #expect(try await Self.register(everday) == .pendingApproval(
-                "Account request submitted. A parent must approve this account before sign in."))
+            #expect(
+                try await Self.register(everday)
+                    == .pendingApproval(
+                        "Account request submitted. A parent must approve this account before sign in."))
             #expect(try await Self.login(everday) == .failed(.pendingApproval(Self.pending)))
 
             guard let parent = try await Self.login(everday, "parent", "ParentPassw0rd!").grant() else { return }
             let id = try #require(everday.server.everdayUserID(username: "newkid"))
             let kid = Bearer(token: AccessToken("not-a-parent"), userID: "x")
             #expect(try await everday.protected("PUT", "/settings/users/\(id)/approve", kid).failure == .unauthorized("Invalid or expired token."))
-            let approval = try await everday.protected("PUT", "/settings/users/\(id)/approve", Bearer(token: parent.accessToken, userID: parent.user.id))
+            let approval = try await everday.protected(
+                "PUT", "/settings/users/\(id)/approve", Bearer(token: parent.accessToken, userID: parent.user.id))
             #expect(approval == .accepted(nil))
 
             guard let grant = try await Self.login(everday).grant() else { return }
@@ -86,8 +90,9 @@ struct EverdayCrossCheckTests {
             let reset = try await everday.send(.resetPassword(.token(token), newPassword: try Typed.password("N3wPassw0rd!456")))
             #expect(reset == .accepted("Password has been reset."))
             #expect(try await Self.login(everday, "newkid", "N3wPassw0rd!456").grant() != nil)
-            #expect(try await everday.send(.resetPassword(.token(token), newPassword: try Typed.password("Another0ne!")))
-                .failure == .badRequest("Invalid or expired reset token."))
+            #expect(
+                try await everday.send(.resetPassword(.token(token), newPassword: try Typed.password("Another0ne!")))
+                    .failure == .badRequest("Invalid or expired reset token."))
             guard case .accepted = try await everday.send(.requestPasswordReset(.email(try Typed.email("newkid@example.com")))) else {
                 Issue.record("forgot by email refused")
                 return

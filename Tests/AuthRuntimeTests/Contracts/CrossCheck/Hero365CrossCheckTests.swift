@@ -13,7 +13,8 @@ struct Hero365CrossCheckTests {
         try await withReference(.hero365) { hero in
             let email = try Typed.email("user@example.com")
             let password = try Typed.password("SecurePassword123!")
-            let signup = try await hero.send(.register(RegistrationDetails(identifier: .email(email), password: password, name: try Typed.name("John Doe"))))
+            let signup = try await hero.send(
+                .register(RegistrationDetails(identifier: .email(email), password: password, name: try Typed.name("John Doe"))))
             #expect(signup == .verificationRequired("User created successfully. Please check your email for verification."))
             guard let grant = try await hero.send(.signIn(.email(email), password)).grant() else { return }
             #expect(grant.refreshToken != nil)
@@ -23,11 +24,14 @@ struct Hero365CrossCheckTests {
             let bearer = Bearer(token: grant.accessToken, userID: grant.user.id)
             #expect(try await hero.send(.currentUser(bearer)) == .user(UserProfile(id: grant.user.id, email: "user@example.com", name: "John Doe")))
             #expect(try await hero.send(.requestPasswordReset(.email(email))) == .accepted("Password recovery email sent"))
-            #expect(try await hero.send(.signIn(.email(email), try Typed.password("WrongPassword1"))) == .failed(.unauthorized("Invalid credentials")))
-            #expect(try await hero.send(.revoke(try #require(grant.refreshToken), bearer))
-                == .accepted("Sign out should be handled by the frontend Supabase client"))
-            #expect(try await hero.send(.currentUser(Bearer(token: AccessToken("forged"), userID: "x")))
-                == .failed(.unauthorized("Could not validate credentials")))
+            #expect(
+                try await hero.send(.signIn(.email(email), try Typed.password("WrongPassword1"))) == .failed(.unauthorized("Invalid credentials")))
+            #expect(
+                try await hero.send(.revoke(try #require(grant.refreshToken), bearer))
+                    == .accepted("Sign out should be handled by the frontend Supabase client"))
+            #expect(
+                try await hero.send(.currentUser(Bearer(token: AccessToken("forged"), userID: "x")))
+                    == .failed(.unauthorized("Could not validate credentials")))
         }
     }
 
@@ -36,8 +40,9 @@ struct Hero365CrossCheckTests {
         try await withReference(.hero365) { hero in
             let phone = try Typed.phone("+1 (234) 567-8900")
             let password = try Typed.password("SecurePassword123!")
-            #expect(try await hero.send(.register(RegistrationDetails(identifier: .phone(phone), password: password)))
-                == .verificationRequired("User created successfully. Please verify your phone number."))
+            #expect(
+                try await hero.send(.register(RegistrationDetails(identifier: .phone(phone), password: password)))
+                    == .verificationRequired("User created successfully. Please verify your phone number."))
             let grant = try await hero.send(.signIn(.phone(try Typed.phone("+12345678900")), password)).grant()
             #expect(grant?.user.phone == "+12345678900")
         }
@@ -48,8 +53,9 @@ struct Hero365CrossCheckTests {
         try await withReference(.hero365) { hero in
             let phone = try Typed.phone("+1234567890")
             #expect(try await hero.send(.sendPhoneCode(phone)) == .accepted("OTP sent successfully to your phone number."))
-            #expect(try await hero.send(.sendPhoneCode(phone))
-                == .failed(.badRequest("Failed to send OTP: For security purposes, you can only request this after 30 seconds.")))
+            #expect(
+                try await hero.send(.sendPhoneCode(phone))
+                    == .failed(.badRequest("Failed to send OTP: For security purposes, you can only request this after 30 seconds.")))
             let code = try hero.lastCode(to: "+1234567890")
             let wrong = try Typed.code(code == "000000" ? "111111" : "000000")
             #expect(try await hero.send(.signInWithPhoneCode(phone, wrong)) == .failed(.unauthorized("Invalid OTP")))
@@ -71,7 +77,8 @@ struct Hero365CrossCheckTests {
                 let state = try #require(url.queryItems?.first { $0.name == "state" }?.value)
                 #expect(url.queryItems?.first { $0.name == "provider" }?.value == provider.rawValue)
                 let cancel = provider == .github
-                var complete = try #require(URLComponents(url: hero.server.rootURL.appendingPathComponent("__dev/oauth/complete"), resolvingAgainstBaseURL: false))
+                var complete = try #require(
+                    URLComponents(url: hero.server.rootURL.appendingPathComponent("__dev/oauth/complete"), resolvingAgainstBaseURL: false))
                 complete.queryItems = [URLQueryItem(name: "state", value: state)] + (cancel ? [URLQueryItem(name: "cancel", value: "true")] : [])
                 let answer = try await hero.raw("GET", try #require(complete.url))
                 let callback = try #require(answer.json?["callbackURL"]?.string.flatMap(URL.init(string:)))

@@ -8,8 +8,10 @@ import Testing
 struct SubspaceCrossCheckTests {
     static func register(_ subspace: ContractClient) async throws -> Reply {
         try await subspace.send(
-            .register(RegistrationDetails(
-                identifier: .email(try Typed.email("john@example.com")), password: try Typed.password("password123"), name: try Typed.name("John Doe"))))
+            .register(
+                RegistrationDetails(
+                    identifier: .email(try Typed.email("john@example.com")), password: try Typed.password("password123"),
+                    name: try Typed.name("John Doe"))))
     }
 
     @Test("register answers a 24 h token at once (201), login another, /auth/me restores the user")
@@ -33,12 +35,15 @@ struct SubspaceCrossCheckTests {
         try await withReference(.subspace) { subspace in
             guard let grant = try await Self.register(subspace).grant() else { return }
             #expect(try await Self.register(subspace).failure == .conflict("email already exists"))
-            #expect(try await subspace.send(.signIn(.email(try Typed.email("john@example.com")), try Typed.password("wrong-password")))
-                == .failed(.unauthorized("invalid credentials")))
-            #expect(try await subspace.send(.currentUser(Bearer(token: AccessToken("forged"), userID: "x"))) == .failed(.unauthorized("invalid token")))
+            #expect(
+                try await subspace.send(.signIn(.email(try Typed.email("john@example.com")), try Typed.password("wrong-password")))
+                    == .failed(.unauthorized("invalid credentials")))
+            #expect(
+                try await subspace.send(.currentUser(Bearer(token: AccessToken("forged"), userID: "x"))) == .failed(.unauthorized("invalid token")))
             subspace.server.advanceClock(by: 24 * 3600 + 1)
-            #expect(try await subspace.send(.currentUser(Bearer(token: grant.accessToken, userID: grant.user.id)))
-                == .failed(.unauthorized("token has expired")))
+            #expect(
+                try await subspace.send(.currentUser(Bearer(token: grant.accessToken, userID: grant.user.id)))
+                    == .failed(.unauthorized("token has expired")))
         }
     }
 

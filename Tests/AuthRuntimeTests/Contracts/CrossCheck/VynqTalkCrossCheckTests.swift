@@ -8,8 +8,10 @@ import Testing
 struct VynqTalkCrossCheckTests {
     static func signup(_ vynq: ContractClient, email: String = "ada@example.com") async throws -> Reply {
         try await vynq.send(
-            .register(RegistrationDetails(
-                identifier: .email(try Typed.email(email)), password: try Typed.password("analytical-engine"), name: try Typed.name("Ada Lovelace"))))
+            .register(
+                RegistrationDetails(
+                    identifier: .email(try Typed.email(email)), password: try Typed.password("analytical-engine"),
+                    name: try Typed.name("Ada Lovelace"))))
     }
 
     @Test("signup and login answer the envelope with an accessToken and a user; protected calls carry the bearer")
@@ -29,7 +31,8 @@ struct VynqTalkCrossCheckTests {
         }
     }
 
-    @Test("a wrong password and a taken email (the envelope under 401 and 409), and a 200 carrying success false, are failures with the server's words")
+    @Test(
+        "a wrong password and a taken email (the envelope under 401 and 409), and a 200 carrying success false, are failures with the server's words")
     func refusals() async throws {
         try await withReference(.vynqTalk) { vynq in
             _ = try await Self.signup(vynq)

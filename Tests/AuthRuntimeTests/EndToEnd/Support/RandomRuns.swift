@@ -170,7 +170,9 @@ enum RandomRuns {
     static var runs: Int { ProcessInfo.processInfo.environment["AUTHCORE_E2E_RUNS"].flatMap(Int.init) ?? 25 }
     /// The fixed base seed (`AUTHCORE_E2E_SEED` overrides it, to replay a printed failure).
     static var baseSeed: UInt64 {
-        ProcessInfo.processInfo.environment["AUTHCORE_E2E_SEED"].flatMap { UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: $0.hasPrefix("0x") ? 16 : 10) }
+        ProcessInfo.processInfo.environment["AUTHCORE_E2E_SEED"].flatMap {
+            UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: $0.hasPrefix("0x") ? 16 : 10)
+        }
             ?? 0xE2E0_0006
     }
 
@@ -205,7 +207,8 @@ enum RandomRuns {
                 ]
                 var kind = kinds[Int.random(in: 0..<kinds.count, using: &random)]
                 if Int.random(in: 0..<12, using: &random) == 0 { kind = .slowTrickle }  // Costs a second: rare.
-                let targets: [FaultTarget] = [.refresh, .refresh, .refresh, .protected, .protected, .signIn, .any]
+                let targets: [FaultTarget] =
+                    [.refresh, .refresh, .refresh, .protected, .protected, .signIn, .any]
                     + (backend == .everday ? [.logout] : [])
                 let target = targets[Int.random(in: 0..<targets.count, using: &random)]
                 actions.append(.fault(kind, target, times: Int.random(in: 1...2, using: &random)))
@@ -293,7 +296,11 @@ enum RandomRuns {
             await client.settle()
             let held = await client.credentials
             if vault.credentials != held {
-                violations.withLock { $0.append("after \(action) the vault held \(vault.credentials.map { "\($0)" } ?? "nothing") while the session held \(held.map { "\($0)" } ?? "nothing")") }
+                violations.withLock {
+                    $0.append(
+                        "after \(action) the vault held \(vault.credentials.map { "\($0)" } ?? "nothing") while the session held \(held.map { "\($0)" } ?? "nothing")"
+                    )
+                }
             }
         }
 
