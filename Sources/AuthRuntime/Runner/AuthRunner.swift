@@ -162,10 +162,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     /// such flow refuses it as `Rejection.unsupported`.
     @discardableResult
     public func perform<Leaf: Sendable>(_ intent: Leaf) async -> Completion {
-        guard let routed = machine.route(intent) else {
-            issueStreams.yield(.unroutedIntent(String(describing: Leaf.self)))
-            return .rejected(.unsupported)
-        }
+        guard let routed = routed(intent) else { return .rejected(.unsupported) }
         return await perform(routed)
     }
 
@@ -191,11 +188,17 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     /// Sends an intent of any flow of the composition (routed as the generic `perform(_:)` routes it)
     /// without waiting for what becomes of it.
     public func send<Leaf: Sendable>(_ intent: Leaf) {
+        guard let routed = routed(intent) else { return }
+        send(routed)
+    }
+
+    /// `intent` routed to its flow; when no flow of the composition takes it, an issue says so.
+    private func routed<Leaf: Sendable>(_ intent: Leaf) -> Machine.Intent? {
         guard let routed = machine.route(intent) else {
             issueStreams.yield(.unroutedIntent(String(describing: Leaf.self)))
-            return
+            return nil
         }
-        send(routed)
+        return routed
     }
 
     /// Sends `intent` for a caller that waits; `call` is the app's request for a protected call.

@@ -72,7 +72,7 @@ public enum Catalogue {
             .state { s in
                 let live = s.world.history.liveAfterLogout
                 guard !live.isEmpty else { return nil }
-                let pending = s.world.network.contains { exchange in exchange.request.refreshToken.map(live.contains) ?? false }
+                let pending = s.world.network.contains { s.world.history.endsLoggedOutSession($0.request) }
                 return pending
                     ? nil : "\(live.count) refresh token(s) of a logged-out session still live, nothing in flight to end them, nothing reported"
             })
@@ -137,8 +137,8 @@ public enum Catalogue {
                 var refreshes = 0
                 for exchange in s.world.network {
                     // A logged-out session's refresh, ending it in the background, is not the session's.
-                    if case .refresh(let token) = exchange.request, !s.world.history.inFlightAtSignOut.contains(exchange.id),
-                        !s.world.history.liveAfterLogout.contains(token)
+                    if case .refresh = exchange.request, !s.world.history.inFlightAtSignOut.contains(exchange.id),
+                        !s.world.history.endsLoggedOutSession(exchange.request)
                     {
                         refreshes += 1
                     }
@@ -207,8 +207,8 @@ public enum Catalogue {
         Invariant(
             "only definitive refresh errors end the session", source: "seed 002 Storage Guidance; RFC 6749 §5.2",
             .step { t in
-                guard t.answersCurrentRequest, case .refresh(let token)? = t.answered?.request, case .failed(let failure)? = t.reply,
-                    t.before.isSignedIn, !t.before.world.history.liveAfterLogout.contains(token)  // Not a logged-out session's.
+                guard t.answersCurrentRequest, let answered = t.answered?.request, case .refresh = answered, case .failed(let failure)? = t.reply,
+                    t.before.isSignedIn, !t.before.world.history.endsLoggedOutSession(answered)  // Not a logged-out session's.
                 else { return nil }
                 let signedIn = t.after.isSignedIn
                 if failure.isTransient, !signedIn { return "a transient \(failure) ended the session" }
@@ -285,7 +285,7 @@ public enum Catalogue {
                     switch effect {
                     case .send(_, .setPassword) where setup, .send(_, .changePassword) where !setup, .send(_, .revoke):
                         continue
-                    case .send(_, .refresh(let token)) where t.after.world.history.liveAfterLogout.contains(token):
+                    case .send(_, let request) where t.after.world.history.endsLoggedOutSession(request):
                         continue  // Ending a logged-out session on the server, in the background.
                     case .send(_, let request):
                         return "sent \(request) while the password must be \(setup ? "set" : "changed")"

@@ -224,7 +224,7 @@ extension Survey {
         // Answers nobody waits for, and the background sign-outs of logged-out sessions, are both
         // left-over work: together they stay within `maxStale`.
         let leftOver = world.network.count { exchange in
-            !snapshot.refers(to: exchange.id) || exchange.request.refreshToken.map(world.history.liveAfterLogout.contains) == true
+            !snapshot.refers(to: exchange.id) || world.history.endsLoggedOutSession(exchange.request)
         }
         if world.network.count < maxInFlight, leftOver < maxStale {
             intents = model.intents(in: snapshot)
@@ -240,8 +240,9 @@ extension Survey {
         return Menu(
             now: world.now, intents: intents,
             answers: world.network.map { exchange in
-                let background = exchange.request.refreshToken.map(world.history.liveAfterLogout.contains) == true
-                return answers.value(ReplyCatalogue.AnswerKey(exchange, symbols: snapshot.symbols, background: background)) { key in
+                let key = ReplyCatalogue.AnswerKey(
+                    exchange, symbols: snapshot.symbols, background: world.history.endsLoggedOutSession(exchange.request))
+                return answers.value(key) { key in
                     let replies = replies.replies(to: key)
                     return Answers(replies: replies, keys: replies.map { events.key(.reply($0)) })
                 }

@@ -84,6 +84,13 @@ public struct History: Hashable, Sendable {
 
     /// Creates an empty history.
     @inlinable public init() {}
+
+    /// Whether `request` presents a refresh token of a session the user logged out of: it ends
+    /// that session on the server in the background, and is not the current session's.
+    @inlinable public func endsLoggedOutSession(_ request: APIRequest) -> Bool {
+        guard !liveAfterLogout.isEmpty, let token = request.refreshToken else { return false }
+        return liveAfterLogout.contains(token)
+    }
 }
 
 /// A password step a server demands before anything else.

@@ -12,6 +12,14 @@ struct AnonymousWallClientTests {
         AnonymousWallClient(baseURL: stack.baseURL, vault: MemoryVault(), clock: stack.clock)
     }
 
+    /// Registers by code, sets the password and signs out: an account with a password.
+    static func account(_ auth: AnonymousWallClient, _ stack: EndToEndStack) async throws {
+        _ = try await auth.sendCode(to: email, for: .register)
+        _ = try await auth.register(code: try stack.lastCode(to: email))
+        try await auth.setPassword(password)
+        await auth.signOut()
+    }
+
     /// A wrong code for `code`.
     static func wrong(_ code: String) -> String { code == "000000" ? "111111" : "000000" }
 
@@ -49,10 +57,7 @@ struct AnonymousWallClientTests {
     func codeSignIn() async throws {
         try await EndToEndStack.with(.anonymousWall) { stack in
             let auth = Self.client(stack)
-            _ = try await auth.sendCode(to: Self.email, for: .register)
-            _ = try await auth.register(code: try stack.lastCode(to: Self.email))
-            try await auth.setPassword(Self.password)
-            await auth.signOut()
+            try await Self.account(auth, stack)
             _ = try await auth.sendCode(to: Self.email, for: .login)
             let code = try stack.lastCode(to: Self.email)
             let wrong = await authError { try await auth.signIn(code: Self.wrong(code)) }
@@ -66,10 +71,7 @@ struct AnonymousWallClientTests {
     func reset() async throws {
         try await EndToEndStack.with(.anonymousWall) { stack in
             let auth = Self.client(stack)
-            _ = try await auth.sendCode(to: Self.email, for: .register)
-            _ = try await auth.register(code: try stack.lastCode(to: Self.email))
-            try await auth.setPassword(Self.password)
-            await auth.signOut()
+            try await Self.account(auth, stack)
             _ = try await auth.requestPasswordReset(email: Self.email)
             let result = try await auth.resetPassword(code: try stack.lastCode(to: Self.email), newPassword: "R3setPassw0rd!")
             #expect(result.user?.email == Self.email)

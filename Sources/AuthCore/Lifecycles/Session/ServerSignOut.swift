@@ -71,9 +71,8 @@ extension FlowContext {
         serverSignOuts.first { $0.stage.request == request }
     }
 
-    /// Starts (or updates) the background sign-out of a session: it now waits for `signOut.stage`.
-    public mutating func track(_ signOut: ServerSignOut, replacing request: RequestID? = nil) {
-        if let request { serverSignOuts.removeAll { $0.stage.request == request } }
+    /// Tracks a background sign-out: it now waits for `signOut.stage`.
+    public mutating func track(_ signOut: ServerSignOut) {
         serverSignOuts.append(signOut)
     }
 

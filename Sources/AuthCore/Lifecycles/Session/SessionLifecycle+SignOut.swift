@@ -21,7 +21,10 @@ extension SessionLifecycle {
                     effects.removeAll { $0 == .cancel(refreshInFlight) }
                     requests.track(ServerSignOut(refreshToken: refreshToken, bearer: credentials.bearer, stage: .refreshing(refreshInFlight)))
                 } else {
-                    effects += nextSignOutRequest(credentials, attempts: 1, refreshed: false, at: now, &requests)
+                    // The revoke, with the access token while it may be attached (RFC 6750: never an
+                    // expired one); otherwise the refresh that renews the pair to revoke with.
+                    effects += send(
+                        refreshToken, credentials.bearer, revoking: tokenUsable(credentials, at: now), attempts: 1, refreshed: false, &requests)
                 }
             }
             return effects + [.finish(id, .signedOut)]
@@ -41,22 +44,15 @@ extension SessionLifecycle {
         }
     }
 
-    /// The revoke, with the access token while it may be attached (RFC 6750: never an expired
-    /// one); otherwise the refresh that renews the pair to revoke with.
-    private func nextSignOutRequest(
-        _ credentials: Credentials, attempts: Int, refreshed: Bool, at now: Instant, _ requests: inout FlowContext
+    /// Sends a background sign-out's request — the revoke of `refreshToken` with `bearer`, or the
+    /// refresh before it — under a new id, and tracks it.
+    private func send(
+        _ refreshToken: RefreshToken, _ bearer: Bearer, revoking: Bool, attempts: Int, refreshed: Bool, _ requests: inout FlowContext
     ) -> [AuthEffect] {
-        guard let refreshToken = credentials.refreshToken else { return [.emit(.serverSessionEnded)] }
         let id = requests.issue()
-        // Once renewed, the pair is revoked whatever its expiry says: one refresh per sign-out.
-        if refreshed || tokenUsable(credentials, at: now) {
-            requests.track(
-                ServerSignOut(refreshToken: refreshToken, bearer: credentials.bearer, stage: .revoking(id), attempts: attempts, refreshed: refreshed))
-            return [.send(id, .revoke(refreshToken, credentials.bearer))]
-        }
-        requests.track(
-            ServerSignOut(refreshToken: refreshToken, bearer: credentials.bearer, stage: .refreshing(id), attempts: attempts, refreshed: refreshed))
-        return [.send(id, .refresh(refreshToken))]
+        let stage: ServerSignOut.Stage = revoking ? .revoking(id) : .refreshing(id)
+        requests.track(ServerSignOut(refreshToken: refreshToken, bearer: bearer, stage: stage, attempts: attempts, refreshed: refreshed))
+        return [.send(id, revoking ? .revoke(refreshToken, bearer) : .refresh(refreshToken))]
     }
 
     /// The server's answer to a background sign-out's request.
@@ -66,18 +62,16 @@ extension SessionLifecycle {
         case .refreshing:
             switch reply {
             case .refreshed(let tokens):
-                // Never persisted, never attached to a call: only revoked.
-                let id = requests.issue()
-                let refreshToken = tokens.refreshToken ?? signOut.refreshToken
+                // Never persisted, never attached to a call: only revoked, whatever its expiry says
+                // (one refresh per sign-out).
                 let bearer = Bearer(token: tokens.accessToken, userID: signOut.bearer.userID)
-                requests.track(ServerSignOut(refreshToken: refreshToken, bearer: bearer, stage: .revoking(id), refreshed: true))
-                return [.send(id, .revoke(refreshToken, bearer))]
+                return send(tokens.refreshToken ?? signOut.refreshToken, bearer, revoking: true, attempts: 1, refreshed: true, &requests)
             case .failed(let failure) where !failure.isTransient:
                 return [.emit(.serverSessionEnded)]  // The server refused the refresh token: it is dead.
             case .failed(let failure):
-                return retry(signOut, after: failure, at: now, &requests)
+                return retry(signOut, after: failure, &requests)
             case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
-                return retry(signOut, after: .malformed, at: now, &requests)
+                return retry(signOut, after: .malformed, &requests)
             }
         case .revoking:
             switch reply.acceptedOrFailure {
@@ -85,34 +79,24 @@ extension SessionLifecycle {
                 return [.emit(.serverSessionEnded)]
             case .failure(.unauthorized) where !signOut.refreshed:
                 // The server no longer takes the access token: renew the pair, then revoke.
-                let id = requests.issue()
-                requests.track(ServerSignOut(refreshToken: signOut.refreshToken, bearer: signOut.bearer, stage: .refreshing(id)))
-                return [.send(id, .refresh(signOut.refreshToken))]
+                return send(signOut.refreshToken, signOut.bearer, revoking: false, attempts: 1, refreshed: false, &requests)
             case .failure(let failure) where failure.isTransient:
-                return retry(signOut, after: failure, at: now, &requests)
+                return retry(signOut, after: failure, &requests)
             case .failure(let failure):
                 return [.emit(.serverSessionNotConfirmed(failure))]
             }
         }
     }
 
-    /// The same request again after a transient failure, a bounded number of times; then the
-    /// failure is reported.
-    private func retry(_ signOut: ServerSignOut, after failure: AuthFailure, at now: Instant, _ requests: inout FlowContext) -> [AuthEffect] {
+    /// The same request again after a transient failure, a bounded number of times
+    /// (``SessionPolicy/serverSignOutAttempts``); then the failure is reported.
+    private func retry(_ signOut: ServerSignOut, after failure: AuthFailure, _ requests: inout FlowContext) -> [AuthEffect] {
         guard signOut.attempts < policy.serverSignOutAttempts else { return [.emit(.serverSessionNotConfirmed(failure))] }
-        let refreshToken = signOut.refreshToken
-        let id = requests.issue()
-        var again = signOut
-        again.attempts += 1
+        let revoking: Bool
         switch signOut.stage {
-        case .refreshing:
-            again.stage = .refreshing(id)
-            requests.track(again)
-            return [.send(id, .refresh(refreshToken))]
-        case .revoking:
-            again.stage = .revoking(id)
-            requests.track(again)
-            return [.send(id, .revoke(refreshToken, signOut.bearer))]
+        case .refreshing: revoking = false
+        case .revoking: revoking = true
         }
+        return send(signOut.refreshToken, signOut.bearer, revoking: revoking, attempts: signOut.attempts + 1, refreshed: signOut.refreshed, &requests)
     }
 }
