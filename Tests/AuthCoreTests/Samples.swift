@@ -77,11 +77,11 @@ enum Samples {
     static let plainCredentials = Credentials(accessToken: access1, user: user)
     /// Credentials with the password not yet set.
     static let passwordUnsetCredentials = Credentials(accessToken: access1, user: userPasswordUnset)
-    /// Rotating credentials expiring at `t0 + lifetime`.
+    /// Rotating credentials granted at `t0` for `lifetime`.
     static let rotatingCredentials = Credentials(
-        accessToken: access1, refreshToken: refresh1, expiresAt: t0 + lifetime, user: user)
-    /// Credentials without refresh expiring at `t0 + lifetime` (Subspace's 24 h JWT, shortened).
-    static let expiringCredentials = Credentials(accessToken: access1, expiresAt: t0 + lifetime, user: user)
+        accessToken: access1, refreshToken: refresh1, expiresAt: t0 + lifetime, lifetime: lifetime, user: user)
+    /// Credentials without refresh granted at `t0` for `lifetime` (Subspace's 24 h JWT, shortened).
+    static let expiringCredentials = Credentials(accessToken: access1, expiresAt: t0 + lifetime, lifetime: lifetime, user: user)
 
     static let bearer = Bearer(token: access1, userID: userID)
     static let bearer2 = Bearer(token: access2, userID: userID)

@@ -96,11 +96,11 @@ enum SessionTable {
             + [.finish(Samples.intent, .signedOut)]
     }
 
-    /// The session after credentials were renewed at `at(100)` with `tokens`.
+    /// The session after credentials were renewed at `at(100)` with `tokens` (granted for `Samples.lifetime`).
     static func renewed(_ tokens: TokenRefresh, keeping refresh: RefreshToken = Samples.refresh1) -> Credentials {
         Credentials(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? refresh, expiresAt: Samples.at(100) + Samples.lifetime,
-            user: Samples.user)
+            lifetime: Samples.lifetime, user: Samples.user)
     }
 
     static let phaseCases = phases(everday).map(\.0)

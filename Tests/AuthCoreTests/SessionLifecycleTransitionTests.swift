@@ -429,12 +429,14 @@ extension SessionTable {
                 .active(
                     SessionLifecycle.Active(
                         credentials: Credentials(
-                            accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), user: Samples.userPasswordSet))
+                            accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), lifetime: Samples.lifetime,
+                            user: Samples.userPasswordSet))
                 ),
                 [
                     .persist(
                         Credentials(
-                            accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), user: Samples.userPasswordSet)),
+                            accessToken: Samples.access1, refreshToken: Samples.refresh1, expiresAt: Samples.at(1800), lifetime: Samples.lifetime,
+                            user: Samples.userPasswordSet)),
                     .emit(.signedIn(Samples.userPasswordSet)), .schedule(.proactiveRefresh, at: Samples.at(1740)),
                 ]),
             row(

@@ -123,16 +123,22 @@ struct AuthorizedCallTests {
                     .active(
                         SessionLifecycle.Active(
                             credentials: Sample.credentials(
-                                access: "access-2", refresh: "refresh-2", expiresAt: clock.now + .seconds(3600))))))
+                                access: "access-2", refresh: "refresh-2", expiresAt: clock.now + .seconds(3600), lifetime: .seconds(3600))))))
     }
 
     @Test("a call inside the expiry margin refreshes first, then sends once with the new token")
     func proactiveRefresh() async throws {
-        let (runner, transport) = await signedInEverday(expiresIn: 30) { request in  // Margin 60 s: 30 s left is inside it.
+        // A 30 s token: the 60 s margin is fitted to half its lifetime, so it is used for 15 s.
+        let (runner, transport) = await signedInEverday(expiresIn: 30) { request in
             request.url.lastPathComponent == "refresh" ? Answers.tokens(access: "access-2", refresh: "refresh-2") : Answers.status(200)
         }
         #expect(try await runner.authorized(Sample.appRequest).status == 200)
-        #expect(transport.received.map(\.url.lastPathComponent) == ["signIn", "refresh", "items"])
+        #expect(transport.received.map(\.url.lastPathComponent) == ["signIn", "items"])
+        await clock.advance(by: .seconds(14))
+        #expect(transport.count("refresh") == 0)
+        await clock.advance(by: .seconds(1))
+        #expect(try await runner.authorized(Sample.appRequest).status == 200)
+        #expect(transport.received.map(\.url.lastPathComponent) == ["signIn", "items", "refresh", "items"])
         #expect(transport.received.last?.headers["Authorization"] == "Bearer access-2")
     }
 

@@ -14,6 +14,7 @@ import Darwin
 struct VaultTests {
     static let full = Credentials(
         accessToken: AccessToken("access-1"), refreshToken: RefreshToken("refresh-1"), expiresAt: .seconds(1_700_003_600),
+        lifetime: .seconds(3600),
         user: UserProfile(id: "user-1", email: "kid@example.com", phone: "+61400000000", name: "New Kid", passwordSet: false))
     static let minimal = Credentials(accessToken: AccessToken("access-2"), user: UserProfile(id: "user-2"))
 
@@ -89,7 +90,7 @@ struct VaultTests {
         let full = String(decoding: CredentialsRecord.encode(Self.full), as: UTF8.self)
         #expect(
             full
-                == #"{"accessToken":"access-1","expiresAt":1700003600000,"refreshToken":"refresh-1","user":{"email":"kid@example.com","id":"user-1","name":"New Kid","passwordSet":false,"phone":"+61400000000"},"version":1}"#
+                == #"{"accessToken":"access-1","expiresAt":1700003600000,"lifetime":3600000,"refreshToken":"refresh-1","user":{"email":"kid@example.com","id":"user-1","name":"New Kid","passwordSet":false,"phone":"+61400000000"},"version":1}"#
         )
         #expect(
             String(decoding: CredentialsRecord.encode(Self.minimal), as: UTF8.self)
@@ -99,7 +100,7 @@ struct VaultTests {
     @Test("a record JSONEncoder wrote (slashes escaped, nulls for absent members) still reads")
     func recordWrittenByJSONEncoder() throws {
         let written =
-            #"{"accessToken":"a\/b","expiresAt":1700003600000,"refreshToken":null,"user":{"id":"u","passwordChangeRequired":true},"version":1}"#
+            #"{"accessToken":"a\/b","expiresAt":1700003600000,"lifetime":3600000,"refreshToken":null,"user":{"id":"u","passwordChangeRequired":true},"version":1}"#
         let credentials = try CredentialsRecord.decode(Data(written.utf8))
         #expect(credentials.accessToken == AccessToken("a/b"))
         #expect(credentials.refreshToken == nil)

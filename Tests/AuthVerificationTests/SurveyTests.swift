@@ -20,7 +20,7 @@ struct SurveyTests {
 
     static let shapes: [Shape] = [
         Shape(name: "Grant", value: grant, surveyedFields: 5),
-        Shape(name: "Credentials", value: credentials, surveyedFields: 4),
+        Shape(name: "Credentials", value: credentials, surveyedFields: 5),
         Shape(name: "UserProfile", value: UserProfile(id: "u1"), surveyedFields: 6),
         Shape(name: "TokenRefresh", value: TokenRefresh(accessToken: AccessToken("a"), refreshToken: nil), surveyedFields: 3),
         Shape(name: "Bearer", value: Bearer(token: AccessToken("a"), userID: "u1"), surveyedFields: 2),

@@ -101,22 +101,31 @@ public struct Credentials: Hashable, Sendable, CustomStringConvertible {
     public var refreshToken: RefreshToken?
     /// When the access token expires, when known.
     public var expiresAt: Instant?
+    /// How long the server let the access token live, from when the client received it to
+    /// ``expiresAt``, when both are known (credentials stored by a version that did not record
+    /// it have none). The refresh margin never exceeds half of it.
+    public var lifetime: Interval?
     /// The signed-in user (non-secret profile data).
     public var user: UserProfile
 
     /// Creates credentials.
-    public init(accessToken: AccessToken, refreshToken: RefreshToken? = nil, expiresAt: Instant? = nil, user: UserProfile) {
+    public init(
+        accessToken: AccessToken, refreshToken: RefreshToken? = nil, expiresAt: Instant? = nil, lifetime: Interval? = nil,
+        user: UserProfile
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
+        self.lifetime = lifetime
         self.user = user
     }
 
     /// Credentials from a grant received at `receivedAt`.
     public init(_ grant: Grant, receivedAt: Instant) {
+        let expiresAt = grant.expiry.deadline(receivedAt: receivedAt)
         self.init(
-            accessToken: grant.accessToken, refreshToken: grant.refreshToken,
-            expiresAt: grant.expiry.deadline(receivedAt: receivedAt), user: grant.user)
+            accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: expiresAt,
+            lifetime: expiresAt.map { $0 - receivedAt }, user: grant.user)
     }
 
     /// Redacted summary.

@@ -26,6 +26,8 @@ struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
     var refreshToken: String?
     /// Milliseconds since the Unix epoch.
     var expiresAt: Int64?
+    /// The access token's granted lifetime in milliseconds; absent in records written before it existed.
+    var lifetime: Int64?
     var user: User
 
     init(_ credentials: Credentials) {
@@ -33,6 +35,7 @@ struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
         accessToken = credentials.accessToken.reveal()
         refreshToken = credentials.refreshToken?.reveal()
         expiresAt = credentials.expiresAt?.milliseconds
+        lifetime = credentials.lifetime?.milliseconds
         user = User(
             id: credentials.user.id, email: credentials.user.email, phone: credentials.user.phone,
             name: credentials.user.name, passwordSet: credentials.user.passwordSet,
@@ -43,7 +46,7 @@ struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
     var credentials: Credentials {
         Credentials(
             accessToken: AccessToken(accessToken), refreshToken: refreshToken.map(RefreshToken.init),
-            expiresAt: expiresAt.map(Instant.init(milliseconds:)),
+            expiresAt: expiresAt.map(Instant.init(milliseconds:)), lifetime: lifetime.map(Interval.init(milliseconds:)),
             user: UserProfile(
                 id: user.id, email: user.email, phone: user.phone, name: user.name, passwordSet: user.passwordSet,
                 passwordChangeRequired: user.passwordChangeRequired ?? false))
@@ -75,6 +78,7 @@ struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
         var record: JSONObject = [:]
         record["accessToken"] = .string(accessToken)
         record["expiresAt"] = expiresAt.map { .number(Double($0)) }
+        record["lifetime"] = lifetime.map { .number(Double($0)) }
         record["refreshToken"] = refreshToken.map(JSONValue.string)
         record["user"] = .object(user)
         record["version"] = .number(Double(version))
@@ -89,6 +93,7 @@ struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
         accessToken = try Self.required(json["accessToken"]) { $0.string }
         refreshToken = try Self.optional(json["refreshToken"]) { $0.string }
         expiresAt = try Self.optional(json["expiresAt"]) { $0.number.flatMap { Int64(exactly: $0) } }
+        lifetime = try Self.optional(json["lifetime"]) { $0.number.flatMap { Int64(exactly: $0) } }
         self.user = User(
             id: try Self.required(user["id"]) { $0.string },
             email: try Self.optional(user["email"]) { $0.string },

@@ -87,11 +87,12 @@ extension Grant: Surveyable {
 }
 
 extension Credentials: Surveyable {
-    /// Tokens, expiry, user.
+    /// Tokens, expiry, granted lifetime, user.
     @inlinable public func survey(_ s: inout Survey) {
         s.visit(accessToken)
         s.visit(refreshToken)
         s.visit(expiresAt)
+        s.plain(lifetime)
         s.visit(user)
     }
 }

@@ -167,6 +167,29 @@ struct RefreshEndToEndTests {
             _ = await other.stop()
         }
     }
+
+    @Test(
+        "with the default 60 s margin, a token granted for L seconds serves sequential calls and refreshes once, after L / 2 or L - 60 s",
+        arguments: [(lifetime: 30, refreshAfter: 15), (60, 30), (1800, 1740)])
+    func marginFitsTheLifetime(lifetime: Int, refreshAfter: Int64) async throws {
+        try await EndToEndStack.with(
+            .everday, configure: { $0.everday.tokens.accessTokenLifetime = TimeInterval(lifetime) }
+        ) { stack in
+            let client = try await Self.signedIn(stack)
+            for _ in 0..<2 { #expect(await client.call(try Accounts.protectedRequest(stack)).status == 200) }
+            #expect(stack.server.ledger.refreshTokensPresented.isEmpty, "two sequential calls right after sign-in: no refresh")
+
+            await client.advance(by: .seconds(refreshAfter - 1))
+            #expect(await client.call(try Accounts.protectedRequest(stack)).status == 200)
+            #expect(stack.server.ledger.refreshTokensPresented.isEmpty, "still before the fitted margin")
+
+            await client.advance(by: .seconds(1))
+            #expect(await client.waitFor(.tokenRefreshed))
+            for _ in 0..<2 { #expect(await client.call(try Accounts.protectedRequest(stack)).status == 200) }
+            #expect(stack.server.ledger.refreshTokensPresented.count == 1, "one refresh, not one per call")
+            _ = await client.stop()
+        }
+    }
 }
 
 /// A signed-in client of Everday or Hero365, whichever it is.

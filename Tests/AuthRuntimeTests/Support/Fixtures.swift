@@ -10,8 +10,11 @@ enum Sample {
     static var appRequest: HTTPRequest { HTTPRequest(method: "GET", url: appRequestURL) }
 
     /// Credentials with `access`/`refresh` expiring at `expiresAt`.
-    static func credentials(access: String = "access-0", refresh: String? = "refresh-0", expiresAt: Instant?) -> Credentials {
-        Credentials(accessToken: AccessToken(access), refreshToken: refresh.map(RefreshToken.init), expiresAt: expiresAt, user: user)
+    static func credentials(
+        access: String = "access-0", refresh: String? = "refresh-0", expiresAt: Instant?, lifetime: Interval? = nil
+    ) -> Credentials {
+        Credentials(
+            accessToken: AccessToken(access), refreshToken: refresh.map(RefreshToken.init), expiresAt: expiresAt, lifetime: lifetime, user: user)
     }
 
     /// Everday's sign-in intent.

@@ -155,9 +155,10 @@ extension SessionLifecycle {
     /// The credentials after a refresh: a new access token and expiry, the rotated refresh token
     /// or, when the answer carried none, the one already held.
     func renew(_ credentials: Credentials, with tokens: TokenRefresh, at now: Instant) -> Credentials {
-        Credentials(
-            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? credentials.refreshToken,
-            expiresAt: tokens.expiry.deadline(receivedAt: now), user: credentials.user)
+        let expiresAt = tokens.expiry.deadline(receivedAt: now)
+        return Credentials(
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? credentials.refreshToken, expiresAt: expiresAt,
+            lifetime: expiresAt.map { $0 - now }, user: credentials.user)
     }
 
     private func refreshed(

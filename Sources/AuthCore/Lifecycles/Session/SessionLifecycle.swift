@@ -210,8 +210,10 @@ public struct SessionLifecycle: Lifecycle {
         }
     }
 
-    /// When to refresh: `margin` before expiry, or halfway there when the token lives shorter than
-    /// the margin (so a short-lived token never makes a refresh loop without pause).
+    /// When to refresh: `margin` before expiry (a margin already fitted to the token's lifetime,
+    /// ``RefreshPolicy/applied(to:)``), or halfway there when the time left is shorter than the
+    /// margin (credentials restored without their lifetime), so a short-lived token never makes a
+    /// refresh loop without pause.
     func refreshDue(_ expiresAt: Instant, margin: Interval, now: Instant) -> Instant {
         let due = expiresAt - margin
         return due > now ? due : now + Interval(milliseconds: max(0, (expiresAt - now).milliseconds / 2))

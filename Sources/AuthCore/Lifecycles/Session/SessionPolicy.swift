@@ -14,13 +14,27 @@ public enum RefreshPolicy: Hashable, Sendable {
     case rotatingWhenGranted(margin: Interval, retryLimit: Int, backoff: Interval)
 
     /// The refresh a session holding `credentials` applies: never ``rotatingWhenGranted(margin:retryLimit:backoff:)``.
+    ///
+    /// The margin applied is never more than half the lifetime the server granted the access
+    /// token (``Credentials/lifetime``): with a 60 s margin, a token granted for 60 s refreshes
+    /// after 30 s and a token granted for 30 s after 15 s — not before every call — while a token
+    /// granted for 30 minutes refreshes 60 s before it ends.
     public func applied(to credentials: Credentials) -> AppliedRefresh {
         switch self {
         case .none: .none
-        case .rotating(let margin, let retryLimit, let backoff): .rotating(margin: margin, retryLimit: retryLimit, backoff: backoff)
+        case .rotating(let margin, let retryLimit, let backoff):
+            .rotating(margin: Self.margin(margin, fitting: credentials), retryLimit: retryLimit, backoff: backoff)
         case .rotatingWhenGranted(let margin, let retryLimit, let backoff):
-            credentials.refreshToken == nil ? .none : .rotating(margin: margin, retryLimit: retryLimit, backoff: backoff)
+            credentials.refreshToken == nil
+                ? .none : .rotating(margin: Self.margin(margin, fitting: credentials), retryLimit: retryLimit, backoff: backoff)
         }
+    }
+
+    /// `margin`, or half the granted lifetime when that is shorter.
+    static func margin(_ margin: Interval, fitting credentials: Credentials) -> Interval {
+        guard let lifetime = credentials.lifetime else { return margin }
+        let half = Interval(milliseconds: max(0, lifetime.milliseconds / 2))
+        return half < margin ? half : margin
     }
 }
 
@@ -28,7 +42,8 @@ public enum RefreshPolicy: Hashable, Sendable {
 public enum AppliedRefresh: Hashable, Sendable {
     /// No refresh: the session ends when its token is known to be dead.
     case none
-    /// Rotating refresh, as ``RefreshPolicy/rotating(margin:retryLimit:backoff:)``.
+    /// Rotating refresh, as ``RefreshPolicy/rotating(margin:retryLimit:backoff:)``, with the
+    /// margin that fits the credentials' lifetime.
     case rotating(margin: Interval, retryLimit: Int, backoff: Interval)
 }
 
