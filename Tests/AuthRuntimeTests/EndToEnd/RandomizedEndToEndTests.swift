@@ -13,6 +13,11 @@ import Testing
 /// (c) no sign-out the user did not ask for deleted a refresh token the server still accepted;
 /// (d) no secret that crossed the wire shows up in the log, a description, an outcome, an issue
 ///     or an error message;
+/// (e) after every logout — at once, after the access token expired while the server was
+///     unreachable, during a refresh, while the network drops requests — once the background work
+///     settles, Everday's server accepts no refresh token of the user (unless the app was told the
+///     server session could not be confirmed, or an earlier rotation's answer was lost), and
+///     Hero365's and Subspace's, whose documents offer no revocation, still accept the one held;
 /// and, at every step: once quiet, the vault holds exactly the session's credentials; as each
 /// request leaves, no refresh token is presented again after its successor arrived, none the vault
 /// never held, and no access token is used before it was stored.
@@ -80,6 +85,9 @@ struct RandomizedEndToEndTests {
                 return password  // A fault hit it.
             }
             return next
+        },
+        liveRefreshTokens: { stack in
+            stack.server.everdayUserID(username: "parent").map { stack.server.liveRefreshTokens(of: String($0), on: .everday) } ?? -1
         })
 
     static let hero365 = RandomBackend<Hero365App>(
@@ -112,6 +120,7 @@ struct RandomizedEndToEndTests {
         print(
             "[e2e random] \(run.testDescription): \(actions.count) actions, \(report.refreshes) refreshes, "
                 + "\(report.lostAnswerFaults) lost-answer faults, \(report.toleratedReuse) tolerated reuse, "
+                + "\(report.serverSessionsAsExpected) of \(report.logouts) logouts left the server session as the backend documents, "
                 + (report.toleratedStale > 0 ? "holding a token consumed by a lost rotation, " : "")
                 + "ended \(report.endedSignedIn ? "signed in" : "signed out")")
         guard !report.failures.isEmpty else { return }

@@ -62,6 +62,19 @@ enum FaultTarget: String, Hashable, Sendable, CaseIterable {
     case refresh, signIn, protected, logout, any
 }
 
+/// When a randomized run logs out, in the situations that once left the server session alive.
+enum LogoutMoment: String, Hashable, Sendable {
+    /// Whatever the session is doing.
+    case now
+    /// After the refresh fell due while the server was unreachable (the session offline) and the
+    /// access token expired meanwhile; the server is back for the logout.
+    case afterExpiry
+    /// While a (slow) proactive refresh is in flight.
+    case duringRefresh
+    /// While the network drops the next requests (one or two), whatever they are.
+    case offline
+}
+
 /// One step of a randomized run.
 enum RandomAction: Hashable, Sendable, CustomStringConvertible {
     /// Sign in with the current password.
@@ -70,7 +83,7 @@ enum RandomAction: Hashable, Sendable, CustomStringConvertible {
     case wrongSignIn
     /// Start this many protected calls at once, without waiting for them.
     case calls(Int)
-    case logout
+    case logout(LogoutMoment)
     /// Kill the app once it is idle, and launch it again over the same vault.
     case relaunch
     /// Move both clocks forward, running the runner's wake-ups on the way.
@@ -87,7 +100,7 @@ enum RandomAction: Hashable, Sendable, CustomStringConvertible {
         case .signIn: "signIn"
         case .wrongSignIn: "wrongSignIn"
         case .calls(let count): "calls(\(count))"
-        case .logout: "logout"
+        case .logout(let moment): moment == .now ? "logout" : "logout(\(moment.rawValue))"
         case .relaunch: "relaunch"
         case .advance(let seconds): "advance(\(seconds)s)"
         case .fault(let kind, let target, let times): "fault(\(kind) on \(target.rawValue) ×\(times))"
@@ -112,6 +125,10 @@ struct RunReport: Sendable {
     var endedSignedIn = false
     /// Refreshes the server saw.
     var refreshes = 0
+    /// Logouts from a session holding a refresh token, and those whose server session was found
+    /// ended (or, where the backend offers no revocation, left live as documented) once settled.
+    var logouts = 0
+    var serverSessionsAsExpected = 0
 }
 
 /// A vault that remembers every token it held and, at each clear, whether the server still
@@ -162,6 +179,10 @@ struct RandomBackend<App: EndToEndApp>: Sendable {
     var prepare: @Sendable (EndToEndStack, Client<App>) async throws -> String
     /// Everday's reset, Hero365's code sign-in (Subspace: a fresh sign-in); returns the password now in force.
     var special: @Sendable (EndToEndStack, Client<App>, RandomAction, _ password: String) async throws -> String
+    /// On a backend that revokes at logout, how many of the user's refresh tokens the server
+    /// still accepts (after a logout that ended the server session: none); `nil` where the
+    /// backend's document offers no revocation (the token stays live, as documented).
+    var liveRefreshTokens: (@Sendable (EndToEndStack) -> Int)? = nil
 }
 
 /// Generates, runs, checks and shrinks randomized end-to-end runs.
@@ -187,9 +208,12 @@ enum RandomRuns {
             case 0..<12: actions.append(.signIn)
             case 12..<15: actions.append(.wrongSignIn)
             case 15..<38: actions.append(.calls(Int.random(in: 1...4, using: &random)))
-            case 38..<44: actions.append(.logout)
-            case 44..<50: actions.append(.relaunch)
-            case 50..<70:
+            case 38..<42: actions.append(.logout(.now))
+            case 42..<44: actions.append(.logout(.afterExpiry))
+            case 44..<46: actions.append(.logout(.duringRefresh))
+            case 46..<47: actions.append(.logout(.offline))
+            case 47..<52: actions.append(.relaunch)
+            case 52..<70:
                 let seconds: Int64 =
                     switch Int.random(in: 0..<10, using: &random) {
                     case 0..<3: Int64.random(in: 1...59, using: &random)
@@ -251,8 +275,16 @@ enum RandomRuns {
                     violations.withLock { $0.append("a refresh token was presented again after its successor had arrived") }
                 }
             }
-            if let bearer = request.headers["Authorization"], bearer.hasPrefix("Bearer "), !vault.everHeld(access: String(bearer.dropFirst(7))) {
-                violations.withLock { $0.append("an access token was used before it was stored (\(request.url.path))") }
+            if let bearer = request.headers["Authorization"], bearer.hasPrefix("Bearer "), case let token = String(bearer.dropFirst(7)),
+                !vault.everHeld(access: token)
+            {
+                // One exception, by design: after a logout, the pair a background refresh renews is
+                // never stored, and its access token only revokes that pair.
+                let revokesWithRenewedPair =
+                    moves.paths[.logout].map { request.url.path.hasSuffix($0) } == true && Self.accessTokenRefreshed(token, in: stack.wire)
+                if !revokesWithRenewedPair {
+                    violations.withLock { $0.append("an access token was used before it was stored (\(request.url.path))") }
+                }
             }
         }
 
@@ -275,8 +307,8 @@ enum RandomRuns {
                     let current = client
                     calls.append(Task { await current.call(request) })
                 }
-            case .logout:
-                await client.logout()
+            case .logout(let moment):
+                try await logout(at: moment, stack, moves, client, &report, violations)
             case .relaunch:
                 await client.settle()
                 texts += await client.stop()
@@ -408,10 +440,71 @@ enum RandomRuns {
         return report
     }
 
+    /// Logs out at `moment` and, once the background work has settled, checks what the server
+    /// holds: on a backend that revokes, no refresh token of the user is live — unless the app was
+    /// told the server session could not be confirmed, or a rotation's answer was lost earlier (its
+    /// successor never reached the client, which cannot revoke what it never received); elsewhere
+    /// the refresh token held is still live, as the document says.
+    private static func logout<App: EndToEndApp>(
+        at moment: LogoutMoment, _ stack: EndToEndStack, _ moves: RandomBackend<App>, _ client: Client<App>, _ report: inout RunReport,
+        _ violations: Locked<[String]>
+    ) async throws {
+        switch moment {
+        case .now:
+            break
+        case .afterExpiry:
+            stack.server.inject(.dropBeforeCommit, path: moves.paths[.refresh], times: 8)
+            await client.advance(stack.clock, by: .seconds(moves.lifetime + 30))
+            stack.server.clearFaults()
+        case .duringRefresh:
+            stack.server.inject(.latency(0.2), path: moves.paths[.refresh], times: 1)
+            await stack.clock.advance(by: .seconds(max(1, moves.lifetime - 59)))  // Inside the margin: the refresh leaves.
+        case .offline:
+            stack.server.inject(.dropBeforeCommit, path: nil, times: 2)
+        }
+        let held = await client.credentials?.refreshToken?.reveal()
+        let wasLive = held.map { stack.server.refreshTokenStatus($0) == .live } ?? false
+        let told = client.outcomes.elements.count
+        await client.logout()
+        await client.settle()
+        if moment == .offline { stack.server.clearFaults() }
+        guard held != nil else { return }
+        report.logouts += 1
+        let notConfirmed = client.outcomes.elements.dropFirst(told).contains {
+            if case .serverSessionNotConfirmed = $0 { return true }
+            return false
+        }
+        if let live = moves.liveRefreshTokens?(stack) {
+            if live == 0 || notConfirmed || report.lostAnswerFaults > 0 {
+                report.serverSessionsAsExpected += live == 0 ? 1 : 0
+            } else {
+                violations.withLock {
+                    $0.append("logout (\(moment.rawValue)) left \(live) refresh token(s) of the user live, and the app was not told")
+                }
+            }
+        } else if let held, wasLive {
+            if stack.server.refreshTokenStatus(held) == .live {
+                report.serverSessionsAsExpected += 1
+            } else {
+                violations.withLock { $0.append("logout (\(moment.rawValue)) on a backend without revocation ended the server session") }
+            }
+        }
+    }
+
     /// The refresh token a refresh request presents (any casing).
     static func presentedRefreshToken(_ request: HTTPRequest) -> String? {
         guard let body = request.body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
         return (object["RefreshToken"] ?? object["refresh_token"] ?? object["refreshToken"]) as? String
+    }
+
+    /// Whether a refresh was answered 200 with `token` as its access token.
+    static func accessTokenRefreshed(_ token: String, in wire: WireTap) -> Bool {
+        wire.exchanges.contains { exchange in
+            guard presentedRefreshToken(exchange.request) != nil, case .success(let response) = exchange.answer, response.status == 200,
+                let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            else { return false }
+            return (object["AccessToken"] ?? object["access_token"] ?? object["accessToken"]) as? String == token
+        }
     }
 
     /// Whether a refresh presenting `token` was answered 200 with a readable successor.
