@@ -7,9 +7,11 @@ public enum Authflow {
         authflow — verify AuthCore's auth lifecycles
 
         USAGE
-          authflow verify [--json] [--seed S] [--runs N] [--length L]
-                                                               explore every lifecycle to closure, fuzz each; exit 1 on any violation
-          authflow explore <model> [--depth N] [--json]        exhaustive exploration of one model
+          authflow verify [--json] [--seed S] [--runs N] [--length L] [--keep-going]
+                                                               explore every lifecycle to closure, fuzz each; exit 1 on any violation,
+                                                               printed as found (a model stops at its first; --keep-going: not)
+          authflow explore <model> [--depth N] [--keep-going] [--json]
+                                                               exhaustive exploration of one model
           authflow fuzz <model> [--seed S] [--runs N] [--length L] [--no-reuse] [--json]
                                                                seeded random walks, every invariant checked; prints its seed
           authflow replay <model> --seed S [--length L]        replay one fuzz walk from its seed, step by step
@@ -136,9 +138,10 @@ public enum Authflow {
         let started = clock.now
         let rows: [VerifyRow] = withoutActuallyEscaping(err) { err in
             let progress = SharedLines(err)
+            let limits = ExplorationLimits(keepGoing: arguments.flags.contains("keep-going"))
             return Parallel.map(models, schedule: largestFirst(models)) { model in
                 progress("verifying \(model.name)…")
-                let exploration = model.explore()
+                let exploration = model.explore(limits: limits, found: { progress("  ✗ \(model.name): \($0.invariant) (\($0.trace.count) steps)") })
                 let fuzzing = model.fuzz(configuration)
                 progress("  \(model.name): \(exploration.states) states, \(exploration.passed && fuzzing.failure == nil ? "✓" : "✗")")
                 return VerifyRow(exploration: exploration, fuzzing: fuzzing)
@@ -164,22 +167,26 @@ public enum Authflow {
 
     static func explore(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         let model = try model(arguments, in: models)
-        let limits = ExplorationLimits(maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth))
+        let limits = ExplorationLimits(
+            maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth), keepGoing: arguments.flags.contains("keep-going"))
         let clock = ContinuousClock()
         let started = clock.now
         let report = withoutActuallyEscaping(err) { err in
             // A progress line once a run has taken more than a second.
             let progress = SharedLines(err)
-            return model.explore(limits: limits) { states, transitions in
-                guard clock.now - started > .seconds(1) else { return }
-                progress("exploring \(model.name)… \(states) states, \(transitions) transitions")
-            }
+            return model.explore(
+                limits: limits,
+                progress: { states, transitions in
+                    guard clock.now - started > .seconds(1) else { return }
+                    progress("exploring \(model.name)… \(states) states, \(transitions) transitions")
+                },
+                found: { progress("✗ found: \($0.invariant) (\($0.trace.count) steps)") })
         }
         if arguments.flags.contains("json") {
             out(VerifyRow(exploration: report, fuzzing: nil).json)
         } else {
             out(
-                "\(report.model): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), \(report.invariants) invariants, \(Int(report.statesPerSecond)) states/s\(report.complete ? "" : " (bounded: not complete)")"
+                "\(report.model): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), \(report.invariants) invariants, \(Int(report.statesPerSecond)) states/s\(report.stoppedAtViolation ? " (stopped after the first violation's level; --keep-going explores on)" : report.complete ? "" : " (bounded: not complete)")"
             )
             out("states per depth: \(report.levels.map(String.init).joined(separator: " "))")
             let busiest = report.statesPerCase.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(8)

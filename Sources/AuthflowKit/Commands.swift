@@ -109,20 +109,25 @@ extension Authflow {
     /// Every command, in the order the usage lists them.
     public static let commands: [CommandSpec] = [
         CommandSpec(
-            name: "verify", synopsis: "authflow verify [--json] [--seed S] [--runs N] [--length L]",
-            summary: "explore every model to closure and fuzz each; exit 1 on any violation",
+            name: "verify", synopsis: "authflow verify [--json] [--seed S] [--runs N] [--length L] [--keep-going]",
+            summary: "explore every model to closure and fuzz each; exit 1 on any violation (printed as soon as it is found)",
             options: [
                 .flag("json", "one JSON array, a row per model"),
+                .flag(
+                    "keep-going",
+                    "explore a model on after its first violation, to closure: every invariant's shortest violation (default: stop at the end of that breadth-first level)"
+                ),
                 .value("seed", "S", "the fuzzing seed (decimal or 0x-hex; default 0xA17C0DE5)", numeric: .seed),
                 .value("runs", "N", "fuzz walks per model, 1…\(Limits.runs.upperBound) (default 30)", numeric: .count(Limits.runs)),
                 .value("length", "L", "events per walk, 1…\(Limits.length.upperBound) (default 300)", numeric: .count(Limits.length)),
             ],
             examples: ["verify", "verify --runs 100 --json"]),
         CommandSpec(
-            name: "explore", synopsis: "authflow explore <model> [--depth N] [--json]",
+            name: "explore", synopsis: "authflow explore <model> [--depth N] [--keep-going] [--json]",
             summary: "explore one model exhaustively, breadth-first, checking every invariant",
             options: [
                 .value("depth", "N", "stop N events from launch, 1…\(Limits.depth.upperBound) (default 1000)", numeric: .count(Limits.depth)),
+                .flag("keep-going", "explore on after the first violation (default: stop at the end of its breadth-first level)"),
                 .flag("json", "one JSON object with the report's figures"),
             ],
             examples: ["explore session.everday", "explore app.subspace --depth 12 --json"], requiredArguments: ["passwordSignIn"]),

@@ -1,4 +1,5 @@
 import AuthCore
+import Synchronization
 import Testing
 
 @testable import AuthVerification
@@ -28,5 +29,29 @@ struct ExplorerCheckTests {
         let traces = report.violations.map { $0.trace.map(\.choice) }
         #expect(Set(traces).count == 1, "\(traces)")
         #expect(traces.first?.isEmpty == false)
+    }
+
+    /// A sign-in that counts every event in its state (a space without end) and keeps the typed
+    /// password there (a violation at the first submit).
+    static let unboundedAndBroken = Remembering<PasswordSignIn, String>(PasswordSignIn(identifiers: .username)) {
+        base, phase, memory, event, requests in
+        memory = (memory ?? "") + "·"
+        if case .intent(.submit(_, let password), _, _) = event { memory = (memory ?? "") + password.reveal() }
+        return base.step(&phase, event, &requests)
+    }
+
+    @Test("a broken reducer whose space has no end is reported at the level of its first violation; keepGoing explores on to the limits")
+    func stopsAtTheFirstViolation() {
+        let model = SmallModels.PasswordSignInModel()("unbounded", Self.unboundedAndBroken)
+        let found = Mutex<[String]>([])
+        let stopped = Explorer.explore(model, found: { violation in found.withLock { $0.append(violation.invariant) } })
+        #expect(stopped.stoppedAtViolation && !stopped.complete && !stopped.passed)
+        #expect(stopped.violations.map(\.invariant).contains("no secret in any description"))
+        #expect(found.withLock { $0 } == stopped.violations.map(\.invariant), "each violation is told as it is found")
+        #expect(stopped.states < 1_000, "\(stopped.states) states")
+
+        let onwards = Explorer.explore(model, limits: ExplorationLimits(maxStates: 20_000, keepGoing: true))
+        #expect(!onwards.stoppedAtViolation && !onwards.complete)
+        #expect(onwards.states == 20_000, "the space has no end: only the state limit stops it")
     }
 }

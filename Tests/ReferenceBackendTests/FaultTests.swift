@@ -2,7 +2,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Fault injection")
+@Suite("Fault injection", .timeLimit(.minutes(1)))
 struct FaultTests {
     static let login = "/api/v1/auth/login"
     static let credentials = ["email": "admin@subspace.dev", "password": "admin123"]

@@ -2,7 +2,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("HTTP/1.1 server")
+@Suite("HTTP/1.1 server", .timeLimit(.minutes(1)))
 struct HTTPServerTests {
     @Test("a malformed request line is answered 400 and the connection closed")
     func malformedRequestLine() async throws {

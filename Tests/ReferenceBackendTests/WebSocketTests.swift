@@ -2,7 +2,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("VynqTalk WebSocket")
+@Suite("VynqTalk WebSocket", .timeLimit(.minutes(1)))
 struct WebSocketTests {
     /// A VynqTalk access token for a fresh user.
     private func token(_ server: ReferenceServer) async throws -> String {

@@ -6,11 +6,17 @@ public struct ExplorationLimits: Hashable, Sendable {
     public var maxStates: Int
     /// Do not expand states deeper than this.
     public var maxDepth: Int
+    /// Explore on after a violation, to closure (or the other limits): every invariant's
+    /// shortest violation and the structural checks. By default the explorer stops at the end of
+    /// the breadth-first level where it found the first violation — every violation that short is
+    /// reported — so a broken reducer whose space has no end is reported in seconds.
+    public var keepGoing: Bool
 
     /// Creates limits.
-    @inlinable public init(maxStates: Int = 5_000_000, maxDepth: Int = 1_000) {
+    @inlinable public init(maxStates: Int = 5_000_000, maxDepth: Int = 1_000, keepGoing: Bool = false) {
         self.maxStates = maxStates
         self.maxDepth = min(maxDepth, Int(UInt16.max) - 1)
+        self.keepGoing = keepGoing
     }
 }
 
@@ -26,8 +32,12 @@ public struct ExplorationReport: Sendable {
     public var depth: Int
     /// Wall time.
     public var seconds: Double
-    /// True when every reachable state was expanded (closure), false when a limit stopped it.
+    /// True when every reachable state was expanded (closure), false when a limit or a violation
+    /// stopped it.
     public var complete: Bool
+    /// True when the exploration stopped after the level of its first violation
+    /// (``ExplorationLimits/keepGoing`` off).
+    public var stoppedAtViolation: Bool = false
     /// Invariants checked.
     public var invariants: Int
     /// The first (shortest) violation of each invariant that failed.
@@ -95,11 +105,13 @@ public struct ExplorationReport: Sendable {
 /// it (a packed ``Choice``) and its depth; a violation's trace is rebuilt by replaying those moves
 /// from the initial world, so breadth-first order makes it a shortest trace.
 public enum Explorer {
-    /// Explores `model` within `limits`; `progress` is called now and then with (states, transitions).
+    /// Explores `model` within `limits`; `progress` is called now and then with (states,
+    /// transitions), `found` with each violation as soon as it is found.
     @inlinable public static func explore<Model: LifecycleModel>(
-        _ model: Model, limits: ExplorationLimits = ExplorationLimits(), progress: (@Sendable (Int, Int) -> Void)? = nil
+        _ model: Model, limits: ExplorationLimits = ExplorationLimits(), progress: (@Sendable (Int, Int) -> Void)? = nil,
+        found: (@Sendable (Violation) -> Void)? = nil
     ) -> ExplorationReport {
-        var run = Run(model: model, limits: limits)
+        var run = Run(model: model, limits: limits, found: found)
         return run.explore(progress: progress)
     }
 }
@@ -143,10 +155,14 @@ public enum Explorer {
     @usableFromInline var levels: [Int] = []
     /// The first trace found not to replay (see ``replay(_:reaching:)``).
     @usableFromInline var brokenContract: Finding?
+    /// Told of each violation as it is found.
+    @usableFromInline let found: (@Sendable (Violation) -> Void)?
+    @usableFromInline var stoppedAtViolation = false
 
-    @inlinable init(model: Model, limits: ExplorationLimits) {
+    @inlinable init(model: Model, limits: ExplorationLimits, found: (@Sendable (Violation) -> Void)? = nil) {
         self.model = model
         self.limits = limits
+        self.found = found
         self.environment = Environment(model: model)
         let invariants = environment.invariants
         self.invariants = invariants
@@ -227,16 +243,24 @@ public enum Explorer {
             frontier = next
             next = []
             level += 1
+            if !limits.keepGoing, !violationOrder.isEmpty, !frontier.isEmpty {
+                // Every violation this short is known: a broken model is reported now, not after
+                // a space that may have no end.
+                complete = false
+                stoppedAtViolation = true
+                break
+            }
         }
         var findings = complete ? structuralFindings() + coverageFindings() : []
-        let deepestTrace = complete ? [] : replay(trace(to: Int32(parent.count - 1)), to: Int32(parent.count - 1))
+        let deepestTrace =
+            complete || stoppedAtViolation ? [] : replay(trace(to: Int32(parent.count - 1)), to: Int32(parent.count - 1))
         if let brokenContract { findings.append(brokenContract) }
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let perState =
             MemoryLayout<Fingerprint>.stride + MemoryLayout<Int32>.stride * 2 + MemoryLayout<PackedChoice>.stride
             + MemoryLayout<UInt16>.stride + MemoryLayout<Int32>.stride + 8  // the index's own overhead per entry
-        return ExplorationReport(
+        var report = ExplorationReport(
             model: model.name, states: parent.count, transitions: transitions, depth: Int(depth.max() ?? 0),
             seconds: seconds, complete: complete, invariants: invariants.count,
             violations: violationOrder.compactMap { violations[$0] }, findings: findings,
@@ -246,6 +270,8 @@ public enum Explorer {
             initialCase: paths[0], finalCases: model.finalCases, bytesPerState: perState, storedEdges: edgeTargets.count,
             levels: levels, deepestTrace: deepestTrace,
             statesPerCase: statesPerCase())
+        report.stoppedAtViolation = stoppedAtViolation
+        return report
     }
 
     @inlinable func statesPerCase() -> [String: Int] {
@@ -291,9 +317,11 @@ public enum Explorer {
         guard !failed[position] else { return }
         failed[position] = true
         let invariant = invariants[position]
-        violations[position] = Violation(
+        let violation = Violation(
             invariant: invariant.name, source: invariant.source, message: message, trace: replay(choices) { $0 == fingerprint })
+        violations[position] = violation
         violationOrder.append(position)
+        found?(violation)
     }
 
     /// The moves from the initial state to `node`.

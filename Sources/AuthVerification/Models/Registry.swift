@@ -6,7 +6,8 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     public let name: String
     /// The invariants it checks, by name.
     public let invariantNames: [String]
-    @usableFromInline let exploreBody: @Sendable (ExplorationLimits, (@Sendable (Int, Int) -> Void)?) -> ExplorationReport
+    @usableFromInline let exploreBody:
+        @Sendable (ExplorationLimits, (@Sendable (Int, Int) -> Void)?, (@Sendable (Violation) -> Void)?) -> ExplorationReport
     @usableFromInline let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
     @usableFromInline let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
     @usableFromInline let walkBody: @Sendable (UInt64, Int) -> FuzzWalk
@@ -17,18 +18,20 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     @inlinable public init<M: LifecycleModel>(_ model: M) {
         self.name = model.name
         self.invariantNames = model.invariants.map(\.name)
-        self.exploreBody = { Explorer.explore(model, limits: $0, progress: $1) }
+        self.exploreBody = { Explorer.explore(model, limits: $0, progress: $1, found: $2) }
         self.fuzzBody = { Fuzzer.fuzz(model, $0) }
         self.replayBody = { Fuzzer.replay(model, seed: $0, length: $1) }
         self.walkBody = { Fuzzer.walk(model, seed: $0, length: $1) }
         self.contractBody = { ContractCheck.check(model, states: $0) }
     }
 
-    /// Explores to closure (or the limits); `progress` is called now and then with (states, transitions).
+    /// Explores to closure (or the limits, or the level of the first violation); `progress` is
+    /// called now and then with (states, transitions), `found` with each violation as it is found.
     public func explore(
-        limits: ExplorationLimits = ExplorationLimits(), progress: (@Sendable (Int, Int) -> Void)? = nil
+        limits: ExplorationLimits = ExplorationLimits(), progress: (@Sendable (Int, Int) -> Void)? = nil,
+        found: (@Sendable (Violation) -> Void)? = nil
     ) -> ExplorationReport {
-        exploreBody(limits, progress)
+        exploreBody(limits, progress, found)
     }
     /// Fuzzes.
     public func fuzz(_ configuration: FuzzConfiguration = FuzzConfiguration()) -> FuzzReport { fuzzBody(configuration) }

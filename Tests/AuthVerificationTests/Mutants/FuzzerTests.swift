@@ -77,7 +77,7 @@ struct FuzzerTests {
 
     /// The explorer's shortest trace to a violation of `invariant` by the planted bug.
     static func shortest(_ bug: PlantedBug, _ invariant: String) throws -> Violation {
-        let report = bug.row.mutant.explore(limits: ExplorationLimits(maxStates: 200_000, maxDepth: bug.row.shortest + 2))
+        let report = bug.row.mutant.explore(limits: ExplorationLimits(maxStates: 200_000, maxDepth: bug.row.shortest + 2, keepGoing: true))
         return try #require(report.violations.first { $0.invariant == invariant }, "the explorer finds no '\(invariant)'")
     }
 

@@ -9,7 +9,7 @@ struct MutantTests {
     /// Breadth-first, so a bound a little deeper than the expected trace still finds the shortest
     /// one, and shows a longer one when the expectation is wrong. It also keeps finite the mutants
     /// whose space is not (a replay loop counts sends without end).
-    static func limits(_ row: MutantCase) -> ExplorationLimits { ExplorationLimits(maxStates: 200_000, maxDepth: row.shortest + 2) }
+    static func limits(_ row: MutantCase) -> ExplorationLimits { ExplorationLimits(maxStates: 200_000, maxDepth: row.shortest + 2, keepGoing: true) }
 
     /// The real reducers under the models their mutants are explored under, once each.
     static let originals: [AnyModel] = MutantTable.rows.reduce(into: []) { originals, row in
@@ -60,7 +60,7 @@ struct MutantTests {
     @Test("logout that forgets the vault is caught inside a sign-in-and-session app too")
     func logoutInAnApp() {
         let model = SmallModels.PlainSession()("logoutKeepsTheVaultInAnApp", Broken.logoutKeepsTheVaultInAnApp)
-        let report = Explorer.explore(model, limits: ExplorationLimits(maxDepth: 4))
+        let report = Explorer.explore(model, limits: ExplorationLimits(maxDepth: 4, keepGoing: true))
         // Sign in (2), logout (1): signed out with the vault full.
         #expect(report.violations.first { $0.invariant == "no credentials outside signed-in states" }?.trace.count == 3)
         // A logout at once: the mutant does not ask to clear credentials even while signed out.

@@ -141,7 +141,7 @@ struct StructuralMutantTests {
 
     @Test("each structural mutant is found, naming its state, with the shortest trace there", arguments: rows)
     func mutantIsFound(_ row: StructuralCase) throws {
-        let report = row.mutant.explore()
+        let report = row.mutant.explore(limits: ExplorationLimits(keepGoing: true))
         #expect(report.complete)
         #expect(report.violations.isEmpty, "the mutant should break only the structure: \(report.violations.map(\.invariant))")
         let finding = try #require(report.findings.first { $0.kind == row.kind }, "no \(row.kind.rawValue) in \(report.findings)")

@@ -4,7 +4,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Cross-check against the reference server: Subspace")
+@Suite("Cross-check against the reference server: Subspace", .timeLimit(.minutes(1)))
 struct SubspaceCrossCheckTests {
     static func register(_ subspace: ContractClient) async throws -> Reply {
         try await subspace.send(
