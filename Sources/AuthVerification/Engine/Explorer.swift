@@ -372,7 +372,7 @@ public enum Explorer {
     @inlinable static func isEnvironmentFailure(_ move: Move<Machine>) -> Bool {
         switch move.event {
         case .tick: return true
-        case .reply(_, .failed(let failure), _): return failure.isTransient
+        case .reply(_, .failed(let failure), _): return SourceRules.environmentFailed(failure)
         case .reply(_, .realtimeClosed, _): return true
         case .reply, .intent, .withdrawn, .launched: return false
         }

@@ -201,8 +201,9 @@ public enum Catalogue {
             })
     }
 
-    /// Only definitive refresh answers (400/401/403) end the session; network errors, timeouts,
-    /// 5xx, 429 and unreadable answers keep it. (Seed 002 Storage Guidance; RFC 6749 §5.2.)
+    /// Only definitive refresh answers (400/401/403, ``SourceRules/refreshRefused(_:)``) end the
+    /// session; network errors, timeouts, 5xx, 429 and unreadable answers keep it. (Seed 002
+    /// Storage Guidance; RFC 6749 §5.2.)
     @inlinable public static func onlyDefinitiveRefreshErrorsEndSession<M>() -> Invariant<M> {
         Invariant(
             "only definitive refresh errors end the session", source: "seed 002 Storage Guidance; RFC 6749 §5.2",
@@ -211,8 +212,9 @@ public enum Catalogue {
                     t.before.isSignedIn, !t.before.world.history.endsLoggedOutSession(answered)  // Not a logged-out session's.
                 else { return nil }
                 let signedIn = t.after.isSignedIn
-                if failure.isTransient, !signedIn { return "a transient \(failure) ended the session" }
-                if !failure.isTransient, signedIn || t.after.world.vault != .empty { return "a definitive \(failure) kept the session" }
+                let refused = SourceRules.refreshRefused(failure)
+                if !refused, !signedIn { return "a transient \(failure) ended the session" }
+                if refused, signedIn || t.after.world.vault != .empty { return "a definitive \(failure) kept the session" }
                 return nil
             })
     }
@@ -549,16 +551,17 @@ public enum Catalogue {
 }
 
 extension APIRequest {
-    /// Whether every validated value in the request still passes validation.
+    /// Whether every value the user typed into the request is valid by the sources' rules
+    /// (``SourceRules``), not by the value types' own validation.
     @inlinable var inputIsValid: Bool {
-        func ok(_ email: Email) -> Bool { (try? Email(email.rawValue)) == email }
-        func ok(_ password: Password) -> Bool { (try? Password(password.secret)) != nil }
-        func ok(_ code: VerificationCode) -> Bool { (try? VerificationCode(code.secret)) == code }
-        func ok(_ phone: PhoneNumber) -> Bool { (try? PhoneNumber(phone.e164)) == phone }
+        func ok(_ email: Email) -> Bool { SourceRules.isEmail(email.rawValue) }
+        func ok(_ password: Password) -> Bool { SourceRules.isPassword(password.secret.revealedForVerification()) }
+        func ok(_ code: VerificationCode) -> Bool { SourceRules.isCode(code.secret.revealedForVerification()) }
+        func ok(_ phone: PhoneNumber) -> Bool { SourceRules.isPhone(phone.e164) }
         func ok(_ identifier: SignInIdentifier) -> Bool {
             switch identifier {
             case .email(let email): ok(email)
-            case .username(let username): (try? Username(username.rawValue)) == username
+            case .username(let username): SourceRules.isUsername(username.rawValue)
             case .phone(let phone): ok(phone)
             }
         }

@@ -490,7 +490,7 @@ extension Survey {
             case (.refresh, .refreshed(let tokens)):
                 history.liveAfterLogout.remove(at: index)
                 history.liveAfterLogout.append(tokens.refreshToken ?? token)
-            case (.refresh, .failed(let failure)) where !failure.isTransient:
+            case (.refresh, .failed(let failure)) where SourceRules.refreshRefused(failure):
                 history.liveAfterLogout.remove(at: index)
             case (.revoke, .accepted), (.revoke, .user):
                 history.liveAfterLogout.remove(at: index)

@@ -76,12 +76,14 @@ enum SmallModels {
     /// change; one definitive and one transient failure; one caller.
     struct RotatingSession: SmallModel {
         typealias Intent = SessionIntent
-        var name: String { "session.rotating" }
+        /// What a refresh (or restore) may fail with.
+        var failures: [AuthFailure] = [.unauthorized(nil), .network]
+        var name: String { failures == [.unauthorized(nil), .network] ? "session.rotating" : "session.rotating with \(failures)" }
         func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == SessionIntent {
             var replies = ReplyCatalogue(
                 grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)],
                 accessLifetime: Models.tokenLifetime)
-            replies.failures = [.unauthorized(nil), .network]
+            replies.failures = failures
             replies.callFailures = [.unauthorized(nil)]
             return Model(
                 name: name, machine: machine, replies: replies, unreachableByDesign: rotatingUnreachable, timeHorizon: .zero,

@@ -1,0 +1,72 @@
+import AuthCore
+
+/// The rules the invariants judge by, written from their sources in the kit's own terms.
+///
+/// An oracle that asks the product to classify what it checks is wrong whenever the product is:
+/// a session that treated Everday's "403 pending approval" refresh answer as transient passed
+/// `authflow verify` while the invariant asked `AuthFailure.isTransient` whether the answer was
+/// definitive. So no invariant calls the product's classification (`isTransient`, the value types'
+/// validation); these rules restate each from its source, and a test keeps the catalogue to them.
+public enum SourceRules {
+    // MARK: Answers
+
+    /// Whether a refresh answered with `failure` was refused: the server judged the refresh token
+    /// (or the account) and will not renew it, so the session must end.
+    ///
+    /// RFC 6749 §5.2: a refused grant is 400 (`invalid_grant`, `invalid_request`) or 401
+    /// (`invalid_client`); Everday's API (refresh section) answers 401 for an invalid, expired or
+    /// revoked refresh token and 403 for an account pending approval or disabled. Nothing else
+    /// judges the token: no answer (network, timeout), 5xx and unreadable answers are the server
+    /// failing, 429 asks to wait, 404 and 409 name no refresh rule.
+    public static func refreshRefused(_ failure: AuthFailure) -> Bool {
+        switch failure {
+        case .badRequest, .unauthorized, .forbidden, .pendingApproval: true
+        case .network, .timeout, .server, .rateLimited, .malformed, .notFound, .conflict: false
+        }
+    }
+
+    /// Whether `failure` is the environment failing — no answer, or an answer that may be
+    /// otherwise later (RFC 9110 §15.6 5xx, §15.5.5 404 "may be temporary", §15.5.10 409 until the
+    /// conflict is resolved; RFC 6585 §4 429; an answer that cannot be read) — rather than the
+    /// server refusing the request's credentials or input: the moves a livelock may consist of.
+    public static func environmentFailed(_ failure: AuthFailure) -> Bool {
+        switch failure {
+        case .network, .timeout, .server, .rateLimited, .malformed, .notFound, .conflict: true
+        case .badRequest, .unauthorized, .forbidden, .pendingApproval: false
+        }
+    }
+
+    // MARK: Input
+
+    /// NIST SP 800-63B §5.1.1.2, and every seed's password rule: at least 8 characters, counted
+    /// as typed.
+    public static func isPassword(_ text: String) -> Bool { text.count >= 8 }
+
+    /// The seeds' one-time codes (Anonymous Wall, Hero365 OTP, Everday's email code): six digits.
+    public static func isCode(_ text: String) -> Bool {
+        text.utf8.count == 6 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// RFC 5321 §4.1.2 and §4.5.3.1, as far as a client can judge an address: one `@`, a local part
+    /// of 1 to 64 characters, a domain of non-empty dot-separated labels whose last is at least two
+    /// letters, 254 characters at most, no spaces.
+    public static func isEmail(_ text: String) -> Bool {
+        guard text.utf8.count <= 254, !text.contains(where: \.isWhitespace) else { return false }
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...64).contains(parts[0].count) else { return false }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let last = labels.last else { return false }
+        return last.count >= 2 && last.allSatisfy { $0.isASCII && $0.isLetter }
+    }
+
+    /// ITU-T E.164, as Hero365's "Phone Number Validation" asks: `+`, a country code that does not
+    /// start with 0, 8 to 15 digits in all.
+    public static func isPhone(_ text: String) -> Bool {
+        let digits = text.utf8.dropFirst()
+        return text.utf8.first == UInt8(ascii: "+") && (8...15).contains(digits.count)
+            && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } && digits.first != UInt8(ascii: "0")
+    }
+
+    /// Everday's usernames: a non-empty name without spaces.
+    public static func isUsername(_ text: String) -> Bool { !text.isEmpty && !text.contains(where: \.isWhitespace) }
+}

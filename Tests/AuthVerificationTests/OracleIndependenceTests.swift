@@ -1,0 +1,83 @@
+import AuthCore
+import AuthTestSupport
+import Foundation
+import Testing
+
+@testable import AuthVerification
+
+/// The invariants judge by rules of their own, written from their sources (``SourceRules``), never
+/// by the product's classification of what they check: a product wrong about what an answer or an
+/// input is cannot take its oracle with it.
+@Suite("Oracles of the kit's own")
+struct OracleIndependenceTests {
+    /// Everday's "403 pending approval" answer to a refresh taken for a transient failure: the
+    /// session keeps its credentials. (Re-created from a bug that passed `authflow verify` while the
+    /// invariant asked `AuthFailure.isTransient`, wrong the same way.)
+    static let pendingApprovalRefreshKept = Mutant<SmallModels.SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .reply(let id, .failed(.pendingApproval), let at) = event, case .signedIn(.active(let session)) = phase,
+            case .refreshing(let current, _) = session.refresh, current == id
+        {
+            return base.step(&phase, .reply(id, .failed(.server(status: 503, nil)), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    @Test("a session that takes a refresh's 403 pending approval for transient breaks 'only definitive refresh errors end the session'")
+    func pendingApprovalRefreshIsCaught() throws {
+        let family = SmallModels.RotatingSession(failures: [.pendingApproval(nil), .network])
+        let original = Explorer.explore(family("original", SmallModels.rotating))
+        #expect(original.passed, "\(original.violations.map(\.description))")
+        let broken = Explorer.explore(family("pendingApprovalRefreshKept", Self.pendingApprovalRefreshKept))
+        let violation = try #require(broken.violations.first { $0.invariant == "only definitive refresh errors end the session" })
+        #expect(violation.trace.count == 4, "sign in (2), refresh (1), 403 pending approval (1): \(violation.trace.count)")
+    }
+
+    /// Product classifications an oracle must not ask.
+    static let productJudgements = [
+        "isTransient", "userMessage", ".validate(", "try? Email(", "try? Password(", "try? VerificationCode(", "try? PhoneNumber(",
+        "try? Username(", "tokenUsable", "applied(to:",
+    ]
+
+    @Test("no invariant, model rule or engine check in AuthVerification calls the product's classification")
+    func noSharedJudgement() throws {
+        let folder = Checkout.root.appendingPathComponent("Sources/AuthVerification")
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+        var scanned = 0
+        for case let file as URL in files where file.pathExtension == "swift" {
+            scanned += 1
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("///") {
+                for judgement in Self.productJudgements where line.contains(judgement) {
+                    Issue.record("\(file.lastPathComponent):\(number + 1) asks the product: \(judgement)")
+                }
+            }
+        }
+        #expect(scanned > 20)
+    }
+
+    @Test(
+        "refresh answers: 400, 401, 403 and pending approval are refusals; the rest judge nothing about the token",
+        arguments: [
+            (AuthFailure.badRequest(nil), true), (.unauthorized(nil), true), (.forbidden(nil), true), (.pendingApproval(nil), true),
+            (.network, false), (.timeout, false), (.server(status: 503, nil), false), (.rateLimited(retryAfter: nil), false),
+            (.malformed, false), (.notFound(nil), false), (.conflict(nil), false),
+        ])
+    func refreshRefusals(failure: AuthFailure, refused: Bool) {
+        #expect(SourceRules.refreshRefused(failure) == refused)
+        #expect(SourceRules.environmentFailed(failure) == !refused, "no answer is both the environment failing and a refusal")
+    }
+
+    @Test("input rules from their sources, on the boundaries")
+    func inputRules() {
+        #expect(SourceRules.isPassword("12345678") && !SourceRules.isPassword("1234567"))
+        #expect(SourceRules.isCode("246810") && !SourceRules.isCode("24x8") && !SourceRules.isCode("2468101") && !SourceRules.isCode("٢٤٦٨١٠"))
+        #expect(SourceRules.isEmail("student@harvard.edu") && SourceRules.isEmail(Inputs.email))
+        for bad in [Inputs.badEmail, "@harvard.edu", "a@b", "a@b.c", "a b@c.de", "a@@c.de", "a@c..de", String(repeating: "a", count: 65) + "@c.de"] {
+            #expect(!SourceRules.isEmail(bad), "\(bad)")
+        }
+        #expect(SourceRules.isPhone("+12345678900") && !SourceRules.isPhone("+0123456789") && !SourceRules.isPhone("2345678900"))
+        #expect(!SourceRules.isPhone("+1234567") && SourceRules.isPhone("+12345678") && !SourceRules.isPhone("+1234567890123456"))
+        #expect(SourceRules.isUsername(Inputs.username) && !SourceRules.isUsername("") && !SourceRules.isUsername("new kid"))
+    }
+}
