@@ -197,6 +197,14 @@ public final class ReferenceServer: Sendable {
         everday?.setRequirePasswordChange(username: username, required) ?? false
     }
 
+    /// Suspends the VynqTalk account registered with `email`, as its admin does: protected calls
+    /// answer 403 "Your account is suspended."; `/ws` refuses the handshake with 403, or (deployed)
+    /// opens, sends `user_suspended` and closes at once. Returns whether the account exists.
+    @discardableResult
+    public func suspendVynqTalkUser(email: String) -> Bool {
+        vynqTalk?.suspend(email: email) ?? false
+    }
+
     /// Closes every open VynqTalk WebSocket with code 1001, so clients can practise reconnecting.
     public func disconnectWebSockets() {
         vynqTalk?.disconnectWebSockets()

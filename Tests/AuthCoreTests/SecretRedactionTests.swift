@@ -104,7 +104,8 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier(
                 "SessionLifecycle.Phase.passwordSetupRequired",
                 SessionLifecycle.Phase.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: P.credentials))),
-            SecretCarrier("RealtimeConnection.Phase", RealtimeConnection.Phase.waitingToReconnect(P.access, retryAt: Samples.at(1), attempt: 2)),
+            SecretCarrier(
+                "RealtimeConnection.Phase", RealtimeConnection.Phase.waitingToReconnect(P.access, retryAt: Samples.at(1), attempt: 2, flaps: 0)),
             // Intents
             SecretCarrier("CodeRegistration.Intent", CodeRegistration.Intent.submitCode(P.codeInput)),
             SecretCarrier("OneTimeCodeSignIn.Intent", OneTimeCodeSignIn.Intent.submitCode(P.codeInput)),

@@ -147,6 +147,8 @@ public struct ReplyCatalogue: Sendable {
         case .protected:
             return [.accepted(nil)] + callFailures.map(Reply.failed)
         case .realtime(let opened):
+            // An open connection may close at any time: before the connection's stability timer
+            // fires, that is the deployed VynqTalk server's "open, then closed at once".
             return opened
                 ? [.realtimeClosed, .failed(.unauthorized(nil))]
                 : [.realtimeOpened, .failed(.unauthorized(nil)), .failed(.network)]
