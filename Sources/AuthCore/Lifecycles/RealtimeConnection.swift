@@ -105,7 +105,7 @@ public struct RealtimeConnection: Lifecycle {
                     phase = .rejected
                     return [.fail(.unauthorized(nil))]
                 case .failed, .realtimeClosed, .granted, .refreshed, .accepted, .user, .pendingApproval,
-                    .verificationRequired, .authorizationURL:
+                    .verificationRequired, .authorizationURL, .nativeSignInRequired:
                     return dropped(token, attempt: attempt + 1, flaps: flaps, at: now, &phase)
                 }
             case .settling(let token, let current, _, let attempt, let flaps) where current == id:
@@ -123,7 +123,7 @@ public struct RealtimeConnection: Lifecycle {
                 case .failed:
                     return [.cancelTimer(.realtimeStable)] + dropped(token, attempt: attempt + 1, flaps: flaps, at: now, &phase)
                 case .realtimeOpened, .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired,
-                    .authorizationURL:
+                    .authorizationURL, .nativeSignInRequired:
                     return []  // Nothing new about an open connection.
                 }
             case .connected(let token, let current) where current == id:
@@ -134,7 +134,7 @@ public struct RealtimeConnection: Lifecycle {
                 case .realtimeClosed, .failed:
                     return dropped(token, attempt: 0, flaps: 0, at: now, &phase)  // It was established: start over.
                 case .realtimeOpened, .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired,
-                    .authorizationURL:
+                    .authorizationURL, .nativeSignInRequired:
                     return []  // Nothing new about an open connection.
                 }
             case .idle, .connecting, .settling, .connected, .waitingToReconnect, .rejected, .gaveUp:

@@ -398,6 +398,7 @@ extension OAuthSignIn.Phase: ExplorablePhase {
         case .choosingProvider: "choosingProvider"
         case .fetchingURL: "fetchingURL"
         case .awaitingCallback: "awaitingCallback"
+        case .signingInNatively: "signingInNatively"
         case .signedIn: "signedIn"
         }
     }
@@ -414,6 +415,9 @@ extension OAuthSignIn.Phase: ExplorablePhase {
         case .awaitingCallback(let provider, let attempt):
             s.plain(provider)
             s.plain(attempt)
+        case .signingInNatively(let provider, let id):
+            s.plain(provider)
+            s.visit(id)
         case .signedIn(let grant):
             s.visit(grant)
         }
