@@ -181,6 +181,7 @@ public enum DocumentedFlows: Sendable {
                     signUp(.submit(RegistrationInput(name: "Ann Example", email: email, password: PasswordInput("correct horse battery")))),
                     .answer(.register, .granted(grant)),  // 5.3
                     .answer(.openRealtime, .realtimeOpened),  // 9.1
+                    .wait(.seconds(10)),  // It stayed open: established.
                 ],
                 endsIn: "signedIn.(active.idle + connected)",
                 expecting: [
@@ -195,7 +196,7 @@ public enum DocumentedFlows: Sendable {
                 ]),
             DocumentedFlow(
                 "vynqTalk.login", backend: .vynqTalk, seed: vynqTalkSeed, section: "Requirement 5 › Acceptance Criteria 2–4 (login)",
-                app: Apps.vynqTalk(), steps: logInSteps, endsIn: "signedIn.(active.idle + connected)",
+                app: Apps.vynqTalk(), steps: logInSteps + [.wait(.seconds(10))], endsIn: "signedIn.(active.idle + connected)",
                 expecting: [
                     .sent(.signIn(.email(valid(Email.validate(email))), valid(Password.validate(PasswordInput("correct horse battery"))))),
                     .vaultHolds(access: token, refresh: nil), .sent(.openRealtime(AccessToken(token))),
@@ -205,9 +206,11 @@ public enum DocumentedFlows: Sendable {
                 section: "Requirement 9 › Acceptance Criteria 4 (reconnect with a valid token)",
                 app: Apps.vynqTalk(),
                 steps: logInSteps + [
+                    .wait(.seconds(10)),  // Established: a drop now starts the backoff over.
                     .answer(.openRealtime, .realtimeClosed),  // "WHEN disconnected"…
                     .wait(.seconds(1)),  // …"THEN attempt to reconnect with a valid token"
                     .answer(.openRealtime, .realtimeOpened),
+                    .wait(.seconds(10)),
                 ],
                 endsIn: "signedIn.(active.idle + connected)",
                 expecting: [.sent(.openRealtime(AccessToken(token))), .vaultHolds(access: token, refresh: nil)]),

@@ -28,6 +28,8 @@ public enum Endpoint: String, Hashable, Sendable, CaseIterable, CustomStringConv
     case changePassword
     /// `APIRequest.oauthURL(_:)`.
     case oauthURL
+    /// `APIRequest.signInNatively(_:)`.
+    case signInNatively
     /// `APIRequest.refresh(_:)`.
     case refresh
     /// `APIRequest.currentUser(_:)`.
@@ -54,6 +56,7 @@ public enum Endpoint: String, Hashable, Sendable, CaseIterable, CustomStringConv
         case .setPassword: self = .setPassword
         case .changePassword: self = .changePassword
         case .oauthURL: self = .oauthURL
+        case .signInNatively: self = .signInNatively
         case .refresh: self = .refresh
         case .currentUser: self = .currentUser
         case .revoke: self = .revoke

@@ -217,6 +217,7 @@ private enum Render {
         case "pendingApproval": return "pending approval \(quoted(value))"
         case "verificationRequired": return "verification required \(quoted(value))"
         case "authorizationURL": return "authorization URL `\(value.string ?? "?")`"
+        case "nativeSignInRequired": return "native sign-in required (no URL: the provider's identity token signs in)"
         case "failed": return "failed: " + failure(value)
         default: throw FixtureIndex.Problem(description: "\(place): \(file) expects an unknown reply '\(kind)'")
         }

@@ -51,6 +51,10 @@ public struct Configuration: Sendable {
     public struct VynqTalk: Sendable {
         /// Access-token policy (default 1 hour).
         public var tokens = TokenPolicy(accessTokenLifetime: 3600)
+        /// Answer `/ws` as the deployed server does: the upgrade is always accepted, then closed
+        /// at once for a missing, invalid or expired token, and after `user_suspended` for a
+        /// suspended user (the document's server refuses the handshake with 401 or 403). Off by default.
+        public var deployed = false
         /// Creates the defaults.
         public init() {}
     }
@@ -175,6 +179,7 @@ public struct Configuration: Sendable {
         subspace.deployed = true
         hero365.deployed = true
         anonymousWall.deployed = true
+        vynqTalk.deployed = true
         vynqTalk.tokens.expiryClaim = "expiration"  // jwt-kit's `SessionPayload`: no `exp`.
     }
 }

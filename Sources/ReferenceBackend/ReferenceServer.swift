@@ -197,6 +197,27 @@ public final class ReferenceServer: Sendable {
         everday?.setRequirePasswordChange(username: username, required) ?? false
     }
 
+    /// An identity token as a provider's SDK hands one to an app (Sign in with Apple, Google
+    /// Sign-In), for Hero365's deployed native sign-in: a JWT whose `iss` is the provider's
+    /// (`https://appleid.apple.com`, `https://accounts.google.com`), `sub` is `subject` (Apple's
+    /// user identifier) and `email`, when given, the user's. Its signature is random: this server,
+    /// like Supabase, trusts the token by its issuer here, since no provider is reachable.
+    public static func providerIdentityToken(provider: String, subject: String, email: String? = nil) -> String {
+        var claims: [String: JSONValue] = [
+            "iss": .string(Hero365.issuers[provider] ?? provider), "sub": .string(subject), "aud": "hero365",
+        ]
+        if let email { claims["email"] = .string(email) }
+        return JWT.make(claims: claims)
+    }
+
+    /// Suspends the VynqTalk account registered with `email`, as its admin does: protected calls
+    /// answer 403 "Your account is suspended."; `/ws` refuses the handshake with 403, or (deployed)
+    /// opens, sends `user_suspended` and closes at once. Returns whether the account exists.
+    @discardableResult
+    public func suspendVynqTalkUser(email: String) -> Bool {
+        vynqTalk?.suspend(email: email) ?? false
+    }
+
     /// Closes every open VynqTalk WebSocket with code 1001, so clients can practise reconnecting.
     public func disconnectWebSockets() {
         vynqTalk?.disconnectWebSockets()

@@ -33,7 +33,7 @@ struct ExplorerFindingsTests {
             app, from: SessionWithRealtime.Phase(session: .active(SessionLifecycle.Active(credentials: current)), connection: .idle), requests: 4,
             [.intent(.connection(.connect(Samples.access1)), at: Samples.t0)])
         #expect(run.effects[0] == [.send(Samples.r(4), .openRealtime(Samples.access2)), .finish(Samples.intent, .done)])
-        #expect(run.phase.connection == .connecting(Samples.access2, Samples.r(4), attempt: 0))
+        #expect(run.phase.connection == .connecting(Samples.access2, Samples.r(4), attempt: 0, flaps: 0))
     }
 }
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Distinctive secrets planted in every value that can carry one.
 enum Planted {
-    static let markers = ["MARKER-PW-1", "MARKER-PW-2", "MARKER-AT-1", "MARKER-RT-1", "987654", "MARKER-RESET"]
+    static let markers = ["MARKER-PW-1", "MARKER-PW-2", "MARKER-AT-1", "MARKER-RT-1", "987654", "MARKER-RESET", "MARKER-ID-TOKEN"]
 
     static let passwordInput = PasswordInput("MARKER-PW-1")
     static let newPasswordInput = PasswordInput("MARKER-PW-2")
@@ -11,6 +11,7 @@ enum Planted {
     static let access = AccessToken("MARKER-AT-1")
     static let refresh = RefreshToken("MARKER-RT-1")
     static let resetToken = ResetToken("MARKER-RESET")
+    static let identityToken = IdentityToken("MARKER-ID-TOKEN")
 
     static let password = valid(Password.validate(passwordInput))
     static let newPassword = valid(Password.validate(newPasswordInput))
@@ -58,6 +59,7 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             ("revoke", .revoke(P.refresh, P.bearer)),
             ("protected", .protected(Samples.call1, P.bearer)),
             ("openRealtime", .openRealtime(P.access)),
+            ("signInNatively", .signInNatively(NativeSignIn(provider: .apple, identityToken: P.identityToken, userIdentifier: "001234.apple"))),
         ]
         var carriers: [SecretCarrier] = [
             SecretCarrier("Secret<Password>", P.passwordInput),
@@ -65,6 +67,7 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("Secret<AccessToken>", P.access),
             SecretCarrier("Secret<RefreshToken>", P.refresh),
             SecretCarrier("Secret<ResetToken>", P.resetToken),
+            SecretCarrier("Secret<IdentityToken>", P.identityToken),
             SecretCarrier("Optional<Secret>", Optional(P.refresh)),
             SecretCarrier("[Secret]", [P.access]),
             SecretCarrier("Password", P.password),
@@ -104,7 +107,8 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier(
                 "SessionLifecycle.Phase.passwordSetupRequired",
                 SessionLifecycle.Phase.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: P.credentials))),
-            SecretCarrier("RealtimeConnection.Phase", RealtimeConnection.Phase.waitingToReconnect(P.access, retryAt: Samples.at(1), attempt: 2)),
+            SecretCarrier(
+                "RealtimeConnection.Phase", RealtimeConnection.Phase.waitingToReconnect(P.access, retryAt: Samples.at(1), attempt: 2, flaps: 0)),
             // Intents
             SecretCarrier("CodeRegistration.Intent", CodeRegistration.Intent.submitCode(P.codeInput)),
             SecretCarrier("OneTimeCodeSignIn.Intent", OneTimeCodeSignIn.Intent.submitCode(P.codeInput)),
@@ -117,6 +121,14 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier(
                 "SessionLifecycle.Intent.changePassword", SessionLifecycle.Intent.changePassword(old: P.passwordInput, new: P.newPasswordInput)),
             SecretCarrier("RealtimeConnection.Intent", RealtimeConnection.Intent.connect(P.access)),
+            SecretCarrier(
+                "OAuthSignIn.Intent.signInNatively",
+                OAuthSignIn.Intent.signInNatively(provider: "apple", identityToken: P.identityToken, userIdentifier: "001234.apple")),
+            SecretCarrier(
+                "Hero365App native sign-in event",
+                AuthEvent<Hero365App.Intent>.intent(
+                    Apps.hero365().intent(OAuthSignIn.Intent.signInNatively(provider: "google", identityToken: P.identityToken, userIdentifier: nil)),
+                    at: Samples.t0)),
             // States and composed apps
             SecretCarrier("LifecycleState", LifecycleState(phase: P.sessionPhase, context: FlowContext(next: 5))),
             SecretCarrier(

@@ -17,11 +17,12 @@ enum SessionWithRealtimeTable {
 
     static let connections: [(String, RealtimeConnection.Phase)] = [
         ("idle", .idle),
-        ("connecting", .connecting(a1, Samples.r(1), attempt: 0)),
+        ("connecting", .connecting(a1, Samples.r(1), attempt: 0, flaps: 0)),
         ("connected", .connected(a1, Samples.r(2))),
-        ("waitingToReconnect", .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0)),
+        ("waitingToReconnect", .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0, flaps: 0)),
         ("rejected", .rejected),
         ("gaveUp", .gaveUp(a1)),
+        ("settling", .settling(a1, Samples.r(2), stableAt: Samples.at(10), attempt: 0, flaps: 0)),
     ]
 
     /// What closing each connection asks for when the session signs out.
@@ -30,6 +31,7 @@ enum SessionWithRealtimeTable {
         case "connecting": [.cancel(Samples.r(1)), .emit(.realtimeDisconnected)]
         case "connected": [.closeRealtime(Samples.r(2)), .emit(.realtimeDisconnected)]
         case "waitingToReconnect": [.cancelTimer(.reconnect), .emit(.realtimeDisconnected)]
+        case "settling": [.cancelTimer(.realtimeStable), .closeRealtime(Samples.r(2)), .emit(.realtimeDisconnected)]
         default: []
         }
     }
@@ -54,13 +56,13 @@ enum SessionWithRealtimeTable {
             let phase = Phase(session: session, connection: connection)
             let connect: (RealtimeConnection.Phase, [AuthEffect]) =
                 switch name {
-                case "idle", "rejected", "gaveUp": (.connecting(a1, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a1))])
+                case "idle", "rejected", "gaveUp": (.connecting(a1, Samples.r(10), attempt: 0, flaps: 0), [.send(Samples.r(10), .openRealtime(a1))])
                 default: (connection, [])
                 }
             let disconnect: (RealtimeConnection.Phase, [AuthEffect]) = (.idle, teardown(name))
             let tick: (RealtimeConnection.Phase, [AuthEffect]) =
                 name == "waitingToReconnect"
-                ? (.connecting(a1, Samples.r(10), attempt: 0), [.send(Samples.r(10), .openRealtime(a1))]) : (connection, [])
+                ? (.connecting(a1, Samples.r(10), attempt: 0, flaps: 0), [.send(Samples.r(10), .openRealtime(a1))]) : (connection, [])
             return [
                 row(
                     "\(name) + session call → the call is sent, connection unchanged", phase, .intent(.session(.call), id: Samples.call2, at: t0),
@@ -109,9 +111,16 @@ enum SessionWithRealtimeTable {
             ]
         } + [
             row(
-                "connecting + reply(opened) → connected, emits realtimeConnected", Phase(session: session, connection: connections[1].1),
-                .reply(Samples.r(1), .realtimeOpened, at: t0), Phase(session: session, connection: .connected(a1, Samples.r(1))),
-                [.emit(.realtimeConnected)]),
+                "connecting + reply(opened) → settling, emits realtimeConnected", Phase(session: session, connection: connections[1].1),
+                .reply(Samples.r(1), .realtimeOpened, at: t0),
+                Phase(session: session, connection: .settling(a1, Samples.r(1), stableAt: Samples.at(10), attempt: 0, flaps: 0)),
+                [.schedule(.realtimeStable, at: Samples.at(10)), .emit(.realtimeConnected)]),
+            row(
+                "settling after a flap + reply(closed) → the flapping connection counts as a refused token: session signed out (tokenRejected)",
+                Phase(session: session, connection: .settling(a1, Samples.r(2), stableAt: Samples.at(10), attempt: 1, flaps: 1)),
+                .reply(Samples.r(2), .realtimeClosed, at: t0), signedOut,
+                [.cancelTimer(.realtimeStable), .emit(.failed(.unauthorized(RealtimeConnection.flappingMessage)))]
+                    + ended(.tokenRejected, "idle")),
             row(
                 "connected + reply(401 from the socket) → session signed out (tokenRejected), connection idle",
                 Phase(session: session, connection: connections[2].1), .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), signedOut,
@@ -119,7 +128,7 @@ enum SessionWithRealtimeTable {
             row(
                 "connected + reply(closed) → waitingToReconnect", Phase(session: session, connection: connections[2].1),
                 .reply(Samples.r(2), .realtimeClosed, at: t0),
-                Phase(session: session, connection: .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0)),
+                Phase(session: session, connection: .waitingToReconnect(a1, retryAt: Samples.at(1), attempt: 0, flaps: 0)),
                 [.schedule(.reconnect, at: Samples.at(1))]),
             row(
                 "signedOut + connection connect → rejected notSignedIn", signedOut, .intent(.connection(.connect(a1)), at: t0), signedOut,
@@ -172,7 +181,7 @@ struct SessionWithRealtimeTransitionTests {
                 == .signedIn(
                     SessionWithRealtime.Phase(
                         session: .active(SessionLifecycle.Active(credentials: Samples.plainCredentials)),
-                        connection: .connecting(Samples.access1, Samples.r(2), attempt: 0))))
+                        connection: .connecting(Samples.access1, Samples.r(2), attempt: 0, flaps: 0))))
         #expect(effects == [.persist(Samples.plainCredentials), .emit(.signedIn(Samples.user)), .send(Samples.r(2), .openRealtime(Samples.access1))])
     }
 
@@ -201,6 +210,6 @@ struct SessionWithRealtimeTransitionTests {
             run.phase
                 == SessionWithRealtime.Phase(
                     session: .active(SessionLifecycle.Active(credentials: renewed)),
-                    connection: .connecting(Samples.access2, Samples.r(4), attempt: 0)))
+                    connection: .connecting(Samples.access2, Samples.r(4), attempt: 0, flaps: 0)))
     }
 }

@@ -149,6 +149,47 @@ struct Hero365Tests {
         }
     }
 
+    @Test(
+        "the document's server answers {url, provider} and serves no native sign-in; the deployed one answers {message, endpoints} for google and apple and signs in with an identity token"
+    )
+    func oauthAsDeployed() async throws {
+        try await withServer([.hero365]) { server in
+            let hero = client(server, .hero365)
+            let documented = try await hero.get("/api/v1/auth/oauth/apple")
+            #expect(documented.string("url") != nil)
+            let token = ReferenceServer.providerIdentityToken(provider: "google", subject: "g-1", email: "g@example.com")
+            let native = try await hero.post("/api/v1/auth/google/signin", ["id_token": token])
+            #expect(native.status == 404)
+        }
+        var configuration = Configuration()
+        configuration.hero365.deployed = true
+        try await withServer([.hero365], configuration: configuration) { server in
+            let hero = client(server, .hero365)
+            let answer = try await hero.get("/api/v1/auth/oauth/apple")
+            #expect(answer.status == 200 && answer.string("url") == nil)
+            #expect(answer.string("endpoints", "apple") == "/auth/apple/signin" && answer.string("endpoints", "google") == "/auth/google/signin")
+            let github = try await hero.get("/api/v1/auth/oauth/github")
+            #expect(github.status == 400, "google and apple only")
+
+            let apple = ReferenceServer.providerIdentityToken(provider: "apple", subject: "001234.a", email: "a@example.com")
+            let missing = try await hero.post("/api/v1/auth/apple/signin", ["id_token": apple])
+            #expect(missing.status == 422 && missing.string("error", "type") == "validation_error", "Apple requires user_identifier")
+            let mismatched = try await hero.post("/api/v1/auth/apple/signin", ["id_token": apple, "user_identifier": "001234.b"])
+            #expect(mismatched.string("detail") == "Apple Sign-In failed: Failed to sign in with apple: Invalid ID token")
+            let wrongIssuer = ReferenceServer.providerIdentityToken(provider: "google", subject: "001234.a")
+            let foreign = try await hero.post("/api/v1/auth/apple/signin", ["id_token": wrongIssuer, "user_identifier": "001234.a"])
+            #expect(foreign.status == 400)
+
+            let first = try await hero.post("/api/v1/auth/apple/signin", ["id_token": apple, "user_identifier": "001234.a"])
+            #expect(first.status == 200 && first.bool("is_new_user") == true && first.string("token_type") == "bearer")
+            #expect(first.string("user", "email") == "a@example.com" && first.value("expires_in") as? Int == 3600)
+            let again = try await hero.post("/api/v1/auth/apple/signin", ["id_token": apple, "user_identifier": "001234.a"])
+            #expect(again.bool("is_new_user") == false && again.string("user", "id") == first.string("user", "id"))
+            let me = try await hero.get("/api/v1/users/me", bearer: first.string("access_token"))
+            #expect(me.status == 200 && me.string("email") == "a@example.com")
+        }
+    }
+
     @Test("refresh rotates, and replaying a consumed refresh token revokes the family")
     func refreshReuse() async throws {
         try await withServer([.hero365]) { server in

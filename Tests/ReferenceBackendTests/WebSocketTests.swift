@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import ReferenceBackend
 import Testing
@@ -37,6 +38,50 @@ struct WebSocketTests {
             let socket = try #require(RawConnection(port: server.port!))
             let head = socket.openWebSocket(path)
             #expect(head.hasPrefix("HTTP/1.1 401 "))
+        }
+    }
+
+    /// The deployed server (Vapor's default `shouldUpgrade`): 101 first, the token read after.
+    static var deployed: Configuration {
+        var configuration = Configuration()
+        configuration.vynqTalk.deployed = true
+        return configuration
+    }
+
+    @Test(
+        "the document says a missing or invalid token is refused before the upgrade; the deployed server sends 101 and closes at once (1001, no message); both are served",
+        arguments: ["/ws", "/ws?token=forged"])
+    func deployedAcceptsThenCloses(path: String) async throws {
+        try await withServer([.vynqTalk], configuration: Self.deployed) { server in
+            let socket = try #require(RawConnection(port: server.port!))
+            #expect(socket.openWebSocket(path).hasPrefix("HTTP/1.1 101 "))
+            Self.expectGoingAway(socket.readFrame())
+        }
+    }
+
+    @Test(
+        "a suspended user: the document's server refuses the handshake with 403; the deployed one opens, sends online_users and user_suspended, and closes"
+    )
+    func suspendedUser() async throws {
+        try await withServer([.vynqTalk]) { server in
+            let token = try await token(server)
+            #expect(server.suspendVynqTalkUser(email: "Alice@example.com"))
+            #expect(!server.suspendVynqTalkUser(email: "nobody@example.com"))
+            let socket = try #require(RawConnection(port: server.port!))
+            #expect(socket.openWebSocket("/ws?token=\(token)").hasPrefix("HTTP/1.1 403 "))
+        }
+        try await withServer([.vynqTalk], configuration: Self.deployed) { server in
+            let token = try await token(server)
+            server.suspendVynqTalkUser(email: "alice@example.com")
+            let socket = try #require(RawConnection(port: server.port!))
+            #expect(socket.openWebSocket("/ws?token=\(token)").hasPrefix("HTTP/1.1 101 "))
+            #expect(socket.readText()?.contains(#""message":"online_users""#) == true)
+            let told = try #require(socket.readText())
+            #expect(told.contains(#""message":"user_suspended""#) && told.contains(#""suspended":true"#))
+            Self.expectGoingAway(socket.readFrame())
+            let users = try await client(server, .vynqTalk).get("/users", bearer: token)
+            #expect(users.status == 403)
+            #expect(users.string("reason") == "Your account is suspended.")
         }
     }
 

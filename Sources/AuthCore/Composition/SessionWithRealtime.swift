@@ -118,7 +118,7 @@ public struct SessionWithRealtime: SessionRole {
         switch (token, phase.connection) {
         case (nil, .idle), (nil, .rejected), (nil, .gaveUp):
             if phase.connection != .idle { phase.connection = .idle }
-        case (nil, .connecting), (nil, .connected), (nil, .waitingToReconnect):
+        case (nil, .connecting), (nil, .settling), (nil, .connected), (nil, .waitingToReconnect):
             effects += connection.disconnect(&phase.connection)
         case (let token?, .idle), (let token?, .rejected), (let token?, .gaveUp):
             let signedInNow = previous == nil
@@ -126,7 +126,7 @@ public struct SessionWithRealtime: SessionRole {
             if signedInNow || rejectedThenRenewed {
                 effects += connection.connect(token, &phase.connection, &requests)
             }
-        case (let token?, .connecting), (let token?, .connected), (let token?, .waitingToReconnect):
+        case (let token?, .connecting), (let token?, .settling), (let token?, .connected), (let token?, .waitingToReconnect):
             if token != previous {
                 effects += connection.connect(token, &phase.connection, &requests)
             }

@@ -23,20 +23,30 @@ public enum OAuthCallback: Hashable, Sendable, CustomStringConvertible {
 
 /// OAuth sign-in (Hero365 `/oauth/{provider}` for google, apple, github): fetch the provider's URL,
 /// await the callback, and accept a callback carrying tokens only if it names the pending attempt.
+/// A server that hands out no URL (Hero365's deployed one names its native endpoints instead)
+/// finishes `begin` with ``Completion/nativeSignInRequired(_:)``, and the app signs in natively:
+/// ``Intent/signInNatively(provider:identityToken:userIdentifier:)`` with the identity token the
+/// provider's SDK gave it.
 ///
 /// The attempt name is data from outside (the runtime makes a random `state`), so the reducer
 /// stays deterministic.
 public struct OAuthSignIn: EntryFlow {
     /// Providers this backend supports; others are refused locally.
     public var providers: [OAuthProvider]
+    /// Providers this backend signs in natively, with an identity token; others are refused locally.
+    public var nativeProviders: [OAuthProvider]
 
-    /// An OAuth flow for `providers`.
-    public init(providers: [OAuthProvider] = OAuthProvider.allCases) { self.providers = providers }
+    /// An OAuth flow for `providers`, signing in natively with `nativeProviders` (Hero365's
+    /// `/auth/apple/signin` and `/auth/google/signin`).
+    public init(providers: [OAuthProvider] = OAuthProvider.allCases, nativeProviders: [OAuthProvider] = [.apple, .google]) {
+        self.providers = providers
+        self.nativeProviders = nativeProviders
+    }
 
     /// Where the user is in OAuth sign-in.
     public enum Phase: LifecyclePhase {
         /// Every case, by name.
-        public static let declaredCases = ["choosingProvider", "fetchingURL", "awaitingCallback", "signedIn"]
+        public static let declaredCases = ["choosingProvider", "fetchingURL", "awaitingCallback", "signingInNatively", "signedIn"]
 
         /// The user picks a provider.
         case choosingProvider
@@ -44,6 +54,8 @@ public struct OAuthSignIn: EntryFlow {
         case fetchingURL(OAuthProvider, attempt: String, RequestID)
         /// The provider's page is open; only a callback for `attempt` is accepted.
         case awaitingCallback(OAuthProvider, attempt: String)
+        /// The provider's identity token was sent; waiting for the server's grant.
+        case signingInNatively(OAuthProvider, RequestID)
         /// Signed in: handed over to the session.
         /// (Indirect: a grant is large, and a phase is as large as its largest case, as is every
         /// nest of flows holding it.)
@@ -53,7 +65,7 @@ public struct OAuthSignIn: EntryFlow {
     /// What the user (or the system, for callbacks) can do.
     public enum Intent: CaseListing {
         /// Every case, by name.
-        public static let declaredCases = ["begin", "callback", "cancel"]
+        public static let declaredCases = ["begin", "callback", "cancel", "signInNatively"]
 
         /// Start with this provider; `attempt` is a fresh random `state` from the runtime.
         case begin(provider: String, attempt: String)
@@ -62,6 +74,9 @@ public struct OAuthSignIn: EntryFlow {
         indirect case callback(OAuthCallback)
         /// Give up on the pending attempt.
         case cancel
+        /// Sign in with the identity token the provider's SDK gave the app (and, for Apple, its
+        /// user identifier). The token is a secret: it prints redacted.
+        case signInNatively(provider: String, identityToken: IdentityToken, userIdentifier: String?)
     }
 
     /// Starts by asking for a provider.
@@ -79,7 +94,12 @@ public struct OAuthSignIn: EntryFlow {
         case .intent(let intent, let id, _): return handle(intent, id, &phase, &requests)
         case .reply(let id, let reply, _): return handle(reply, to: id, &phase, &requests)
         case .withdrawn(let intent, _):
-            guard case .fetchingURL(_, _, let request) = phase, requests.intent(waitingFor: request) == intent else {
+            let waiting: RequestID? =
+                switch phase {
+                case .fetchingURL(_, _, let request), .signingInNatively(_, let request): request
+                case .choosingProvider, .awaitingCallback, .signedIn: nil
+                }
+            guard let request = waiting, requests.intent(waitingFor: request) == intent else {
                 return []  // Not waiting here: already finished.
             }
             phase = .choosingProvider
@@ -114,10 +134,16 @@ public struct OAuthSignIn: EntryFlow {
                 let changed = phase != .choosingProvider
                 phase = .choosingProvider
                 return [.finish(id, changed ? .done : .unchanged)]
+            case .signInNatively(let name, let token, let userIdentifier):
+                guard let provider = OAuthProvider(rawValue: name.trimmedForInput.lowercased()), nativeProviders.contains(provider)
+                else { return [.reject(id, .invalid(.unsupportedProvider))] }
+                let request = requests.issue(for: id)
+                phase = .signingInNatively(provider, request)  // A pending browser attempt is abandoned.
+                return [.send(request, .signInNatively(NativeSignIn(provider: provider, identityToken: token, userIdentifier: userIdentifier)))]
             }
-        case .fetchingURL(_, _, let request):
+        case .fetchingURL(_, _, let request), .signingInNatively(_, let request):
             switch intent {
-            case .begin: return [.reject(id, .busy)]
+            case .begin, .signInNatively: return [.reject(id, .busy)]
             case .callback: return [.reject(id, .callbackMismatch)]
             case .cancel:
                 phase = .choosingProvider  // The request in flight becomes stale.
@@ -125,7 +151,7 @@ public struct OAuthSignIn: EntryFlow {
             }
         case .signedIn:
             switch intent {
-            case .begin, .cancel: return [.reject(id, .alreadySignedIn)]
+            case .begin, .cancel, .signInNatively: return [.reject(id, .alreadySignedIn)]
             case .callback: return [.reject(id, .callbackMismatch)]
             }
         }
@@ -138,6 +164,9 @@ public struct OAuthSignIn: EntryFlow {
             case .authorizationURL(let url):
                 phase = .awaitingCallback(provider, attempt: attempt)
                 return requests.finish(waitingFor: id, .authorizationURL(url))
+            case .nativeSignInRequired:
+                phase = .choosingProvider  // No browser round trip: the app signs in natively next.
+                return requests.finish(waitingFor: id, .nativeSignInRequired(provider))
             case .failed(let failure):
                 phase = .choosingProvider
                 return requests.finish(waitingFor: id, .failed(failure))
@@ -146,7 +175,20 @@ public struct OAuthSignIn: EntryFlow {
                 phase = .choosingProvider
                 return requests.finish(waitingFor: id, .failed(.malformed))
             }
-        case .choosingProvider, .fetchingURL, .awaitingCallback, .signedIn:
+        case .signingInNatively(_, let current) where current == id:
+            switch reply {
+            case .granted(let grant):
+                phase = .signedIn(grant)
+                return requests.finish(waitingFor: id, .signedIn(grant.user))
+            case .failed(let failure):
+                phase = .choosingProvider
+                return requests.finish(waitingFor: id, .failed(failure))
+            case .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired,
+                .realtimeOpened, .realtimeClosed:
+                phase = .choosingProvider
+                return requests.finish(waitingFor: id, .failed(.malformed))
+            }
+        case .choosingProvider, .fetchingURL, .awaitingCallback, .signingInNatively, .signedIn:
             return []  // An answer to a request that is no longer current changes nothing.
         }
     }

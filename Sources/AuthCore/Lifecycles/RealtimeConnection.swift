@@ -2,6 +2,13 @@
 /// token, reconnect after a drop with bounded exponential backoff and the *current* token, stop
 /// after a bounded number of failed attempts (the user reconnects), and report a rejected token so
 /// the session can refresh or sign out.
+///
+/// A server may refuse a token *after* accepting the upgrade: VynqTalk's deployed server answers
+/// 101, then closes at once when the token is missing, invalid or its user suspended. So an open
+/// connection counts as established only once it stayed open for ``stableAfter`` (a timer the
+/// reducer schedules when it opens: no clock is read). Until then it is ``Phase/settling(_:_:stableAt:attempt:flaps:)``,
+/// and a close there is a *flap*: it is a failed attempt (the backoff grows instead of starting
+/// over), and ``maxFlaps`` flaps in a row count as a refused token, reported as one.
 public struct RealtimeConnection: Lifecycle {
     /// The first reconnect delay; each failed attempt doubles it.
     public var initialDelay: Interval
@@ -9,28 +16,47 @@ public struct RealtimeConnection: Lifecycle {
     public var maximumDelay: Interval
     /// Failed connection attempts in a row before giving up until the user reconnects.
     public var maxAttempts: Int
+    /// How long an open connection must stay open before it counts as established: a close
+    /// before then is a flap, and only an established connection starts its backoff over.
+    public var stableAfter: Interval
+    /// Flaps in a row (opens closed before ``stableAfter``) that count as a refused token. At
+    /// least 1; keep it at most ``maxAttempts`` so flapping is reported as a refusal, not a give-up.
+    public var maxFlaps: Int
 
     /// A connection policy.
-    public init(initialDelay: Interval = .seconds(1), maximumDelay: Interval = .seconds(30), maxAttempts: Int = 5) {
+    public init(
+        initialDelay: Interval = .seconds(1), maximumDelay: Interval = .seconds(30), maxAttempts: Int = 5, stableAfter: Interval = .seconds(10),
+        maxFlaps: Int = 2
+    ) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
         self.maxAttempts = maxAttempts
+        self.stableAfter = stableAfter
+        self.maxFlaps = max(1, maxFlaps)
     }
+
+    /// What the app is told when flapping counts as a refused token.
+    public static let flappingMessage = "The server closed the realtime connection right after opening it."
 
     /// Where the connection is.
     public enum Phase: LifecyclePhase {
         /// Every case, by name.
-        public static let declaredCases = ["idle", "connecting", "connected", "waitingToReconnect", "rejected", "gaveUp"]
+        public static let declaredCases = ["idle", "connecting", "settling", "connected", "waitingToReconnect", "rejected", "gaveUp"]
 
         /// Not connected and not asked to be.
         case idle
-        /// Opening with this token; `attempt` failed attempts came before.
-        case connecting(AccessToken, RequestID, attempt: Int)
-        /// Open; reconnects will use this token.
+        /// Opening with this token; `attempt` failed attempts came before, `flaps` of them opens
+        /// closed at once.
+        case connecting(AccessToken, RequestID, attempt: Int, flaps: Int)
+        /// Open, but not yet for ``RealtimeConnection/stableAfter``: a close before `stableAt` is a
+        /// flap. `attempt` and `flaps` are still the failed attempts before this open.
+        case settling(AccessToken, RequestID, stableAt: Instant, attempt: Int, flaps: Int)
+        /// Open and established; reconnects will use this token.
         case connected(AccessToken, RequestID)
         /// Dropped; the next attempt, with this token, is at `retryAt`.
-        case waitingToReconnect(AccessToken, retryAt: Instant, attempt: Int)
-        /// The server refused the token; the session must refresh or sign out before connecting again.
+        case waitingToReconnect(AccessToken, retryAt: Instant, attempt: Int, flaps: Int)
+        /// The server refused the token (at the handshake, or by closing every open at once); the
+        /// session must refresh or sign out before connecting again.
         case rejected
         /// Too many failed attempts; waits for the user to reconnect.
         case gaveUp(AccessToken)
@@ -69,17 +95,36 @@ public struct RealtimeConnection: Lifecycle {
             return []  // Every intent here is finished at once: nothing waits.
         case .reply(let id, let reply, let now):
             switch phase {
-            case .connecting(let token, let current, let attempt) where current == id:
+            case .connecting(let token, let current, let attempt, let flaps) where current == id:
                 switch reply {
                 case .realtimeOpened:
-                    phase = .connected(token, id)
-                    return [.emit(.realtimeConnected)]
+                    let stableAt = now + stableAfter
+                    phase = .settling(token, id, stableAt: stableAt, attempt: attempt, flaps: flaps)
+                    return [.schedule(.realtimeStable, at: stableAt), .emit(.realtimeConnected)]
                 case .failed(.unauthorized), .failed(.forbidden), .failed(.pendingApproval):
                     phase = .rejected
                     return [.fail(.unauthorized(nil))]
                 case .failed, .realtimeClosed, .granted, .refreshed, .accepted, .user, .pendingApproval,
-                    .verificationRequired, .authorizationURL:
-                    return dropped(token, attempt: attempt + 1, at: now, &phase)
+                    .verificationRequired, .authorizationURL, .nativeSignInRequired:
+                    return dropped(token, attempt: attempt + 1, flaps: flaps, at: now, &phase)
+                }
+            case .settling(let token, let current, _, let attempt, let flaps) where current == id:
+                switch reply {
+                case .realtimeClosed:
+                    // Closed before it was established: the server accepted the upgrade only to refuse.
+                    guard flaps + 1 < maxFlaps else {
+                        phase = .rejected
+                        return [.cancelTimer(.realtimeStable), .fail(.unauthorized(Self.flappingMessage))]
+                    }
+                    return [.cancelTimer(.realtimeStable)] + dropped(token, attempt: attempt + 1, flaps: flaps + 1, at: now, &phase)
+                case .failed(.unauthorized), .failed(.forbidden), .failed(.pendingApproval):
+                    phase = .rejected
+                    return [.cancelTimer(.realtimeStable), .fail(.unauthorized(nil))]
+                case .failed:
+                    return [.cancelTimer(.realtimeStable)] + dropped(token, attempt: attempt + 1, flaps: flaps, at: now, &phase)
+                case .realtimeOpened, .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired,
+                    .authorizationURL, .nativeSignInRequired:
+                    return []  // Nothing new about an open connection.
                 }
             case .connected(let token, let current) where current == id:
                 switch reply {
@@ -87,21 +132,24 @@ public struct RealtimeConnection: Lifecycle {
                     phase = .rejected
                     return [.fail(.unauthorized(nil))]
                 case .realtimeClosed, .failed:
-                    return dropped(token, attempt: 0, at: now, &phase)
+                    return dropped(token, attempt: 0, flaps: 0, at: now, &phase)  // It was established: start over.
                 case .realtimeOpened, .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired,
-                    .authorizationURL:
+                    .authorizationURL, .nativeSignInRequired:
                     return []  // Nothing new about an open connection.
                 }
-            case .idle, .connecting, .connected, .waitingToReconnect, .rejected, .gaveUp:
+            case .idle, .connecting, .settling, .connected, .waitingToReconnect, .rejected, .gaveUp:
                 return []  // An answer about a connection that is no longer current changes nothing.
             }
         case .tick(let now):
             switch phase {
-            case .waitingToReconnect(let token, let retryAt, let attempt) where now >= retryAt:
+            case .waitingToReconnect(let token, let retryAt, let attempt, let flaps) where now >= retryAt:
                 let id = requests.issue()
-                phase = .connecting(token, id, attempt: attempt)
+                phase = .connecting(token, id, attempt: attempt, flaps: flaps)
                 return [.send(id, .openRealtime(token))]
-            case .idle, .connecting, .connected, .waitingToReconnect, .rejected, .gaveUp:
+            case .settling(let token, let id, let stableAt, _, _) where now >= stableAt:
+                phase = .connected(token, id)  // It stayed open: established, the failed attempts are forgotten.
+                return []
+            case .idle, .connecting, .settling, .connected, .waitingToReconnect, .rejected, .gaveUp:
                 return []  // Nothing is due.
             }
         case .launched:
@@ -114,16 +162,19 @@ public struct RealtimeConnection: Lifecycle {
         switch phase {
         case .idle, .rejected, .gaveUp:
             let id = requests.issue()
-            phase = .connecting(token, id, attempt: 0)
+            phase = .connecting(token, id, attempt: 0, flaps: 0)
             return [.send(id, .openRealtime(token))]
-        case .connecting(_, let id, let attempt):
-            phase = .connecting(token, id, attempt: attempt)  // The open under way used the old token; later ones use this.
+        case .connecting(_, let id, let attempt, let flaps):
+            phase = .connecting(token, id, attempt: attempt, flaps: flaps)  // The open under way used the old token; later ones use this.
+            return []
+        case .settling(_, let id, let stableAt, let attempt, let flaps):
+            phase = .settling(token, id, stableAt: stableAt, attempt: attempt, flaps: flaps)
             return []
         case .connected(_, let id):
             phase = .connected(token, id)
             return []
-        case .waitingToReconnect(_, let retryAt, let attempt):
-            phase = .waitingToReconnect(token, retryAt: retryAt, attempt: attempt)
+        case .waitingToReconnect(_, let retryAt, let attempt, let flaps):
+            phase = .waitingToReconnect(token, retryAt: retryAt, attempt: attempt, flaps: flaps)
             return []
         }
     }
@@ -134,9 +185,12 @@ public struct RealtimeConnection: Lifecycle {
         case .idle, .rejected, .gaveUp:
             phase = .idle
             return []
-        case .connecting(_, let id, _):
+        case .connecting(_, let id, _, _):
             phase = .idle
             return [.cancel(id), .emit(.realtimeDisconnected)]
+        case .settling(_, let id, _, _, _):
+            phase = .idle
+            return [.cancelTimer(.realtimeStable), .closeRealtime(id), .emit(.realtimeDisconnected)]
         case .connected(_, let id):
             phase = .idle
             return [.closeRealtime(id), .emit(.realtimeDisconnected)]
@@ -146,13 +200,13 @@ public struct RealtimeConnection: Lifecycle {
         }
     }
 
-    private func dropped(_ token: AccessToken, attempt: Int, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
+    private func dropped(_ token: AccessToken, attempt: Int, flaps: Int, at now: Instant, _ phase: inout Phase) -> [AuthEffect] {
         guard attempt < maxAttempts else {
             phase = .gaveUp(token)
             return [.emit(.realtimeDisconnected)]
         }
         let retryAt = now + delay(afterAttempt: attempt)
-        phase = .waitingToReconnect(token, retryAt: retryAt, attempt: attempt)
+        phase = .waitingToReconnect(token, retryAt: retryAt, attempt: attempt, flaps: flaps)
         return [.schedule(.reconnect, at: retryAt)]
     }
 }

@@ -89,6 +89,13 @@ public enum SecretKinds {
         /// Pasted by the user from an email.
         public static let isIssuedByServer = false
     }
+    /// An identity token from a provider's SDK (Sign in with Apple, Google Sign-In), for native sign-in.
+    public enum IdentityToken: SecretKind {
+        /// `identity token`.
+        public static let label = "identity token"
+        /// Issued by the provider to the app, not by the auth server.
+        public static let isIssuedByServer = false
+    }
 }
 
 /// A bearer access token.
@@ -97,6 +104,8 @@ public typealias AccessToken = Secret<SecretKinds.AccessToken>
 public typealias RefreshToken = Secret<SecretKinds.RefreshToken>
 /// A password-reset token (Everday `/auth/reset-password`).
 public typealias ResetToken = Secret<SecretKinds.ResetToken>
+/// A provider's identity token (a JWT from Sign in with Apple or Google Sign-In).
+public typealias IdentityToken = Secret<SecretKinds.IdentityToken>
 /// A password exactly as the user typed it, not yet validated.
 public typealias PasswordInput = Secret<SecretKinds.Password>
 /// A code exactly as the user typed it, not yet validated.

@@ -97,6 +97,28 @@ public enum OAuthProvider: String, Hashable, Sendable, CaseIterable {
     case github
 }
 
+/// Native sign-in: what a provider's SDK gave the app, sent to the server instead of a browser
+/// round trip (Hero365's deployed `POST /auth/apple/signin` and `/auth/google/signin`).
+public struct NativeSignIn: Hashable, Sendable, CustomStringConvertible {
+    /// The provider that issued the token.
+    public var provider: OAuthProvider
+    /// The provider's identity token (`id_token`); a secret.
+    public var identityToken: IdentityToken
+    /// Apple's stable user identifier (`ASAuthorizationAppleIDCredential.user`), which Hero365's
+    /// Apple endpoint requires beside the token; `nil` for Google.
+    public var userIdentifier: String?
+
+    /// Creates native sign-in details.
+    public init(provider: OAuthProvider, identityToken: IdentityToken, userIdentifier: String? = nil) {
+        self.provider = provider
+        self.identityToken = identityToken
+        self.userIdentifier = userIdentifier
+    }
+
+    /// `apple, ‹identity token›`: the token redacted, the user identifier left out.
+    public var description: String { "\(provider.rawValue), \(identityToken)" }
+}
+
 extension OAuthProvider: CustomStringConvertible {
     /// The provider's name, `google`, without the module-qualified type a payload would print.
     public var description: String { rawValue }
@@ -147,6 +169,8 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
     case changePassword(old: Password, new: Password, Bearer)
     /// Fetch the provider's authorization URL (Hero365 `/auth/oauth/{provider}`).
     case oauthURL(OAuthProvider)
+    /// Sign in with a provider's identity token (Hero365's deployed `/auth/{provider}/signin`).
+    case signInNatively(NativeSignIn)
     /// Exchange a refresh token for a new pair (Everday, Hero365 `/auth/refresh`).
     case refresh(RefreshToken)
     /// Fetch the signed-in user (Subspace `/auth/me`, Hero365 `/users/me`).
@@ -173,6 +197,7 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
         case .setPassword(let password, let bearer): "setPassword(\(password), \(bearer))"
         case .changePassword(let old, let new, let bearer): "changePassword(\(old), \(new), \(bearer))"
         case .oauthURL(let provider): "oauthURL(\(provider.rawValue))"
+        case .signInNatively(let details): "signInNatively(\(details))"
         case .refresh(let token): "refresh(\(token))"
         case .currentUser(let bearer): "currentUser(\(bearer))"
         case .revoke(let token, let bearer): "revoke(\(token), \(bearer))"

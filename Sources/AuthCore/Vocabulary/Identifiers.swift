@@ -179,6 +179,8 @@ public enum TimerID: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     case rateLimitEnds
     /// Reconnect the realtime connection.
     case reconnect
+    /// The realtime connection opened long enough ago to count as established.
+    case realtimeStable
     /// The access token of a session without refresh expires.
     case sessionExpiry
 
@@ -191,6 +193,7 @@ public enum TimerID: Hashable, Sendable, CaseIterable, CustomStringConvertible {
         case .codeExpiry: "codeExpiry"
         case .rateLimitEnds: "rateLimitEnds"
         case .reconnect: "reconnect"
+        case .realtimeStable: "realtimeStable"
         case .sessionExpiry: "sessionExpiry"
         }
     }

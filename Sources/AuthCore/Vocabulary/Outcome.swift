@@ -145,6 +145,9 @@ public enum Completion: Hashable, Sendable, CustomStringConvertible {
     case passwordResetCompleted
     /// Open this URL to continue OAuth sign-in.
     case authorizationURL(String)
+    /// This server offers no browser sign-in for the provider: get an identity token from the
+    /// provider's SDK (AuthenticationServices, Google Sign-In) and sign in natively with it.
+    case nativeSignInRequired(OAuthProvider)
     /// The user is signed out (a logout finishes at once, whatever the server later says).
     case signedOut
     /// The intent took effect and there is nothing more to say (start over, cancel, disconnect).
@@ -177,6 +180,7 @@ public enum Completion: Hashable, Sendable, CustomStringConvertible {
         case .passwordResetRequested(let resendAt): "passwordResetRequested(resendAt: \(resendAt))"
         case .passwordResetCompleted: "passwordResetCompleted"
         case .authorizationURL: "authorizationURL"
+        case .nativeSignInRequired(let provider): "nativeSignInRequired(\(provider))"
         case .signedOut: "signedOut"
         case .done: "done"
         case .unchanged: "unchanged"

@@ -111,6 +111,10 @@ public enum Reply: Hashable, Sendable, CustomStringConvertible {
     case verificationRequired(String?)
     /// The provider's authorization URL (Hero365 `/oauth/{provider}`).
     case authorizationURL(String)
+    /// No authorization URL: this server signs in with the provider only natively, with an
+    /// identity token from the provider's SDK (Hero365's deployed `/auth/oauth/{provider}`, which
+    /// names its `/auth/{provider}/signin` endpoints instead).
+    case nativeSignInRequired
     /// The realtime connection opened.
     case realtimeOpened
     /// The realtime connection closed or dropped after it had opened.
@@ -128,6 +132,7 @@ public enum Reply: Hashable, Sendable, CustomStringConvertible {
         case .pendingApproval: "pendingApproval"
         case .verificationRequired: "verificationRequired"
         case .authorizationURL: "authorizationURL"
+        case .nativeSignInRequired: "nativeSignInRequired"
         case .realtimeOpened: "realtimeOpened"
         case .realtimeClosed: "realtimeClosed"
         case .failed(let failure): "failed(\(failure))"

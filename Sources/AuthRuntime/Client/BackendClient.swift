@@ -160,7 +160,8 @@ extension BackendClient {
         guard (200..<300).contains(response.status) else {
             switch runner.contract.classifyProtected(response, receivedAt: runner.clock.now) {
             case .failed(let failure): throw .server(failure)
-            case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened,
+            case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired,
+                .realtimeOpened,
                 .realtimeClosed:
                 throw .server(.server(status: response.status, nil))
             }

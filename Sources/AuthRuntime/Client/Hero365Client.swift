@@ -59,14 +59,45 @@ public final class Hero365Client: BackendClient {
     }
 
     /// The provider's authorization URL to open in a browser; its callback goes to
-    /// ``completeOAuth(callback:)``.
+    /// ``completeOAuth(callback:)``. Throws ``AuthError/nativeSignInRequired(_:)`` when the server
+    /// signs in with `provider` only natively (``startOAuth(with:)`` says which way, without throwing).
     public func oauthURL(for provider: OAuthProvider) async throws(AuthError) -> URL {
+        switch try await startOAuth(with: provider) {
+        case .browser(let url): return url
+        case .nativeSignIn(let provider): throw .nativeSignInRequired(provider)
+        }
+    }
+
+    /// How sign-in with `provider` goes on with this server: in a browser at the URL the
+    /// document's server hands out (its callback goes to ``completeOAuth(callback:)``), or natively,
+    /// as the deployed server asks: get an identity token from the provider's SDK and call
+    /// ``signIn(with:identityToken:userIdentifier:)``.
+    public func startOAuth(with provider: OAuthProvider) async throws(AuthError) -> OAuthStart {
         let attempt = UUID().uuidString
         let (completion, _) = await perform(OAuthSignIn.Intent.begin(provider: provider.rawValue, attempt: attempt))
-        guard case .authorizationURL(let text) = completion else { throw AuthError(completion, at: runner.clock.now) }
-        guard let url = URL(string: text) else { throw .server(.malformed) }
-        oauth.began(attempt, opening: text)
-        return url
+        switch completion {
+        case .authorizationURL(let text):
+            guard let url = URL(string: text) else { throw .server(.malformed) }
+            oauth.began(attempt, opening: text)
+            return .browser(url)
+        case .nativeSignInRequired(let provider):
+            return .nativeSignIn(provider)
+        case .signedIn, .pendingApproval, .verificationRequired, .codeSent, .passwordSet, .passwordChanged, .passwordResetRequested,
+            .passwordResetCompleted, .signedOut, .done, .unchanged, .answered, .rejected, .failed, .superseded, .cancelled, .sessionEnded:
+            throw AuthError(completion, at: runner.clock.now)
+        }
+    }
+
+    /// Signs in natively with the identity token `provider`'s SDK gave the app (Sign in with
+    /// Apple's `identityToken`, Google Sign-In's `idToken`) and, for Apple, the credential's
+    /// `user` (when omitted, the identity token's `sub`, which carries the same id). The token is
+    /// sent in the request body only and never printed.
+    public func signIn(with provider: OAuthProvider, identityToken: String, userIdentifier: String? = nil) async throws(AuthError)
+        -> UserProfile
+    {
+        try await signedInUser(
+            OAuthSignIn.Intent.signInNatively(
+                provider: provider.rawValue, identityToken: IdentityToken(identityToken), userIdentifier: userIdentifier))
     }
 
     /// Signs in with the callback URL the provider redirected to (tokens or an error in its
@@ -88,6 +119,15 @@ public final class Hero365Client: BackendClient {
     public func fetchCurrentUser() async throws(AuthError) -> UserProfile {
         try await currentUserFromServer()
     }
+}
+
+/// How OAuth sign-in goes on with a provider (``Hero365Client/startOAuth(with:)``).
+public enum OAuthStart: Hashable, Sendable {
+    /// Open this URL in a browser; its callback goes to ``Hero365Client/completeOAuth(callback:)``.
+    case browser(URL)
+    /// The server signs in with this provider only natively: get an identity token from the
+    /// provider's SDK and call ``Hero365Client/signIn(with:identityToken:userIdentifier:)``.
+    case nativeSignIn(OAuthProvider)
 }
 
 /// The OAuth attempt a client began last, and the URL it opened.

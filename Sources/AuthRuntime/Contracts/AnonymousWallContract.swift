@@ -90,6 +90,7 @@ public struct AnonymousWallContract: BackendContract {
         case .revoke: throw .unsupported("server-side logout")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
+        case .signInNatively: throw .unsupported("native sign-in with an identity token")
         }
     }
 
@@ -116,7 +117,8 @@ public struct AnonymousWallContract: BackendContract {
                 return Self.user(object).map(Reply.user) ?? .failed(.malformed)
             }
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
-        case .register, .sendPhoneCode, .signInWithPhoneCode, .oauthURL, .refresh, .currentUser, .revoke, .protected, .openRealtime:
+        case .register, .sendPhoneCode, .signInWithPhoneCode, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .protected,
+            .openRealtime:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

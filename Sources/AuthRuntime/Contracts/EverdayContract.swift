@@ -75,6 +75,7 @@ public struct EverdayContract: BackendContract {
         case .currentUser: throw .unsupported("a current-user endpoint")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
+        case .signInNatively: throw .unsupported("native sign-in with an identity token")
         }
     }
 
@@ -104,7 +105,7 @@ public struct EverdayContract: BackendContract {
             // The seed shows no body for these: any success is done, with its `Message` if it has one.
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode, .setPassword,
-            .changePassword, .oauthURL, .currentUser, .protected, .openRealtime:
+            .changePassword, .oauthURL, .signInNatively, .currentUser, .protected, .openRealtime:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

@@ -25,6 +25,14 @@ import Foundation
 ///   rotating session exchanges it before the first protected call, single-flight and persisted,
 ///   instead of failing that call once. Against a server whose OTP token works (the document's),
 ///   this costs one refresh;
+/// - `GET /auth/oauth/{provider}` answers no `url` but `{"message", "endpoints": {"apple":
+///   "/auth/apple/signin", "google": "/auth/google/signin"}}`: the documented `{url, provider}` is
+///   read as `Reply.authorizationURL(_:)`, the deployed form as `Reply.nativeSignInRequired`, and
+///   native sign-in (`APIRequest.signInNatively(_:)`) posts the provider's `id_token` (with
+///   Apple's required `user_identifier`: the one given, else the identity token's `sub`, which is
+///   the same Apple user id) to that endpoint under this contract's base path; it answers
+///   `{access_token, refresh_token, expires_in, token_type, user, is_new_user}`. The identity token
+///   goes in the body, never in a URL;
 /// - errors are `{"detail": …}` for `HTTPException` and `{"error": {"type", "message", "details"}}`
 ///   for validation: the message is read from either (a validation detail's `input` is never
 ///   shown: it may echo what the user typed).
@@ -82,6 +90,21 @@ public struct Hero365Contract: BackendContract {
             return build.json("POST", "/auth/otp/verify", ["phone": .string(phone.e164), "token": .string(code.secret.reveal())])
         case .oauthURL(let provider):
             return build.bodiless("GET", "/auth/oauth/" + provider.rawValue, headers: [Self.contentType])
+        case .signInNatively(let details):
+            let token = details.identityToken.reveal()
+            var body: JSONObject = ["id_token": .string(token)]
+            switch details.provider {
+            case .apple:
+                // Required by the server: Apple's user id, which the identity token's `sub` also carries.
+                let identifier = details.userIdentifier ?? JWTClaims.payload(of: token).flatMap { AnswerReading.string($0["sub"]) }
+                guard let identifier else { throw .unsupported("Apple sign-in without a user identifier") }
+                body["user_identifier"] = .string(identifier)
+            case .google:
+                break
+            case .github:
+                throw .unsupported("native sign-in with GitHub")
+            }
+            return build.json("POST", "/auth/\(details.provider.rawValue)/signin", body)
         case .refresh(let token):
             return build.json("POST", "/auth/refresh", ["refresh_token": .string(token.reveal())])
         case .requestPasswordReset(.email(let email)):
@@ -124,9 +147,13 @@ public struct Hero365Contract: BackendContract {
             return .granted(grant)
         case .sendPhoneCode, .requestPasswordReset, .revoke:
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
-        case .oauthURL:
-            guard let url = AnswerReading.string(body.object?["url"]), URL(string: url)?.scheme != nil else { return .failed(.malformed) }
-            return .authorizationURL(url)
+        case .oauthURL(let provider):
+            if let url = AnswerReading.string(body.object?["url"]), URL(string: url)?.scheme != nil { return .authorizationURL(url) }
+            // Deployed: no URL, the native endpoints instead; this provider must be among them.
+            guard body.object?["endpoints"]?[provider.rawValue] != nil else { return .failed(.malformed) }
+            return .nativeSignInRequired
+        case .signInNatively:
+            return body.object.flatMap(Self.session).map(Reply.granted) ?? .failed(.malformed)
         case .refresh:
             guard let object = body.object, let access = AnswerReading.string(object["access_token"]) else { return .failed(.malformed) }
             return .refreshed(
@@ -212,14 +239,15 @@ public struct Hero365Contract: BackendContract {
         return .tokens(attempt: attempt, grant)
     }
 
-    /// `{"access_token", "refresh_token", "user": {"id", "email"?, "phone"?, "user_metadata": {"full_name"?}}}`.
+    /// `{"access_token", "refresh_token", "user": {"id", "email"?, "phone"?, "user_metadata": {"full_name"?}}}`; native
+    /// sign-in's user has `full_name` at its top level.
     private static func session(_ object: JSONObject) -> Grant? {
         guard let access = AnswerReading.string(object["access_token"]), let user = object["user"]?.object,
             let id = AnswerReading.identifier(user["id"])
         else { return nil }
         let profile = UserProfile(
             id: id, email: AnswerReading.string(user["email"]), phone: AnswerReading.string(user["phone"]),
-            name: AnswerReading.string(user["user_metadata"]?["full_name"]))
+            name: AnswerReading.string(user["user_metadata"]?["full_name"]) ?? AnswerReading.string(user["full_name"]))
         return Grant(
             accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["refresh_token"]).map(RefreshToken.init),
             expiry: AnswerReading.expiry(accessToken: access, otherwise: object["expires_in"]), user: profile)

@@ -69,6 +69,7 @@ public struct SubspaceContract: BackendContract {
         case .revoke: throw .unsupported("server-side logout")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
+        case .signInNatively: throw .unsupported("native sign-in with an identity token")
         }
     }
 
@@ -100,7 +101,7 @@ public struct SubspaceContract: BackendContract {
                     expiry: JWTClaims.expiry(of: token)))
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .revoke, .protected,
-            .openRealtime:
+            .openRealtime, .signInNatively:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

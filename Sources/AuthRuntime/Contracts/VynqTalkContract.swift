@@ -61,6 +61,7 @@ public struct VynqTalkContract: BackendContract {
         case .revoke: throw .unsupported("server-side logout")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("the realtime connection through encode (use realtimeURL)")
+        case .signInNatively: throw .unsupported("native sign-in with an identity token")
         }
     }
 
@@ -77,7 +78,7 @@ public struct VynqTalkContract: BackendContract {
             return .granted(Grant(accessToken: AccessToken(token), expiry: JWTClaims.expiry(of: token, claims: Self.expiryClaims), user: user))
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .currentUser, .revoke,
-            .protected, .openRealtime:
+            .protected, .openRealtime, .signInNatively:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

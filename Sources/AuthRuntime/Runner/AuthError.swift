@@ -25,6 +25,9 @@ public enum AuthError: Error, LocalizedError, Hashable, Sendable, CustomStringCo
     case cancelled
     /// The backend answered in a way this operation cannot use: a composition error, not the user's.
     case unexpected(String)
+    /// This server offers no browser sign-in with the provider: sign in natively with the
+    /// identity token its SDK gives (Hero365's deployed server; see `Hero365Client.startOAuth(with:)`).
+    case nativeSignInRequired(OAuthProvider)
 
     /// The error for a refusal at `now`: a wait becomes a duration from now.
     public init(_ rejection: Rejection, at now: Instant) {
@@ -50,6 +53,7 @@ public enum AuthError: Error, LocalizedError, Hashable, Sendable, CustomStringCo
         case .superseded: "A newer request took the place of this one."
         case .cancelled: "The request was cancelled."
         case .unexpected: "Server error, please try again"
+        case .nativeSignInRequired(let provider): "Sign in with \(provider.displayName) in the app."
         }
     }
 
@@ -63,6 +67,7 @@ public enum AuthError: Error, LocalizedError, Hashable, Sendable, CustomStringCo
         case .superseded: "superseded"
         case .cancelled: "cancelled"
         case .unexpected(let what): "unexpected(\(what))"
+        case .nativeSignInRequired(let provider): "nativeSignInRequired(\(provider))"
         }
     }
 
@@ -86,9 +91,21 @@ extension AuthError {
         case .sessionEnded: self = .sessionEnded
         case .superseded: self = .superseded
         case .cancelled: self = .cancelled
+        case .nativeSignInRequired(let provider): self = .nativeSignInRequired(provider)
         case .signedIn, .pendingApproval, .verificationRequired, .codeSent, .passwordSet, .passwordChanged,
             .passwordResetRequested, .passwordResetCompleted, .authorizationURL, .signedOut, .done, .unchanged, .answered:
             self = .unexpected("\(completion)")
+        }
+    }
+}
+
+extension OAuthProvider {
+    /// `Apple`, `Google`, `GitHub`: the name a user reads.
+    var displayName: String {
+        switch self {
+        case .apple: "Apple"
+        case .google: "Google"
+        case .github: "GitHub"
         }
     }
 }

@@ -382,7 +382,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         case .openRealtime(let token):
             openRealtime(id, token)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode, .signIn,
-            .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh,
+            .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .signInNatively, .refresh,
             .currentUser, .revoke:
             let http: HTTPRequest
             do throws(ContractError) {

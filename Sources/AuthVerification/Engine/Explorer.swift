@@ -222,7 +222,7 @@ public enum Explorer {
                         next.append(after)
                     }
                     guard let target, target != node else { continue }
-                    let edge = UInt32(target) | (Self.isEnvironmentFailure(move) ? 0x8000_0000 : 0)
+                    let edge = UInt32(target) | (Self.isEnvironmentFailure(move, in: snapshot.world) ? 0x8000_0000 : 0)
                     if !targets.contains(edge) { targets.append(edge) }
                     if after.stateFingerprint != snapshot.stateFingerprint {
                         let (label, kind) = labels.label(move)
@@ -368,12 +368,21 @@ public enum Explorer {
         return replay(choices) { index[$0] == node }
     }
 
-    /// Timers and failed answers: the only moves a livelock may consist of.
-    @inlinable static func isEnvironmentFailure(_ move: Move<Machine>) -> Bool {
+    /// Timers, failed answers and realtime opens: the only moves a livelock may consist of.
+    ///
+    /// An open realtime connection is progress only once it proved itself (the
+    /// `TimerID.realtimeStable` timer fired): an open the server closes at once (VynqTalk's
+    /// deployed server accepts the upgrade, then closes it on a refused token) is no success, so a
+    /// loop whose only successes are such opens is a livelock.
+    @inlinable static func isEnvironmentFailure(_ move: Move<Machine>, in world: World<Machine>) -> Bool {
         switch move.event {
-        case .tick: return true
+        case .tick:
+            if case .timer(let index) = move.choice, world.timers.indices.contains(index), world.timers[index].id == .realtimeStable {
+                return false  // The connection stayed open: established.
+            }
+            return true
         case .reply(_, .failed(let failure), _): return SourceRules.environmentFailed(failure)
-        case .reply(_, .realtimeClosed, _): return true
+        case .reply(_, .realtimeClosed, _), .reply(_, .realtimeOpened, _): return true
         case .reply, .intent, .withdrawn, .launched: return false
         }
     }
@@ -421,7 +430,7 @@ public enum Explorer {
                     kind: .noWayHome, detail: "no way back to \(paths[0]) from \(path(node))", trace: replay(trace(to: Int32(node)), to: Int32(node)))
             )
         }
-        // Livelocks: cycles in the subgraph of timers and failed answers (Kahn's algorithm).
+        // Livelocks: cycles in the subgraph of timers, failed answers and realtime opens (Kahn's algorithm).
         var inDegree = [Int32](repeating: 0, count: count)
         for edge in edgeTargets where edge & 0x8000_0000 != 0 { inDegree[Int(edge & 0x7FFF_FFFF)] += 1 }
         var removable = (0..<count).filter { inDegree[$0] == 0 }

@@ -158,6 +158,7 @@ public enum EventLabel {
         case .pendingApproval: ("pendingApproval", .success)
         case .verificationRequired: ("verificationRequired", .success)
         case .authorizationURL: ("authorizationURL", .success)
+        case .nativeSignInRequired: ("nativeSignInRequired", .success)
         case .realtimeOpened: ("realtimeOpened", .success)
         case .realtimeClosed: ("realtimeClosed", .failure)
         case .failed(let failure): (label(of: failure), .failure)

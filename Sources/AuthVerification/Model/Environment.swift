@@ -588,7 +588,7 @@ extension APIRequest {
             bearer.token
         case .openRealtime(let token): token
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
-            .signIn, .register, .requestPasswordReset, .resetPassword, .oauthURL, .refresh:
+            .signIn, .register, .requestPasswordReset, .resetPassword, .oauthURL, .signInNatively, .refresh:
             nil
         }
     }
@@ -599,7 +599,7 @@ extension APIRequest {
         case .refresh(let token), .revoke(let token, _): token
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL,
-            .currentUser, .protected, .openRealtime:
+            .signInNatively, .currentUser, .protected, .openRealtime:
             nil
         }
     }
@@ -611,8 +611,8 @@ extension APIRequest {
         case .sendPhoneCode(let phone): "phone:\(phone.e164):login"
         case .requestPasswordReset(.email(let email)): "email:\(email.rawValue):reset_password"
         case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .register,
-            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .currentUser,
-            .revoke, .protected, .openRealtime:
+            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .signInNatively, .refresh,
+            .currentUser, .revoke, .protected, .openRealtime:
             nil
         }
     }
@@ -625,7 +625,7 @@ extension APIRequest {
         case .signInWithPhoneCode(let phone, _): "phone:\(phone.e164):login"
         case .resetPassword(.emailCode(let email, _), _): "email:\(email.rawValue):reset_password"
         case .sendEmailCode, .sendPhoneCode, .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword,
-            .changePassword, .oauthURL, .refresh, .currentUser, .revoke, .protected, .openRealtime:
+            .changePassword, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .protected, .openRealtime:
             nil
         }
     }
@@ -634,7 +634,8 @@ extension APIRequest {
     @inlinable var needsUserAction: Bool {
         switch self {
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
-            .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL:
+            .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL,
+            .signInNatively:
             true
         case .refresh, .currentUser, .revoke, .protected, .openRealtime:
             false

@@ -46,6 +46,9 @@ public struct ReplyCatalogue: Sendable {
     /// revoke) can meet: one refusal and one transient failure, the two classes the background
     /// sign-out treats differently; every class is explored on the session's own requests.
     public var backgroundFailures: [AuthFailure] = [.unauthorized(nil), .network]
+    /// The OAuth URL request may also answer "sign in natively" instead of a URL (Hero365's
+    /// deployed server), so both answers are explored.
+    public var oauthAnswersNativeSignIn = true
 
     /// Creates a catalogue.
     @inlinable public init(
@@ -94,7 +97,8 @@ public struct ReplyCatalogue: Sendable {
             kind =
                 switch exchange.request {
                 case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke, .resetPassword(.token, _): .accepted
-                case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .resetPassword(.emailCode, _): .granted
+                case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .signInNatively, .resetPassword(.emailCode, _):
+                    .granted
                 case .register: .registration
                 case .setPassword, .changePassword: .passwordStep
                 case .oauthURL(let provider): .authorizationURL(provider)
@@ -135,7 +139,8 @@ public struct ReplyCatalogue: Sendable {
         case .passwordStep:
             return [.user(Self.user(passwordSet: true))] + failed
         case .authorizationURL(let provider):
-            return [.authorizationURL("https://auth.example/authorize?provider=\(provider.rawValue)")] + failed
+            let native: [Reply] = oauthAnswersNativeSignIn ? [.nativeSignInRequired] : []
+            return [.authorizationURL("https://auth.example/authorize?provider=\(provider.rawValue)")] + native + failed
         case .refreshed:
             var answers: [Reply] = [.refreshed(TokenRefresh(accessToken: access, refreshToken: refresh, expiry: expiry))]
             if refreshMayOmitToken, !key.background {
@@ -147,6 +152,8 @@ public struct ReplyCatalogue: Sendable {
         case .protected:
             return [.accepted(nil)] + callFailures.map(Reply.failed)
         case .realtime(let opened):
+            // An open connection may close at any time: before the connection's stability timer
+            // fires, that is the deployed VynqTalk server's "open, then closed at once".
             return opened
                 ? [.realtimeClosed, .failed(.unauthorized(nil))]
                 : [.realtimeOpened, .failed(.unauthorized(nil)), .failed(.network)]

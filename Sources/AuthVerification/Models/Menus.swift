@@ -58,7 +58,8 @@ public enum Menus {
     }
 
     /// `OAuthSignIn`: a fresh attempt name, an unsupported provider, callbacks for the pending
-    /// attempt and for another one, a cancelled callback, cancel.
+    /// attempt and for another one, a cancelled callback, cancel, native sign-in with an identity
+    /// token (and with a provider that has none).
     public static func oauth<Machine>(in snapshot: Snapshot<Machine>) -> [OAuthSignIn.Intent] {
         oauth(OAuthMenuKey(in: snapshot))
     }
@@ -74,7 +75,7 @@ public enum Menus {
             var pending = "n0"
             switch snapshot.phase(OAuthSignIn.Phase.self) {
             case .awaitingCallback(_, let attempt)?, .fetchingURL(_, let attempt, _)?: pending = attempt
-            case .choosingProvider?, .signedIn?, nil: break
+            case .choosingProvider?, .signingInNatively?, .signedIn?, nil: break
             }
             self.pending = pending
             access = snapshot.symbols.access + 1
@@ -92,6 +93,8 @@ public enum Menus {
             .begin(provider: "google", attempt: fresh), .begin(provider: "myspace", attempt: fresh),
             .callback(.tokens(attempt: key.pending, grant)), .callback(.tokens(attempt: key.pending == "n1" ? "n2" : "n1", grant)),
             .callback(.failure(attempt: key.pending, "access_denied")), .cancel,
+            .signInNatively(provider: "apple", identityToken: Inputs.identityToken, userIdentifier: nil),
+            .signInNatively(provider: "github", identityToken: Inputs.identityToken, userIdentifier: nil),
         ]
     }
 

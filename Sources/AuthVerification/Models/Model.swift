@@ -82,4 +82,6 @@ public enum Inputs {
     public static let username = "newkid"
     /// A reset token from an email.
     public static let resetToken = ResetToken("reset-token-9")
+    /// An identity token from a provider's SDK, for native sign-in.
+    public static let identityToken = IdentityToken("identity-token-7")
 }

@@ -231,15 +231,27 @@ public enum Models {
 
     /// The realtime connection beside a VynqTalk session.
     public static func realtime() -> Model<Handover<PasswordSignIn, SessionWithRealtime>> {
-        let session = SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: true))
+        realtime("realtimeConnection", realtimeMachine)
+    }
+
+    /// What ``realtime()`` explores: a VynqTalk session without refresh, its connection trying 3
+    /// times and counting 2 opens closed at once as a refused token.
+    public static let realtimeMachine = Handover(
+        entry: PasswordSignIn(identifiers: .email),
+        session: SessionWithRealtime(
+            session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: true)),
+            connection: RealtimeConnection(maxAttempts: 3, maxFlaps: 2)))
+
+    /// ``realtime()``'s model around `machine` (a broken variant of ``realtimeMachine``, say). The
+    /// server may refuse an open, fail it, or accept it and close it at any time after, "open,
+    /// then closed at once" included (a close before the connection's stability timer fires).
+    public static func realtime<Machine: Lifecycle>(_ name: String, _ machine: Machine) -> Model<Machine>
+    where Machine.Intent == Handover<PasswordSignIn, SessionWithRealtime>.Intent {
         var replies = ReplyCatalogue()
         replies.failures = [.unauthorized(nil), .network]
         replies.callFailures = [.unauthorized(nil), .forbidden(nil)]
         return Model(
-            name: "realtimeConnection",
-            machine: Handover(
-                entry: PasswordSignIn(identifiers: .email),
-                session: SessionWithRealtime(session: session, connection: RealtimeConnection(maxAttempts: 3))),
+            name: name, machine: machine,
             replies: replies, relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",

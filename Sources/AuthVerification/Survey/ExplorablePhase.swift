@@ -398,6 +398,7 @@ extension OAuthSignIn.Phase: ExplorablePhase {
         case .choosingProvider: "choosingProvider"
         case .fetchingURL: "fetchingURL"
         case .awaitingCallback: "awaitingCallback"
+        case .signingInNatively: "signingInNatively"
         case .signedIn: "signedIn"
         }
     }
@@ -414,6 +415,9 @@ extension OAuthSignIn.Phase: ExplorablePhase {
         case .awaitingCallback(let provider, let attempt):
             s.plain(provider)
             s.plain(attempt)
+        case .signingInNatively(let provider, let id):
+            s.plain(provider)
+            s.visit(id)
         case .signedIn(let grant):
             s.visit(grant)
         }
@@ -510,6 +514,7 @@ extension RealtimeConnection.Phase: ExplorablePhase {
         switch self {
         case .idle: "idle"
         case .connecting: "connecting"
+        case .settling: "settling"
         case .connected: "connected"
         case .waitingToReconnect: "waitingToReconnect"
         case .rejected: "rejected"
@@ -522,17 +527,25 @@ extension RealtimeConnection.Phase: ExplorablePhase {
         s.tag(caseName)
         switch self {
         case .idle, .rejected: break
-        case .connecting(let token, let id, let attempt):
+        case .connecting(let token, let id, let attempt, let flaps):
             s.visit(token)
             s.visit(id)
             s.number(attempt)
+            s.number(flaps)
+        case .settling(let token, let id, let stableAt, let attempt, let flaps):
+            s.visit(token)
+            s.visit(id)
+            s.visit(stableAt)
+            s.number(attempt)
+            s.number(flaps)
         case .connected(let token, let id):
             s.visit(token)
             s.visit(id)
-        case .waitingToReconnect(let token, let retryAt, let attempt):
+        case .waitingToReconnect(let token, let retryAt, let attempt, let flaps):
             s.visit(token)
             s.visit(retryAt)
             s.number(attempt)
+            s.number(flaps)
         case .gaveUp(let token):
             s.visit(token)
         }

@@ -218,6 +218,11 @@ extension APIRequest: Surveyable {
         case .openRealtime(let token):
             s.tag("openRealtime")
             s.visit(token)
+        case .signInNatively(let details):
+            s.tag("signInNatively")
+            s.plain(details.provider)
+            s.visit(details.identityToken)
+            s.plain(details.userIdentifier ?? "")
         }
     }
 }

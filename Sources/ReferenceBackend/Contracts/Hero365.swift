@@ -14,9 +14,15 @@ import Foundation
 /// `?email=` (a body alone is 422 in the `{"error": {"type", "message", "details"}}` envelope) and
 /// refresh answers Supabase's `expires_in: 3600` and `token_type` beside the access token, whose
 /// own `exp` is its real lifetime; OTP verify answers a token the protected routes refuse (401)
-/// until `/auth/refresh` exchanges the refresh token beside it.
+/// until `/auth/refresh` exchanges the refresh token beside it. `GET /auth/oauth/{provider}`
+/// answers no URL but `{"message", "endpoints"}` (google and apple only), and native sign-in is
+/// served: `POST /auth/apple/signin` and `/auth/google/signin` with the provider's `id_token`.
 struct Hero365: Contract {
     static let providers = ["google", "apple", "github"]
+    /// The providers the deployed server signs in natively.
+    static let nativeProviders = ["google", "apple"]
+    /// The `iss` of each provider's identity tokens.
+    static let issuers = ["apple": "https://appleid.apple.com", "google": "https://accounts.google.com"]
 
     private struct User {
         var id: String
@@ -37,6 +43,8 @@ struct Hero365: Contract {
         var users: [String: User] = [:]
         var otps: [String: OTP] = [:]
         var oauthStates: [String: String] = [:]
+        /// Users signed in natively, by `provider:sub` of their identity token.
+        var providerUsers: [String: String] = [:]
 
         func user(email: String) -> User? { users.values.first { $0.email == email } }
         func user(phone: String) -> User? { users.values.first { $0.phone == phone } }
@@ -61,6 +69,8 @@ struct Hero365: Contract {
             Route("POST", "/api/v1/auth/otp/send", sendOTP),
             Route("POST", "/api/v1/auth/otp/verify", verifyOTP),
             Route("GET", "/api/v1/auth/oauth/{provider}", oauthURL),
+            Route("POST", "/api/v1/auth/apple/signin", { (request) throws(Rejection) in try nativeSignIn(request, provider: "apple") }),
+            Route("POST", "/api/v1/auth/google/signin", { (request) throws(Rejection) in try nativeSignIn(request, provider: "google") }),
             Route("POST", "/api/v1/auth/refresh", refresh),
             Route("POST", "/api/v1/auth/password-recovery", passwordRecovery),
             Route("GET", "/api/v1/users/me", me),
@@ -196,11 +206,71 @@ struct Hero365: Contract {
         guard let provider = request.parameters["provider"]?.lowercased(), Hero365.providers.contains(provider) else {
             throw Rejection(400, "Unsupported OAuth provider")
         }
+        if settings.deployed {
+            // Deployed: no URL; the app signs in natively with the provider's SDK (google and apple only).
+            guard Hero365.nativeProviders.contains(provider) else { throw Rejection(400, "Unsupported OAuth provider") }
+            return .json(
+                200,
+                [
+                    "message": .string(
+                        "Use \(provider) SDK in your mobile app to get ID token, then call the appropriate sign-in endpoint"),
+                    "endpoints": ["apple": "/auth/apple/signin", "google": "/auth/google/signin"],
+                ])
+        }
         let oauthState = Secrets.opaqueToken(byteCount: 16)
         state.withLock { $0.oauthStates[oauthState] = provider }
         let host = request.http.headers["Host"] ?? "127.0.0.1"
         let url = "http://\(host)/__dev/oauth/authorize?provider=\(provider)&state=\(oauthState)"
         return .json(200, ["url": .string(url), "provider": .string(provider)])
+    }
+
+    /// Deployed only: `POST /auth/{provider}/signin` with the provider's `id_token` (Apple also
+    /// requires `user_identifier`, its user id, which must be the token's `sub`). The token is
+    /// checked as Supabase would, here by its claims: a JWT whose `iss` is the provider's and whose
+    /// `sub` names the user (``ReferenceServer/providerIdentityToken(provider:subject:email:)``
+    /// mints one). The account is found by that `sub`, else by the token's email, else created.
+    private func nativeSignIn(_ request: ContractRequest, provider: String) throws(Rejection) -> ServerResponse {
+        guard settings.deployed else { throw Rejection(404, "Not Found") }
+        let body = try request.jsonObject()
+        let title = provider == "apple" ? "Apple" : "Google"
+        guard let token = body.fields["id_token"]?.string, !token.isEmpty else {
+            return Self.validationFailed(field: "body.id_token", message: "Field required", type: "missing")
+        }
+        let identifier = body.string("user_identifier")
+        if provider == "apple", identifier == nil {
+            return Self.validationFailed(field: "body.user_identifier", message: "Field required", type: "missing")
+        }
+        guard let claims = JWT.claims(of: token), claims["iss"]?.string == Hero365.issuers[provider],
+            let subject = claims["sub"]?.string, !subject.isEmpty, identifier == nil || identifier == subject
+        else {
+            throw Rejection(400, "\(title) Sign-In failed: Failed to sign in with \(provider): Invalid ID token")
+        }
+        let email = (claims["email"]?.string ?? body.string("email"))?.lowercased()
+        let name = body.string("full_name")
+        let (user, isNew) = state.withLock { state -> (User, Bool) in
+            let key = provider + ":" + subject
+            if let id = state.providerUsers[key], let known = state.users[id] { return (known, false) }
+            if let email, let known = state.user(email: email) {
+                state.providerUsers[key] = known.id
+                return (known, false)
+            }
+            let user = User(id: Secrets.uuid(), email: email, phone: nil, password: nil, fullName: name)
+            state.users[user.id] = user
+            state.providerUsers[key] = user.id
+            return (user, true)
+        }
+        let issued = open(user)
+        return .json(
+            200,
+            [
+                "access_token": .string(issued.accessToken), "refresh_token": issued.refreshToken.json, "expires_in": 3600,
+                "token_type": "bearer",
+                "user": [
+                    "id": .string(user.id), "email": user.email.json, "phone": user.phone.json, "full_name": user.fullName.json,
+                    "is_active": true, "is_superuser": false, "supabase_id": .string(user.id), "last_login": .null,
+                ],
+                "is_new_user": .bool(isNew),
+            ])
     }
 
     private func refresh(_ request: ContractRequest) throws(Rejection) -> ServerResponse {

@@ -13,6 +13,12 @@ import Foundation
 /// message with `{"type":"echo","data":<text>}`, and closes with 1008 once the token has expired
 /// or been revoked; `ReferenceServer.disconnectWebSockets()` closes every socket with 1001 so
 /// clients can practise reconnecting.
+///
+/// A suspended account (`ReferenceServer.suspendVynqTalkUser(email:)`) is 403 "Your account is
+/// suspended." on every protected call. With `deployed` set, `/ws` answers as the server people run
+/// does: it always switches protocols, then closes at once (1001, no message) when the token is
+/// missing, invalid or expired, and for a suspended user sends `online_users` and `user_suspended`
+/// (the `{"success","data","message"}` envelope, the event in `message`) before closing.
 struct VynqTalk: Contract {
     private struct User {
         var id: String
@@ -26,6 +32,8 @@ struct VynqTalk: Contract {
     private let services: Services
     private let users = Locked<[String: User]>([:])
     private let sockets = Locked<[ObjectIdentifier: WebSocket]>([:])
+    /// The ids of suspended users.
+    private let suspended = Locked<Set<String>>([])
 
     init(services: Services) {
         self.services = services
@@ -46,6 +54,13 @@ struct VynqTalk: Contract {
         for socket in sockets.withLock({ Array($0.values) }) {
             socket.close(code: 1001, reason: "Server going away")
         }
+    }
+
+    /// Suspends the account registered with `email`, as VynqTalk's admin does; `false` when there is none.
+    func suspend(email: String) -> Bool {
+        guard let user = users.withLock({ $0[email.lowercased()] }) else { return false }
+        suspended.withLock { _ = $0.insert(user.id) }
+        return true
     }
 
     func errorResponse(_ rejection: Rejection) -> ServerResponse {
@@ -102,9 +117,14 @@ struct VynqTalk: Contract {
     }
 
     private func webSocket(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
-        guard let token = request.http.query["token"], !token.isEmpty else { throw Rejection(401, "Unauthorized") }
-        guard case let .valid(grant) = services.sessions.checkAccess(token, for: backend) else {
-            throw Rejection(401, "Unauthorized")
+        let token = request.http.query["token"] ?? ""
+        let grant: SessionStore.Grant? =
+            if !token.isEmpty, case let .valid(grant) = services.sessions.checkAccess(token, for: backend) { grant } else { nil }
+        let isSuspended = grant.map { grant in suspended.withLock { $0.contains(grant.subject) } } ?? false
+        let deployed = services.configuration.vynqTalk.deployed
+        if !deployed {
+            guard grant != nil else { throw Rejection(401, "Unauthorized") }
+            guard !isSuspended else { throw Rejection(403, "Your account is suspended.") }
         }
         guard request.http.headers["Upgrade"]?.lowercased() == "websocket",
             let key = request.http.headers["Sec-WebSocket-Key"]
@@ -115,6 +135,21 @@ struct VynqTalk: Contract {
         let backend = backend
         let sockets = sockets
         return .switchingToWebSocket(key: key) { socket in
+            guard let grant else {
+                socket.close(code: 1001)  // Deployed: upgraded before the token was read, then closed at once, no message.
+                return
+            }
+            if isSuspended {
+                // Deployed: registered (every connection hears `online_users`), told, then closed.
+                let online: JSONValue = ["success": true, "data": ["userIds": [.string(grant.subject)]], "message": "online_users"]
+                let told: JSONValue = [
+                    "success": true, "data": ["userId": .string(grant.subject), "suspended": true], "message": "user_suspended",
+                ]
+                socket.send(text: String(decoding: online.encoded(), as: UTF8.self))
+                socket.send(text: String(decoding: told.encoded(), as: UTF8.self))
+                socket.close(code: 1001)
+                return
+            }
             sockets.withLock { $0[ObjectIdentifier(socket)] = socket }
             defer { _ = sockets.withLock { $0.removeValue(forKey: ObjectIdentifier(socket)) } }
             let greeting: JSONValue = ["type": "connected", "userId": .string(grant.subject)]
@@ -136,7 +171,8 @@ struct VynqTalk: Contract {
     }
 
     private func authorize(_ request: ContractRequest) throws(Rejection) {
-        _ = try services.authorize(request, for: backend, missing: "Unauthorized", invalid: "Unauthorized", expired: "Token expired")
+        let grant = try services.authorize(request, for: backend, missing: "Unauthorized", invalid: "Unauthorized", expired: "Token expired")
+        guard !suspended.withLock({ $0.contains(grant.subject) }) else { throw Rejection(403, "Your account is suspended.") }
     }
 
     private func signedIn(_ user: User, message: String) -> ServerResponse {

@@ -1,6 +1,7 @@
 import AuthCore
 import AuthRuntime
 import Foundation
+import ReferenceBackend
 import Testing
 
 @Suite("Client: Hero365", .timeLimit(.minutes(1)))
@@ -44,6 +45,47 @@ struct Hero365ClientTests {
             #expect(wrong?.errorDescription == "Invalid OTP")
             #expect(try await auth.verifyOTP(code: code).phone == Self.phone)
             #expect(await auth.isSignedIn)
+            await auth.stop()
+        }
+    }
+
+    @Test(
+        "the document says GET /auth/oauth/{provider} answers {url, provider}; the deployed server sends {message, endpoints}; both are read: a URL to open, or native sign-in, which signs in with the provider's identity token",
+        arguments: ServerForm.allCases)
+    func oauthInEitherForm(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.hero365, configure: form.configure) { stack in
+            let auth = Hero365Client(baseURL: stack.baseURL, vault: MemoryVault(), clock: stack.clock, logger: stack.log)
+            switch form {
+            case .documented:
+                guard case .browser(let url) = try await auth.startOAuth(with: .apple) else {
+                    Issue.record("the document's server hands out a URL")
+                    return
+                }
+                #expect(url.path.hasSuffix("/__dev/oauth/authorize"))
+            case .deployed:
+                #expect(try await auth.startOAuth(with: .apple) == .nativeSignIn(.apple))
+                #expect(try await auth.startOAuth(with: .google) == .nativeSignIn(.google))
+                let thrown = await authError { try await auth.oauthURL(for: .apple) }
+                #expect(thrown == .nativeSignInRequired(.apple))
+                #expect(thrown?.errorDescription == "Sign in with Apple in the app.")
+                let github = await authError { try await auth.startOAuth(with: .github) }
+                #expect(github?.errorDescription == "Unsupported OAuth provider")
+
+                let forged = ReferenceServer.providerIdentityToken(provider: "google", subject: "001234.apple", email: "apple.user@example.com")
+                let refused = await authError { try await auth.signIn(with: .apple, identityToken: forged) }
+                #expect(refused?.errorDescription == "Apple Sign-In failed: Failed to sign in with apple: Invalid ID token")
+                #expect(!refused.map { "\($0)" }!.contains(forged), "the identity token is never printed")
+
+                let token = ReferenceServer.providerIdentityToken(provider: "apple", subject: "001234.apple", email: "apple.user@example.com")
+                // No user identifier given: the identity token's `sub` is sent as Apple's required `user_identifier`.
+                let user = try await auth.signIn(with: .apple, identityToken: token)
+                #expect(user.email == "apple.user@example.com")
+                #expect(try await auth.fetchCurrentUser().id == user.id, "the native grant's token is accepted on protected routes")
+                await auth.signOut()
+                let again = try await auth.signIn(with: .apple, identityToken: token, userIdentifier: "001234.apple")
+                #expect(again.id == user.id, "the same Apple user signs in to the same account")
+                #expect(!stack.log.lines.contains { $0.contains(token) }, "the identity token never reaches the log")
+            }
             await auth.stop()
         }
     }

@@ -94,6 +94,48 @@ struct DeployedFormTests {
         }
     }
 
+    @Test(
+        "the document says GET /auth/oauth/{provider} answers {url, provider}; the deployed server sends {message, endpoints} and no url; both are read"
+    )
+    func hero365OAuthForms() throws {
+        #expect(
+            try Self.decoded(.hero365, "auth-oauth-google.response.200.json")
+                == .authorizationURL("https://your-project.supabase.co/auth/v1/authorize?provider=google"))
+        #expect(try Self.decoded(.hero365, "auth-oauth-google.response.200.deployed.json") == .nativeSignInRequired)
+        let fixture = try FixtureLibrary.fixture(.hero365, "auth-oauth-google.response.200.deployed.json")
+        // The same answer for a provider its endpoints do not name is unreadable, not a native sign-in.
+        #expect(
+            Hero365Contract.development.decode(try fixture.response(), for: .oauthURL(.github), receivedAt: Self.receivedAt) == .failed(.malformed))
+    }
+
+    @Test(
+        "native sign-in posts the identity token in the body only; Apple's required user_identifier is the one given, else the token's sub; Google needs none; GitHub has no native sign-in"
+    )
+    func hero365NativeSignIn() throws {
+        let contract = Hero365Contract.development
+        let payload = Data(#"{"iss":"https://appleid.apple.com","sub":"001234.5678abcd.1234"}"#.utf8).base64EncodedString()
+            .replacingOccurrences(of: "=", with: "")
+        let token = "eyJhbGciOiJSUzI1NiJ9.\(payload).signature"
+        for (given, sent) in [(nil, "001234.5678abcd.1234"), ("001234.given", "001234.given")] {
+            let request = try contract.encode(
+                .signInNatively(NativeSignIn(provider: .apple, identityToken: IdentityToken(token), userIdentifier: given)))
+            #expect(request.method == "POST" && request.url.path == "/api/v1/auth/apple/signin" && request.url.query == nil)
+            #expect(try TestJSON.parse(try #require(request.body)) == .object(["id_token": .string(token), "user_identifier": .string(sent)]))
+        }
+        let google = try contract.encode(.signInNatively(NativeSignIn(provider: .google, identityToken: IdentityToken(token))))
+        #expect(google.url.path == "/api/v1/auth/google/signin")
+        #expect(try TestJSON.parse(try #require(google.body)) == .object(["id_token": .string(token)]))
+        #expect(throws: ContractError.self) {
+            try contract.encode(.signInNatively(NativeSignIn(provider: .github, identityToken: IdentityToken(token))))
+        }
+        #expect(throws: ContractError.self, "an opaque Apple token names no user: refused before sending") {
+            try contract.encode(.signInNatively(NativeSignIn(provider: .apple, identityToken: IdentityToken("opaque"))))
+        }
+        #expect(
+            try Self.shown(.hero365, "auth-apple-signin.response.400.deployed.json")
+                == "Apple Sign-In failed: Failed to sign in with apple: Invalid ID token")
+    }
+
     @Test("the document serves /api/v1; production serves /v1: the prefix is configuration")
     func hero365Prefix() throws {
         let server = try #require(URL(string: "https://api.hero365.ai"))

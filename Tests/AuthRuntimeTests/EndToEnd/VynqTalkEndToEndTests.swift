@@ -91,7 +91,7 @@ struct VynqTalkEndToEndTests {
                 await client.states.waitFor { states in
                     guard case .signedIn(let phase)? = states.last?.phase else { return false }
                     switch phase.connection {
-                    case .connected, .waitingToReconnect, .gaveUp: return true
+                    case .settling, .connected, .waitingToReconnect, .gaveUp: return true
                     case .idle, .connecting, .rejected: return false
                     }
                 })
@@ -112,7 +112,52 @@ struct VynqTalkEndToEndTests {
         }
     }
 
-    @Test("realtime (scripted connector): opens with the token the server issued, reconnects after a drop on the shared clock, closes at logout")
+    @Test(
+        "a suspended user: the document's server refuses the handshake (403); the deployed one opens and closes at once, every time; both stop the connection and end the session, reported",
+        arguments: ServerForm.allCases)
+    func suspendedUserStopsTheConnection(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.vynqTalk, configure: form.configure) { stack in
+            let connector = LoopbackWebSocketConnector()
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.vynqTalk(), vault: vault, realtime: connector, openConnection: VynqTalkConnection.open)
+            await client.send(Do.signUp("Alice", "alice@example.com", Accounts.password))
+            #expect(await client.waitFor(.realtimeConnected))
+            await client.advance(stack.clock, by: .seconds(10))  // It stayed open: established.
+            guard case .signedIn(let established) = await client.phase, case .connected = established.connection else {
+                Issue.record("not established: \(await client.phase)")
+                return
+            }
+            #expect(stack.server.suspendVynqTalkUser(email: "alice@example.com"))
+            stack.server.disconnectWebSockets()
+            // Each reconnect waits on the shared clock: move it on whenever the connection waits, until the session ends.
+            for _ in 0..<10 {
+                let waitingOrEnded = await client.states.waitFor { states in
+                    guard case .signedIn(let phase)? = states.last?.phase else { return true }
+                    if case .waitingToReconnect = phase.connection { return true }
+                    return false
+                }
+                guard waitingOrEnded, await client.isActive else { break }
+                await client.advance(stack.clock, by: .seconds(30))
+            }
+            #expect(await client.waitFor(.signedOut(.tokenRejected)), "the refused connection ended the session (no refresh on VynqTalk)")
+            #expect(vault.credentials == nil)
+            switch form {
+            case .documented:
+                #expect(connector.acceptedHandshakes == 1, "the reconnect was refused at the handshake")
+            case .deployed:
+                #expect(connector.acceptedHandshakes == 3, "the first open, then two opens closed at once: the bound")
+                #expect(client.outcomes.elements.contains(.failed(.unauthorized(RealtimeConnection.flappingMessage))))
+                #expect(client.outcomes.elements.filter { $0 == .realtimeConnected }.count == 3)
+            }
+            await client.advance(stack.clock, by: .seconds(120))
+            #expect(connector.acceptedHandshakes == (form == .deployed ? 3 : 1), "nothing reconnects after the session ended")
+            _ = await client.stop()
+        }
+    }
+
+    @Test(
+        "realtime (scripted connector): opens with the token the server issued, reconnects after an established connection drops on the shared clock, closes at logout"
+    )
     func realtimeLifecycle() async throws {
         try await EndToEndStack.with(.vynqTalk) { stack in
             let connector = ScriptedRealtime()
@@ -124,6 +169,7 @@ struct VynqTalkEndToEndTests {
             #expect(url.path == "/ws" && url.query == "token=" + token.reveal())
             #expect(stack.server.accessTokenStatus(token.reveal()) == .live)
             #expect(stack.log.lines.contains { $0.contains("/ws?token=‹redacted› → opened") })
+            await client.advance(stack.clock, by: .seconds(10))  // It stayed open: established, so a drop starts the backoff over.
 
             connector.channels.first?.drop()
             #expect(

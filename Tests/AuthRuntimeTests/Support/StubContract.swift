@@ -52,6 +52,8 @@ struct StubContract: BackendContract {
             bearer = owner
         case .oauthURL(let provider):
             fields = ["provider": provider.rawValue]
+        case .signInNatively(let details):
+            fields = ["provider": details.provider.rawValue, "identityToken": details.identityToken.reveal()]
         case .refresh(let token):
             fields = ["refreshToken": token.reveal()]
         case .currentUser(let owner):
@@ -90,7 +92,7 @@ struct StubContract: BackendContract {
             return .user(user)
         case .oauthURL:
             return string("url").map(Reply.authorizationURL) ?? .failed(.malformed)
-        case .signIn, .register, .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .resetPassword:
+        case .signIn, .register, .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .resetPassword, .signInNatively:
             guard let access = string("accessToken") else { return .accepted(string("message")) }
             return .granted(
                 Grant(

@@ -46,6 +46,17 @@ extension Broken {
         return base.step(&phase, event, &requests)
     }
 
+    /// The realtime connection as it was before flapping counted: an open is established at once
+    /// (no stability timer), so every open starts the backoff over, and a server that accepts the
+    /// upgrade and closes it at once is reconnected to forever (livelock).
+    static let flappingResetsBackoff = Mutant<Handover<PasswordSignIn, SessionWithRealtime>>.editing(Models.realtimeMachine) {
+        _, _, phase, effects in
+        guard case .signedIn(var signedIn) = phase, case .settling(let token, let id, _, _, _) = signedIn.connection else { return }
+        signedIn.connection = .connected(token, id)
+        phase = .signedIn(signedIn)
+        effects.removeAll { if case .schedule(.realtimeStable, _) = $0 { true } else { false } }
+    }
+
     /// A 429 is treated as any other failure: the rate-limited phase is never entered (unreached case).
     static let rateLimitTakenForAFailure = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
         if case .reply(let id, .failed(.rateLimited), let at) = event {
@@ -121,6 +132,14 @@ struct StructuralMutantTests {
             Broken.refreshRetriesForever, under: .rotatingSession
         )
         .alsoFinding("unreachedCase: SessionLifecycle.Refresh.offline"),
+        // Sign in (2): the connection opens; from there opened, closed at once and the reconnect
+        // timer repeat the same worlds, the backoff starting over at every open.
+        StructuralCase(
+            .livelock, "timers and failed answers alone loop through signedIn.(active.idle + connecting)", trace: 2,
+            mutant: AnyModel(Models.realtime("flappingResetsBackoff", Broken.flappingResetsBackoff)),
+            original: AnyModel(Models.realtime())
+        )
+        .alsoFinding("unreachedCase: RealtimeConnection.Phase.settling"),
         StructuralCase(
             .unreachedCase, "PasswordSignIn.Phase.rateLimited", trace: 0, "rateLimitTakenForAFailure", Broken.rateLimitTakenForAFailure,
             under: .passwordSignIn),

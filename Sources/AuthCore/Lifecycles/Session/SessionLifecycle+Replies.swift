@@ -104,7 +104,7 @@ extension SessionLifecycle {
             return end(&phase, reason: .sessionExpired, &requests)
         case .failed(let failure):
             return keep(restoring, unconfirmed: failure, at: now, &phase, &requests)
-        case .granted, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
+        case .granted, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened, .realtimeClosed:
             return keep(restoring, unconfirmed: .malformed, at: now, &phase, &requests)
         }
     }
@@ -183,7 +183,8 @@ extension SessionLifecycle {
             return end(&phase, reason: .sessionExpired, &requests)
         case .failed(let failure):
             return refreshFailedTransiently(active, failure, attempt: attempt, at: now, &phase)
-        case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
+        case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened,
+            .realtimeClosed:
             return refreshFailedTransiently(active, .malformed, attempt: attempt, at: now, &phase)
         }
     }
@@ -219,7 +220,7 @@ extension SessionLifecycle {
             switch reply {
             case .failed(.unauthorized): true
             case .failed(.forbidden), .failed(.pendingApproval): policy.forbiddenEndsSession
-            case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL,
+            case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired,
                 .realtimeOpened, .realtimeClosed, .failed:
                 false
             }

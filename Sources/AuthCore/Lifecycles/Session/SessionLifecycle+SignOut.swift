@@ -70,7 +70,8 @@ extension SessionLifecycle {
                 return [.emit(.serverSessionEnded)]  // The server refused the refresh token: it is dead.
             case .failed(let failure):
                 return retry(signOut, after: failure, &requests)
-            case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .realtimeOpened, .realtimeClosed:
+            case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened,
+                .realtimeClosed:
                 return retry(signOut, after: .malformed, &requests)
             }
         case .revoking:

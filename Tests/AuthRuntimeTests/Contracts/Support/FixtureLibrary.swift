@@ -288,6 +288,11 @@ enum RequestReading {
         case "oauthURL":
             guard let provider = OAuthProvider(rawValue: try text("provider")) else { throw FixtureProblem("bad provider") }
             return .oauthURL(provider)
+        case "signInNatively":
+            guard let provider = OAuthProvider(rawValue: try text("provider")) else { throw FixtureProblem("bad provider") }
+            return .signInNatively(
+                NativeSignIn(
+                    provider: provider, identityToken: IdentityToken(try text("identityToken")), userIdentifier: fields["userIdentifier"]?.string))
         case "refresh": return .refresh(RefreshToken(try text("refreshToken")))
         case "currentUser": return .currentUser(try bearer())
         case "revoke": return .revoke(RefreshToken(try text("refreshToken")), try bearer())
@@ -317,6 +322,7 @@ enum ReplyReading {
         case "pendingApproval": return .pendingApproval(value.string)
         case "verificationRequired": return .verificationRequired(value.string)
         case "authorizationURL": return .authorizationURL(try required(value.string, "authorizationURL"))
+        case "nativeSignInRequired": return .nativeSignInRequired
         case "failed": return .failed(try failure(value))
         default: throw FixtureProblem("unknown reply \(name)")
         }

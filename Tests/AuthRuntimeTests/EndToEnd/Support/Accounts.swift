@@ -69,8 +69,11 @@ enum Accounts {
 enum VynqTalkConnection {
     /// The request id of the open connection, if the state holds one.
     @Sendable static func open(_ state: VynqTalkApp.State) -> RequestID? {
-        guard case .signedIn(let phase) = state.phase, case .connected(_, let id) = phase.connection else { return nil }
-        return id
+        guard case .signedIn(let phase) = state.phase else { return nil }
+        switch phase.connection {
+        case .settling(_, let id, _, _, _), .connected(_, let id): return id
+        case .idle, .connecting, .waitingToReconnect, .rejected, .gaveUp: return nil
+        }
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 /// Minimal client-side WebSocket framing over a `RawConnection`, for tests.
 extension RawConnection {
     /// Sends the opening handshake for `path` with the RFC 6455 sample key and returns the answer head.
-    func openWebSocket(_ path: String) -> String {
+    public func openWebSocket(_ path: String) -> String {
         send(
             "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
@@ -11,7 +11,7 @@ extension RawConnection {
     }
 
     /// Sends one masked frame.
-    func sendFrame(opcode: UInt8, _ payload: [UInt8]) {
+    public func sendFrame(opcode: UInt8, _ payload: [UInt8]) {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         var frame: [UInt8] = [0x80 | opcode]
         if payload.count < 126 {
@@ -25,7 +25,7 @@ extension RawConnection {
     }
 
     /// Reads one unmasked server frame: its opcode and payload, or `nil` when the connection ended.
-    func readFrame() -> (opcode: UInt8, payload: [UInt8])? {
+    public func readFrame() -> (opcode: UInt8, payload: [UInt8])? {
         guard let header = readExactly(2) else { return nil }
         var length = Int(header[1] & 0x7F)
         if length == 126 {
@@ -40,7 +40,7 @@ extension RawConnection {
     }
 
     /// Reads one text frame's text.
-    func readText() -> String? {
+    public func readText() -> String? {
         guard let frame = readFrame(), frame.opcode == 0x1 else { return nil }
         return String(decoding: frame.payload, as: UTF8.self)
     }

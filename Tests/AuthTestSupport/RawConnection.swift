@@ -6,11 +6,11 @@ import Darwin
 import Foundation
 
 /// A plain TCP connection to 127.0.0.1, for bytes URLSession would never send.
-final class RawConnection {
+public final class RawConnection: Sendable {
     private let descriptor: Int32
 
     /// Connects, or returns `nil` when the connection is refused.
-    init?(port: UInt16, timeout: TimeInterval = 5) {
+    public init?(port: UInt16, timeout: TimeInterval = 5) {
         #if canImport(Glibc)
         let made = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -39,9 +39,18 @@ final class RawConnection {
         close(descriptor)
     }
 
+    /// Shuts the connection down both ways: a read blocked on it returns at once.
+    public func shutdown() {
+        #if canImport(Glibc)
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        #else
+        _ = Darwin.shutdown(descriptor, SHUT_RDWR)
+        #endif
+    }
+
     /// Sends bytes; returns whether all were written.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)
@@ -58,12 +67,12 @@ final class RawConnection {
 
     /// Sends text.
     @discardableResult
-    func send(_ text: String) -> Bool {
+    public func send(_ text: String) -> Bool {
         send(Array(text.utf8))
     }
 
     /// Reads until the server closes the connection (or the read timeout), returning all bytes as text.
-    func readToEnd() -> String {
+    public func readToEnd() -> String {
         var all: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -75,7 +84,7 @@ final class RawConnection {
     }
 
     /// Reads exactly `count` bytes, or `nil` when the connection ends first.
-    func readExactly(_ count: Int) -> [UInt8]? {
+    public func readExactly(_ count: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while bytes.count < count {
@@ -86,7 +95,7 @@ final class RawConnection {
     }
 
     /// Reads an HTTP head, up to and including the blank line, one byte at a time so nothing after it is consumed.
-    func readHead() -> String {
+    public func readHead() -> String {
         var bytes: [UInt8] = []
         while !bytes.suffix(4).elementsEqual([13, 10, 13, 10]), let next = readExactly(1) {
             bytes += next
@@ -95,7 +104,7 @@ final class RawConnection {
     }
 
     /// Reads until `marker` has arrived `occurrences` times (or the peer closes), returning the text read.
-    func read(until marker: String, occurrences: Int = 1) -> String {
+    public func read(until marker: String, occurrences: Int = 1) -> String {
         var all: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while String(decoding: all, as: UTF8.self).components(separatedBy: marker).count <= occurrences {
