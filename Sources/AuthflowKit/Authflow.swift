@@ -24,6 +24,11 @@ public enum Authflow {
                                                                servers do, not as their documents say; Ctrl-C stops it
           authflow demo                                        every backend's main lifecycle over HTTP through the real runner,
                                                                printing each state transition; exit 1 if one went otherwise
+          authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C]
+                                                               check a live server against the backend's document through the real
+                                                               client, a row per lifecycle and edge request; exit 1 when a difference
+                                                               breaks the client; loopback only unless --i-own-this-server; at most
+                                                               100 requests, 10 a second; covers everday so far
           authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]
                                                                the performance figures, measured side by side in one run, each
                                                                target met or not; --strict: exit 1 when one is not met
@@ -86,6 +91,7 @@ public enum Authflow {
             case "diagrams": return try diagrams(arguments, out: out, err: err)
             case "serve": return try serve(arguments, out: out, err: err)
             case "demo": return try demo(arguments, out: out, err: err)
+            case "probe": return try probe(arguments, out: out, err: err)
             case "bench":
                 return try bench(arguments, out: out, err: err)
             default:

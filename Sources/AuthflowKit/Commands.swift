@@ -175,6 +175,7 @@ extension Authflow {
             name: "demo", synopsis: "authflow demo",
             summary: "every backend's main lifecycle over HTTP through the real runner, printing each state transition; exit 1 if one went otherwise",
             options: [], examples: ["demo"]),
+        probeSpec,
         CommandSpec(
             name: "bench", synopsis: "authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]",
             summary: "the performance figures, measured side by side in one run, each target met or not",
