@@ -54,6 +54,8 @@ struct EverdayProbe {
     let hooks: ProbeOperator
     /// The prefix of every account the run creates.
     let prefix: String
+    /// Makes up the accounts' passwords (a test plants a marker in them).
+    var makePassword: @Sendable () -> String = ProbeSecrets.password
 
     /// Runs the plan against the server and returns the findings.
     func run() async -> ProbeReport {
@@ -63,7 +65,7 @@ struct EverdayProbe {
         defer { try? FileManager.default.removeItem(at: folder) }
         let clock = ShiftedClock()
         let kid = prefix + "kid"
-        await steps(run: run, folder: folder, clock: clock, kid: kid, email: "\(kid)@example.invalid", password: ProbeSecrets.password())
+        await steps(run: run, folder: folder, clock: clock, kid: kid, email: "\(kid)@example.invalid", password: makePassword())
         return ProbeReport(
             backend: "everday", baseURL: baseURL.absoluteString, accountPrefix: prefix, rows: run.rows, requests: await budget.sent)
     }
@@ -341,7 +343,7 @@ struct EverdayProbe {
             run.skip(Self.signInAfterReset, "needs: a reset sent (it failed)")
         } else if let code = hooks.code {
             if let token = await code(email) {
-                let newPassword = ProbeSecrets.password()
+                let newPassword = makePassword()
                 mark = run.transport.mark
                 let done = await outcome { try await fourth.resetPassword(token: token, newPassword: newPassword) }
                 run.record(

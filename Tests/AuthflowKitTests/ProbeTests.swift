@@ -1,0 +1,180 @@
+import AuthCore
+@testable import AuthflowKit
+import AuthSupport
+import Foundation
+import ReferenceBackend
+import Testing
+
+/// A reference server mounting Everday alone, and the operator's hooks answered from it: the
+/// approval as the seeded parent, codes from the outbox, the clock moved in process.
+final class ProbedServer: Sendable {
+    let server: ReferenceServer
+    let baseURL: URL
+
+    init(_ configure: (inout Configuration) -> Void = { _ in }) throws {
+        var configuration = Configuration()
+        configure(&configuration)
+        server = ReferenceServer(backends: [.everday], configuration: configuration)
+        try server.start()
+        baseURL = server.baseURL(for: .everday).appendingPathComponent("api")
+    }
+
+    var hooks: ProbeOperator {
+        let server = server
+        return ProbeOperator(
+            code: { recipient in server.outbox(to: recipient).last?.code },
+            approve: { username in server.approve(username: username) },
+            advanceClock: { seconds in
+                server.advanceClock(by: TimeInterval(seconds))
+                return true
+            })
+    }
+
+    /// Probes the server with every hook.
+    func probe(password: @escaping @Sendable () -> String = ProbeSecrets.password) async -> ProbeReport {
+        var probe = EverdayProbe(baseURL: baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix())
+        probe.makePassword = password
+        return await probe.run()
+    }
+
+    deinit { server.stop() }
+}
+
+/// One way a server may differ from Everday's document, and the row and verdict the probe must give it.
+enum Deviation: String, CaseIterable, Sendable {
+    case keepsSessionAtLogout, acceptsConsumedRefreshTokens, registrationAnswers201, renamedTokenKeys, stricterPasswordRule
+
+    func apply(_ configuration: inout Configuration) {
+        switch self {
+        case .keepsSessionAtLogout: configuration.everday.deviations.keepsSessionAtLogout = true
+        case .acceptsConsumedRefreshTokens: configuration.everday.deviations.acceptsConsumedRefreshTokens = true
+        case .registrationAnswers201: configuration.everday.deviations.registrationStatus = 201
+        case .renamedTokenKeys: configuration.everday.deviations.renamedTokenKeys = ["AccessToken": "access_token", "RefreshToken": "refresh_token"]
+        case .stricterPasswordRule: configuration.everday.deviations.minimumPasswordLength = 12
+        }
+    }
+
+    /// The row that must name the deviation.
+    var step: ProbeStep {
+        switch self {
+        case .keepsSessionAtLogout: EverdayProbe.refreshAfterSignOut
+        case .acceptsConsumedRefreshTokens: EverdayProbe.consumedRefresh
+        case .registrationAnswers201: EverdayProbe.register
+        case .renamedTokenKeys: EverdayProbe.signIn
+        case .stricterPasswordRule: EverdayProbe.shortestPassword
+        }
+    }
+
+    /// Its verdict there.
+    var verdict: ProbeVerdict {
+        switch self {
+        case .keepsSessionAtLogout, .acceptsConsumedRefreshTokens, .renamedTokenKeys: .breaks
+        case .registrationAnswers201, .stricterPasswordRule: .copes
+        }
+    }
+}
+
+@Suite("authflow probe", .timeLimit(.minutes(2)))
+struct ProbeTests {
+    @Test("against the reference backend, every step of Everday's plan runs and conforms, and the exit status is 0")
+    func referenceConforms() async throws {
+        let served = try ProbedServer()
+        let report = await served.probe()
+        #expect(report.rows.map(\.step) == EverdayProbe.plan.map(\.name))
+        for row in report.rows where row.verdict != .conforms {
+            Issue.record("\(row.step): \(row.verdict.rawValue) — \(row.note) [\(row.observed)]")
+        }
+        #expect(report.status == 0)
+        #expect(report.requests <= RequestBudget.limit)
+    }
+
+    @Test("each deviation switched on in the reference backend is named on its row with its verdict", arguments: Deviation.allCases)
+    func deviationCaught(_ deviation: Deviation) async throws {
+        let served = try ProbedServer(deviation.apply)
+        let report = await served.probe()
+        let row = try #require(report.rows.first { $0.step == deviation.step.name })
+        #expect(row.verdict == deviation.verdict, "\(row.observed) — \(row.note)")
+        #expect(!row.note.isEmpty, "the row says what differs")
+        #expect(report.status == (deviation.verdict == .breaks ? 1 : 0))
+        let others = report.rows.filter { $0.verdict == .breaks && $0.step != deviation.step.name }
+        if deviation != .renamedTokenKeys {  // Without a session, nothing after sign-in runs.
+            #expect(others.isEmpty, "\(others.map(\.step))")
+        }
+    }
+
+    @Test("no password, code or token reaches the output: planted markers in the passwords, the codes and tokens the server issued")
+    func noSecretInOutput() async throws {
+        let served = try ProbedServer()
+        let marker = "PLANTEDmarker"
+        let report = await served.probe { marker + ProbeSecrets.password() }
+        let output = report.text + "\n" + report.json
+        #expect(!output.contains(marker))
+        #expect(!output.contains("eyJ"), "no JWT")
+        let presented = served.server.ledger.refreshTokensPresented
+        #expect(!presented.isEmpty)
+        for token in presented { #expect(!output.contains(token)) }
+        let kid = report.accountPrefix + "kid"
+        let codes = served.server.outbox(to: "\(kid)@example.invalid").compactMap(\.code)
+        #expect(!codes.isEmpty)
+        for code in codes { #expect(!output.contains(code)) }
+    }
+
+    @Test(
+        "a refused command line exits 64 with one line on standard error and sends nothing",
+        arguments: [
+            ["probe"], ["probe", "--base-url", "http://127.0.0.1:9/everday/api"], ["probe", "nobody", "--base-url", "http://127.0.0.1:9/api"],
+            ["probe", "everday"], ["probe", "everday", "--base-url"], ["probe", "everday", "--base-url", "not a url"],
+            ["probe", "everday", "--base-url", "ftp://127.0.0.1/api"], ["probe", "everday", "--base-url", "http://everday.example/api"],
+            ["probe", "everday", "subspace", "--base-url", "http://127.0.0.1:9/api"],
+            ["probe", "everday", "--base-url", "http://127.0.0.1:9/api", "--code-command", " "],
+            ["probe", "everday", "--base-url", "http://127.0.0.1:9/api", "--seed", "1"],
+            ["probe", "everday", "--base-url", "http://127.0.0.1:9/api", "--frobnicate"],
+        ])
+    func refusedCommandLine(_ words: [String]) {
+        let run = CommandRun(words)
+        #expect(run.status == 64, "\(words)")
+        #expect(run.out.isEmpty)
+        #expect(run.err.count == 1)
+    }
+
+    @Test("a backend the probe does not cover yet is refused by name", arguments: ["subspace", "hero365", "anonymousWall", "vynqTalk"])
+    func uncoveredBackend(_ name: String) {
+        let run = CommandRun(["probe", name, "--base-url", "http://127.0.0.1:9/api"])
+        #expect(run.status == 64)
+        #expect(run.err == ["authflow: probe does not cover \(name) yet (it covers everday)"])
+    }
+
+    @Test("--dry-run prints the plan and what each step needs, without sending; a server elsewhere is allowed with --i-own-this-server")
+    func dryRun() {
+        let run = CommandRun(["probe", "everday", "--base-url", "https://everday.example/api", "--i-own-this-server", "--dry-run"])
+        #expect(run.status == 0)
+        let text = run.out.joined(separator: "\n")
+        #expect(text.contains("dry run: nothing sent"))
+        for step in EverdayProbe.plan { #expect(text.contains(step.name)) }
+        #expect(text.contains("skipped, needs: --approve-command"))
+        #expect(text.contains("at most \(RequestBudget.limit) requests"))
+    }
+
+    @Test("loopback hosts are recognised; others are not", arguments: ["localhost", "127.0.0.1", "127.1.2.3", "[::1]", "::1"])
+    func loopback(_ host: String) {
+        #expect(ProbeSettings.isLoopback(host))
+    }
+
+    @Test(
+        "names that only look like loopback are not",
+        arguments: ["127.0.0.1.example.com", "localhost.example", "10.0.0.1", "128.0.0.1", "127.0.0.256"])
+    func notLoopback(_ host: String) {
+        #expect(!ProbeSettings.isLoopback(host))
+    }
+
+    @Test("the command line runs the probe: without operator commands the steps that need one are skipped, saying so, and it exits 0")
+    func commandLineWithoutHooks() async throws {
+        let served = try ProbedServer()
+        let url = served.baseURL.absoluteString
+        let run = await onOwnThread { CommandRun(["probe", "everday", "--base-url", url, "--json"]) }
+        #expect(run.status == 0, "\(run.err)")
+        let text = run.out.joined(separator: "\n")
+        #expect(text.contains("\"verdict\":\"skipped\",\"note\":\"needs: --approve-command\""))
+        #expect(text.contains("\"breaks\":0"))
+    }
+}
