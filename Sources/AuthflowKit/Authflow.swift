@@ -18,10 +18,11 @@ public enum Authflow {
           authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check]
                                                                generate StateDiagrams/ from the reducers; --check exits 1 naming
                                                                every file that differs from what the code generates
-          authflow serve [--backend NAME|all] [--port 8080] [--deployed] [--quiet]
+          authflow serve [--backend NAME|all] [--port 8080] [--deployed] [--deviate LIST] [--quiet]
                                                                run the reference backend for local app development, logging
                                                                each request (--quiet: not); --deployed answers as the deployed
-                                                               servers do, not as their documents say; Ctrl-C stops it
+                                                               servers do, not as their documents say; --deviate makes Everday
+                                                               differ from its document (see serve --help); Ctrl-C stops it
           authflow demo                                        every backend's main lifecycle over HTTP through the real runner,
                                                                printing each state transition; exit 1 if one went otherwise
           authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C]

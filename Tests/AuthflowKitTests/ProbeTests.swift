@@ -155,6 +155,23 @@ struct ProbeTests {
         #expect(text.contains("at most \(RequestBudget.limit) requests"))
     }
 
+    @Test("serve --deviate refuses a name it does not know, before listening: exit 64")
+    func unknownDeviation() {
+        let run = CommandRun(["serve", "--port", "0", "--deviate", "keep-session-at-logout,nonsense"])
+        #expect(run.status == 64)
+        #expect(run.err.first?.contains("not 'nonsense'") == true, "\(run.err)")
+    }
+
+    @Test("serve --deviate switches on each named deviation", arguments: DevServer.deviationNames)
+    func namedDeviation(_ name: String) throws {
+        let deviations = try DevServer.deviations(named: name).get()
+        let switched = [
+            deviations.keepsSessionAtLogout, deviations.acceptsConsumedRefreshTokens, deviations.registrationStatus != 200,
+            !deviations.renamedTokenKeys.isEmpty, deviations.minimumPasswordLength != nil,
+        ]
+        #expect(switched.filter { $0 }.count == 1)
+    }
+
     @Test("loopback hosts are recognised; others are not", arguments: ["localhost", "127.0.0.1", "127.1.2.3", "[::1]", "::1"])
     func loopback(_ host: String) {
         #expect(ProbeSettings.isLoopback(host))
