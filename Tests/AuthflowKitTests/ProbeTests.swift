@@ -5,18 +5,18 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-/// A reference server mounting Everday alone, and the operator's hooks answered from it: the
-/// approval as the seeded parent, codes from the outbox, the clock moved in process.
+/// A reference server mounting one backend (Everday unless told), and the operator's hooks
+/// answered from it: the approval as the seeded parent, codes from the outbox, the clock moved in process.
 final class ProbedServer: Sendable {
     let server: ReferenceServer
     let baseURL: URL
 
-    init(_ configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(_ backend: ServedBackend = .everday, _ configure: (inout Configuration) -> Void = { _ in }) throws {
         var configuration = Configuration()
         configure(&configuration)
-        server = ReferenceServer(backends: [.everday], configuration: configuration)
+        server = ReferenceServer(backends: [backend], configuration: configuration)
         try server.start()
-        baseURL = server.baseURL(for: .everday).appendingPathComponent("api")
+        baseURL = server.baseURL(for: backend).appendingPathComponent(backend == .everday ? "api" : "api/v1")
     }
 
     var hooks: ProbeOperator {
@@ -88,9 +88,37 @@ struct ProbeTests {
         #expect(report.requests <= RequestBudget.limit)
     }
 
+    @Test("against the reference backend, every step of Subspace's plan runs and conforms")
+    func subspaceConforms() async throws {
+        let served = try ProbedServer(.subspace)
+        let report = await SubspaceProbe(baseURL: served.baseURL, hooks: served.hooks, prefix: ProbeSecrets.accountPrefix()).run()
+        #expect(report.rows.map(\.step) == SubspaceProbe.plan.map(\.name))
+        for row in report.rows where row.verdict != .conforms {
+            Issue.record("\(row.step): \(row.verdict.rawValue) — \(row.note) [\(row.observed)]")
+        }
+        #expect(report.status == 0)
+        let output = report.text + report.json
+        #expect(!output.contains("eyJ"), "no JWT")
+    }
+
+    @Test(
+        "Subspace answering as deployed ({accessToken, refreshToken, user}, not {token, user}; an undocumented refresh) differs on its rows, and the client copes"
+    )
+    func subspaceDeployed() async throws {
+        let served = try ProbedServer(.subspace) { $0.answerAsDeployed() }
+        let report = await SubspaceProbe(baseURL: served.baseURL, hooks: served.hooks, prefix: ProbeSecrets.accountPrefix()).run()
+        let register = try #require(report.rows.first { $0.step == SubspaceProbe.register.name })
+        #expect(register.verdict == .copes)
+        #expect(register.note.contains("lacks token"), "\(register.note)")
+        let relaunch = try #require(report.rows.first { $0.step == SubspaceProbe.expiredRelaunch.name })
+        #expect(relaunch.verdict == .copes)
+        #expect(relaunch.note.contains("an endpoint the document does not mention"), "\(relaunch.note)")
+        #expect(report.status == 0, "\(report.text)")
+    }
+
     @Test("each deviation switched on in the reference backend is named on its row with its verdict", arguments: Deviation.allCases)
     func deviationCaught(_ deviation: Deviation) async throws {
-        let served = try ProbedServer(deviation.apply)
+        let served = try ProbedServer(.everday, deviation.apply)
         let report = await served.probe()
         let row = try #require(report.rows.first { $0.step == deviation.step.name })
         #expect(row.verdict == deviation.verdict, "\(row.observed) — \(row.note)")
@@ -137,11 +165,11 @@ struct ProbeTests {
         #expect(run.err.count == 1)
     }
 
-    @Test("a backend the probe does not cover yet is refused by name", arguments: ["subspace", "hero365", "anonymousWall", "vynqTalk"])
+    @Test("a backend the probe does not cover yet is refused by name", arguments: ["hero365", "anonymousWall", "vynqTalk"])
     func uncoveredBackend(_ name: String) {
         let run = CommandRun(["probe", name, "--base-url", "http://127.0.0.1:9/api"])
         #expect(run.status == 64)
-        #expect(run.err == ["authflow: probe does not cover \(name) yet (it covers everday)"])
+        #expect(run.err == ["authflow: probe does not cover \(name) yet (it covers everday, subspace)"])
     }
 
     @Test("--dry-run prints the plan and what each step needs, without sending; a server elsewhere is allowed with --i-own-this-server")
