@@ -152,7 +152,9 @@ struct ProbeTests {
         arguments: [
             ["probe"], ["probe", "--base-url", "http://127.0.0.1:9/everday/api"], ["probe", "nobody", "--base-url", "http://127.0.0.1:9/api"],
             ["probe", "everday"], ["probe", "everday", "--base-url"], ["probe", "everday", "--base-url", "not a url"],
-            ["probe", "everday", "--base-url", "ftp://127.0.0.1/api"], ["probe", "everday", "--base-url", "http://everday.example/api"],
+            ["probe", "everday", "--base-url", "ftp://127.0.0.1/api"], ["probe", "everday", "--base-url", "http://me:hunter2@127.0.0.1:9/api"],
+            ["probe", "everday", "--base-url", "http://127.0.0.1:9/api?key=hunter2"],
+            ["probe", "everday", "--base-url", "ftp://me:hunter2@127.0.0.1/api"], ["probe", "everday", "--base-url", "http://everday.example/api"],
             ["probe", "everday", "subspace", "--base-url", "http://127.0.0.1:9/api"],
             ["probe", "everday", "--base-url", "http://127.0.0.1:9/api", "--code-command", " "],
             ["probe", "everday", "--base-url", "http://127.0.0.1:9/api", "--seed", "1"],
@@ -163,6 +165,7 @@ struct ProbeTests {
         #expect(run.status == 64, "\(words)")
         #expect(run.out.isEmpty)
         #expect(run.err.count == 1)
+        #expect(!run.err.joined().contains("hunter2"), "a refusal never echoes a credential")
     }
 
     @Test("a backend the probe does not cover yet is refused by name", arguments: ["hero365", "anonymousWall", "vynqTalk"])

@@ -34,7 +34,11 @@ struct ProbeSettings: Sendable {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = url.host, !host.isEmpty
         else {
-            throw Authflow.CommandProblem(description: "--base-url takes an http or https URL, not '\(text)'")
+            throw Authflow.CommandProblem(description: "--base-url takes an http or https URL (scheme, host, port and path)")
+        }
+        guard url.user == nil, url.password == nil, url.query == nil, url.fragment == nil else {
+            // Never echoed: a URL with credentials in it must not reach the output.
+            throw Authflow.CommandProblem(description: "--base-url takes a scheme, host, port and path only (no credentials, query or fragment)")
         }
         guard Self.isLoopback(host) || arguments.flags.contains("i-own-this-server") else {
             throw Authflow.CommandProblem(

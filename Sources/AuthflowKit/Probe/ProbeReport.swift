@@ -85,6 +85,9 @@ struct ProbeReport: Sendable {
             lines.append("")
             lines += notes.map { "\($0.step): \($0.verdict.rawValue) — \($0.note)" }
         }
+        if requests >= RequestBudget.limit {
+            lines += ["", "The run spent its budget of \(RequestBudget.limit) requests: rows after that are incomplete."]
+        }
         lines += ["", summary]
         return lines.joined(separator: "\n")
     }
