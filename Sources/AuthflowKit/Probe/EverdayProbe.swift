@@ -198,7 +198,7 @@ struct EverdayProbe {
             await first.stop()
             let relaunched = client("first")
             mark = run.transport.mark
-            let state = await Self.settled(relaunched)
+            let state = await settledState(of: relaunched)
             let successor = credentials("first")?.refreshToken?.reveal()
             let refreshed = run.transport.exchanges(since: mark).contains { $0.path == "/auth/refresh" }
             if !state.isSignedIn || successor == nil || !refreshed {
@@ -372,17 +372,6 @@ struct EverdayProbe {
         }
         await fourth.stop()
         await first.stop()
-    }
-
-    /// The client's state once the launch's requests have been answered (or after ten seconds).
-    static func settled(_ client: EverdayClient) async -> AuthState {
-        await client.start()
-        for _ in 0..<1_000 {
-            let requests = await client.runner.inFlight.count
-            if requests == 0 { break }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return await client.authState
     }
 
     // MARK: Raw requests

@@ -4,7 +4,7 @@ import Foundation
 /// What `authflow probe` was asked to do, checked: a refused command line never sends a request.
 struct ProbeSettings: Sendable {
     /// The backends the probe covers so far; the others are refused by name.
-    static let covered: [Backend] = [.everday, .subspace]
+    static let covered: [Backend] = [.everday, .subspace, .vynqTalk]
 
     var backend: Backend
     /// The API's base URL, as the backend's client takes it (Everday's ends in `/api`).
@@ -75,7 +75,8 @@ struct ProbeSettings: Sendable {
         switch backend {
         case .everday: EverdayProbe.plan
         case .subspace: SubspaceProbe.plan
-        case .anonymousWall, .vynqTalk, .hero365: []  // Refused in `init`.
+        case .vynqTalk: VynqTalkProbe.plan
+        case .anonymousWall, .hero365: []  // Refused in `init`.
         }
     }
 
@@ -109,7 +110,8 @@ enum Probe {
         switch settings.backend {
         case .everday: report = await EverdayProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
         case .subspace: report = await SubspaceProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
-        case .anonymousWall, .vynqTalk, .hero365: return 64  // Refused in `ProbeSettings.init`.
+        case .vynqTalk: report = await VynqTalkProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
+        case .anonymousWall, .hero365: return 64  // Refused in `ProbeSettings.init`.
         }
         out(settings.json ? report.json : report.text)
         return report.status
@@ -134,11 +136,13 @@ extension Authflow {
         synopsis: "authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C]",
         summary:
             "check a live server against its backend's document through the real client: each lifecycle and edge request a row, "
-            + "judged conforms, differs but the client copes, or breaks the client (exit 1). Covers everday and subspace so far. It creates "
+            + "judged conforms, differs but the client copes, or breaks the client (exit 1). Covers everday, subspace and vynqTalk so far. It creates "
             + "accounts named probe-<random>-…, sends at most \(RequestBudget.limit) requests at most 10 a second, and refuses a "
             + "server not on this machine unless --i-own-this-server; it never prints a token, password or code",
         options: [
-            .value("base-url", "URL", "the API's base URL, as the client takes it (everday: …/api, subspace: …/api/v1); required"),
+            .value(
+                "base-url", "URL",
+                "the API's base URL, as the client takes it (everday: …/api, subspace: …/api/v1, vynqTalk: the server's root); required"),
             .flag("json", "one JSON object: every row with its exchanges (method, path, status, keys), the counts"),
             .flag("dry-run", "print the plan, and which steps would be skipped, without sending anything"),
             .value("code-command", "C", "a shell command printing the latest code or reset token sent to {to}; without it, those steps are skipped"),

@@ -125,7 +125,7 @@ struct SubspaceProbe {
             await first.stop()
             let relaunched = client("first")
             mark = run.transport.mark
-            let state = await Self.settled(relaunched)
+            let state = await settledState(of: relaunched)
             run.record(
                 Self.launchRestore, since: mark, client: state.brief,
                 verdict: state.isSignedIn ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
@@ -195,7 +195,7 @@ struct SubspaceProbe {
                     detail: "the clock moved \(seconds) s ahead")
                 let relaunched = client("third")
                 mark = run.transport.mark
-                let state = await Self.settled(relaunched)
+                let state = await settledState(of: relaunched)
                 let answered = run.transport.exchanges(since: mark).filter { (200..<300).contains($0.status ?? 0) }.map(\.path)
                 let verdict: ProbeVerdict
                 let note: String
@@ -221,16 +221,6 @@ struct SubspaceProbe {
             run.skip(Self.expiredRelaunch, why)
         }
         await first.stop()
-    }
-
-    /// The client's state once the launch's requests have been answered (or after ten seconds).
-    static func settled(_ client: SubspaceClient) async -> AuthState {
-        await client.start()
-        for _ in 0..<1_000 {
-            if await client.runner.inFlight.isEmpty { break }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return await client.authState
     }
 
     static func login(_ baseURL: URL, _ body: Data) -> HTTPRequest {
