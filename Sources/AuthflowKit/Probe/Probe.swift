@@ -4,7 +4,7 @@ import Foundation
 /// What `authflow probe` was asked to do, checked: a refused command line never sends a request.
 struct ProbeSettings: Sendable {
     /// The backends the probe covers so far; the others are refused by name.
-    static let covered: [Backend] = [.everday, .subspace, .vynqTalk]
+    static let covered: [Backend] = [.everday, .subspace, .vynqTalk, .anonymousWall]
 
     var backend: Backend
     /// The API's base URL, as the backend's client takes it (Everday's ends in `/api`).
@@ -14,6 +14,8 @@ struct ProbeSettings: Sendable {
     var codeCommand: String?
     var approveCommand: String?
     var clockCommand: String?
+    /// The domain of the addresses the probe's accounts get (Anonymous Wall: a school's), when given.
+    var emailDomain: String?
 
     init(_ arguments: Arguments) throws(Authflow.CommandProblem) {
         let names = Backend.allCases.map(\.rawValue).joined(separator: ", ")
@@ -53,6 +55,13 @@ struct ProbeSettings: Sendable {
             }
             commands[option] = command
         }
+        if let domain = arguments.options["email-domain"] {
+            let allowed = domain.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+            guard allowed, domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix(".") else {
+                throw Authflow.CommandProblem(description: "--email-domain takes a domain name (letters, digits, '.', '-'), not '\(domain)'")
+            }
+            emailDomain = domain
+        }
         self.backend = backend
         baseURL = url
         json = arguments.flags.contains("json")
@@ -76,7 +85,8 @@ struct ProbeSettings: Sendable {
         case .everday: EverdayProbe.plan
         case .subspace: SubspaceProbe.plan
         case .vynqTalk: VynqTalkProbe.plan
-        case .anonymousWall, .hero365: []  // Refused in `init`.
+        case .anonymousWall: AnonymousWallProbe.plan
+        case .hero365: []  // Refused in `init`.
         }
     }
 
@@ -111,7 +121,11 @@ enum Probe {
         case .everday: report = await EverdayProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
         case .subspace: report = await SubspaceProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
         case .vynqTalk: report = await VynqTalkProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
-        case .anonymousWall, .hero365: return 64  // Refused in `ProbeSettings.init`.
+        case .anonymousWall:
+            var probe = AnonymousWallProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix())
+            if let domain = settings.emailDomain { probe.emailDomain = domain }
+            report = await probe.run()
+        case .hero365: return 64  // Refused in `ProbeSettings.init`.
         }
         out(settings.json ? report.json : report.text)
         return report.status
@@ -136,13 +150,14 @@ extension Authflow {
         synopsis: "authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C]",
         summary:
             "check a live server against its backend's document through the real client: each lifecycle and edge request a row, "
-            + "judged conforms, differs but the client copes, or breaks the client (exit 1). Covers everday, subspace and vynqTalk so far. It creates "
+            + "judged conforms, differs but the client copes, or breaks the client (exit 1). Covers everday, subspace, vynqTalk and anonymousWall so far. It creates "
             + "accounts named probe-<random>-…, sends at most \(RequestBudget.limit) requests at most 10 a second, and refuses a "
             + "server not on this machine unless --i-own-this-server; it never prints a token, password or code",
         options: [
             .value(
                 "base-url", "URL",
-                "the API's base URL, as the client takes it (everday: …/api, subspace: …/api/v1, vynqTalk: the server's root); required"),
+                "the API's base URL, as the client takes it (everday: …/api, subspace and anonymousWall: …/api/v1, vynqTalk: the server's root); required"
+            ),
             .flag("json", "one JSON object: every row with its exchanges (method, path, status, keys), the counts"),
             .flag("dry-run", "print the plan, and which steps would be skipped, without sending anything"),
             .value("code-command", "C", "a shell command printing the latest code or reset token sent to {to}; without it, those steps are skipped"),
@@ -150,6 +165,7 @@ extension Authflow {
                 "approve-command", "C",
                 "a shell command approving the pending account {username} (exit 0); without it, steps after approval are skipped"),
             .value("clock-command", "C", "a shell command moving the server's clock {seconds} ahead (exit 0); without it, expiry steps are skipped"),
+            .value("email-domain", "D", "the domain of the accounts' addresses, for anonymousWall (a school's; default example.edu)"),
             .flag("i-own-this-server", "allow a base URL that is not on this machine (localhost, 127.0.0.0/8, ::1)"),
         ],
         examples: [
