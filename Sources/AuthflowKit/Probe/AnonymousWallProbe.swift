@@ -155,7 +155,7 @@ struct AnonymousWallProbe {
         } else {
             for step in [Self.duplicate, Self.wrongPassword, Self.signIn, Self.changePassword] { run.skip(step, why) }
         }
-        let changeBody = EverdayProbe.json(["oldPassword": "probe-old-password", "newPassword": "probe-new-password"])
+        let changeBody = ProbeRun.json(["oldPassword": "probe-old-password", "newPassword": "probe-new-password"])
         await run.edge(Self.noBearer, Self.post(change, changeBody), expected: 401)
         await run.edge(
             Self.malformedBearer, Self.post(change, changeBody, headers: ["Authorization": "Bearer not-a-token", "X-User-Id": "0"]), expected: 401)
@@ -192,12 +192,12 @@ struct AnonymousWallProbe {
         await run.edge(Self.malformedBody, Self.post(login, Data("{\"email\": ".utf8)), expected: 400)
         if registered {
             await run.edge(
-                Self.unknownField, Self.post(login, EverdayProbe.json(["email": email, "password": password, "probeUnknownField": "probe"])),
+                Self.unknownField, Self.post(login, ProbeRun.json(["email": email, "password": password, "probeUnknownField": "probe"])),
                 expected: 200, refusedIsCoping: "an unknown field is refused")
         } else {
             run.skip(Self.unknownField, why)
         }
-        let missing = await run.send(Self.post(login, EverdayProbe.json(["email": email])))
+        let missing = await run.send(Self.post(login, ProbeRun.json(["email": email])))
         run.record(
             Self.missingField, exchange: missing, verdict: [400, 401].contains(missing.status ?? 0) ? .conforms : .copes,
             note: [400, 401].contains(missing.status ?? 0) ? "" : "answered \(missing.status.map(String.init) ?? "nothing")")

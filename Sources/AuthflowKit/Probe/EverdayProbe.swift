@@ -65,313 +65,12 @@ struct EverdayProbe {
         defer { try? FileManager.default.removeItem(at: folder) }
         let clock = ShiftedClock()
         let kid = prefix + "kid"
-        await steps(run: run, folder: folder, clock: clock, kid: kid, email: "\(kid)@example.invalid", password: makePassword())
+        let steps = EverdaySteps(
+            baseURL: baseURL, hooks: hooks, run: run, folder: folder, clock: clock, prefix: prefix, kid: kid, email: "\(kid)@example.invalid",
+            password: makePassword(), makePassword: makePassword)
+        await steps.all()
         return ProbeReport(
             backend: "everday", baseURL: baseURL.absoluteString, accountPrefix: prefix, rows: run.rows, requests: await budget.sent)
-    }
-
-    /// The steps in order, one block per row as `plan` lists them; a step whose prerequisite
-    /// failed (or needs an absent operator hook) is skipped with the reason.
-    private func steps(run: ProbeRun, folder: URL, clock: ShiftedClock, kid: String, email: String, password: String) async {
-        // Each client keeps its session in a file vault of its own in the temporary folder; a
-        // relaunch is a new client on the same vault.
-        func client(_ name: String) -> EverdayClient {
-            EverdayClient(baseURL: baseURL, vault: FileVault(directory: folder.appendingPathComponent(name)), transport: run.transport, clock: clock)
-        }
-        func credentials(_ name: String) -> Credentials? { try? FileVault(directory: folder.appendingPathComponent(name)).load() }
-        // Registration.
-        let first = client("first")
-        var mark = run.transport.mark
-        let registered = await outcome { try await first.register(username: kid, password: password, email: email) }
-        let isRegistered = registered.map { if case .pendingApproval = $0 { true } else { false } }.value == true
-        run.record(
-            Self.register, since: mark, client: registered.brief,
-            verdict: isRegistered ? run.statusVerdict(since: mark, expected: [200], keys: ["Status"]) : .breaks,
-            note: isRegistered ? run.statusNote(since: mark, expected: [200]) : "the client could not register: \(registered.brief)")
-
-        // A fresh client, as a second device would be: the first is waiting for the approval.
-        let elsewhere = client("elsewhere")
-        mark = run.transport.mark
-        let again = await outcome { try await elsewhere.register(username: kid, password: password, email: email) }
-        await elsewhere.stop()
-        if !isRegistered {
-            run.skip(Self.duplicate, "needs: the registration (it failed)")
-        } else if case .success = again {
-            run.record(
-                Self.duplicate, since: mark, client: again.brief, verdict: .copes,
-                note: "the server accepted a second registration of the same username")
-        } else {
-            run.record(
-                Self.duplicate, since: mark, client: again.brief, verdict: run.statusVerdict(since: mark, expected: [409]),
-                note: run.statusNote(since: mark, expected: [409]))
-        }
-
-        mark = run.transport.mark
-        let early = await outcome { try await first.signIn(username: kid, password: password) }
-        if !isRegistered {
-            run.skip(Self.pendingSignIn, "needs: the registration (it failed)")
-        } else if case .success(.pendingApproval) = early {
-            run.record(
-                Self.pendingSignIn, since: mark, client: early.brief, verdict: run.statusVerdict(since: mark, expected: [403]),
-                note: run.statusNote(since: mark, expected: [403]))
-        } else if case .success = early {
-            await first.signOutAndEndServerSession()
-            run.record(Self.pendingSignIn, since: mark, client: early.brief, verdict: .copes, note: "the server let an unapproved account sign in")
-        } else {
-            run.record(
-                Self.pendingSignIn, since: mark, client: early.brief, verdict: .breaks,
-                note: "the client did not recognise the pending approval: \(early.brief)")
-        }
-
-        // Approval, by the operator.
-        var approved = false
-        if !isRegistered {
-            run.skip(Self.approval, "needs: the registration (it failed)")
-        } else if let approve = hooks.approve {
-            approved = await approve(kid)
-            if approved {
-                run.rows.append(ProbeRow(Self.approval, observed: "approved by --approve-command", verdict: .conforms))
-            } else {
-                run.skip(Self.approval, "--approve-command failed (exit status not 0)")
-            }
-        } else {
-            run.skip(Self.approval, "needs: --approve-command")
-        }
-        let unapproved =
-            isRegistered
-            ? (hooks.approve == nil ? "needs: --approve-command" : "needs: the approval (it failed)") : "needs: the registration (it failed)"
-
-        // Sign-in.
-        var signedIn = false
-        if approved {
-            mark = run.transport.mark
-            let wrong = await outcome { try await first.signIn(username: kid, password: password + "-wrong") }
-            if case .success = wrong {
-                await first.signOutAndEndServerSession()
-                run.record(Self.wrongPassword, since: mark, client: wrong.brief, verdict: .breaks, note: "a wrong password signed in")
-            } else {
-                run.record(
-                    Self.wrongPassword, since: mark, client: wrong.brief, verdict: run.statusVerdict(since: mark, expected: [401]),
-                    note: run.statusNote(since: mark, expected: [401]))
-            }
-
-            mark = run.transport.mark
-            let result = await outcome { try await first.signIn(username: kid, password: password) }
-            if case .success(.signedIn) = result {
-                signedIn = true
-                run.record(
-                    Self.signIn, since: mark, client: result.brief,
-                    verdict: run.statusVerdict(since: mark, expected: [200], keys: ["AccessToken", "RefreshToken", "ExpiresIn"]),
-                    note: run.statusNote(since: mark, expected: [200], keys: ["AccessToken", "RefreshToken", "ExpiresIn"]))
-            } else {
-                run.record(
-                    Self.signIn, since: mark, client: result.brief, verdict: .breaks,
-                    note: "the client could not sign in with the server's answer: \(result.brief)")
-            }
-        } else {
-            run.skip(Self.wrongPassword, unapproved)
-            run.skip(Self.signIn, unapproved)
-        }
-        let notSignedIn = approved ? "needs: a session (sign-in failed)" : unapproved
-
-        // A protected call, then the bearers the client never sends.
-        let probeTarget = baseURL.appendingPathComponent("settings/users/0/approve")
-        if signedIn {
-            mark = run.transport.mark
-            let answer = await outcome { try await first.authorized(HTTPRequest(method: "PUT", url: probeTarget)) }
-            let status = (try? answer.get())?.status
-            run.record(
-                Self.protectedCall, since: mark, client: status.map { "answered \($0)" } ?? answer.brief,
-                verdict: status.map { $0 == 401 ? .breaks : [403, 404].contains($0) ? .conforms : .copes } ?? .breaks,
-                note: status.map { $0 == 401 ? "the session's own bearer was refused" : [403, 404].contains($0) ? "" : "answered \($0)" }
-                    ?? "the client got no answer: \(answer.brief)")
-        } else {
-            run.skip(Self.protectedCall, notSignedIn)
-        }
-        await run.edge(Self.noBearer, HTTPRequest(method: "PUT", url: probeTarget), expected: 401)
-        await run.edge(
-            Self.malformedBearer, HTTPRequest(method: "PUT", url: probeTarget, headers: ["Authorization": "Bearer not-a-token"]), expected: 401)
-
-        // Rotation: a relaunch refreshes; the consumed token and the reuse.
-        if signedIn {
-            let consumed = credentials("first")?.refreshToken?.reveal()
-            await first.stop()
-            let relaunched = client("first")
-            mark = run.transport.mark
-            let state = await settledState(of: relaunched)
-            let successor = credentials("first")?.refreshToken?.reveal()
-            let refreshed = run.transport.exchanges(since: mark).contains { $0.path == "/auth/refresh" }
-            if !state.isSignedIn || successor == nil || !refreshed {
-                run.record(
-                    Self.launchRefresh, since: mark, client: "\(state.brief)", verdict: .breaks,
-                    note: refreshed ? "the stored session did not survive the refresh" : "the client did not refresh at launch")
-            } else if successor == consumed {
-                run.record(Self.launchRefresh, since: mark, client: state.brief, verdict: .copes, note: "the refresh token was not rotated")
-            } else {
-                run.record(
-                    Self.launchRefresh, since: mark, client: state.brief,
-                    verdict: run.statusVerdict(since: mark, expected: [200], keys: ["RefreshToken"]),
-                    note: run.statusNote(since: mark, expected: [200], keys: ["RefreshToken"]))
-            }
-            await relaunched.stop()
-            if let consumed, let successor, consumed != successor {
-                let reuse = await run.send(Self.refresh(baseURL, consumed))
-                run.record(
-                    Self.consumedRefresh, exchange: reuse,
-                    verdict: reuse.status == 401 ? .conforms : reuse.status.map { (200..<300).contains($0) } == true ? .breaks : .copes,
-                    note: reuse.status == 401
-                        ? ""
-                        : reuse.status.map { (200..<300).contains($0) } == true
-                            ? "a consumed refresh token still refreshes: a copied one is as good as the live one"
-                            : "answered \(reuse.status.map(String.init) ?? "nothing")")
-                let after = await run.send(Self.refresh(baseURL, successor))
-                run.record(
-                    Self.familyRevoked, exchange: after, verdict: after.status == 401 ? .conforms : .copes,
-                    note: after.status == 401 ? "" : "the reuse did not revoke its successor (the client never reuses a token)")
-            } else {
-                run.skip(Self.consumedRefresh, "needs: a rotated refresh token")
-                run.skip(Self.familyRevoked, "needs: a rotated refresh token")
-            }
-        } else {
-            for step in [Self.launchRefresh, Self.consumedRefresh, Self.familyRevoked] { run.skip(step, notSignedIn) }
-        }
-
-        // Sign-out, then the signed-out refresh token.
-        if signedIn {
-            let second = client("second")
-            mark = run.transport.mark
-            let session = await outcome { try await second.signIn(username: kid, password: password) }
-            let token = credentials("second")?.refreshToken?.reveal()
-            let ended = await second.signOutAndEndServerSession()
-            let state = await second.authState
-            let kept = ended == .ended && !state.isSignedIn
-            run.record(
-                Self.signOut, since: mark, client: "\(session.brief), then \(ended.map(ProbeRun.brief) ?? "no server sign-out"), \(state.brief)",
-                verdict: kept ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
-                note: kept ? run.statusNote(since: mark, expected: [200]) : "the server session was not ended")
-            if let token {
-                let after = await run.send(Self.refresh(baseURL, token))
-                let accepted = after.status.map { (200..<300).contains($0) } == true
-                run.record(
-                    Self.refreshAfterSignOut, exchange: after, verdict: after.status == 401 ? .conforms : accepted ? .breaks : .copes,
-                    note: after.status == 401
-                        ? ""
-                        : accepted
-                            ? "the refresh token outlived the sign-out the client reported as ended"
-                            : "answered \(after.status.map(String.init) ?? "nothing")")
-            } else {
-                run.skip(Self.refreshAfterSignOut, "needs: a stored refresh token")
-            }
-            await second.stop()
-        } else {
-            run.skip(Self.signOut, notSignedIn)
-            run.skip(Self.refreshAfterSignOut, notSignedIn)
-        }
-
-        // Bodies the client never sends.
-        await run.edge(Self.malformedBody, Self.login(baseURL, Data("{\"Username\": ".utf8)), expected: 400)
-        if approved {
-            let body = ["Username": kid, "Password": password, "ProbeUnknownField": "probe"]
-            await run.edge(Self.unknownField, Self.login(baseURL, Self.json(body)), expected: 200, refusedIsCoping: "an unknown field is refused")
-        } else {
-            run.skip(Self.unknownField, unapproved)
-        }
-        await run.edge(Self.missingField, Self.login(baseURL, Self.json(["Username": kid])), expected: 400)
-
-        // The password rule.
-        let shortest = ProbeSecrets.shortestPassword()
-        let other = client("other")
-        mark = run.transport.mark
-        let short = await outcome { () async throws(AuthError) in
-            try await other.register(username: prefix + "short", password: shortest, email: "\(prefix)short@example.invalid")
-        }
-        if case .success(.pendingApproval) = short {
-            run.record(
-                Self.shortestPassword, since: mark, client: short.brief, verdict: run.statusVerdict(since: mark, expected: [200], keys: ["Status"]),
-                note: run.statusNote(since: mark, expected: [200], keys: ["Status"]))
-        } else if run.transport.exchanges(since: mark).last?.status == 400 {
-            run.record(
-                Self.shortestPassword, since: mark, client: short.brief, verdict: .copes,
-                note: "the server's password rule is stricter than the client's: the user sees the server's refusal")
-        } else {
-            run.record(
-                Self.shortestPassword, since: mark, client: short.brief, verdict: .breaks, note: "the client could not register: \(short.brief)")
-        }
-        await other.stop()
-
-        // Expiry, with the operator's clock.
-        if signedIn, let advance = hooks.advanceClock {
-            let third = client("third")
-            mark = run.transport.mark
-            let session = await outcome { try await third.signIn(username: kid, password: password) }
-            let credentials = credentials("third")
-            let left = credentials?.expiresAt.map { Int(($0 - clock.now).milliseconds / 1000) } ?? 1800
-            let seconds = max(60, left + 60)
-            if case .success = session, let bearer = credentials?.accessToken.reveal(), await advance(seconds) {
-                clock.advance(seconds: seconds)
-                await run.edge(
-                    Self.expiredBearer, HTTPRequest(method: "PUT", url: probeTarget, headers: ["Authorization": "Bearer \(bearer)"]), expected: 401,
-                    detail: "the clock moved \(seconds) s ahead")
-                mark = run.transport.mark
-                let ended = await third.signOutAndEndServerSession()
-                run.record(
-                    Self.expiredSignOut, since: mark, client: ended.map(ProbeRun.brief) ?? "no server sign-out",
-                    verdict: ended == .ended ? .conforms : .breaks,
-                    note: ended == .ended ? "" : "with its access token expired, the sign-out did not end the server session")
-            } else {
-                let why = session.isSuccess ? "--clock-command failed (exit status not 0)" : "needs: a session (sign-in failed)"
-                run.skip(Self.expiredBearer, why)
-                run.skip(Self.expiredSignOut, why)
-            }
-            await third.stop()
-        } else {
-            let why = signedIn ? "needs: --clock-command" : notSignedIn
-            run.skip(Self.expiredBearer, why)
-            run.skip(Self.expiredSignOut, why)
-        }
-
-        // Forgot and reset.
-        let fourth = client("fourth")
-        mark = run.transport.mark
-        let sent = await outcome { try await fourth.forgotPassword(identifier: email) }
-        run.record(
-            Self.forgot, since: mark, client: sent.isSuccess ? "reset sent" : sent.brief,
-            verdict: sent.isSuccess ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
-            note: sent.isSuccess ? run.statusNote(since: mark, expected: [200]) : "the client could not ask for a reset: \(sent.brief)")
-        if !sent.isSuccess {
-            run.skip(Self.reset, "needs: a reset sent (it failed)")
-            run.skip(Self.signInAfterReset, "needs: a reset sent (it failed)")
-        } else if let code = hooks.code {
-            if let token = await code(email) {
-                let newPassword = makePassword()
-                mark = run.transport.mark
-                let done = await outcome { try await fourth.resetPassword(token: token, newPassword: newPassword) }
-                run.record(
-                    Self.reset, since: mark, client: done.isSuccess ? "done" : done.brief,
-                    verdict: done.isSuccess ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
-                    note: done.isSuccess ? run.statusNote(since: mark, expected: [200]) : "the client could not reset: \(done.brief)")
-                if done.isSuccess && approved {
-                    mark = run.transport.mark
-                    let again = await outcome { try await fourth.signIn(username: kid, password: newPassword) }
-                    let ended = again.isSuccess ? await fourth.signOutAndEndServerSession() : nil
-                    run.record(
-                        Self.signInAfterReset, since: mark, client: again.brief,
-                        verdict: again.isSuccess ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
-                        note: again.isSuccess
-                            ? (ended == .ended ? "" : "the sign-out after it was not confirmed") : "the new password did not sign in")
-                } else {
-                    run.skip(Self.signInAfterReset, done.isSuccess ? unapproved : "needs: the reset (it failed)")
-                }
-            } else {
-                run.skip(Self.reset, "--code-command gave no token (exit status not 0, or nothing printed)")
-                run.skip(Self.signInAfterReset, "needs: the reset")
-            }
-        } else {
-            run.skip(Self.reset, "needs: --code-command")
-            run.skip(Self.signInAfterReset, "needs: --code-command")
-        }
-        await fourth.stop()
-        await first.stop()
     }
 
     // MARK: Raw requests
@@ -379,14 +78,383 @@ struct EverdayProbe {
     static func refresh(_ baseURL: URL, _ token: String) -> HTTPRequest {
         HTTPRequest(
             method: "POST", url: baseURL.appendingPathComponent("auth/refresh"), headers: ["Content-Type": "application/json"],
-            body: json(["RefreshToken": token]))
+            body: ProbeRun.json(["RefreshToken": token]))
     }
 
     static func login(_ baseURL: URL, _ body: Data) -> HTTPRequest {
         HTTPRequest(method: "POST", url: baseURL.appendingPathComponent("auth/login"), headers: ["Content-Type": "application/json"], body: body)
     }
+}
 
-    static func json(_ object: [String: String]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+/// One run of ``EverdayProbe``'s plan: the account, the clients' folder and clock, and a phase per
+/// group of rows, in the order `plan` lists them. A phase whose prerequisite failed (or needs an
+/// absent operator hook) records its rows as skipped, with the reason.
+private struct EverdaySteps {
+    typealias Probe = EverdayProbe
+
+    /// How far the account got: what the later phases need.
+    struct Progress {
+        /// Whether the operator can approve.
+        let canApprove: Bool
+        var registered = false
+        var approved = false
+        var signedIn = false
+
+        /// Why a step needing an approved account is skipped.
+        var unapproved: String {
+            registered ? (canApprove ? "needs: the approval (it failed)" : "needs: --approve-command") : "needs: the registration (it failed)"
+        }
+
+        /// Why a step needing a session is skipped.
+        var notSignedIn: String { approved ? "needs: a session (sign-in failed)" : unapproved }
+    }
+
+    let baseURL: URL
+    let hooks: ProbeOperator
+    let run: ProbeRun
+    let folder: URL
+    let clock: ShiftedClock
+    let prefix: String
+    let kid: String
+    let email: String
+    let password: String
+    let makePassword: @Sendable () -> String
+
+    /// A protected endpoint every account may call and none may use: approving no one, as a kid.
+    var probeTarget: URL { baseURL.appendingPathComponent("settings/users/0/approve") }
+
+    /// A client keeping its session in a file vault of its own in the temporary folder; a
+    /// relaunch is a new client on the same vault.
+    func client(_ name: String) -> EverdayClient {
+        EverdayClient(baseURL: baseURL, vault: FileVault(directory: folder.appendingPathComponent(name)), transport: run.transport, clock: clock)
+    }
+
+    /// What the vault `name` holds now.
+    func credentials(_ name: String) -> Credentials? { try? FileVault(directory: folder.appendingPathComponent(name)).load() }
+
+    /// Every phase, in order.
+    func all() async {
+        let first = client("first")
+        var progress = Progress(canApprove: hooks.approve != nil)
+        await registration(first, &progress)
+        await signIn(first, &progress)
+        await bearers(first, progress)
+        await rotation(first, progress)
+        await signOut(progress)
+        await bodies(progress)
+        await passwordRule()
+        await expiry(progress)
+        await reset(progress)
+        await first.stop()
+    }
+
+    /// Registration, a duplicate, a sign-in before approval, and the operator's approval.
+    private func registration(_ first: EverdayClient, _ progress: inout Progress) async {
+        var mark = run.transport.mark
+        let registered = await outcome { try await first.register(username: kid, password: password, email: email) }
+        progress.registered = registered.map { if case .pendingApproval = $0 { true } else { false } }.value == true
+        run.record(
+            Probe.register, since: mark, client: registered.brief,
+            verdict: progress.registered ? run.statusVerdict(since: mark, expected: [200], keys: ["Status"]) : .breaks,
+            note: progress.registered ? run.statusNote(since: mark, expected: [200]) : "the client could not register: \(registered.brief)")
+
+        // A fresh client, as a second device would be: the first is waiting for the approval.
+        let elsewhere = client("elsewhere")
+        mark = run.transport.mark
+        let again = await outcome { try await elsewhere.register(username: kid, password: password, email: email) }
+        await elsewhere.stop()
+        if !progress.registered {
+            run.skip(Probe.duplicate, "needs: the registration (it failed)")
+        } else if case .success = again {
+            run.record(
+                Probe.duplicate, since: mark, client: again.brief, verdict: .copes,
+                note: "the server accepted a second registration of the same username")
+        } else {
+            run.record(
+                Probe.duplicate, since: mark, client: again.brief, verdict: run.statusVerdict(since: mark, expected: [409]),
+                note: run.statusNote(since: mark, expected: [409]))
+        }
+
+        mark = run.transport.mark
+        let early = await outcome { try await first.signIn(username: kid, password: password) }
+        if !progress.registered {
+            run.skip(Probe.pendingSignIn, "needs: the registration (it failed)")
+        } else if case .success(.pendingApproval) = early {
+            run.record(
+                Probe.pendingSignIn, since: mark, client: early.brief, verdict: run.statusVerdict(since: mark, expected: [403]),
+                note: run.statusNote(since: mark, expected: [403]))
+        } else if case .success = early {
+            await first.signOutAndEndServerSession()
+            run.record(
+                Probe.pendingSignIn, since: mark, client: early.brief, verdict: .copes, note: "the server let an progress.unapproved account sign in")
+        } else {
+            run.record(
+                Probe.pendingSignIn, since: mark, client: early.brief, verdict: .breaks,
+                note: "the client did not recognise the pending approval: \(early.brief)")
+        }
+
+        if !progress.registered {
+            run.skip(Probe.approval, "needs: the registration (it failed)")
+        } else if let approve = hooks.approve {
+            progress.approved = await approve(kid)
+            if progress.approved {
+                run.rows.append(ProbeRow(Probe.approval, observed: "approved by --approve-command", verdict: .conforms))
+            } else {
+                run.skip(Probe.approval, "--approve-command failed (exit status not 0)")
+            }
+        } else {
+            run.skip(Probe.approval, "needs: --approve-command")
+        }
+    }
+
+    /// A wrong password, then the sign-in.
+    private func signIn(_ first: EverdayClient, _ progress: inout Progress) async {
+        if progress.approved {
+            var mark = run.transport.mark
+            let wrong = await outcome { try await first.signIn(username: kid, password: password + "-wrong") }
+            if case .success = wrong {
+                await first.signOutAndEndServerSession()
+                run.record(Probe.wrongPassword, since: mark, client: wrong.brief, verdict: .breaks, note: "a wrong password signed in")
+            } else {
+                run.record(
+                    Probe.wrongPassword, since: mark, client: wrong.brief, verdict: run.statusVerdict(since: mark, expected: [401]),
+                    note: run.statusNote(since: mark, expected: [401]))
+            }
+
+            mark = run.transport.mark
+            let result = await outcome { try await first.signIn(username: kid, password: password) }
+            if case .success(.signedIn) = result {
+                progress.signedIn = true
+                run.record(
+                    Probe.signIn, since: mark, client: result.brief,
+                    verdict: run.statusVerdict(since: mark, expected: [200], keys: ["AccessToken", "RefreshToken", "ExpiresIn"]),
+                    note: run.statusNote(since: mark, expected: [200], keys: ["AccessToken", "RefreshToken", "ExpiresIn"]))
+            } else {
+                run.record(
+                    Probe.signIn, since: mark, client: result.brief, verdict: .breaks,
+                    note: "the client could not sign in with the server's answer: \(result.brief)")
+            }
+        } else {
+            run.skip(Probe.wrongPassword, progress.unapproved)
+            run.skip(Probe.signIn, progress.unapproved)
+        }
+    }
+
+    /// A protected call with the session's bearer, then the bearers the client never sends.
+    private func bearers(_ first: EverdayClient, _ progress: Progress) async {
+        if progress.signedIn {
+            let mark = run.transport.mark
+            let answer = await outcome { try await first.authorized(HTTPRequest(method: "PUT", url: probeTarget)) }
+            let status = (try? answer.get())?.status
+            run.record(
+                Probe.protectedCall, since: mark, client: status.map { "answered \($0)" } ?? answer.brief,
+                verdict: status.map { $0 == 401 ? .breaks : [403, 404].contains($0) ? .conforms : .copes } ?? .breaks,
+                note: status.map { $0 == 401 ? "the session's own bearer was refused" : [403, 404].contains($0) ? "" : "answered \($0)" }
+                    ?? "the client got no answer: \(answer.brief)")
+        } else {
+            run.skip(Probe.protectedCall, progress.notSignedIn)
+        }
+        await run.edge(Probe.noBearer, HTTPRequest(method: "PUT", url: probeTarget), expected: 401)
+        await run.edge(
+            Probe.malformedBearer, HTTPRequest(method: "PUT", url: probeTarget, headers: ["Authorization": "Bearer not-a-token"]), expected: 401)
+
+    }
+
+    /// A relaunch refreshes; the consumed token and the reuse.
+    private func rotation(_ first: EverdayClient, _ progress: Progress) async {
+        if progress.signedIn {
+            let consumed = credentials("first")?.refreshToken?.reveal()
+            await first.stop()
+            let relaunched = client("first")
+            let mark = run.transport.mark
+            let state = await settledState(of: relaunched)
+            let successor = credentials("first")?.refreshToken?.reveal()
+            let refreshed = run.transport.exchanges(since: mark).contains { $0.path == "/auth/refresh" }
+            if !state.isSignedIn || successor == nil || !refreshed {
+                run.record(
+                    Probe.launchRefresh, since: mark, client: "\(state.brief)", verdict: .breaks,
+                    note: refreshed ? "the stored session did not survive the refresh" : "the client did not refresh at launch")
+            } else if successor == consumed {
+                run.record(Probe.launchRefresh, since: mark, client: state.brief, verdict: .copes, note: "the refresh token was not rotated")
+            } else {
+                run.record(
+                    Probe.launchRefresh, since: mark, client: state.brief,
+                    verdict: run.statusVerdict(since: mark, expected: [200], keys: ["RefreshToken"]),
+                    note: run.statusNote(since: mark, expected: [200], keys: ["RefreshToken"]))
+            }
+            await relaunched.stop()
+            if let consumed, let successor, consumed != successor {
+                let reuse = await run.send(Probe.refresh(baseURL, consumed))
+                run.record(
+                    Probe.consumedRefresh, exchange: reuse,
+                    verdict: reuse.status == 401 ? .conforms : reuse.status.map { (200..<300).contains($0) } == true ? .breaks : .copes,
+                    note: reuse.status == 401
+                        ? ""
+                        : reuse.status.map { (200..<300).contains($0) } == true
+                            ? "a consumed refresh token still refreshes: a copied one is as good as the live one"
+                            : "answered \(reuse.status.map(String.init) ?? "nothing")")
+                let after = await run.send(Probe.refresh(baseURL, successor))
+                run.record(
+                    Probe.familyRevoked, exchange: after, verdict: after.status == 401 ? .conforms : .copes,
+                    note: after.status == 401 ? "" : "the reuse did not revoke its successor (the client never reuses a token)")
+            } else {
+                run.skip(Probe.consumedRefresh, "needs: a rotated refresh token")
+                run.skip(Probe.familyRevoked, "needs: a rotated refresh token")
+            }
+        } else {
+            for step in [Probe.launchRefresh, Probe.consumedRefresh, Probe.familyRevoked] { run.skip(step, progress.notSignedIn) }
+        }
+
+    }
+
+    /// Sign-out, then the signed-out refresh token.
+    private func signOut(_ progress: Progress) async {
+        if progress.signedIn {
+            let second = client("second")
+            let mark = run.transport.mark
+            let session = await outcome { try await second.signIn(username: kid, password: password) }
+            let token = credentials("second")?.refreshToken?.reveal()
+            let ended = await second.signOutAndEndServerSession()
+            let state = await second.authState
+            let kept = ended == .ended && !state.isSignedIn
+            run.record(
+                Probe.signOut, since: mark, client: "\(session.brief), then \(ended.map(ProbeRun.brief) ?? "no server sign-out"), \(state.brief)",
+                verdict: kept ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
+                note: kept ? run.statusNote(since: mark, expected: [200]) : "the server session was not ended")
+            if let token {
+                let after = await run.send(Probe.refresh(baseURL, token))
+                let accepted = after.status.map { (200..<300).contains($0) } == true
+                run.record(
+                    Probe.refreshAfterSignOut, exchange: after, verdict: after.status == 401 ? .conforms : accepted ? .breaks : .copes,
+                    note: after.status == 401
+                        ? ""
+                        : accepted
+                            ? "the refresh token outlived the sign-out the client reported as ended"
+                            : "answered \(after.status.map(String.init) ?? "nothing")")
+            } else {
+                run.skip(Probe.refreshAfterSignOut, "needs: a stored refresh token")
+            }
+            await second.stop()
+        } else {
+            run.skip(Probe.signOut, progress.notSignedIn)
+            run.skip(Probe.refreshAfterSignOut, progress.notSignedIn)
+        }
+
+    }
+
+    /// Bodies the client never sends.
+    private func bodies(_ progress: Progress) async {
+        await run.edge(Probe.malformedBody, Probe.login(baseURL, Data("{\"Username\": ".utf8)), expected: 400)
+        if progress.approved {
+            let body = ["Username": kid, "Password": password, "ProbeUnknownField": "probe"]
+            await run.edge(
+                Probe.unknownField, Probe.login(baseURL, ProbeRun.json(body)), expected: 200, refusedIsCoping: "an unknown field is refused")
+        } else {
+            run.skip(Probe.unknownField, progress.unapproved)
+        }
+        await run.edge(Probe.missingField, Probe.login(baseURL, ProbeRun.json(["Username": kid])), expected: 400)
+
+    }
+
+    /// The shortest password the client accepts, on a second account.
+    private func passwordRule() async {
+        let shortest = ProbeSecrets.shortestPassword()
+        let other = client("other")
+        let mark = run.transport.mark
+        let short = await outcome { () async throws(AuthError) in
+            try await other.register(username: prefix + "short", password: shortest, email: "\(prefix)short@example.invalid")
+        }
+        if case .success(.pendingApproval) = short {
+            run.record(
+                Probe.shortestPassword, since: mark, client: short.brief, verdict: run.statusVerdict(since: mark, expected: [200], keys: ["Status"]),
+                note: run.statusNote(since: mark, expected: [200], keys: ["Status"]))
+        } else if run.transport.exchanges(since: mark).last?.status == 400 {
+            run.record(
+                Probe.shortestPassword, since: mark, client: short.brief, verdict: .copes,
+                note: "the server's password rule is stricter than the client's: the user sees the server's refusal")
+        } else {
+            run.record(
+                Probe.shortestPassword, since: mark, client: short.brief, verdict: .breaks, note: "the client could not register: \(short.brief)")
+        }
+        await other.stop()
+
+    }
+
+    /// Expiry, with the operator's clock.
+    private func expiry(_ progress: Progress) async {
+        if progress.signedIn, let advance = hooks.advanceClock {
+            let third = client("third")
+            var mark = run.transport.mark
+            let session = await outcome { try await third.signIn(username: kid, password: password) }
+            let credentials = credentials("third")
+            let left = credentials?.expiresAt.map { Int(($0 - clock.now).milliseconds / 1000) } ?? 1800
+            let seconds = max(60, left + 60)
+            if case .success = session, let bearer = credentials?.accessToken.reveal(), await advance(seconds) {
+                clock.advance(seconds: seconds)
+                await run.edge(
+                    Probe.expiredBearer, HTTPRequest(method: "PUT", url: probeTarget, headers: ["Authorization": "Bearer \(bearer)"]), expected: 401,
+                    detail: "the clock moved \(seconds) s ahead")
+                mark = run.transport.mark
+                let ended = await third.signOutAndEndServerSession()
+                run.record(
+                    Probe.expiredSignOut, since: mark, client: ended.map(ProbeRun.brief) ?? "no server sign-out",
+                    verdict: ended == .ended ? .conforms : .breaks,
+                    note: ended == .ended ? "" : "with its access token expired, the sign-out did not end the server session")
+            } else {
+                let why = session.isSuccess ? "--clock-command failed (exit status not 0)" : "needs: a session (sign-in failed)"
+                run.skip(Probe.expiredBearer, why)
+                run.skip(Probe.expiredSignOut, why)
+            }
+            await third.stop()
+        } else {
+            let why = progress.signedIn ? "needs: --clock-command" : progress.notSignedIn
+            run.skip(Probe.expiredBearer, why)
+            run.skip(Probe.expiredSignOut, why)
+        }
+
+    }
+
+    /// Forgot and reset, with the operator's code.
+    private func reset(_ progress: Progress) async {
+        let fourth = client("fourth")
+        var mark = run.transport.mark
+        let sent = await outcome { try await fourth.forgotPassword(identifier: email) }
+        run.record(
+            Probe.forgot, since: mark, client: sent.isSuccess ? "reset sent" : sent.brief,
+            verdict: sent.isSuccess ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
+            note: sent.isSuccess ? run.statusNote(since: mark, expected: [200]) : "the client could not ask for a reset: \(sent.brief)")
+        if !sent.isSuccess {
+            run.skip(Probe.reset, "needs: a reset sent (it failed)")
+            run.skip(Probe.signInAfterReset, "needs: a reset sent (it failed)")
+        } else if let code = hooks.code {
+            if let token = await code(email) {
+                let newPassword = makePassword()
+                mark = run.transport.mark
+                let done = await outcome { try await fourth.resetPassword(token: token, newPassword: newPassword) }
+                run.record(
+                    Probe.reset, since: mark, client: done.isSuccess ? "done" : done.brief,
+                    verdict: done.isSuccess ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
+                    note: done.isSuccess ? run.statusNote(since: mark, expected: [200]) : "the client could not reset: \(done.brief)")
+                if done.isSuccess && progress.approved {
+                    mark = run.transport.mark
+                    let again = await outcome { try await fourth.signIn(username: kid, password: newPassword) }
+                    let ended = again.isSuccess ? await fourth.signOutAndEndServerSession() : nil
+                    run.record(
+                        Probe.signInAfterReset, since: mark, client: again.brief,
+                        verdict: again.isSuccess ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
+                        note: again.isSuccess
+                            ? (ended == .ended ? "" : "the sign-out after it was not confirmed") : "the new password did not sign in")
+                } else {
+                    run.skip(Probe.signInAfterReset, done.isSuccess ? progress.unapproved : "needs: the reset (it failed)")
+                }
+            } else {
+                run.skip(Probe.reset, "--code-command gave no token (exit status not 0, or nothing printed)")
+                run.skip(Probe.signInAfterReset, "needs: the reset")
+            }
+        } else {
+            run.skip(Probe.reset, "needs: --code-command")
+            run.skip(Probe.signInAfterReset, "needs: --code-command")
+        }
+        await fourth.stop()
     }
 }

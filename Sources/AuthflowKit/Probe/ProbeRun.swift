@@ -106,6 +106,11 @@ final class ProbeRun {
         record(step, exchange: exchange, verdict: exchange.status == expected ? .conforms : .copes, note: note)
     }
 
+    /// A JSON object of strings, for a raw request's body.
+    static func json(_ object: [String: String]) -> Data {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    }
+
     /// A value's case name with at most one level of payload names, never a payload's text:
     /// `server(conflict("Username…"))` → `server(conflict)`.
     static func brief(_ text: String) -> String {

@@ -149,9 +149,9 @@ struct VynqTalkProbe {
 
         await run.edge(Self.malformedBody, Self.login(baseURL, Data("{\"email\": ".utf8)), expected: 400)
         await run.edge(
-            Self.unknownField, Self.login(baseURL, EverdayProbe.json(["email": email, "password": password, "probeUnknownField": "probe"])),
+            Self.unknownField, Self.login(baseURL, ProbeRun.json(["email": email, "password": password, "probeUnknownField": "probe"])),
             expected: 200, refusedIsCoping: "an unknown field is refused")
-        let missing = await run.send(Self.login(baseURL, EverdayProbe.json(["email": email])))
+        let missing = await run.send(Self.login(baseURL, ProbeRun.json(["email": email])))
         run.record(
             Self.missingField, exchange: missing, verdict: [400, 401].contains(missing.status ?? 0) ? .conforms : .copes,
             note: [400, 401].contains(missing.status ?? 0) ? "" : "answered \(missing.status.map(String.init) ?? "nothing")")
