@@ -70,6 +70,7 @@ public final class DevServer: Sendable {
         if backends.contains(.everday) {
             let parent = server.configuration.everday.parent
             lines.append("  Everday's parent account (approves registrations): \(parent.username) / \(parent.password)")
+            lines.append("  Everday approval (as the parent):    POST   \(root)/__dev/everday/approve   {\"username\": \"…\"}")
         }
         if backends.contains(.hero365) {
             lines.append(

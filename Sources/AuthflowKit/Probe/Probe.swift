@@ -147,7 +147,9 @@ extension Authflow {
     /// `authflow probe`'s description.
     static let probeSpec = CommandSpec(
         name: "probe",
-        synopsis: "authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C]",
+        synopsis:
+            "authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C] "
+            + "[--email-domain D] [--i-own-this-server]",
         summary:
             "check a live server against its backend's document through the real client: each lifecycle and edge request a row, "
             + "judged conforms, differs but the client copes, or breaks the client (exit 1). Covers everday, subspace, vynqTalk and anonymousWall so far. It creates "
