@@ -29,7 +29,7 @@ public enum Authflow {
                                                                check a live server against the backend's document through the real
                                                                client, a row per lifecycle and edge request; exit 1 when a difference
                                                                breaks the client; loopback only unless --i-own-this-server; at most
-                                                               100 requests, 10 a second; covers all but hero365
+                                                               100 requests, 10 a second; every backend
           authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]
                                                                the performance figures, measured side by side in one run, each
                                                                target met or not; --strict: exit 1 when one is not met

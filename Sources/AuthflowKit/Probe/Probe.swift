@@ -4,7 +4,7 @@ import Foundation
 /// What `authflow probe` was asked to do, checked: a refused command line never sends a request.
 struct ProbeSettings: Sendable {
     /// The backends the probe covers so far; the others are refused by name.
-    static let covered: [Backend] = [.everday, .subspace, .vynqTalk, .anonymousWall]
+    static let covered: [Backend] = [.everday, .subspace, .vynqTalk, .anonymousWall, .hero365]
 
     var backend: Backend
     /// The API's base URL, as the backend's client takes it (Everday's ends in `/api`).
@@ -16,6 +16,9 @@ struct ProbeSettings: Sendable {
     var clockCommand: String?
     /// The domain of the addresses the probe's accounts get (Anonymous Wall: a school's), when given.
     var emailDomain: String?
+    /// The operator's phone number, for Hero365's SMS code.
+    var phone: String?
+    var oauthCommand: String?
 
     init(_ arguments: Arguments) throws(Authflow.CommandProblem) {
         let names = Backend.allCases.map(\.rawValue).joined(separator: ", ")
@@ -48,7 +51,7 @@ struct ProbeSettings: Sendable {
                     + "add --i-own-this-server if the server is yours to test")
         }
         var commands: [String: String] = [:]
-        for option in ["code-command", "approve-command", "clock-command"] {
+        for option in ["code-command", "approve-command", "clock-command", "oauth-command"] {
             guard let command = arguments.options[option] else { continue }
             guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw Authflow.CommandProblem(description: "--\(option) needs a command")
@@ -62,6 +65,12 @@ struct ProbeSettings: Sendable {
             }
             emailDomain = domain
         }
+        if let phone = arguments.options["phone"] {
+            guard phone.hasPrefix("+"), phone.count >= 8, phone.count <= 16, phone.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw Authflow.CommandProblem(description: "--phone takes a number in E.164 form (+ and 7 to 15 digits)")
+            }
+            self.phone = phone
+        }
         self.backend = backend
         baseURL = url
         json = arguments.flags.contains("json")
@@ -69,6 +78,7 @@ struct ProbeSettings: Sendable {
         codeCommand = commands["code-command"]
         approveCommand = commands["approve-command"]
         clockCommand = commands["clock-command"]
+        oauthCommand = commands["oauth-command"]
     }
 
     /// `localhost`, `127.0.0.0/8` or `::1`.
@@ -86,12 +96,12 @@ struct ProbeSettings: Sendable {
         case .subspace: SubspaceProbe.plan
         case .vynqTalk: VynqTalkProbe.plan
         case .anonymousWall: AnonymousWallProbe.plan
-        case .hero365: []  // Refused in `init`.
+        case .hero365: Hero365Probe.plan
         }
     }
 
     /// The hooks, present for each command given.
-    var operatorHooks: ProbeOperator { .commands(code: codeCommand, approve: approveCommand, clock: clockCommand) }
+    var operatorHooks: ProbeOperator { .commands(code: codeCommand, approve: approveCommand, clock: clockCommand, oauth: oauthCommand) }
 
     /// What `--dry-run` prints: each step, what it expects, and whether it would run.
     var planText: String {
@@ -99,6 +109,8 @@ struct ProbeSettings: Sendable {
         if codeCommand != nil { given.insert(.code) }
         if approveCommand != nil { given.insert(.approval) }
         if clockCommand != nil { given.insert(.clock) }
+        if oauthCommand != nil { given.insert(.oauth) }
+        if phone != nil { given.insert(.phone) }
         let rows = plan.map { step -> [String] in
             let missing = step.needs.filter { !given.contains($0) }
             return [step.name, step.expected, missing.isEmpty ? "runs" : "skipped, needs: " + missing.map(\.rawValue).joined(separator: ", ")]
@@ -125,7 +137,10 @@ enum Probe {
             var probe = AnonymousWallProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix())
             if let domain = settings.emailDomain { probe.emailDomain = domain }
             report = await probe.run()
-        case .hero365: return 64  // Refused in `ProbeSettings.init`.
+        case .hero365:
+            var probe = Hero365Probe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix())
+            probe.phone = settings.phone
+            report = await probe.run()
         }
         out(settings.json ? report.json : report.text)
         return report.status
@@ -149,16 +164,16 @@ extension Authflow {
         name: "probe",
         synopsis:
             "authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C] "
-            + "[--email-domain D] [--i-own-this-server]",
+            + "[--oauth-command C] [--phone P] [--email-domain D] [--i-own-this-server]",
         summary:
             "check a live server against its backend's document through the real client: each lifecycle and edge request a row, "
-            + "judged conforms, differs but the client copes, or breaks the client (exit 1). Covers everday, subspace, vynqTalk and anonymousWall so far. It creates "
+            + "judged conforms, differs but the client copes, or breaks the client (exit 1). Covers every backend. It creates "
             + "accounts named probe-<random>-…, sends at most \(RequestBudget.limit) requests at most 10 a second, and refuses a "
             + "server not on this machine unless --i-own-this-server; it never prints a token, password or code",
         options: [
             .value(
                 "base-url", "URL",
-                "the API's base URL, as the client takes it (everday: …/api, subspace and anonymousWall: …/api/v1, vynqTalk: the server's root); required"
+                "the API's base URL, as the client takes it (everday: …/api, subspace, anonymousWall and hero365: …/api/v1, vynqTalk: the server's root); required"
             ),
             .flag("json", "one JSON object: every row with its exchanges (method, path, status, keys), the counts"),
             .flag("dry-run", "print the plan, and which steps would be skipped, without sending anything"),
@@ -167,6 +182,8 @@ extension Authflow {
                 "approve-command", "C",
                 "a shell command approving the pending account {username} (exit 0); without it, steps after approval are skipped"),
             .value("clock-command", "C", "a shell command moving the server's clock {seconds} ahead (exit 0); without it, expiry steps are skipped"),
+            .value("oauth-command", "C", "a shell command following the OAuth URL {url} and printing the callback URL it lands on (hero365)"),
+            .value("phone", "P", "your phone, in E.164 form, for hero365's SMS code (read with --code-command); without it, that step is skipped"),
             .value("email-domain", "D", "the domain of the accounts' addresses, for anonymousWall (a school's; default example.edu)"),
             .flag("i-own-this-server", "allow a base URL that is not on this machine (localhost, 127.0.0.0/8, ::1)"),
         ],

@@ -9,22 +9,35 @@ struct ProbeOperator: Sendable {
     var approve: (@Sendable (_ username: String) async -> Bool)?
     /// Moves the server's clock `seconds` (`{seconds}`) ahead; whether it worked.
     var advanceClock: (@Sendable (_ seconds: Int) async -> Bool)?
+    /// Follows the OAuth authorization URL `url` (`{url}`) as a browser would and returns the
+    /// callback URL the provider sent it back to, or `nil`.
+    var oauth: (@Sendable (_ url: String) async -> String?)?
 
     /// No hooks: every step that needs one is skipped.
     init(
         code: (@Sendable (_ recipient: String) async -> String?)? = nil, approve: (@Sendable (_ username: String) async -> Bool)? = nil,
-        advanceClock: (@Sendable (_ seconds: Int) async -> Bool)? = nil
+        advanceClock: (@Sendable (_ seconds: Int) async -> Bool)? = nil, oauth: (@Sendable (_ url: String) async -> String?)? = nil
     ) {
         self.code = code
         self.approve = approve
         self.advanceClock = advanceClock
+        self.oauth = oauth
     }
 
     /// Hooks that run the operator's shell commands (`/bin/sh -c`), the placeholder replaced by
     /// a value the probe made itself (letters, digits, `-`, `@`, `.`). A command succeeds when it
     /// exits 0; the code is its standard output, trimmed, which is never printed.
-    static func commands(code: String?, approve: String?, clock: String?) -> ProbeOperator {
+    static func commands(code: String?, approve: String?, clock: String?, oauth: String? = nil) -> ProbeOperator {
         var hooks = ProbeOperator()
+        if let oauth {
+            hooks.oauth = { @Sendable (url: String) async -> String? in
+                // The URL is the server's: quoted, so the shell takes it as one word whatever it holds.
+                let quoted = "'" + url.replacingOccurrences(of: "'", with: "'\\''") + "'"
+                let output = await Self.shell(oauth.replacingOccurrences(of: "{url}", with: quoted))
+                let trimmed = output?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                return trimmed.isEmpty ? nil : trimmed
+            }
+        }
         if let code {
             hooks.code = { @Sendable (recipient: String) async -> String? in
                 let output = await Self.shell(code.replacingOccurrences(of: "{to}", with: recipient))

@@ -10,6 +10,10 @@ enum ProbeNeed: String, Sendable, Hashable {
     case approval = "--approve-command"
     /// Time passing on the server (an access token's lifetime).
     case clock = "--clock-command"
+    /// An OAuth provider's callback, after the user consented in a browser.
+    case oauth = "--oauth-command"
+    /// The operator's own phone, to receive an SMS code.
+    case phone = "--phone"
 }
 
 /// One step of a probe's plan: what it does and what the document and the client expect.
