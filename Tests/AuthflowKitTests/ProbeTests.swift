@@ -197,7 +197,7 @@ struct ProbeTests {
         let output = report.text + "\n" + report.json
         #expect(!output.contains(marker))
         #expect(!output.contains("eyJ"), "no JWT")
-        if backend == .everday {  // The one backend with refresh tokens.
+        if [.everday, .hero365].contains(backend) {  // The backends whose refresh tokens the probe presents itself.
             let presented = served.server.ledger.refreshTokensPresented
             #expect(!presented.isEmpty)
             for token in presented { #expect(!output.contains(token)) }
