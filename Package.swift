@@ -48,7 +48,9 @@ let package = Package(
                 "SubspaceExample", "Hero365Example", "EverdayExample", "AnonymousWallExample", "VynqTalkExample", "ReferenceBackend",
                 "AuthTestSupport",
             ]),
-        .testTarget(name: "AuthflowKitTests", dependencies: ["AuthflowKit", "AuthCore", "AuthSupport", "AuthVerification", "AuthTestSupport"]),
+        .testTarget(
+            name: "AuthflowKitTests",
+            dependencies: ["AuthflowKit", "AuthCore", "AuthSupport", "AuthVerification", "AuthTestSupport", "ReferenceBackend"]),
     ],
     swiftLanguageModes: [.v6]
 )

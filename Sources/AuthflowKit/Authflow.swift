@@ -20,12 +20,18 @@ public enum Authflow {
           authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check]
                                                                generate StateDiagrams/ from the reducers; --check exits 1 naming
                                                                every file that differs from what the code generates
-          authflow serve [--backend NAME|all] [--port 8080] [--deployed] [--quiet]
+          authflow serve [--backend NAME|all] [--port 8080] [--deployed] [--deviate LIST] [--quiet]
                                                                run the reference backend for local app development, logging
                                                                each request (--quiet: not); --deployed answers as the deployed
-                                                               servers do, not as their documents say; Ctrl-C stops it
+                                                               servers do, not as their documents say; --deviate makes Everday
+                                                               differ from its document (see serve --help); Ctrl-C stops it
           authflow demo                                        every backend's main lifecycle over HTTP through the real runner,
                                                                printing each state transition; exit 1 if one went otherwise
+          authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C]
+                                                               check a live server against the backend's document through the real
+                                                               client, a row per lifecycle and edge request; exit 1 when a difference
+                                                               breaks the client; loopback only unless --i-own-this-server; at most
+                                                               100 requests, 10 a second; every backend
           authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]
                                                                the performance figures, measured side by side in one run, each
                                                                target met or not; --strict: exit 1 when one is not met
@@ -88,6 +94,7 @@ public enum Authflow {
             case "diagrams": return try diagrams(arguments, out: out, err: err)
             case "serve": return try serve(arguments, out: out, err: err)
             case "demo": return try demo(arguments, out: out, err: err)
+            case "probe": return try probe(arguments, out: out, err: err)
             case "bench":
                 return try bench(arguments, out: out, err: err)
             default:

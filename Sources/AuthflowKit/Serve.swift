@@ -24,11 +24,15 @@ public final class DevServer: Sendable {
     /// answering as the deployed servers do when `deployed` is set, as their documents say
     /// otherwise. `requestLog`, when given, hears of each request answered: method, path, status
     /// and time, never a body, header or query (see `RequestLogEntry`).
+    ///
+    /// `deviations` makes Everday answer otherwise than its document says, to try `authflow probe` on.
     public init(
-        backends: [Backend], port: UInt16, deployed: Bool = false, requestLog: (@Sendable (RequestLogEntry) -> Void)? = nil
+        backends: [Backend], port: UInt16, deployed: Bool = false, deviations: Configuration.Everday.Deviations = .init(),
+        requestLog: (@Sendable (RequestLogEntry) -> Void)? = nil
     ) throws(ReferenceServerError) {
         var configuration = Configuration()
         if deployed { configuration.answerAsDeployed() }
+        configuration.everday.deviations = deviations
         server = ReferenceServer(backends: backends.map(\.served), configuration: configuration, requestLog: requestLog)
         self.backends = backends
         self.port = try server.start(port: port)
@@ -66,6 +70,7 @@ public final class DevServer: Sendable {
         if backends.contains(.everday) {
             let parent = server.configuration.everday.parent
             lines.append("  Everday's parent account (approves registrations): \(parent.username) / \(parent.password)")
+            lines.append("  Everday approval (as the parent):    POST   \(root)/__dev/everday/approve   {\"username\": \"…\"}")
         }
         if backends.contains(.hero365) {
             lines.append(
@@ -80,10 +85,33 @@ public final class DevServer: Sendable {
         if key == "all" { return Backend.allCases }
         return Backend.allCases.first { $0.rawValue.lowercased() == key }.map { [$0] }
     }
+
+    /// The names `--deviate` takes, each a way Everday may answer otherwise than its document says.
+    public static let deviationNames = [
+        "keep-session-at-logout", "accept-consumed-refresh", "register-201", "rename-token-keys", "strict-password",
+    ]
+
+    /// The deviations a comma-separated list of ``deviationNames`` switches on, or `nil` naming the first unknown one.
+    static func deviations(named list: String) -> Result<Configuration.Everday.Deviations, Authflow.CommandProblem> {
+        var deviations = Configuration.Everday.Deviations()
+        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            switch name {
+            case "keep-session-at-logout": deviations.keepsSessionAtLogout = true
+            case "accept-consumed-refresh": deviations.acceptsConsumedRefreshTokens = true
+            case "register-201": deviations.registrationStatus = 201
+            case "rename-token-keys": deviations.renamedTokenKeys = ["AccessToken": "access_token", "RefreshToken": "refresh_token"]
+            case "strict-password": deviations.minimumPasswordLength = 12
+            default:
+                return .failure(
+                    Authflow.CommandProblem(description: "--deviate takes \(deviationNames.joined(separator: ", ")), not '\(name)'"))
+            }
+        }
+        return .success(deviations)
+    }
 }
 
 extension Authflow {
-    /// `authflow serve [--backend NAME|all] [--port 8080] [--deployed] [--quiet]`: runs the reference backend until
+    /// `authflow serve [--backend NAME|all] [--port 8080] [--deployed] [--deviate LIST] [--quiet]`: runs the reference backend until
     /// interrupted (SIGINT or SIGTERM), after printing its URLs. A test passes `whileRunning`,
     /// which runs in place of the wait (the server stops when it returns).
     static func serve(
@@ -99,6 +127,7 @@ extension Authflow {
         }
         let number = try arguments.integer("port", default: 8080)
         guard let port = UInt16(exactly: number) else { throw CommandProblem(description: "--port takes 0…65535, not \(number)") }
+        let deviations = try DevServer.deviations(named: arguments.options["deviate"] ?? "").get()
         let interrupted = whileRunning == nil ? Interrupt() : nil  // Before starting: an early Ctrl-C is not lost.
         let quiet = arguments.flags.contains("quiet")
         let deployed = arguments.flags.contains("deployed")
@@ -109,7 +138,8 @@ extension Authflow {
             let lines = DetachableLines(out)
             defer { lines.detach() }
             return serve(
-                backends: backends, port: port, deployed: deployed, quiet: quiet, lines: lines, err: err, interrupted: interrupted,
+                backends: backends, port: port, deployed: deployed, deviations: deviations, quiet: quiet, lines: lines, err: err,
+                interrupted: interrupted,
                 whileRunning: whileRunning)
         }
     }
@@ -117,7 +147,8 @@ extension Authflow {
     /// Serves `backends` on `port` until interrupted (or `whileRunning` returns), writing the
     /// banner, each request unless `quiet`, and `stopped` to `lines`.
     private static func serve(
-        backends: [Backend], port: UInt16, deployed: Bool, quiet: Bool, lines: DetachableLines, err: (String) -> Void, interrupted: Interrupt?,
+        backends: [Backend], port: UInt16, deployed: Bool, deviations: Configuration.Everday.Deviations, quiet: Bool, lines: DetachableLines,
+        err: (String) -> Void, interrupted: Interrupt?,
         whileRunning: ((DevServer) -> Void)?
     ) -> Int32 {
         var requestLog: (@Sendable (RequestLogEntry) -> Void)?
@@ -129,7 +160,7 @@ extension Authflow {
         }
         let running: DevServer
         do {
-            running = try DevServer(backends: backends, port: port, deployed: deployed, requestLog: requestLog)
+            running = try DevServer(backends: backends, port: port, deployed: deployed, deviations: deviations, requestLog: requestLog)
         } catch {
             err("authflow serve: cannot listen on 127.0.0.1:\(port): \(error)")
             return 69

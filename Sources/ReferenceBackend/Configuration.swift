@@ -103,8 +103,27 @@ public struct Configuration: Sendable {
             username: "parent", password: "ParentPassw0rd!", firstName: "Pat", lastName: "Parent",
             email: "parent@example.com"
         )
+        /// Ways to answer otherwise than the document says (all off by default), so a check of a
+        /// live server (`authflow probe`) can be shown to notice each one.
+        public var deviations = Deviations()
         /// Creates the defaults.
         public init() {}
+
+        /// Everday answering otherwise than its document says, one switch per difference.
+        public struct Deviations: Sendable {
+            /// Logout answers 200 but leaves the presented refresh token alive.
+            public var keepsSessionAtLogout = false
+            /// A consumed refresh token is rotated again, instead of being refused with its family revoked.
+            public var acceptsConsumedRefreshTokens = false
+            /// The status of a successful registration (the document's answer is a plain 200).
+            public var registrationStatus = 200
+            /// Top-level keys of the token answer (login, refresh) renamed, e.g. `["AccessToken": "access_token"]`.
+            public var renamedTokenKeys: [String: String] = [:]
+            /// Registration refuses a password shorter than this with 400; `nil` (the document) sets no rule.
+            public var minimumPasswordLength: Int?
+            /// Creates the documented behaviour.
+            public init() {}
+        }
     }
 
     /// Subspace settings.

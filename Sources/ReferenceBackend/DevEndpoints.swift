@@ -11,10 +11,13 @@ import Foundation
 ///   `GET /__dev/oauth/authorize?state=…` (the URL `auth/oauth/{provider}` hands out) answers
 ///   the same callback as a 302 redirect, like a provider would.
 /// - `POST /__dev/clock` with `{"advanceBy": seconds}` moves the server clock forward.
+/// - `POST /__dev/everday/approve` with `{"username": …}` approves a pending Everday account, as
+///   the seeded parent would (404 when there is no such account).
 struct DevEndpoints: Sendable {
     var outbox: Outbox
     var faults: FaultBoard
     var clock: ServerClock
+    var everday: Everday?
     var hero365: Hero365?
 
     /// Answers one dev request; errors are `{"error": …}`.
@@ -55,6 +58,13 @@ struct DevEndpoints: Sendable {
             }
             clock.advance(by: seconds)
             return .json(200, ["now": .string(Validation.iso8601(clock.now))])
+        case ("POST", "/__dev/everday/approve"):
+            guard let everday else { return error(404, "Everday is not mounted") }
+            guard let username = JSONValue.decode(request.body)?.object?["username"]?.string else {
+                return error(400, "Body must be {\"username\": …}")
+            }
+            guard everday.approve(username: username) else { return error(404, "No such user") }
+            return .json(200, ["approved": true])
         default:
             return error(404, "Not Found")
         }

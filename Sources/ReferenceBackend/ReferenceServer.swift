@@ -79,7 +79,7 @@ public final class ReferenceServer: Sendable {
         self.vynqTalk = vynqTalk
         let dispatcher = Dispatcher(
             mounts: mounts, faults: faults, ledger: recorder,
-            dev: DevEndpoints(outbox: outboxStore, faults: faults, clock: clock, hero365: hero365)
+            dev: DevEndpoints(outbox: outboxStore, faults: faults, clock: clock, everday: everday, hero365: hero365)
         )
         let limits = HTTPServer.Limits(
             maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes,

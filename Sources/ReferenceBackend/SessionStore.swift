@@ -119,15 +119,16 @@ final class SessionStore: Sendable {
         }
     }
 
-    /// Consumes a refresh token and issues the next of its family, detecting reuse.
-    func rotate(_ token: String, for backend: ServedBackend, refreshLifetime: TimeInterval) -> Rotation {
+    /// Consumes a refresh token and issues the next of its family, detecting reuse (unless
+    /// `acceptingConsumed`, a deviation from the documents: a consumed token then rotates again).
+    func rotate(_ token: String, for backend: ServedBackend, refreshLifetime: TimeInterval, acceptingConsumed: Bool = false) -> Rotation {
         ledger.record { $0.refreshTokensPresented.append(token) }
         let now = clock.now
         let (rotation, reusedFamily) = state.withLock { state -> (Rotation, String?) in
             guard let record = state.refresh[token], record.backend == backend else { return (.unknown, nil) }
             let sessionID = record.grant.sessionID
             if state.sessions[sessionID]?.revoked ?? true { return (.revoked, nil) }
-            if record.consumed {
+            if record.consumed && !acceptingConsumed {
                 state.sessions[sessionID]?.revoked = true
                 return (.reuseDetected, sessionID)
             }

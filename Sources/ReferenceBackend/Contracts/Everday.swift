@@ -103,6 +103,9 @@ struct Everday: Contract {
         guard let username = body.string("Username"), let password = body.fields["Password"]?.string, !password.isEmpty else {
             throw Rejection(400, "Username and Password are required.")
         }
+        if let minimum = deviations.minimumPasswordLength, password.count < minimum {
+            throw Rejection(400, "Password must be at least \(minimum) characters long.")
+        }
         if let email = body.string("Email"), !Validation.isEmail(email) {
             throw Rejection(400, "Email is not a valid email address.")
         }
@@ -117,7 +120,7 @@ struct Everday: Contract {
             state.nextID += 1
         }
         return .json(
-            200,
+            deviations.registrationStatus,
             [
                 "Status": "PendingApproval",
                 "Message": "Account request submitted. A parent must approve this account before sign in.",
@@ -147,7 +150,10 @@ struct Everday: Contract {
         {
             throw Rejection(403, Everday.pendingApproval)
         }
-        switch services.sessions.rotate(presented, for: backend, refreshLifetime: services.configuration.everday.refreshTokenLifetime) {
+        let rotation = services.sessions.rotate(
+            presented, for: backend, refreshLifetime: services.configuration.everday.refreshTokenLifetime,
+            acceptingConsumed: deviations.acceptsConsumedRefreshTokens)
+        switch rotation {
         case let .rotated(grant, next):
             guard let user = state.withLock({ $0.users[Int(grant.subject) ?? 0] }) else {
                 throw Rejection(401, "Invalid refresh token.")
@@ -167,7 +173,9 @@ struct Everday: Contract {
         _ = try authorize(request)
         let body = try request.jsonObject()
         let presented = try body.requireSecret("RefreshToken", "RefreshToken is required.")
-        services.sessions.revokeSession(ofRefreshToken: presented, for: backend)
+        if !deviations.keepsSessionAtLogout {
+            services.sessions.revokeSession(ofRefreshToken: presented, for: backend)
+        }
         return .json(200, ["Message": "Logged out."])
     }
 
@@ -245,21 +253,23 @@ struct Everday: Contract {
         )
     }
 
+    private var deviations: Configuration.Everday.Deviations { services.configuration.everday.deviations }
+
     private func tokenResponse(_ user: User, accessToken: String, refreshToken: String) -> ServerResponse {
-        .json(
-            200,
-            [
-                "AccessToken": .string(accessToken),
-                "RefreshToken": .string(refreshToken),
-                "TokenType": "bearer",
-                "ExpiresIn": .int(Int(services.configuration.everday.tokens.accessTokenLifetime)),
-                "Username": .string(user.username),
-                "RequirePasswordChange": .bool(user.requirePasswordChange),
-                "Role": .string(user.role),
-                "FirstName": user.firstName.json,
-                "LastName": user.lastName.json,
-                "Email": user.email.json,
-                "DiscordHandle": user.discordHandle.json,
-            ])
+        let fields: [String: JSONValue] = [
+            "AccessToken": .string(accessToken),
+            "RefreshToken": .string(refreshToken),
+            "TokenType": "bearer",
+            "ExpiresIn": .int(Int(services.configuration.everday.tokens.accessTokenLifetime)),
+            "Username": .string(user.username),
+            "RequirePasswordChange": .bool(user.requirePasswordChange),
+            "Role": .string(user.role),
+            "FirstName": user.firstName.json,
+            "LastName": user.lastName.json,
+            "Email": user.email.json,
+            "DiscordHandle": user.discordHandle.json,
+        ]
+        let renamed = deviations.renamedTokenKeys
+        return .json(200, .object(Dictionary(uniqueKeysWithValues: fields.map { (renamed[$0.key] ?? $0.key, $0.value) })))
     }
 }

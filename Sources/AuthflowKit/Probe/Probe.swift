@@ -1,0 +1,198 @@
+import AuthCore
+import Foundation
+
+/// What `authflow probe` was asked to do, checked: a refused command line never sends a request.
+struct ProbeSettings: Sendable {
+    /// The backends the probe covers so far; the others are refused by name.
+    static let covered: [Backend] = [.everday, .subspace, .vynqTalk, .anonymousWall, .hero365]
+
+    var backend: Backend
+    /// The API's base URL, as the backend's client takes it (Everday's ends in `/api`).
+    var baseURL: URL
+    var json: Bool
+    var dryRun: Bool
+    var codeCommand: String?
+    var approveCommand: String?
+    var clockCommand: String?
+    /// The domain of the addresses the probe's accounts get (Anonymous Wall: a school's), when given.
+    var emailDomain: String?
+    /// The operator's phone number, for Hero365's SMS code.
+    var phone: String?
+    var oauthCommand: String?
+
+    init(_ arguments: Arguments) throws(Authflow.CommandProblem) {
+        let names = Backend.allCases.map(\.rawValue).joined(separator: ", ")
+        guard arguments.positional.count == 1, let name = arguments.positional.first else {
+            throw Authflow.CommandProblem(description: "probe takes one backend: \(names)")
+        }
+        let key = name.lowercased().filter { $0.isLetter || $0.isNumber }
+        guard let backend = Backend.allCases.first(where: { $0.rawValue.lowercased() == key }) else {
+            throw Authflow.CommandProblem(description: "no backend '\(name)'; backends: \(names)")
+        }
+        guard Self.covered.contains(backend) else {
+            throw Authflow.CommandProblem(
+                description: "probe does not cover \(backend.rawValue) yet (it covers \(Self.covered.map(\.rawValue).joined(separator: ", ")))")
+        }
+        guard let text = arguments.options["base-url"] else {
+            throw Authflow.CommandProblem(description: "probe needs --base-url URL (the API's base, e.g. http://127.0.0.1:8080/everday/api)")
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = url.host, !host.isEmpty
+        else {
+            throw Authflow.CommandProblem(description: "--base-url takes an http or https URL (scheme, host, port and path)")
+        }
+        guard url.user == nil, url.password == nil, url.query == nil, url.fragment == nil else {
+            // Never echoed: a URL with credentials in it must not reach the output.
+            throw Authflow.CommandProblem(description: "--base-url takes a scheme, host, port and path only (no credentials, query or fragment)")
+        }
+        guard Self.isLoopback(host) || arguments.flags.contains("i-own-this-server") else {
+            throw Authflow.CommandProblem(
+                description: "\(host) is not on this machine: the probe creates accounts and sends edge requests; "
+                    + "add --i-own-this-server if the server is yours to test")
+        }
+        var commands: [String: String] = [:]
+        for option in ["code-command", "approve-command", "clock-command", "oauth-command"] {
+            guard let command = arguments.options[option] else { continue }
+            guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw Authflow.CommandProblem(description: "--\(option) needs a command")
+            }
+            commands[option] = command
+        }
+        if let domain = arguments.options["email-domain"] {
+            let allowed = domain.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+            guard allowed, domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix(".") else {
+                throw Authflow.CommandProblem(description: "--email-domain takes a domain name (letters, digits, '.', '-'), not '\(domain)'")
+            }
+            emailDomain = domain
+        }
+        if let phone = arguments.options["phone"] {
+            guard phone.hasPrefix("+"), phone.count >= 8, phone.count <= 16, phone.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw Authflow.CommandProblem(description: "--phone takes a number in E.164 form (+ and 7 to 15 digits)")
+            }
+            self.phone = phone
+        }
+        self.backend = backend
+        baseURL = url
+        json = arguments.flags.contains("json")
+        dryRun = arguments.flags.contains("dry-run")
+        codeCommand = commands["code-command"]
+        approveCommand = commands["approve-command"]
+        clockCommand = commands["clock-command"]
+        oauthCommand = commands["oauth-command"]
+    }
+
+    /// `localhost`, `127.0.0.0/8` or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if bare == "localhost" || bare == "::1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// The steps a run takes.
+    var plan: [ProbeStep] {
+        switch backend {
+        case .everday: EverdayProbe.plan
+        case .subspace: SubspaceProbe.plan
+        case .vynqTalk: VynqTalkProbe.plan
+        case .anonymousWall: AnonymousWallProbe.plan
+        case .hero365: Hero365Probe.plan
+        }
+    }
+
+    /// The hooks, present for each command given.
+    var operatorHooks: ProbeOperator { .commands(code: codeCommand, approve: approveCommand, clock: clockCommand, oauth: oauthCommand) }
+
+    /// What `--dry-run` prints: each step, what it expects, and whether it would run.
+    var planText: String {
+        var given: Set<ProbeNeed> = []
+        if codeCommand != nil { given.insert(.code) }
+        if approveCommand != nil { given.insert(.approval) }
+        if clockCommand != nil { given.insert(.clock) }
+        if oauthCommand != nil { given.insert(.oauth) }
+        if phone != nil { given.insert(.phone) }
+        let rows = plan.map { step -> [String] in
+            let missing = step.needs.filter { !given.contains($0) }
+            return [step.name, step.expected, missing.isEmpty ? "runs" : "skipped, needs: " + missing.map(\.rawValue).joined(separator: ", ")]
+        }
+        return [
+            "authflow probe \(backend.rawValue) — \(baseURL.absoluteString) (dry run: nothing sent)", "",
+            Table.render(header: ["step", "expected", "in a run"], rows: rows), "",
+            "\(plan.count) steps; at most \(RequestBudget.limit) requests, at most 10 a second; accounts named probe-<random>-…",
+        ].joined(separator: "\n")
+    }
+}
+
+/// `authflow probe`: runs the plan for a backend and reports.
+enum Probe {
+    /// Runs the probe `settings` describe with `hooks`, writing the table (or JSON) to `out`;
+    /// returns the exit status (0 conforms or copes, 1 a difference breaks the client).
+    static func run(_ settings: ProbeSettings, hooks: ProbeOperator, out: @Sendable (String) -> Void) async -> Int32 {
+        let report: ProbeReport
+        switch settings.backend {
+        case .everday: report = await EverdayProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
+        case .subspace: report = await SubspaceProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
+        case .vynqTalk: report = await VynqTalkProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
+        case .anonymousWall:
+            var probe = AnonymousWallProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix())
+            if let domain = settings.emailDomain { probe.emailDomain = domain }
+            report = await probe.run()
+        case .hero365:
+            var probe = Hero365Probe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix())
+            probe.phone = settings.phone
+            report = await probe.run()
+        }
+        out(settings.json ? report.json : report.text)
+        return report.status
+    }
+}
+
+extension Authflow {
+    /// `authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C]
+    /// [--clock-command C] [--i-own-this-server]`.
+    static func probe(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+        let settings = try ProbeSettings(arguments)
+        if settings.dryRun {
+            out(settings.planText)
+            return 0
+        }
+        return LineBridge.run(out: out) { sink in await Probe.run(settings, hooks: settings.operatorHooks, out: sink) }
+    }
+
+    /// `authflow probe`'s description.
+    static let probeSpec = CommandSpec(
+        name: "probe",
+        synopsis:
+            "authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C] "
+            + "[--oauth-command C] [--phone P] [--email-domain D] [--i-own-this-server]",
+        summary:
+            "check a live server against its backend's document through the real client: each lifecycle and edge request a row, "
+            + "judged conforms, differs but the client copes, or breaks the client (exit 1). Covers every backend. It creates "
+            + "accounts named probe-<random>-…, sends at most \(RequestBudget.limit) requests at most 10 a second, and refuses a "
+            + "server not on this machine unless --i-own-this-server; it never prints a token, password or code",
+        options: [
+            .value(
+                "base-url", "URL",
+                "the API's base URL, as the client takes it (everday: …/api, subspace, anonymousWall and hero365: …/api/v1, vynqTalk: the server's root); required"
+            ),
+            .flag("json", "one JSON object: every row with its exchanges (method, path, status, keys), the counts"),
+            .flag("dry-run", "print the plan, and which steps would be skipped, without sending anything"),
+            .value("code-command", "C", "a shell command printing the latest code or reset token sent to {to}; without it, those steps are skipped"),
+            .value(
+                "approve-command", "C",
+                "a shell command approving the pending account {username} (exit 0); without it, steps after approval are skipped"),
+            .value("clock-command", "C", "a shell command moving the server's clock {seconds} ahead (exit 0); without it, expiry steps are skipped"),
+            .value("oauth-command", "C", "a shell command following the OAuth URL {url} and printing the callback URL it lands on (hero365)"),
+            .value("phone", "P", "your phone, in E.164 form, for hero365's SMS code (read with --code-command); without it, that step is skipped"),
+            .value("email-domain", "D", "the domain of the accounts' addresses, for anonymousWall (a school's; default example.edu)"),
+            .flag("i-own-this-server", "allow a base URL that is not on this machine (localhost, 127.0.0.0/8, ::1)"),
+        ],
+        examples: [
+            "probe everday --base-url http://127.0.0.1:8080/everday/api --dry-run",
+            "probe subspace --base-url http://127.0.0.1:8080/subspace/api/v1",
+            "probe everday --base-url http://127.0.0.1:8080/everday/api "
+                + "--approve-command 'curl -sf -X POST http://127.0.0.1:8080/__dev/everday/approve -d \"{\\\"username\\\":\\\"{username}\\\"}\"' "
+                + "--clock-command 'curl -sf -X POST http://127.0.0.1:8080/__dev/clock -d \"{\\\"advanceBy\\\":{seconds}}\"'",
+        ],
+        requiredArguments: ["everday", "--base-url", "http://127.0.0.1:9/everday/api", "--dry-run"])
+}

@@ -1,0 +1,296 @@
+import AuthCore
+@testable import AuthflowKit
+import AuthSupport
+import AuthTestSupport
+import Foundation
+import ReferenceBackend
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A reference server mounting one backend (Everday unless told), and the operator's hooks
+/// answered from it: the approval as the seeded parent, codes from the outbox, the clock moved in process.
+final class ProbedServer: Sendable {
+    let server: ReferenceServer
+    let backend: ServedBackend
+    let baseURL: URL
+
+    init(_ backend: ServedBackend = .everday, _ configure: (inout Configuration) -> Void = { _ in }) throws {
+        var configuration = Configuration()
+        configure(&configuration)
+        server = ReferenceServer(backends: [backend], configuration: configuration)
+        try server.start()
+        self.backend = backend
+        let root = server.baseURL(for: backend)
+        switch backend {
+        case .everday: baseURL = root.appendingPathComponent("api")
+        case .subspace, .anonymousWall, .hero365: baseURL = root.appendingPathComponent("api/v1")
+        case .vynqTalk: baseURL = root
+        }
+    }
+
+    /// Every hook the backend's probe uses: an approval only where the reference backend has one
+    /// (Everday's parent; it lets Hero365's unverified accounts sign in), the OAuth callback as the
+    /// provider would send it.
+    var hooks: ProbeOperator {
+        let server = server
+        return ProbeOperator(
+            code: { recipient in server.outbox(to: recipient).last?.code },
+            approve: backend == .everday ? { @Sendable username in server.approve(username: username) } : nil,
+            advanceClock: { seconds in
+                server.advanceClock(by: TimeInterval(seconds))
+                return true
+            },
+            oauth: { url in
+                let state = URLComponents(string: url)?.queryItems?.first { $0.name == "state" }?.value ?? ""
+                return await ProbedServer.callback(server.rootURL, state: state)
+            })
+    }
+
+    /// The callback URL the reference backend's OAuth dev endpoint gives for `state`.
+    static func callback(_ root: URL, state: String) async -> String? {
+        guard var components = URLComponents(url: root.appendingPathComponent("__dev/oauth/complete"), resolvingAgainstBaseURL: false) else {
+            return nil
+        }
+        components.queryItems = [URLQueryItem(name: "state", value: state)]
+        guard let url = components.url else { return nil }
+        let session = URLSession.loopback()
+        defer { session.invalidateAndCancel() }
+        guard let (data, _) = try? await session.data(from: url),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object["callbackURL"] as? String
+    }
+
+    /// Probes the server with every hook.
+    func probe(password: @escaping @Sendable () -> String = ProbeSecrets.password) async -> ProbeReport {
+        let prefix = ProbeSecrets.accountPrefix()
+        switch backend {
+        case .everday:
+            var probe = EverdayProbe(baseURL: baseURL, hooks: hooks, prefix: prefix)
+            probe.makePassword = password
+            return await probe.run()
+        case .subspace:
+            var probe = SubspaceProbe(baseURL: baseURL, hooks: hooks, prefix: prefix)
+            probe.makePassword = password
+            return await probe.run()
+        case .vynqTalk:
+            var probe = VynqTalkProbe(baseURL: baseURL, hooks: hooks, prefix: prefix)
+            probe.makePassword = password
+            return await probe.run()
+        case .anonymousWall:
+            var probe = AnonymousWallProbe(baseURL: baseURL, hooks: hooks, prefix: prefix)
+            probe.makePassword = password
+            return await probe.run()
+        case .hero365:
+            var probe = Hero365Probe(baseURL: baseURL, hooks: hooks, prefix: prefix)
+            probe.phone = "+15555550123"
+            probe.makePassword = password
+            return await probe.run()
+        }
+    }
+
+    /// The plan the probe of this backend follows.
+    var plan: [ProbeStep] {
+        switch backend {
+        case .everday: EverdayProbe.plan
+        case .subspace: SubspaceProbe.plan
+        case .vynqTalk: VynqTalkProbe.plan
+        case .anonymousWall: AnonymousWallProbe.plan
+        case .hero365: Hero365Probe.plan
+        }
+    }
+
+    deinit { server.stop() }
+}
+
+/// One way a server may differ from Everday's document, and the row and verdict the probe must give it.
+enum Deviation: String, CaseIterable, Sendable {
+    case keepsSessionAtLogout, acceptsConsumedRefreshTokens, registrationAnswers201, renamedTokenKeys, stricterPasswordRule
+
+    func apply(_ configuration: inout Configuration) {
+        switch self {
+        case .keepsSessionAtLogout: configuration.everday.deviations.keepsSessionAtLogout = true
+        case .acceptsConsumedRefreshTokens: configuration.everday.deviations.acceptsConsumedRefreshTokens = true
+        case .registrationAnswers201: configuration.everday.deviations.registrationStatus = 201
+        case .renamedTokenKeys: configuration.everday.deviations.renamedTokenKeys = ["AccessToken": "access_token", "RefreshToken": "refresh_token"]
+        case .stricterPasswordRule: configuration.everday.deviations.minimumPasswordLength = 12
+        }
+    }
+
+    /// The row that must name the deviation.
+    var step: ProbeStep {
+        switch self {
+        case .keepsSessionAtLogout: EverdayProbe.refreshAfterSignOut
+        case .acceptsConsumedRefreshTokens: EverdayProbe.consumedRefresh
+        case .registrationAnswers201: EverdayProbe.register
+        case .renamedTokenKeys: EverdayProbe.signIn
+        case .stricterPasswordRule: EverdayProbe.shortestPassword
+        }
+    }
+
+    /// Its verdict there.
+    var verdict: ProbeVerdict {
+        switch self {
+        case .keepsSessionAtLogout, .acceptsConsumedRefreshTokens, .renamedTokenKeys: .breaks
+        case .registrationAnswers201, .stricterPasswordRule: .copes
+        }
+    }
+}
+
+@Suite("authflow probe", .timeLimit(.minutes(2)))
+struct ProbeTests {
+    @Test(
+        "against the reference backend, every step of the backend's plan runs and conforms, and the exit status is 0",
+        arguments: ServedBackend.allCases)
+    func referenceConforms(_ backend: ServedBackend) async throws {
+        let served = try ProbedServer(backend)
+        let report = await served.probe()
+        #expect(report.rows.map(\.step) == served.plan.map(\.name))
+        // Hero365's e-mail verification needs no hook here: the reference backend lets unverified accounts sign in.
+        let unneeded = backend == .hero365 ? [Hero365Probe.verification.name] : []
+        for row in report.rows where row.verdict != .conforms && !(row.verdict == .skipped && unneeded.contains(row.step)) {
+            Issue.record("\(row.step): \(row.verdict.rawValue) — \(row.note) [\(row.observed)]")
+        }
+        #expect(report.status == 0)
+        #expect(report.requests <= RequestBudget.limit)
+    }
+
+    @Test(
+        "Subspace answering as deployed ({accessToken, refreshToken, user}, not {token, user}; an undocumented refresh) differs on its rows, and the client copes"
+    )
+    func subspaceDeployed() async throws {
+        let served = try ProbedServer(.subspace) { $0.answerAsDeployed() }
+        let report = await served.probe()
+        let register = try #require(report.rows.first { $0.step == SubspaceProbe.register.name })
+        #expect(register.verdict == .copes)
+        #expect(register.note.contains("lacks token"), "\(register.note)")
+        let relaunch = try #require(report.rows.first { $0.step == SubspaceProbe.expiredRelaunch.name })
+        #expect(relaunch.verdict == .copes)
+        #expect(relaunch.note.contains("an endpoint the document does not mention"), "\(relaunch.note)")
+        #expect(report.status == 0, "\(report.text)")
+    }
+
+    @Test("each deviation switched on in the reference backend is named on its row with its verdict", arguments: Deviation.allCases)
+    func deviationCaught(_ deviation: Deviation) async throws {
+        let served = try ProbedServer(.everday, deviation.apply)
+        let report = await served.probe()
+        let row = try #require(report.rows.first { $0.step == deviation.step.name })
+        #expect(row.verdict == deviation.verdict, "\(row.observed) — \(row.note)")
+        #expect(!row.note.isEmpty, "the row says what differs")
+        #expect(report.status == (deviation.verdict == .breaks ? 1 : 0))
+        let others = report.rows.filter { $0.verdict == .breaks && $0.step != deviation.step.name }
+        if deviation != .renamedTokenKeys {  // Without a session, nothing after sign-in runs.
+            #expect(others.isEmpty, "\(others.map(\.step))")
+        }
+    }
+
+    @Test(
+        "no password, code or token reaches the output: planted markers in the passwords, the codes and tokens the server issued",
+        arguments: ServedBackend.allCases)
+    func noSecretInOutput(_ backend: ServedBackend) async throws {
+        let served = try ProbedServer(backend)
+        let marker = "PLANTEDmarker"
+        let report = await served.probe { marker + ProbeSecrets.password() }
+        let output = report.text + "\n" + report.json
+        #expect(!output.contains(marker))
+        #expect(!output.contains("eyJ"), "no JWT")
+        if [.everday, .hero365].contains(backend) {  // The backends whose refresh tokens the probe presents itself.
+            let presented = served.server.ledger.refreshTokensPresented
+            #expect(!presented.isEmpty)
+            for token in presented { #expect(!output.contains(token)) }
+        }
+        let recipients: [ServedBackend: String] = [
+            .everday: "\(report.accountPrefix)kid@example.invalid", .anonymousWall: "\(report.accountPrefix)user@example.edu",
+            .hero365: "+15555550123",
+        ]
+        let codes = recipients[backend].map { served.server.outbox(to: $0).compactMap(\.code) } ?? []
+        #expect(codes.isEmpty == (recipients[backend] == nil), "codes, OTPs and reset tokens were sent")
+        for code in codes { #expect(!output.contains(code)) }
+    }
+
+    @Test(
+        "a refused command line exits 64 with one line on standard error and sends nothing",
+        arguments: [
+            ["probe"], ["probe", "--base-url", "http://127.0.0.1:9/everday/api"], ["probe", "nobody", "--base-url", "http://127.0.0.1:9/api"],
+            ["probe", "everday"], ["probe", "everday", "--base-url"], ["probe", "everday", "--base-url", "not a url"],
+            ["probe", "everday", "--base-url", "ftp://127.0.0.1/api"], ["probe", "everday", "--base-url", "http://me:hunter2@127.0.0.1:9/api"],
+            ["probe", "everday", "--base-url", "http://127.0.0.1:9/api?key=hunter2"],
+            ["probe", "everday", "--base-url", "ftp://me:hunter2@127.0.0.1/api"], ["probe", "everday", "--base-url", "http://everday.example/api"],
+            ["probe", "everday", "subspace", "--base-url", "http://127.0.0.1:9/api"],
+            ["probe", "everday", "--base-url", "http://127.0.0.1:9/api", "--code-command", " "],
+            ["probe", "everday", "--base-url", "http://127.0.0.1:9/api", "--seed", "1"],
+            ["probe", "everday", "--base-url", "http://127.0.0.1:9/api", "--frobnicate"],
+            ["probe", "anonymousWall", "--base-url", "http://127.0.0.1:9/api/v1", "--email-domain", "a b"],
+            ["probe", "anonymousWall", "--base-url", "http://127.0.0.1:9/api/v1", "--email-domain", "edu"],
+            ["probe", "hero365", "--base-url", "http://127.0.0.1:9/api/v1", "--phone", "5550123"],
+            ["probe", "hero365", "--base-url", "http://127.0.0.1:9/api/v1", "--oauth-command", ""],
+        ])
+    func refusedCommandLine(_ words: [String]) {
+        let run = CommandRun(words)
+        #expect(run.status == 64, "\(words)")
+        #expect(run.out.isEmpty)
+        #expect(run.err.count == 1)
+        #expect(!run.err.joined().contains("hunter2"), "a refusal never echoes a credential")
+    }
+
+    @Test("a backend that does not exist is refused, naming the backends")
+    func unknownBackend() {
+        let run = CommandRun(["probe", "nobody", "--base-url", "http://127.0.0.1:9/api"])
+        #expect(run.status == 64)
+        #expect(run.err == ["authflow: no backend 'nobody'; backends: \(Backend.allCases.map(\.rawValue).joined(separator: ", "))"])
+    }
+
+    @Test("--dry-run prints the plan and what each step needs, without sending; a server elsewhere is allowed with --i-own-this-server")
+    func dryRun() {
+        let run = CommandRun(["probe", "everday", "--base-url", "https://everday.example/api", "--i-own-this-server", "--dry-run"])
+        #expect(run.status == 0)
+        let text = run.out.joined(separator: "\n")
+        #expect(text.contains("dry run: nothing sent"))
+        for step in EverdayProbe.plan { #expect(text.contains(step.name)) }
+        #expect(text.contains("skipped, needs: --approve-command"))
+        #expect(text.contains("at most \(RequestBudget.limit) requests"))
+    }
+
+    @Test("serve --deviate refuses a name it does not know, before listening: exit 64")
+    func unknownDeviation() {
+        let run = CommandRun(["serve", "--port", "0", "--deviate", "keep-session-at-logout,nonsense"])
+        #expect(run.status == 64)
+        #expect(run.err.first?.contains("not 'nonsense'") == true, "\(run.err)")
+    }
+
+    @Test("serve --deviate switches on each named deviation", arguments: DevServer.deviationNames)
+    func namedDeviation(_ name: String) throws {
+        let deviations = try DevServer.deviations(named: name).get()
+        let switched = [
+            deviations.keepsSessionAtLogout, deviations.acceptsConsumedRefreshTokens, deviations.registrationStatus != 200,
+            !deviations.renamedTokenKeys.isEmpty, deviations.minimumPasswordLength != nil,
+        ]
+        #expect(switched.filter { $0 }.count == 1)
+    }
+
+    @Test("loopback hosts are recognised; others are not", arguments: ["localhost", "127.0.0.1", "127.1.2.3", "[::1]", "::1"])
+    func loopback(_ host: String) {
+        #expect(ProbeSettings.isLoopback(host))
+    }
+
+    @Test(
+        "names that only look like loopback are not",
+        arguments: ["127.0.0.1.example.com", "localhost.example", "10.0.0.1", "128.0.0.1", "127.0.0.256"])
+    func notLoopback(_ host: String) {
+        #expect(!ProbeSettings.isLoopback(host))
+    }
+
+    @Test("the command line runs the probe: without operator commands the steps that need one are skipped, saying so, and it exits 0")
+    func commandLineWithoutHooks() async throws {
+        let served = try ProbedServer()
+        let url = served.baseURL.absoluteString
+        let run = await onOwnThread { CommandRun(["probe", "everday", "--base-url", url, "--json"]) }
+        #expect(run.status == 0, "\(run.err)")
+        let text = run.out.joined(separator: "\n")
+        #expect(text.contains("\"verdict\":\"skipped\",\"note\":\"needs: --approve-command\""))
+        #expect(text.contains("\"breaks\":0"))
+    }
+}
