@@ -2,8 +2,9 @@ import AuthSupport
 import AuthCore
 import Foundation
 
-/// Hero365's client: sign-up and sign-in by email or phone, a one-time code by SMS, OAuth through
-/// the browser, password recovery by an emailed link, and a session with rotating refresh.
+/// Hero365's client: sign-up and sign-in by email or phone, a one-time code by SMS, OAuth (through
+/// the browser where the server hands out a URL, natively with the provider's identity token where
+/// it does not), password recovery by an emailed link, and a session with rotating refresh.
 ///
 /// ```swift
 /// let auth = Hero365Client(baseURL: URL(string: "https://hero365.example/api/v1")!, vault: KeychainVault())

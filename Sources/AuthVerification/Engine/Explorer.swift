@@ -446,7 +446,7 @@ public enum Explorer {
         if let node = (0..<count).first(where: { !removed[$0] }) {
             findings.append(
                 Finding(
-                    kind: .livelock, detail: "timers and failed answers alone loop through \(path(node))",
+                    kind: .livelock, detail: "timers, failed answers and unsettled opens alone loop through \(path(node))",
                     trace: replay(trace(to: Int32(node)), to: Int32(node))))
         }
         return findings

@@ -59,7 +59,7 @@ public struct Finding: Hashable, Sendable, CustomStringConvertible {
         case undeclaredCase
         /// A declared intent case the model never offers.
         case unusedIntent
-        /// A cycle made only of timers and failed answers: a retry loop the user never sees end.
+        /// A cycle made only of timers, failed answers and realtime opens that never settle: a retry loop the user never sees end.
         case livelock
         /// A trace that does not lead back to the state it was recorded for when replayed from
         /// the initial world: the model offered different moves at worlds with one fingerprint,

@@ -128,14 +128,14 @@ struct StructuralMutantTests {
         // Sign in (2), refresh at the margin (1), no network (1), the retry once the token expired (1):
         // from there timers and failures repeat the same two worlds.
         StructuralCase(
-            .livelock, "timers and failed answers alone loop through signedIn.active.refreshing", trace: 5, "refreshRetriesForever",
+            .livelock, "timers, failed answers and unsettled opens alone loop through signedIn.active.refreshing", trace: 5, "refreshRetriesForever",
             Broken.refreshRetriesForever, under: .rotatingSession
         )
         .alsoFinding("unreachedCase: SessionLifecycle.Refresh.offline"),
         // Sign in (2): the connection opens; from there opened, closed at once and the reconnect
         // timer repeat the same worlds, the backoff starting over at every open.
         StructuralCase(
-            .livelock, "timers and failed answers alone loop through signedIn.(active.idle + connecting)", trace: 2,
+            .livelock, "timers, failed answers and unsettled opens alone loop through signedIn.(active.idle + connecting)", trace: 2,
             mutant: AnyModel(Models.realtime("flappingResetsBackoff", Broken.flappingResetsBackoff)),
             original: AnyModel(Models.realtime())
         )
