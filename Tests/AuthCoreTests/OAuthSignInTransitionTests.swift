@@ -71,6 +71,10 @@ enum OAuthSignInTable {
                 "choosingProvider + signInNatively(github, no native sign-in) → rejected unsupportedProvider, nothing sent", .choosingProvider,
                 intent(.signInNatively(provider: "github", identityToken: identityToken, userIdentifier: nil)), .choosingProvider,
                 [.reject(Samples.intent, .invalid(.unsupportedProvider))]),
+            row(
+                "choosingProvider + signInNatively(apple, a blank identity token) → rejected identityTokenEmpty, nothing sent",
+                .choosingProvider, intent(.signInNatively(provider: "apple", identityToken: IdentityToken(" "), userIdentifier: nil)),
+                .choosingProvider, [.reject(Samples.intent, .invalid(.identityTokenEmpty))]),
 
             // fetchingURL
             row(

@@ -137,6 +137,7 @@ public struct OAuthSignIn: EntryFlow {
             case .signInNatively(let name, let token, let userIdentifier):
                 guard let provider = OAuthProvider(rawValue: name.trimmedForInput.lowercased()), nativeProviders.contains(provider)
                 else { return [.reject(id, .invalid(.unsupportedProvider))] }
+                guard !token.reveal().trimmedForInput.isEmpty else { return [.reject(id, .invalid(.identityTokenEmpty))] }
                 let request = requests.issue(for: id)
                 phase = .signingInNatively(provider, request)  // A pending browser attempt is abandoned.
                 return [.send(request, .signInNatively(NativeSignIn(provider: provider, identityToken: token, userIdentifier: userIdentifier)))]

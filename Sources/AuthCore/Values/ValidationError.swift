@@ -32,6 +32,8 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
     case resetTokenEmpty
     /// The OAuth provider is not one the backend supports.
     case unsupportedProvider
+    /// The provider's identity token is empty (its SDK gave none back).
+    case identityTokenEmpty
 
     /// A message the UI can show as is.
     public var description: String {
@@ -51,6 +53,7 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
         case .nameTooLong: "That name is too long."
         case .resetTokenEmpty: "Paste the reset token from the email."
         case .unsupportedProvider: "That sign-in provider is not supported."
+        case .identityTokenEmpty: "The sign-in provider gave no identity token. Please try again."
         }
     }
 }

@@ -578,7 +578,7 @@ extension APIRequest {
         case .resetPassword(.token(let token), let password): return !token.secret.reveal().isEmpty && ok(password)
         case .setPassword(let password, _): return ok(password)
         case .changePassword(let old, let new, _): return ok(old) && ok(new)
-        case .signInNatively(let details): return !details.identityToken.reveal().isEmpty
+        case .signInNatively(let details): return details.identityToken.reveal().contains { !$0.isWhitespace }
         case .oauthURL, .refresh, .currentUser, .revoke, .protected, .openRealtime: return true
         }
     }

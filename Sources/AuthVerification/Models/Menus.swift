@@ -95,6 +95,7 @@ public enum Menus {
             .callback(.failure(attempt: key.pending, "access_denied")), .cancel,
             .signInNatively(provider: "apple", identityToken: Inputs.identityToken, userIdentifier: nil),
             .signInNatively(provider: "github", identityToken: Inputs.identityToken, userIdentifier: nil),
+            .signInNatively(provider: "apple", identityToken: IdentityToken(" "), userIdentifier: nil),
         ]
     }
 
