@@ -10,8 +10,8 @@ public enum Authflow {
           authflow verify [--json] [--seed S] [--runs N] [--length L] [--keep-going]
                                                                explore every lifecycle to closure, fuzz each; exit 1 on any violation,
                                                                printed as found (a model stops at its first; --keep-going: not)
-          authflow explore <model> [--depth N] [--keep-going] [--json]
-                                                               exhaustive exploration of one model
+          authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--json]
+                                                               exhaustive exploration of one model, at its bounds or others
           authflow fuzz <model> [--seed S] [--runs N] [--length L] [--no-reuse] [--json]
                                                                seeded random walks, every invariant checked; prints its seed
           authflow replay <model> --seed S [--length L]        replay one fuzz walk from its seed, step by step
@@ -160,7 +160,7 @@ public enum Authflow {
         } else {
             out(
                 Table.render(
-                    header: ["model", "states", "transitions", "depth", "invariants", "fuzz events", "seconds", "result"],
+                    header: ["model", "bounds", "states", "transitions", "depth", "invariants", "fuzz events", "seconds", "result"],
                     rows: rows.map(\.cells)))
             for row in rows {
                 row.exploration.violations.forEach { out("\n\(row.exploration.model): \($0)") }
@@ -173,7 +173,12 @@ public enum Authflow {
     }
 
     static func explore(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
-        let model = try model(arguments, in: models)
+        let named = try model(arguments, in: models)
+        let model =
+            arguments.options["in-flight"] == nil && arguments.options["stale"] == nil
+            ? named
+            : named.bounded(
+                inFlight: try arguments.integer("in-flight", default: named.inFlight), stale: try arguments.integer("stale", default: named.stale))
         let limits = ExplorationLimits(
             maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth), keepGoing: arguments.flags.contains("keep-going"))
         let clock = ContinuousClock()
@@ -193,7 +198,7 @@ public enum Authflow {
             out(VerifyRow(exploration: report, fuzzing: nil).json)
         } else {
             out(
-                "\(report.model): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), \(report.invariants) invariants, \(Int(report.statesPerSecond)) states/s\(report.stoppedAtViolation ? " (stopped after the first violation's level; --keep-going explores on)" : report.complete ? "" : " (bounded: not complete)")"
+                "\(report.model) (at most \(report.bounds.inFlight) in flight, \(report.bounds.stale) left over): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), \(report.invariants) invariants, \(Int(report.statesPerSecond)) states/s\(report.stoppedAtViolation ? " (stopped after the first violation's level; --keep-going explores on)" : report.complete ? "" : " (bounded: not complete)")"
             )
             out("states per depth: \(report.levels.map(String.init).joined(separator: " "))")
             let busiest = report.statesPerCase.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(8)
@@ -272,7 +277,8 @@ struct VerifyRow {
 
     var cells: [String] {
         [
-            exploration.model, "\(exploration.states)", "\(exploration.transitions)", "\(exploration.depth)",
+            exploration.model, "\(exploration.bounds.inFlight)/\(exploration.bounds.stale)", "\(exploration.states)",
+            "\(exploration.transitions)", "\(exploration.depth)",
             "\(exploration.invariants)", fuzzing.map { "\($0.events)" } ?? "-",
             String(format2: exploration.seconds + (fuzzing?.seconds ?? 0)), passed ? "✓" : "✗",
         ]
@@ -280,7 +286,8 @@ struct VerifyRow {
 
     var json: String {
         JSON.object([
-            ("model", JSON.string(exploration.model)), ("states", "\(exploration.states)"),
+            ("model", JSON.string(exploration.model)), ("inFlight", "\(exploration.bounds.inFlight)"),
+            ("stale", "\(exploration.bounds.stale)"), ("states", "\(exploration.states)"),
             ("transitions", "\(exploration.transitions)"), ("depth", "\(exploration.depth)"),
             ("invariants", "\(exploration.invariants)"), ("complete", "\(exploration.complete)"),
             ("seconds", String(format2: exploration.seconds)), ("statesPerSecond", "\(Int(exploration.statesPerSecond))"),

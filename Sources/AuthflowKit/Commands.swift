@@ -123,14 +123,22 @@ extension Authflow {
             ],
             examples: ["verify", "verify --runs 100 --json"]),
         CommandSpec(
-            name: "explore", synopsis: "authflow explore <model> [--depth N] [--keep-going] [--json]",
+            name: "explore", synopsis: "authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--json]",
             summary: "explore one model exhaustively, breadth-first, checking every invariant",
             options: [
+                .value(
+                    "in-flight", "N",
+                    "at most N requests in flight, 1…\(Limits.inFlight.upperBound) (default: the model's, as verify prints it)",
+                    numeric: .count(Limits.inFlight)),
+                .value(
+                    "stale", "M", "at most M answers left over from abandoned work, 0…\(Limits.stale.upperBound) (default: the model's)",
+                    numeric: .count(Limits.stale)),
                 .value("depth", "N", "stop N events from launch, 1…\(Limits.depth.upperBound) (default 1000)", numeric: .count(Limits.depth)),
                 .flag("keep-going", "explore on after the first violation (default: stop at the end of its breadth-first level)"),
                 .flag("json", "one JSON object with the report's figures"),
             ],
-            examples: ["explore session.everday", "explore app.subspace --depth 12 --json"], requiredArguments: ["passwordSignIn"]),
+            examples: ["explore session.everday", "explore app.subspace --depth 12 --json", "explore app.everday --in-flight 3 --stale 2"],
+            requiredArguments: ["passwordSignIn"]),
         CommandSpec(
             name: "fuzz", synopsis: "authflow fuzz <model> [--seed S] [--runs N] [--length L] [--no-reuse] [--json]",
             summary: "seeded random walks over one model, every invariant checked at each event; prints the seed it used",
@@ -213,6 +221,10 @@ extension Authflow {
         public static let length = 1...1_000_000
         /// `--depth` (the explorer keeps depths in 16 bits).
         public static let depth = 1...65_000
+        /// `--in-flight`: past a handful the space of most models outgrows memory.
+        public static let inFlight = 1...8
+        /// `--stale`.
+        public static let stale = 0...8
     }
 
     /// The description of the command named `name`.

@@ -189,7 +189,7 @@ struct VerificationCommandTests {
     func exploreStatus() {
         let clean = CommandRun(["explore", "passwordSignIn"], models: CommandModels.all)
         #expect(clean.status == 0, "\(clean.text)")
-        #expect(clean.out.first?.hasPrefix("passwordSignIn: ") == true)
+        #expect(clean.out.first?.hasPrefix("passwordSignIn (at most 4 in flight, 2 left over): ") == true, "\(clean.text)")
         #expect(clean.out.last == "✓ every invariant holds and the structure is sound")
 
         let broken = CommandRun(["explore", CommandModels.brokenName], models: CommandModels.all)
@@ -215,6 +215,21 @@ struct VerificationCommandTests {
         #expect(found["depth"] as? Int == 3)
         #expect((found["violations"] as? [String])?.first?.hasPrefix("✗ \(CommandModels.brokenInvariant)") == true)
         #expect(found["passed"] as? Bool == false)
+    }
+
+    @Test("explore --in-flight N --stale M explores the model at those bounds and says so; out-of-range bounds exit 64")
+    func exploreBounds() throws {
+        let run = CommandRun(["explore", "registration", "--in-flight", "1", "--stale", "0", "--json"], models: CommandModels.all)
+        let object = try #require(try json(run) as? [String: Any], "\(run.text)")
+        #expect(object["inFlight"] as? Int == 1 && object["stale"] as? Int == 0)
+        #expect(object["complete"] as? Bool == true)
+        #expect((object["violations"] as? [String])?.isEmpty == true)
+        let usual = try #require(try json(CommandRun(["explore", "registration", "--json"], models: CommandModels.all)) as? [String: Any])
+        #expect(usual["inFlight"] as? Int == 4 && usual["stale"] as? Int == 2)
+        #expect((object["states"] as? Int ?? 0) < (usual["states"] as? Int ?? 0), "fewer states at 1/0 than at 4/2")
+        for (option, value) in [("--in-flight", "0"), ("--in-flight", "9"), ("--stale", "-1"), ("--stale", "many")] {
+            #expect(CommandRun(["explore", "registration", option, value], models: CommandModels.all).status == 64, "\(option) \(value)")
+        }
     }
 
     @Test("explore --json prints one object with the report's figures, and nothing else")
@@ -393,7 +408,7 @@ struct VerificationCommandTests {
 enum VerifyKeys {
     /// A row of `verify --json`, and `explore --json`.
     static let row: Set<String> = [
-        "model", "states", "transitions", "depth", "invariants", "complete", "seconds", "statesPerSecond", "fuzzEvents",
+        "model", "inFlight", "stale", "states", "transitions", "depth", "invariants", "complete", "seconds", "statesPerSecond", "fuzzEvents",
         "violations", "findings", "fuzzFailure", "passed",
     ]
     /// A fuzz failure (`fuzz --json`'s `failure`, `replay --json`).

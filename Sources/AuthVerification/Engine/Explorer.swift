@@ -38,6 +38,8 @@ public struct ExplorationReport: Sendable {
     /// True when the exploration stopped after the level of its first violation
     /// (``ExplorationLimits/keepGoing`` off).
     public var stoppedAtViolation: Bool = false
+    /// The bounds it was explored at: requests in flight and answers left over at most.
+    public var bounds: (inFlight: Int, stale: Int) = (0, 0)
     /// Invariants checked.
     public var invariants: Int
     /// The first (shortest) violation of each invariant that failed.
@@ -271,6 +273,7 @@ public enum Explorer {
             levels: levels, deepestTrace: deepestTrace,
             statesPerCase: statesPerCase())
         report.stoppedAtViolation = stoppedAtViolation
+        report.bounds = (model.maxInFlight, model.maxStale)
         return report
     }
 

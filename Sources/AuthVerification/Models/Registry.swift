@@ -6,6 +6,11 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     public let name: String
     /// The invariants it checks, by name.
     public let invariantNames: [String]
+    /// Requests in flight at most, as the model is explored (``LifecycleModel/maxInFlight``).
+    public let inFlight: Int
+    /// Answers left over at most (``LifecycleModel/maxStale``).
+    public let stale: Int
+    @usableFromInline let boundedBody: @Sendable (Int, Int) -> AnyModel
     @usableFromInline let exploreBody:
         @Sendable (ExplorationLimits, (@Sendable (Int, Int) -> Void)?, (@Sendable (Violation) -> Void)?) -> ExplorationReport
     @usableFromInline let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
@@ -18,6 +23,9 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     @inlinable public init<M: LifecycleModel>(_ model: M) {
         self.name = model.name
         self.invariantNames = model.invariants.map(\.name)
+        self.inFlight = model.maxInFlight
+        self.stale = model.maxStale
+        self.boundedBody = { AnyModel(BoundedModel(model, inFlight: $0, stale: $1)) }
         self.exploreBody = { Explorer.explore(model, limits: $0, progress: $1, found: $2) }
         self.fuzzBody = { Fuzzer.fuzz(model, $0) }
         self.replayBody = { Fuzzer.replay(model, seed: $0, length: $1) }
@@ -33,6 +41,8 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     ) -> ExplorationReport {
         exploreBody(limits, progress, found)
     }
+    /// The same model explored with other bounds (see ``BoundedModel``).
+    public func bounded(inFlight: Int, stale: Int) -> AnyModel { boundedBody(inFlight, stale) }
     /// Fuzzes.
     public func fuzz(_ configuration: FuzzConfiguration = FuzzConfiguration()) -> FuzzReport { fuzzBody(configuration) }
     /// Replays one fuzz run from its seed.
