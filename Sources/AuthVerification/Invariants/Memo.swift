@@ -228,13 +228,4 @@ import AuthSupport
     /// The requests in flight and the vault, by their exact digest (``Survey/digest(_:)``):
     /// hashing and comparing the values themselves cost more than walking them once.
     case surroundings(Fingerprint)
-
-    /// The fingerprint's own hash (see ``Fingerprint/_rawHashValue(seed:)``), the case told apart
-    /// by a different seed.
-    @inlinable func _rawHashValue(seed: Int) -> Int {
-        switch self {
-        case .state(let fingerprint): fingerprint._rawHashValue(seed: seed)
-        case .surroundings(let fingerprint): fingerprint._rawHashValue(seed: ~seed)
-        }
-    }
 }

@@ -21,10 +21,6 @@ import AuthSupport
     @inlinable var serial: UInt64 { bits >> 32 }
     /// The payload's index in its table: 0, 1, 2… in numbering order.
     @inlinable var index: Int { Int(truncatingIfNeeded: bits & 0xFFFF_FFFF) }
-
-    /// The hash memos use, without `Hasher` (see ``Fingerprint/_rawHashValue(seed:)``): the bits
-    /// and the table's seed through a multiplicative mix.
-    @inlinable func _rawHashValue(seed: Int) -> Int { Fingerprint.mixed(bits, seed: seed) }
 }
 
 /// The payloads one environment's moves carry, each numbered once.

@@ -51,22 +51,6 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         return z ^ (z >> 31)
     }
 
-    /// The hash that sets and dictionaries use, without `Hasher`: a fingerprint's bits are a
-    /// well-mixed hash already, so one lane, mixed with the table's seed by a few multiplications
-    /// and shifts, stands for it: the explorer looks a fingerprint up at every transition, and
-    /// SipHash over its 16 bytes was 2.7 % of the explorer's instructions. Equal fingerprints
-    /// have equal lanes, so the hash agrees with `==`; the seed still differs per table, so
-    /// copying one table into another does not cluster.
-    @inlinable public func _rawHashValue(seed: Int) -> Int { Self.mixed(a, seed: seed) }
-
-    /// `word` and `seed` mixed into a hash-table hash (a few multiplications and shifts).
-    @inline(__always)
-    @inlinable static func mixed(_ word: UInt64, seed: Int) -> Int {
-        var z = word ^ UInt64(UInt(bitPattern: seed)) &* 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 32)) &* 0xD6E8_FEB8_6659_FD93
-        return Int(truncatingIfNeeded: z ^ (z >> 32))
-    }
-
     /// Hexadecimal.
     @inlinable public var description: String {
         String(a, radix: 16).leftPadded(to: 16) + String(b, radix: 16).leftPadded(to: 16)
