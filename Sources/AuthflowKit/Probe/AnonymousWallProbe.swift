@@ -48,22 +48,16 @@ struct AnonymousWallProbe {
 
     /// Runs the plan against the server and returns the findings.
     func run() async -> ProbeReport {
-        let budget = RequestBudget()
-        let run = ProbeRun(transport: ProbeTransport(baseURL: baseURL, budget: budget), hooks: hooks)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authflow-probe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        await steps(run: run, folder: folder, clock: ShiftedClock(), email: "\(prefix)user@\(emailDomain)")
-        return ProbeReport(
-            backend: "anonymousWall", baseURL: baseURL.absoluteString, accountPrefix: prefix, rows: run.rows, requests: await budget.sent)
+        await ProbeRun.report(backend: "anonymousWall", baseURL: baseURL, hooks: hooks, prefix: prefix) { run in
+            await steps(run: run, clock: ShiftedClock(), email: "\(prefix)user@\(emailDomain)")
+        }
     }
 
     /// The steps in order, one block per row as `plan` lists them.
-    private func steps(run: ProbeRun, folder: URL, clock: ShiftedClock, email: String) async {
+    private func steps(run: ProbeRun, clock: ShiftedClock, email: String) async {
         func client(_ name: String) -> AnonymousWallClient {
-            AnonymousWallClient(
-                baseURL: baseURL, vault: FileVault(directory: folder.appendingPathComponent(name)), transport: run.transport, clock: clock)
+            AnonymousWallClient(baseURL: baseURL, vault: run.vault(name), transport: run.transport, clock: clock)
         }
-        func credentials(_ name: String) -> Credentials? { try? FileVault(directory: folder.appendingPathComponent(name)).load() }
         let change = baseURL.appendingPathComponent("auth/password/change")
         let account = ["accessToken", "user"]
         var password = makePassword()
@@ -218,7 +212,7 @@ struct AnonymousWallProbe {
             } else {
                 run.skip(Self.reset, requested.isSuccess ? "--code-command gave no code" : "the code was not sent: \(requested.brief)")
             }
-            let stored = credentials("third")
+            let stored = run.credentials("third")
             if let advance = hooks.advanceClock, let token = stored?.accessToken.reveal() {
                 let left = stored?.expiresAt.map { Int(($0 - clock.now).milliseconds / 1000) } ?? 3600
                 let seconds = max(60, left + 60)

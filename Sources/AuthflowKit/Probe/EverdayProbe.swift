@@ -59,18 +59,13 @@ struct EverdayProbe {
 
     /// Runs the plan against the server and returns the findings.
     func run() async -> ProbeReport {
-        let budget = RequestBudget()
-        let run = ProbeRun(transport: ProbeTransport(baseURL: baseURL, budget: budget), hooks: hooks)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authflow-probe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = ShiftedClock()
-        let kid = prefix + "kid"
-        let steps = EverdaySteps(
-            baseURL: baseURL, hooks: hooks, run: run, folder: folder, clock: clock, prefix: prefix, kid: kid, email: "\(kid)@example.invalid",
-            password: makePassword(), makePassword: makePassword)
-        await steps.all()
-        return ProbeReport(
-            backend: "everday", baseURL: baseURL.absoluteString, accountPrefix: prefix, rows: run.rows, requests: await budget.sent)
+        await ProbeRun.report(backend: "everday", baseURL: baseURL, hooks: hooks, prefix: prefix) { run in
+            let kid = prefix + "kid"
+            let steps = EverdaySteps(
+                baseURL: baseURL, hooks: hooks, run: run, clock: ShiftedClock(), prefix: prefix, kid: kid, email: "\(kid)@example.invalid",
+                password: makePassword(), makePassword: makePassword)
+            await steps.all()
+        }
     }
 
     // MARK: Raw requests
@@ -112,7 +107,6 @@ private struct EverdaySteps {
     let baseURL: URL
     let hooks: ProbeOperator
     let run: ProbeRun
-    let folder: URL
     let clock: ShiftedClock
     let prefix: String
     let kid: String
@@ -123,14 +117,13 @@ private struct EverdaySteps {
     /// A protected endpoint every account may call and none may use: approving no one, as a kid.
     var probeTarget: URL { baseURL.appendingPathComponent("settings/users/0/approve") }
 
-    /// A client keeping its session in a file vault of its own in the temporary folder; a
-    /// relaunch is a new client on the same vault.
+    /// A client keeping its session in the run's vault named `name`.
     func client(_ name: String) -> EverdayClient {
-        EverdayClient(baseURL: baseURL, vault: FileVault(directory: folder.appendingPathComponent(name)), transport: run.transport, clock: clock)
+        EverdayClient(baseURL: baseURL, vault: run.vault(name), transport: run.transport, clock: clock)
     }
 
     /// What the vault `name` holds now.
-    func credentials(_ name: String) -> Credentials? { try? FileVault(directory: folder.appendingPathComponent(name)).load() }
+    func credentials(_ name: String) -> Credentials? { run.credentials(name) }
 
     /// Every phase, in order.
     func all() async {

@@ -54,21 +54,16 @@ struct Hero365Probe {
 
     /// Runs the plan against the server and returns the findings.
     func run() async -> ProbeReport {
-        let budget = RequestBudget()
-        let run = ProbeRun(transport: ProbeTransport(baseURL: baseURL, budget: budget), hooks: hooks)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authflow-probe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        await steps(run: run, folder: folder, clock: ShiftedClock(), email: "\(prefix)user@example.invalid", password: makePassword())
-        return ProbeReport(
-            backend: "hero365", baseURL: baseURL.absoluteString, accountPrefix: prefix, rows: run.rows, requests: await budget.sent)
+        await ProbeRun.report(backend: "hero365", baseURL: baseURL, hooks: hooks, prefix: prefix) { run in
+            await steps(run: run, clock: ShiftedClock(), email: "\(prefix)user@example.invalid", password: makePassword())
+        }
     }
 
     /// The steps in order, one block per row as `plan` lists them.
-    private func steps(run: ProbeRun, folder: URL, clock: ShiftedClock, email: String, password: String) async {
+    private func steps(run: ProbeRun, clock: ShiftedClock, email: String, password: String) async {
         func client(_ name: String) -> Hero365Client {
-            Hero365Client(baseURL: baseURL, vault: FileVault(directory: folder.appendingPathComponent(name)), transport: run.transport, clock: clock)
+            Hero365Client(baseURL: baseURL, vault: run.vault(name), transport: run.transport, clock: clock)
         }
-        func credentials(_ name: String) -> Credentials? { try? FileVault(directory: folder.appendingPathComponent(name)).load() }
         let me = baseURL.appendingPathComponent("users/me")
         let tokens = ["access_token", "refresh_token", "user"]
 
@@ -151,7 +146,7 @@ struct Hero365Probe {
             run.record(
                 Self.relaunch, since: mark, client: state.brief, verdict: state.isSignedIn ? .conforms : .breaks,
                 note: state.isSignedIn ? "" : "the stored session was not restored")
-            let stored = credentials("first")
+            let stored = run.credentials("first")
             if let advance = hooks.advanceClock, let access = stored?.accessToken.reveal(), let consumed = stored?.refreshToken?.reveal() {
                 let left = stored?.expiresAt.map { Int(($0 - clock.now).milliseconds / 1000) } ?? 3600
                 let seconds = max(60, left + 60)

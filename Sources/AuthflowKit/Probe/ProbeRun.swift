@@ -43,12 +43,35 @@ extension ProbeRow {
 final class ProbeRun {
     let transport: ProbeTransport
     let hooks: ProbeOperator
+    /// Where the run's clients keep their vaults, a folder each.
+    let folder: URL
     var rows: [ProbeRow] = []
 
-    init(transport: ProbeTransport, hooks: ProbeOperator) {
+    init(transport: ProbeTransport, hooks: ProbeOperator, folder: URL) {
         self.transport = transport
         self.hooks = hooks
+        self.folder = folder
     }
+
+    /// Runs `steps` against `baseURL` with a fresh request budget and a temporary folder for the
+    /// clients' vaults (removed afterwards), and reports what they recorded.
+    static func report(
+        backend: String, baseURL: URL, hooks: ProbeOperator, prefix: String, _ steps: (ProbeRun) async -> Void
+    ) async -> ProbeReport {
+        let budget = RequestBudget()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authflow-probe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = ProbeRun(transport: ProbeTransport(baseURL: baseURL, budget: budget), hooks: hooks, folder: folder)
+        await steps(run)
+        return ProbeReport(backend: backend, baseURL: baseURL.absoluteString, accountPrefix: prefix, rows: run.rows, requests: await budget.sent)
+    }
+
+    /// The file vault named `name`: a client on it keeps its session there; a relaunch is a new
+    /// client on the same vault.
+    func vault(_ name: String) -> FileVault { FileVault(directory: folder.appendingPathComponent(name)) }
+
+    /// What the vault named `name` holds now.
+    func credentials(_ name: String) -> Credentials? { try? vault(name).load() }
 
     /// Records `step` with the exchanges sent since `mark` and what the client made of them.
     func record(_ step: ProbeStep, since mark: Int, client: String, verdict: ProbeVerdict, note: String = "") {

@@ -46,21 +46,16 @@ struct SubspaceProbe {
 
     /// Runs the plan against the server and returns the findings.
     func run() async -> ProbeReport {
-        let budget = RequestBudget()
-        let run = ProbeRun(transport: ProbeTransport(baseURL: baseURL, budget: budget), hooks: hooks)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authflow-probe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        await steps(run: run, folder: folder, clock: ShiftedClock(), email: "\(prefix)user@example.invalid", password: makePassword())
-        return ProbeReport(
-            backend: "subspace", baseURL: baseURL.absoluteString, accountPrefix: prefix, rows: run.rows, requests: await budget.sent)
+        await ProbeRun.report(backend: "subspace", baseURL: baseURL, hooks: hooks, prefix: prefix) { run in
+            await steps(run: run, clock: ShiftedClock(), email: "\(prefix)user@example.invalid", password: makePassword())
+        }
     }
 
     /// The steps in order, one block per row as `plan` lists them.
-    private func steps(run: ProbeRun, folder: URL, clock: ShiftedClock, email: String, password: String) async {
+    private func steps(run: ProbeRun, clock: ShiftedClock, email: String, password: String) async {
         func client(_ name: String) -> SubspaceClient {
-            SubspaceClient(baseURL: baseURL, vault: FileVault(directory: folder.appendingPathComponent(name)), transport: run.transport, clock: clock)
+            SubspaceClient(baseURL: baseURL, vault: run.vault(name), transport: run.transport, clock: clock)
         }
-        func credentials(_ name: String) -> Credentials? { try? FileVault(directory: folder.appendingPathComponent(name)).load() }
         let me = baseURL.appendingPathComponent("auth/me")
 
         let first = client("first")
@@ -130,7 +125,7 @@ struct SubspaceProbe {
                 Self.launchRestore, since: mark, client: state.brief,
                 verdict: state.isSignedIn ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
                 note: state.isSignedIn ? run.statusNote(since: mark, expected: [200]) : "the stored session was not restored")
-            let token = credentials("first")?.accessToken.reveal()
+            let token = run.credentials("first")?.accessToken.reveal()
             mark = run.transport.mark
             let ended = await relaunched.signOutAndEndServerSession()
             let after = await relaunched.authState
@@ -184,7 +179,7 @@ struct SubspaceProbe {
         if signedIn, let advance = hooks.advanceClock {
             let third = client("third")
             let session = await outcome { try await third.signIn(email: email, password: password) }
-            let credentials = credentials("third")
+            let credentials = run.credentials("third")
             let left = credentials?.expiresAt.map { Int(($0 - clock.now).milliseconds / 1000) } ?? 24 * 3600
             let seconds = max(60, left + 60)
             await third.stop()

@@ -47,21 +47,16 @@ struct VynqTalkProbe {
 
     /// Runs the plan against the server and returns the findings.
     func run() async -> ProbeReport {
-        let budget = RequestBudget()
-        let run = ProbeRun(transport: ProbeTransport(baseURL: baseURL, budget: budget), hooks: hooks)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authflow-probe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        await steps(run: run, folder: folder, clock: ShiftedClock(), email: "\(prefix)user@example.invalid", password: makePassword())
-        return ProbeReport(
-            backend: "vynqTalk", baseURL: baseURL.absoluteString, accountPrefix: prefix, rows: run.rows, requests: await budget.sent)
+        await ProbeRun.report(backend: "vynqTalk", baseURL: baseURL, hooks: hooks, prefix: prefix) { run in
+            await steps(run: run, clock: ShiftedClock(), email: "\(prefix)user@example.invalid", password: makePassword())
+        }
     }
 
     /// The steps in order, one block per row as `plan` lists them.
-    private func steps(run: ProbeRun, folder: URL, clock: ShiftedClock, email: String, password: String) async {
+    private func steps(run: ProbeRun, clock: ShiftedClock, email: String, password: String) async {
         func client(_ name: String) -> VynqTalkClient {
-            VynqTalkClient(baseURL: baseURL, vault: FileVault(directory: folder.appendingPathComponent(name)), transport: run.transport, clock: clock)
+            VynqTalkClient(baseURL: baseURL, vault: run.vault(name), transport: run.transport, clock: clock)
         }
-        func credentials(_ name: String) -> Credentials? { try? FileVault(directory: folder.appendingPathComponent(name)).load() }
         let users = baseURL.appendingPathComponent("users")
         let envelope = ["data", "success"]
 
@@ -180,7 +175,7 @@ struct VynqTalkProbe {
         if signedIn, let advance = hooks.advanceClock {
             let third = client("third")
             let session = await outcome { try await third.signIn(email: email, password: password) }
-            let credentials = credentials("third")
+            let credentials = run.credentials("third")
             let left = credentials?.expiresAt.map { Int(($0 - clock.now).milliseconds / 1000) } ?? 3600
             let seconds = max(60, left + 60)
             if session.isSuccess, let token = credentials?.accessToken.reveal(), await advance(seconds) {
