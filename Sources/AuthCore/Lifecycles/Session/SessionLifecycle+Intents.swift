@@ -11,7 +11,9 @@ extension SessionLifecycle {
         }
     }
 
-    private func startCall(_ call: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    /// Starts a protected call: sent with a usable token, kept for the refresh under way or
+    /// started, or refused.
+    func startCall(_ call: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         if phase.pendingCalls.contains(call) {
             // A second call under a pending call's id (never sent by the runner): ignored, so the
             // one answer still reaches the one caller waiting for it.

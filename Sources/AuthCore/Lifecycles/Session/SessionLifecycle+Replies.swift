@@ -91,7 +91,7 @@ extension SessionLifecycle {
             let renewed = renew(credentials, with: tokens, at: now)
             let (next, effects) = enter(renewed, at: now, [.persist(renewed), .emit(.signedIn(renewed.user)), .emit(.tokenRefreshed)])
             phase = next
-            return effects + release(restoring.waiting, &phase, &requests)
+            return effects + release(restoring.waiting, at: now, &phase, &requests)
         case .user(let user):
             var confirmed = credentials
             confirmed.user = user
@@ -99,7 +99,7 @@ extension SessionLifecycle {
             confirmed.user.passwordChangeRequired = user.passwordChangeRequired || credentials.user.passwordChangeRequired
             let (next, effects) = enter(confirmed, at: now, [.persist(confirmed), .emit(.signedIn(confirmed.user))])
             phase = next
-            return effects + release(restoring.waiting, &phase, &requests)
+            return effects + release(restoring.waiting, at: now, &phase, &requests)
         case .failed(let failure) where !failure.isTransient:
             return end(&phase, reason: .sessionExpired, &requests)
         case .failed(let failure):
@@ -120,26 +120,22 @@ extension SessionLifecycle {
         if stepDue {
             let (next, effects) = enter(credentials, at: now, [.emit(.signedIn(credentials.user)), .fail(failure)])
             phase = next
-            return effects + release(restoring.waiting, &phase, &requests)
+            return effects + release(restoring.waiting, at: now, &phase, &requests)
         }
         phase = .active(Active(credentials: credentials, refresh: .offline))
         return [.emit(.signedIn(credentials.user)), .fail(failure), .emit(.offline)]
             + restoring.waiting.map { .finish($0, .failed(failure)) }
     }
 
-    /// Sends the calls that waited for a restore with the session's token, or refuses them when
-    /// the restored session must first set or change its password.
-    private func release(_ waiting: [IntentID], _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    /// Starts the calls that waited for a restore as calls made now (a usable token, or a refresh
+    /// first: time may have passed while the app was suspended), or refuses them when the restored
+    /// session must first set or change its password.
+    private func release(_ waiting: [IntentID], at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         guard !waiting.isEmpty else { return [] }
         switch phase {
-        case .active(var active):
+        case .active:
             var effects: [AuthEffect] = []
-            for call in waiting {
-                let id = requests.issue()
-                active.calls.append(PendingCall(id: call, stage: .sent(id, with: active.credentials.accessToken), replayed: false))
-                effects.append(.send(id, .protected(call, active.bearer)))
-            }
-            phase = .active(active)
+            for call in waiting { effects += startCall(call, at: now, &phase, &requests) }
             return effects
         case .passwordSetupRequired:
             return waiting.map { .finish($0, .rejected(.passwordSetupRequired)) }
