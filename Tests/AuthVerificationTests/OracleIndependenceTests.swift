@@ -35,7 +35,7 @@ struct OracleIndependenceTests {
     /// Product classifications an oracle must not ask.
     static let productJudgements = [
         "isTransient", "userMessage", ".validate(", "try? Email(", "try? Password(", "try? VerificationCode(", "try? PhoneNumber(",
-        "try? Username(", "tokenUsable", "applied(to:",
+        "try? Username(", "tokenUsable", "applied(to:", "minimumLength", "maximumLength",
     ]
 
     @Test("no invariant, model rule or engine check in AuthVerification calls the product's classification")
@@ -71,6 +71,7 @@ struct OracleIndependenceTests {
     @Test("input rules from their sources, on the boundaries")
     func inputRules() {
         #expect(SourceRules.isPassword("12345678") && !SourceRules.isPassword("1234567"))
+        #expect(SourceRules.isPassword(String(repeating: "p", count: 1_024)) && !SourceRules.isPassword(String(repeating: "p", count: 1_025)))
         #expect(SourceRules.isCode("246810") && !SourceRules.isCode("24x8") && !SourceRules.isCode("2468101") && !SourceRules.isCode("٢٤٦٨١٠"))
         #expect(SourceRules.isEmail("student@harvard.edu") && SourceRules.isEmail(Inputs.email))
         for bad in [Inputs.badEmail, "@harvard.edu", "a@b", "a@b.c", "a b@c.de", "a@@c.de", "a@c..de", String(repeating: "a", count: 65) + "@c.de"] {
@@ -79,5 +80,10 @@ struct OracleIndependenceTests {
         #expect(SourceRules.isPhone("+12345678900") && !SourceRules.isPhone("+0123456789") && !SourceRules.isPhone("2345678900"))
         #expect(!SourceRules.isPhone("+1234567") && SourceRules.isPhone("+12345678") && !SourceRules.isPhone("+1234567890123456"))
         #expect(SourceRules.isUsername(Inputs.username) && !SourceRules.isUsername("") && !SourceRules.isUsername("new kid"))
+        #expect(SourceRules.isUsername("kid.#_-9") && SourceRules.isUsername(String(repeating: "k", count: 64)))
+        #expect(!SourceRules.isUsername(String(repeating: "k", count: 65)) && !SourceRules.isUsername("kid/9"))
+        #expect(SourceRules.isName("New Kid") && !SourceRules.isName(" ") && !SourceRules.isName(String(repeating: "N", count: 256)))
+        #expect(SourceRules.isUsernameOrEmail(Inputs.email) && SourceRules.isUsernameOrEmail(Inputs.username))
+        #expect(!SourceRules.isUsernameOrEmail(Inputs.badEmail) && !SourceRules.isUsernameOrEmail("   "))
     }
 }

@@ -81,7 +81,11 @@ public enum ContractCheck {
                     if let first = index[after.fingerprint] {
                         // The same world again (a self-loop, or a move that changes nothing)
                         // offers the same moves by construction: only another world can differ.
-                        if comparing[first, default: 0] < othersPerFingerprint, after.world != worlds[first].world {
+                        // Each other world once: refused intents all make one world (the intent
+                        // counter moved on), which must not take every comparison.
+                        if comparing[first, default: 0] < othersPerFingerprint, after.world != worlds[first].world,
+                            !metAgain.contains(where: { $0.first == first && $0.snapshot.world == after.world })
+                        {
                             comparing[first, default: 0] += 1
                             metAgain.append((after, node, move.choice, first))
                         }

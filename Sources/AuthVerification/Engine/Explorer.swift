@@ -226,7 +226,8 @@ public enum Explorer {
                     guard let target, target != node else { continue }
                     let edge = UInt32(target) | (Self.isEnvironmentFailure(move, in: snapshot.world) ? 0x8000_0000 : 0)
                     if !targets.contains(edge) { targets.append(edge) }
-                    if after.stateFingerprint != snapshot.stateFingerprint {
+                    // Time passing alone moves the lifecycle nowhere: no edge in the diagrams.
+                    if after.stateFingerprint != snapshot.stateFingerprint, !move.choice.isWait {
                         let (label, kind) = labels.label(move)
                         let key = ProjectedEdgeKey(from: fromPath, to: pathOf[Int(target)], label: label, kind: kind)
                         // The projected graph has few edges, met again and again: a slot per cheap
@@ -503,6 +504,7 @@ public enum Explorer {
         case .timer(let n): bits = 2 << 61 | UInt64(n)
         case .relaunch(let n): bits = 3 << 61 | UInt64(n)
         case .withdraw(let n): bits = 4 << 61 | UInt64(n)
+        case .wait(let n): bits = 5 << 61 | UInt64(n)
         }
     }
 
@@ -512,11 +514,12 @@ public enum Explorer {
         case 1: .reply(exchange: Int(bits >> 32 & 0x1FFF_FFFF), reply: Int(bits & 0xFFFF_FFFF))
         case 2: .timer(Int(bits & Self.index))
         case 3: .relaunch(Int(bits & Self.index))
-        default: .withdraw(Int(bits & Self.index))
+        case 4: .withdraw(Int(bits & Self.index))
+        default: .wait(Int(bits & Self.index))
         }
     }
 
-    /// The low 61 bits: an intent's, timer's, relaunch's or withdrawal's index.
+    /// The low 61 bits: an intent's, timer's, relaunch's, withdrawal's or wait's index.
     @usableFromInline static let index: UInt64 = 0x1FFF_FFFF_FFFF_FFFF
 }
 

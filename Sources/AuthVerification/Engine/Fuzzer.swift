@@ -275,6 +275,7 @@ public enum Fuzzer {
         case .timer: 4
         case .relaunch: 1
         case .withdraw: 1
+        case .wait: 1
         }
     }
 
@@ -462,6 +463,7 @@ public enum Fuzzer {
         case .timer(let n): (0..<n).map(Choice.timer)
         case .relaunch(let n): (0..<n).map(Choice.relaunch)
         case .withdraw(let n): (0..<n).map(Choice.withdraw)
+        case .wait(let n): (0..<n).map(Choice.wait)
         }
     }
 }
@@ -478,6 +480,8 @@ public enum Fuzzer {
     @usableFromInline let relaunches: Int
     /// Withdrawals offered.
     @usableFromInline let withdrawals: Int
+    /// Deadlines time may pass to.
+    @usableFromInline let waits: Int
 
     @inlinable init<Model: LifecycleModel>(_ menu: Environment<Model>.Menu) {
         self.intents = menu.intents.count
@@ -485,10 +489,11 @@ public enum Fuzzer {
         self.timers = menu.timers.count
         self.relaunches = menu.relaunches.count
         self.withdrawals = menu.withdrawals.count
+        self.waits = menu.waits.count
     }
 
     /// Every move, in the menu's order.
-    @inlinable var count: Int { intents + replies.reduce(0, +) + timers + relaunches + withdrawals }
+    @inlinable var count: Int { intents + replies.reduce(0, +) + timers + relaunches + withdrawals + waits }
 
     /// The position of `choice` in the menu's list of moves.
     @inlinable func position(of choice: Choice) -> Int {
@@ -498,6 +503,7 @@ public enum Fuzzer {
         case .timer(let index): intents + replies.reduce(0, +) + index
         case .relaunch(let index): intents + replies.reduce(0, +) + timers + index
         case .withdraw(let index): intents + replies.reduce(0, +) + timers + relaunches + index
+        case .wait(let index): intents + replies.reduce(0, +) + timers + relaunches + withdrawals + index
         }
     }
 
@@ -509,8 +515,10 @@ public enum Fuzzer {
         let timer = Fuzzer.weight(.timer(0))
         let relaunch = Fuzzer.weight(.relaunch(0))
         let withdrawal = Fuzzer.weight(.withdraw(0))
+        let wait = Fuzzer.weight(.wait(0))
         let answers = replies.reduce(0, +)
-        let total = intents * intent + answers * reply + timers * timer + relaunches * relaunch + withdrawals * withdrawal
+        let total =
+            intents * intent + answers * reply + timers * timer + relaunches * relaunch + withdrawals * withdrawal + waits * wait
         guard total > 0 else { return nil }
         var pick = random.below(total)
         if pick < intents * intent { return (.intent(pick / intent), pick / intent) }
@@ -528,7 +536,10 @@ public enum Fuzzer {
         if pick < relaunches * relaunch { return (.relaunch(pick / relaunch), position + pick / relaunch) }
         pick -= relaunches * relaunch
         position += relaunches
-        return (.withdraw(pick / withdrawal), position + pick / withdrawal)
+        if pick < withdrawals * withdrawal { return (.withdraw(pick / withdrawal), position + pick / withdrawal) }
+        pick -= withdrawals * withdrawal
+        position += withdrawals
+        return (.wait(pick / wait), position + pick / wait)
     }
 }
 

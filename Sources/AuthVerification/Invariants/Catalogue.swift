@@ -41,7 +41,7 @@ public enum Catalogue {
                 var open = t.before.world.history.openIntents
                 switch t.move.choice {
                 case .relaunch: open = []  // The process ended: nobody waits any more.
-                case .intent, .reply, .timer, .withdraw: break
+                case .intent, .reply, .timer, .withdraw, .wait: break
                 }
                 if case .intent(_, let id, _) = t.move.event { open.append(id) }
                 for effect in t.effects {
@@ -228,7 +228,8 @@ public enum Catalogue {
             "stale answers change nothing", source: "DESIGN.md Invariants",
             .step { t in
                 guard case .reply(let id, _, _) = t.move.event, !t.before.refers(to: id) else { return nil }
-                if t.after.world.state != t.before.world.state { return "an answer to \(id), no longer current, changed the state" }
+                // Compared as surveyed: a code cooldown that has ended and is forgotten meanwhile is no change.
+                if t.after.stateFingerprint != t.before.stateFingerprint { return "an answer to \(id), no longer current, changed the state" }
                 return t.effects.isEmpty ? nil : "an answer to \(id), no longer current, caused \(t.effects)"
             })
     }
@@ -571,9 +572,11 @@ extension APIRequest {
         case .sendPhoneCode(let phone): return ok(phone)
         case .signInWithPhoneCode(let phone, let code): return ok(phone) && ok(code)
         case .signIn(let identifier, let password): return ok(identifier) && ok(password)
-        case .register(let details): return ok(details.identifier) && ok(details.password) && (details.email.map(ok) ?? true)
+        case .register(let details):
+            return ok(details.identifier) && ok(details.password) && (details.email.map(ok) ?? true)
+                && (details.name.map { SourceRules.isName($0.rawValue) } ?? true)
         case .requestPasswordReset(.email(let email)): return ok(email)
-        case .requestPasswordReset(.usernameOrEmail(let identifier)): return !identifier.isEmpty
+        case .requestPasswordReset(.usernameOrEmail(let identifier)): return SourceRules.isUsernameOrEmail(identifier)
         case .resetPassword(.emailCode(let email, let code), let password): return ok(email) && ok(code) && ok(password)
         case .resetPassword(.token(let token), let password): return !token.secret.reveal().isEmpty && ok(password)
         case .setPassword(let password, _): return ok(password)

@@ -39,8 +39,9 @@ public enum SourceRules {
     // MARK: Input
 
     /// NIST SP 800-63B §5.1.1.2, and every seed's password rule: at least 8 characters, counted
-    /// as typed.
-    public static func isPassword(_ text: String) -> Bool { text.count >= 8 }
+    /// as typed; and at most 1,024, the bound AuthCore documents (NIST asks that at least 64 be
+    /// allowed; a bound keeps a server from hashing megabytes).
+    public static func isPassword(_ text: String) -> Bool { (8...1_024).contains(text.count) }
 
     /// The seeds' one-time codes (Anonymous Wall, Hero365 OTP, Everday's email code): six digits.
     public static func isCode(_ text: String) -> Bool {
@@ -67,6 +68,15 @@ public enum SourceRules {
             && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } && digits.first != UInt8(ascii: "0")
     }
 
-    /// Everday's usernames: a non-empty name without spaces.
-    public static func isUsername(_ text: String) -> Bool { !text.isEmpty && !text.contains(where: \.isWhitespace) }
+    /// Everday's usernames, which its API leaves unconstrained, as AuthCore documents them: 1 to 64
+    /// characters, each an ASCII letter or digit, `.`, `_`, `-` or `#`.
+    public static func isUsername(_ text: String) -> Bool {
+        (1...64).contains(text.count) && text.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || "._-#".contains($0) }
+    }
+
+    /// Subspace's "Name: Required, max 255 characters": 1 to 255 characters, not all blank.
+    public static func isName(_ text: String) -> Bool { text.count <= 255 && text.contains { !$0.isWhitespace } }
+
+    /// Everday's reset identifier, "username-or-email": an email when it has an `@`, else a username.
+    public static func isUsernameOrEmail(_ text: String) -> Bool { text.contains("@") ? isEmail(text) : isUsername(text) }
 }

@@ -16,6 +16,18 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
     public let session: SessionLifecycle.Phase?
     /// The highest symbolic token indices in the world, for naming fresh tokens.
     public let symbols: SymbolCounts
+    /// The deadlines time may pass to with no event (``Choice/wait(_:)``): the expiry of the
+    /// session's access token, while it lies ahead and nothing is in flight.
+    ///
+    /// Timers the reducer scheduled move time already, and fire in order; a wait models the app
+    /// suspended past them (they fire, overdue, after it resumes), or a session whose expiry no
+    /// timer marks. It is offered only while no request is in flight: time passing with requests
+    /// in flight would be a copy of every world with answers pending (app.everday's states grew
+    /// from 101,814 to 387,366), and a request that outlives a token still meets the expiry
+    /// through a relaunch, a refresh or the timers. Every other instant a state holds (a code's
+    /// lifetime, a cooldown's end) is left to its timer: offered too, they multiplied
+    /// app.everday's states by seven.
+    public let deadlines: [Instant]
     /// The canonical fingerprint (symmetry-reduced).
     @usableFromInline let fingerprint: Fingerprint
     /// The fingerprint of the lifecycle state alone (its phases), to tell whether a move changed it.
@@ -53,6 +65,11 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
         self.sessionCredentials = survey.session?.credentials
         self.isSignedIn = sessionCredentials != nil
         self.symbols = survey.symbols
+        if self.world.network.isEmpty, let expiry = survey.session?.credentials?.expiresAt, expiry > self.world.now {
+            self.deadlines = [expiry]
+        } else {
+            self.deadlines = []
+        }
         self.fingerprint = survey.fingerprint
         self.stateFingerprint = survey.stateFingerprint
     }
@@ -210,7 +227,8 @@ extension Survey {
         for choice in choices {
             guard let move = move(choice, in: snapshot) else { return (steps, nil) }
             snapshot = step(move, from: snapshot).after
-            steps.append(TraceStep(choice: choice, event: move.event.description, phase: snapshot.casePath))
+            let event = choice.isWait ? "\(move.event.instant) time passes" : move.event.description
+            steps.append(TraceStep(choice: choice, event: event, phase: snapshot.casePath))
         }
         return (steps, snapshot)
     }
@@ -248,7 +266,7 @@ extension Survey {
                 }
             },
             exchanges: world.network.map(\.id), timers: world.timers.map { max(world.now, $0.at) }, relaunches: launches,
-            withdrawals: withdrawals, nextIntent: IntentID(world.nextIntent), events: events)
+            withdrawals: withdrawals, waits: snapshot.deadlines, nextIntent: IntentID(world.nextIntent), events: events)
     }
 
     /// The answers a request in flight can get, and their keys.
@@ -266,7 +284,8 @@ extension Survey {
     }
 
     /// The moves possible in one world, in a fixed order: intents, answers to each request in
-    /// flight (in issue order), timers, relaunches, withdrawals of the intents still open.
+    /// flight (in issue order), timers, relaunches, withdrawals of the intents still open, time
+    /// passing to each deadline ahead.
     @usableFromInline struct Menu {
         /// The world's time.
         @usableFromInline let now: Instant
@@ -282,6 +301,8 @@ extension Survey {
         @usableFromInline let relaunches: [StoredCredentials]
         /// The open intents whose caller may stop waiting, oldest first.
         @usableFromInline let withdrawals: [IntentID]
+        /// The deadlines time may pass to, earliest first.
+        @usableFromInline let waits: [Instant]
         /// The id an intent sent in this world gets.
         @usableFromInline let nextIntent: IntentID
         /// The environment's payload numbers.
@@ -290,7 +311,8 @@ extension Survey {
         /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
         @inlinable init(
             now: Instant, intents: [Machine.Intent], answers: [Answers], exchanges: [RequestID], timers: [Instant],
-            relaunches: [StoredCredentials], withdrawals: [IntentID], nextIntent: IntentID, events: EventTable<Machine.Intent>
+            relaunches: [StoredCredentials], withdrawals: [IntentID], waits: [Instant], nextIntent: IntentID,
+            events: EventTable<Machine.Intent>
         ) {
             self.now = now
             self.intents = intents
@@ -299,6 +321,7 @@ extension Survey {
             self.timers = timers
             self.relaunches = relaunches
             self.withdrawals = withdrawals
+            self.waits = waits
             self.nextIntent = nextIntent
             self.events = events
         }
@@ -307,7 +330,8 @@ extension Survey {
         @inlinable var moves: [Move<Machine>] {
             var moves: [Move<Machine>] = []
             moves.reserveCapacity(
-                intents.count + answers.reduce(0) { $0 + $1.replies.count } + timers.count + relaunches.count + withdrawals.count)
+                intents.count + answers.reduce(0) { $0 + $1.replies.count } + timers.count + relaunches.count + withdrawals.count
+                    + waits.count)
             let intentKeys = events.keys(of: intents)
             for (index, intent) in intents.enumerated() {
                 moves.append(Move(choice: .intent(index), event: .intent(intent, id: nextIntent, at: now), key: intentKeys?[index]))
@@ -318,6 +342,7 @@ extension Survey {
             for index in timers.indices { moves.append(building(.timer(index))) }
             for index in relaunches.indices { moves.append(building(.relaunch(index))) }
             for index in withdrawals.indices { moves.append(building(.withdraw(index))) }
+            for index in waits.indices { moves.append(building(.wait(index))) }
             return moves
         }
 
@@ -330,6 +355,7 @@ extension Survey {
                 case .timer(let index): timers.indices.contains(index)
                 case .relaunch(let mode): relaunches.indices.contains(mode)
                 case .withdraw(let index): withdrawals.indices.contains(index)
+                case .wait(let index): waits.indices.contains(index)
                 }
             return offered ? building(choice) : nil
         }
@@ -347,6 +373,8 @@ extension Survey {
             case .relaunch(let mode):
                 Move(choice: choice, event: .launched(relaunches[mode], at: now), key: events.key(.launched(relaunches[mode])))
             case .withdraw(let index): Move(choice: choice, event: .withdrawn(withdrawals[index], at: now), key: nil)
+            // The tick names the instant; no reducer hears it (see ``Environment/apply(_:to:)``).
+            case .wait(let index): Move(choice: choice, event: .tick(waits[index]), key: nil)
             }
         }
     }
@@ -357,6 +385,10 @@ extension Survey {
     ) {
         var world = snapshot.world
         var answered: Exchange?
+        if case .wait = move.choice {
+            world.now = max(world.now, move.event.instant)  // Time passes; nothing else happens.
+            return (world, [], nil)
+        }
         switch move.choice {
         case .relaunch(let mode):
             world.state = machine.initial
@@ -372,7 +404,7 @@ extension Survey {
             case (1, .holds(let credentials)): world.vault = .unreadable(credentials)
             default: break
             }
-        case .intent, .reply, .timer, .withdraw: break
+        case .intent, .reply, .timer, .withdraw, .wait: break
         }
         world.now = max(world.now, move.event.instant)
         switch move.event {
@@ -467,7 +499,7 @@ extension Survey {
         @inlinable static func shares(_ choice: Choice) -> Bool {
             switch choice {
             case .intent, .reply: true
-            case .timer, .relaunch, .withdraw: false
+            case .timer, .relaunch, .withdraw, .wait: false
             }
         }
 

@@ -14,8 +14,12 @@ public enum Choice: Hashable, Sendable, CustomStringConvertible {
     case relaunch(Int)
     /// The caller of the n-th open intent stops waiting (its task was cancelled).
     case withdraw(Int)
+    /// Time passes, with no event, to the n-th deadline the world holds (an access token's
+    /// expiry, a pending timer's instant, a cooldown's end): the app was suspended, or nothing
+    /// happened meanwhile. Timers due by then stay pending and fire afterwards.
+    case wait(Int)
 
-    /// `i3`, `a1.0`, `t0`, `L0`.
+    /// `i3`, `a1.0`, `t0`, `L0`, `W0`, `w0`.
     @inlinable public var description: String {
         switch self {
         case .intent(let n): "i\(n)"
@@ -23,6 +27,7 @@ public enum Choice: Hashable, Sendable, CustomStringConvertible {
         case .timer(let n): "t\(n)"
         case .relaunch(let n): "L\(n)"
         case .withdraw(let n): "W\(n)"
+        case .wait(let n): "w\(n)"
         }
     }
 
@@ -30,8 +35,14 @@ public enum Choice: Hashable, Sendable, CustomStringConvertible {
     @inlinable public var isUserAction: Bool {
         switch self {
         case .intent, .withdraw: true
-        case .reply, .timer, .relaunch: false
+        case .reply, .timer, .relaunch, .wait: false
         }
+    }
+
+    /// Whether this move only lets time pass.
+    @inlinable public var isWait: Bool {
+        if case .wait = self { return true }
+        return false
     }
 }
 

@@ -1,60 +1,81 @@
 import AuthCore
 
-/// Intent menus per lifecycle: every intent case with valid, invalid and edge inputs.
+/// Intent menus per lifecycle: every intent case, with valid input and, for each field the user
+/// types, one value of each class of invalid input the value types refuse (the other fields
+/// valid): a reducer that forgets to validate one field on one path sends it, and
+/// `onlyValidInputSent` sees it.
 public enum Menus {
+    /// Invalid emails: malformed, too long.
+    static let badEmails = [Inputs.badEmail, Inputs.longEmail]
+    /// Invalid passwords: too short, too long.
+    static let badPasswords = [Inputs.shortPassword, Inputs.longPassword]
+    /// Invalid phone numbers: no country code, too few digits, letters.
+    static let badPhones = [Inputs.badPhone, Inputs.shortPhone, Inputs.lettersPhone]
+    /// Invalid usernames: blank, too long, characters outside the set.
+    static let badUsernames = [Inputs.blankUsername, Inputs.longUsername, Inputs.badUsername]
+
     /// `CodeRegistration`.
-    public static let codeRegistration: [CodeRegistration.Intent] = [
-        .submitEmail(Inputs.email), .submitEmail(Inputs.badEmail), .requestNewCode, .submitCode(Inputs.code),
-        .submitCode(Inputs.badCode), .startOver,
-    ]
+    public static let codeRegistration: [CodeRegistration.Intent] =
+        [.submitEmail(Inputs.email)] + badEmails.map { .submitEmail($0) }
+        + [.requestNewCode, .submitCode(Inputs.code), .submitCode(Inputs.badCode), .startOver]
 
     /// `OneTimeCodeSignIn` on `channel`.
     public static func oneTimeCode(_ channel: OneTimeCodeSignIn.Channel) -> [OneTimeCodeSignIn.Intent] {
-        let (valid, invalid) = channel == .email ? (Inputs.email, Inputs.badEmail) : (Inputs.phone, Inputs.badPhone)
-        return [
-            .submitDestination(valid), .submitDestination(invalid), .requestNewCode, .submitCode(Inputs.code),
-            .submitCode(Inputs.badCode), .startOver,
-        ]
+        let (valid, invalid) = channel == .email ? (Inputs.email, badEmails) : (Inputs.phone, badPhones)
+        return [.submitDestination(valid)] + invalid.map { .submitDestination($0) }
+            + [.requestNewCode, .submitCode(Inputs.code), .submitCode(Inputs.badCode), .startOver]
     }
 
     /// `PasswordSignIn` for `identifiers`.
     public static func passwordSignIn(_ identifiers: PasswordSignIn.IdentifierKind) -> [PasswordSignIn.Intent] {
-        let identifier =
+        let (identifier, invalid) =
             switch identifiers {
-            case .email, .emailOrPhone: Inputs.email
-            case .username: Inputs.username
+            case .email: (Inputs.email, badEmails)
+            case .emailOrPhone: (Inputs.email, badEmails + badPhones)
+            case .username: (Inputs.username, badUsernames)
             }
-        var menu: [PasswordSignIn.Intent] = [
-            .submit(identifier: identifier, password: Inputs.password),
-            .submit(identifier: identifier, password: Inputs.shortPassword), .startOver,
-        ]
-        if identifiers == .emailOrPhone { menu.insert(.submit(identifier: Inputs.phone, password: Inputs.password), at: 1) }
-        return menu
+        var menu: [PasswordSignIn.Intent] = [.submit(identifier: identifier, password: Inputs.password)]
+        if identifiers == .emailOrPhone { menu.append(.submit(identifier: Inputs.phone, password: Inputs.password)) }
+        menu += invalid.map { .submit(identifier: $0, password: Inputs.password) }
+        menu += badPasswords.map { .submit(identifier: identifier, password: $0) }
+        return menu + [.startOver]
     }
 
-    /// `Registration` for `forms`.
+    /// `Registration` for `forms`: each form filled in validly, then with each of its fields invalid
+    /// in turn.
     public static func registration(_ forms: [Registration.Form]) -> [Registration.Intent] {
-        var menu: [Registration.Intent] = forms.map { form in
-            switch form {
-            case .nameEmailPassword: .submit(RegistrationInput(name: "New Kid", email: Inputs.email, password: Inputs.password))
-            case .emailPassword: .submit(RegistrationInput(email: Inputs.email, password: Inputs.password))
-            case .phonePassword: .submit(RegistrationInput(phone: Inputs.phone, password: Inputs.password))
-            case .usernamePassword: .submit(RegistrationInput(email: Inputs.email, username: Inputs.username, password: Inputs.password))
+        var menu: [Registration.Intent] = []
+        for form in forms {
+            let valid =
+                switch form {
+                case .nameEmailPassword: RegistrationInput(name: Inputs.name, email: Inputs.email, password: Inputs.password)
+                case .emailPassword: RegistrationInput(email: Inputs.email, password: Inputs.password)
+                case .phonePassword: RegistrationInput(phone: Inputs.phone, password: Inputs.password)
+                case .usernamePassword: RegistrationInput(email: Inputs.email, username: Inputs.username, password: Inputs.password)
+                }
+            func with(_ change: (inout RegistrationInput) -> Void) -> Registration.Intent {
+                var input = valid
+                change(&input)
+                return .submit(input)
             }
+            menu.append(.submit(valid))
+            if !valid.name.isEmpty { menu += [Inputs.blankName, Inputs.longName].map { name in with { $0.name = name } } }
+            if !valid.email.isEmpty { menu += badEmails.map { email in with { $0.email = email } } }
+            if !valid.phone.isEmpty { menu += badPhones.map { phone in with { $0.phone = phone } } }
+            if !valid.username.isEmpty { menu += badUsernames.map { username in with { $0.username = username } } }
+            menu += badPasswords.map { password in with { $0.password = password } }
         }
-        menu.append(.submit(RegistrationInput(name: "New Kid", email: Inputs.email, username: Inputs.username, password: Inputs.shortPassword)))
-        menu.append(.startOver)
-        return menu
+        return menu + [.startOver]
     }
 
     /// `PasswordReset` in `style`.
     public static func passwordReset(_ style: PasswordReset.Style) -> [PasswordReset.Intent] {
-        let identifier = style == .emailedToken ? Inputs.username : Inputs.email
-        return [
-            .requestReset(identifier), .requestReset(Inputs.badEmail), .requestAgain,
-            .submitCode(Inputs.code, newPassword: Inputs.password), .submitCode(Inputs.code, newPassword: Inputs.shortPassword),
-            .submitToken(Inputs.resetToken, newPassword: Inputs.password), .startOver,
-        ]
+        let (identifier, invalid) = style == .emailedToken ? (Inputs.username, badUsernames + badEmails) : (Inputs.email, badEmails)
+        return [.requestReset(identifier)] + invalid.map { .requestReset($0) } + [.requestAgain]
+            + [.submitCode(Inputs.code, newPassword: Inputs.password), .submitCode(Inputs.badCode, newPassword: Inputs.password)]
+            + badPasswords.map { .submitCode(Inputs.code, newPassword: $0) }
+            + [.submitToken(Inputs.resetToken, newPassword: Inputs.password), .submitToken(Inputs.blankResetToken, newPassword: Inputs.password)]
+            + badPasswords.map { .submitToken(Inputs.resetToken, newPassword: $0) } + [.startOver]
     }
 
     /// `OAuthSignIn`: a fresh attempt name, an unsupported provider, callbacks for the pending
@@ -95,7 +116,7 @@ public enum Menus {
             .callback(.failure(attempt: key.pending, "access_denied")), .cancel,
             .signInNatively(provider: "apple", identityToken: Inputs.identityToken, userIdentifier: nil),
             .signInNatively(provider: "github", identityToken: Inputs.identityToken, userIdentifier: nil),
-            .signInNatively(provider: "apple", identityToken: IdentityToken(" "), userIdentifier: nil),
+            .signInNatively(provider: "apple", identityToken: Inputs.blankIdentityToken, userIdentifier: nil),
         ]
     }
 
@@ -142,10 +163,10 @@ public enum Menus {
     /// ``session(in:callers:)``, with a call or without (while `callers` calls are pending).
     static func session(offeringCall: Bool) -> [SessionLifecycle.Intent] {
         var menu: [SessionLifecycle.Intent] = offeringCall ? [.call] : []
-        menu += [
-            .logout, .setPassword(Inputs.password), .setPassword(Inputs.shortPassword),
-            .changePassword(old: Inputs.password, new: PasswordInput("pw-new-secret")), .credentialsRejected,
-        ]
+        let new = PasswordInput("pw-new-secret")
+        menu += [.logout, .setPassword(Inputs.password)] + badPasswords.map { .setPassword($0) }
+        menu += [.changePassword(old: Inputs.password, new: new)] + badPasswords.map { .changePassword(old: $0, new: new) }
+        menu += badPasswords.map { .changePassword(old: Inputs.password, new: $0) } + [.credentialsRejected]
         return menu
     }
 }

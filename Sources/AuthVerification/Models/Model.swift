@@ -59,17 +59,25 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     @inlinable public func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] { menu(snapshot) }
 }
 
-/// Representative inputs: one valid and one invalid (or edge) value of each kind. Secrets are
-/// distinctive so the leak check cannot confuse them with ordinary text.
+/// Representative inputs: a valid value of each kind, and one value of each class of invalid
+/// input the value types refuse (every ``ValidationError``). Secrets are distinctive so the leak
+/// check cannot confuse them with ordinary text.
 public enum Inputs {
     /// A valid school email.
     public static let email = "student@harvard.edu"
-    /// An email the validation refuses.
+    /// A malformed email (no domain).
     public static let badEmail = "student@"
+    /// An email of 256 characters, past RFC 5321's 254: its local part (60) and its labels (63
+    /// each) within their own bounds.
+    public static let longEmail =
+        String(repeating: "s", count: 60) + "@" + String(repeating: "h", count: 63) + "."
+        + String(repeating: "h", count: 63) + "." + String(repeating: "h", count: 63) + ".edu"
     /// A valid password (well over 8 characters).
     public static let password = PasswordInput("pw-valid-secret")
     /// A 7-character password: one short of the minimum.
     public static let shortPassword = PasswordInput("pw-shrt")
+    /// A password of 1,028 characters: past the most AuthCore accepts (1,024).
+    public static let longPassword = PasswordInput("pw-" + String(repeating: "long-", count: 205))
     /// A valid code.
     public static let code = CodeInput("246810")
     /// A code the validation refuses.
@@ -78,8 +86,28 @@ public enum Inputs {
     public static let phone = "+1 (234) 567-8900"
     /// A phone number without a country code.
     public static let badPhone = "234-567-8900"
+    /// A phone number of 7 digits: one short of E.164's 8.
+    public static let shortPhone = "+1 234 567"
+    /// A phone number with letters.
+    public static let lettersPhone = "+1 234 CALL NOW"
     /// A valid username.
     public static let username = "newkid"
+    /// A blank username.
+    public static let blankUsername = "  "
+    /// A username of 65 characters: one past the most accepted.
+    public static let longUsername = String(repeating: "k", count: 65)
+    /// A username with a space and a `!`.
+    public static let badUsername = "new kid!"
+    /// A valid display name.
+    public static let name = "New Kid"
+    /// A blank display name.
+    public static let blankName = " "
+    /// A display name of 256 characters: one past Subspace's 255.
+    public static let longName = String(repeating: "N", count: 256)
+    /// A blank reset token.
+    public static let blankResetToken = ResetToken(" ")
+    /// A blank identity token.
+    public static let blankIdentityToken = IdentityToken(" ")
     /// A reset token from an email.
     public static let resetToken = ResetToken("reset-token-9")
     /// An identity token from a provider's SDK, for native sign-in.

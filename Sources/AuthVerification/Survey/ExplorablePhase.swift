@@ -57,17 +57,18 @@ extension LifecycleState: Surveyable where Phase: Surveyable {
 
 extension Survey {
     /// What a lifecycle's context keeps besides its counter: the intents waiting for answers, the
-    /// code cooldowns (they outlive the flow that set them), and the sessions still being ended on
-    /// the server. The request counter is symmetric
-    /// and left out.
+    /// code cooldowns still running (they outlive the flow that set them; one that has ended
+    /// refuses nothing, kept or forgotten), and the sessions still being ended on the server. The
+    /// request counter is symmetric and left out.
     @inlinable mutating func cooldowns(of context: FlowContext) {
         number(context.waiters.count)
         for waiter in context.waiters {
             visit(waiter.request)
             visit(waiter.intent)
         }
-        number(context.codeCooldowns.count)
-        for cooldown in context.codeCooldowns {
+        let running = context.codeCooldowns.filter { exact || $0.resendAt.milliseconds > now }
+        number(running.count)
+        for cooldown in running {
             plain(cooldown.target)
             visit(cooldown.resendAt)
         }

@@ -1,0 +1,323 @@
+import Testing
+
+@testable import AuthCore
+@testable import AuthVerification
+
+/// The models' menus are as rich as the code they check: every field a user types is offered with
+/// each class of invalid input the value types refuse, and time can pass to the expiry of the
+/// access token a world holds, whatever timers are pending. A menu thinner than the code hides bugs: a reset by token that built its new password
+/// without validation passed `authflow verify` while the menu offered the token only with a valid
+/// password.
+@Suite("Menus offer every class of invalid input, and every deadline")
+struct InputClassTests {
+    /// What a field holds.
+    enum Kind: String, CaseIterable, Sendable {
+        case email, password, code, phone, username, name, resetToken, identityToken, provider
+    }
+
+    /// Every class of invalid input the value types refuse.
+    static let classes: [ValidationError] = [
+        .emailMalformed, .emailTooLong, .usernameEmpty, .usernameTooLong, .usernameInvalidCharacters,
+        .passwordTooShort(minimum: Password.minimumLength), .passwordTooLong(maximum: Password.maximumLength),
+        .phoneMissingCountryCode, .phoneWrongLength, .phoneInvalidCharacters, .codeNotSixDigits, .nameEmpty, .nameTooLong,
+        .resetTokenEmpty, .unsupportedProvider, .identityTokenEmpty,
+    ]
+
+    /// The kind of field a class of invalid input belongs to (exhaustive: a new class must say).
+    static func kind(of error: ValidationError) -> Kind {
+        switch error {
+        case .emailMalformed, .emailTooLong: .email
+        case .usernameEmpty, .usernameTooLong, .usernameInvalidCharacters: .username
+        case .passwordTooShort, .passwordTooLong: .password
+        case .phoneMissingCountryCode, .phoneWrongLength, .phoneInvalidCharacters: .phone
+        case .codeNotSixDigits: .code
+        case .nameEmpty, .nameTooLong: .name
+        case .resetTokenEmpty: .resetToken
+        case .unsupportedProvider: .provider
+        case .identityTokenEmpty: .identityToken
+        }
+    }
+
+    /// One typed field of an intent: its name, the kinds it may hold, and what was typed.
+    struct Field {
+        var name: String
+        var kinds: [Kind]
+        var value: String
+    }
+
+    /// Why `value` is refused as `kind`, by the value types (`nil`: valid).
+    static func refusal(_ value: String, as kind: Kind) -> ValidationError? {
+        func error<T>(_ result: Result<T, ValidationError>) -> ValidationError? {
+            if case .failure(let error) = result { return error }
+            return nil
+        }
+        switch kind {
+        case .email: return error(Email.validate(value))
+        case .password: return error(Password.validate(PasswordInput(value)))
+        case .code: return error(VerificationCode.validate(CodeInput(value)))
+        case .phone: return error(PhoneNumber.validate(value))
+        case .username: return error(Username.validate(value))
+        case .name: return error(PersonName.validate(value))
+        case .resetToken: return error(ResetProof.validate(ResetToken(value)))
+        case .identityToken: return value.trimmedForInput.isEmpty ? .identityTokenEmpty : nil
+        case .provider: return ["google", "apple"].contains(value) ? nil : .unsupportedProvider
+        }
+    }
+
+    /// The kind an identifier field holds for this value, among the kinds it may hold (an
+    /// email-or-phone field reads the value as an email when it has an `@`).
+    static func kind(of field: Field) -> Kind {
+        guard field.kinds.count > 1 else { return field.kinds[0] }
+        return field.value.contains("@") ? .email : field.kinds.first { $0 != .email }!
+    }
+
+    /// An intent's case and typed fields (exhaustive over each lifecycle's intents).
+    static func fields(_ intent: CodeRegistration.Intent) -> (String, [Field]) {
+        switch intent {
+        case .submitEmail(let email): ("submitEmail", [Field(name: "email", kinds: [.email], value: email)])
+        case .submitCode(let code): ("submitCode", [Field(name: "code", kinds: [.code], value: code.reveal())])
+        case .requestNewCode: ("requestNewCode", [])
+        case .startOver: ("startOver", [])
+        }
+    }
+
+    static func fields(_ intent: OneTimeCodeSignIn.Intent, _ channel: OneTimeCodeSignIn.Channel) -> (String, [Field]) {
+        switch intent {
+        case .submitDestination(let destination):
+            ("submitDestination", [Field(name: "destination", kinds: [channel == .email ? .email : .phone], value: destination)])
+        case .submitCode(let code): ("submitCode", [Field(name: "code", kinds: [.code], value: code.reveal())])
+        case .requestNewCode: ("requestNewCode", [])
+        case .startOver: ("startOver", [])
+        }
+    }
+
+    static func fields(_ intent: PasswordSignIn.Intent, _ identifiers: PasswordSignIn.IdentifierKind) -> (String, [Field]) {
+        let kinds: [Kind] =
+            switch identifiers {
+            case .email: [.email]
+            case .username: [.username]
+            case .emailOrPhone: [.email, .phone]
+            }
+        switch intent {
+        case .submit(let identifier, let password):
+            return (
+                "submit",
+                [Field(name: "identifier", kinds: kinds, value: identifier), Field(name: "password", kinds: [.password], value: password.reveal())]
+            )
+        case .startOver: return ("startOver", [])
+        }
+    }
+
+    static func fields(_ intent: Registration.Intent) -> (String, [Field]) {
+        switch intent {
+        case .submit(let input):
+            // The form is told by which fields are filled in; its name is part of the case here.
+            var fields: [Field] = []
+            if !input.name.isEmpty { fields.append(Field(name: "name", kinds: [.name], value: input.name)) }
+            if !input.email.isEmpty { fields.append(Field(name: "email", kinds: [.email], value: input.email)) }
+            if !input.phone.isEmpty { fields.append(Field(name: "phone", kinds: [.phone], value: input.phone)) }
+            if !input.username.isEmpty { fields.append(Field(name: "username", kinds: [.username], value: input.username)) }
+            fields.append(Field(name: "password", kinds: [.password], value: input.password.reveal()))
+            return ("submit(" + fields.map(\.name).joined(separator: ",") + ")", fields)
+        case .startOver: return ("startOver", [])
+        }
+    }
+
+    static func fields(_ intent: PasswordReset.Intent, _ style: PasswordReset.Style) -> (String, [Field]) {
+        switch intent {
+        case .requestReset(let identifier):
+            let kinds: [Kind] = style == .emailedToken ? [.email, .username] : [.email]
+            return ("requestReset", [Field(name: "identifier", kinds: kinds, value: identifier)])
+        case .requestAgain: return ("requestAgain", [])
+        case .submitCode(let code, let password):
+            return (
+                "submitCode",
+                [Field(name: "code", kinds: [.code], value: code.reveal()), Field(name: "newPassword", kinds: [.password], value: password.reveal())]
+            )
+        case .submitToken(let token, let password):
+            return (
+                "submitToken",
+                [
+                    Field(name: "token", kinds: [.resetToken], value: token.reveal()),
+                    Field(name: "newPassword", kinds: [.password], value: password.reveal()),
+                ]
+            )
+        case .startOver: return ("startOver", [])
+        }
+    }
+
+    static func fields(_ intent: SessionLifecycle.Intent) -> (String, [Field]) {
+        switch intent {
+        case .setPassword(let password): ("setPassword", [Field(name: "password", kinds: [.password], value: password.reveal())])
+        case .changePassword(let old, let new):
+            (
+                "changePassword",
+                [Field(name: "old", kinds: [.password], value: old.reveal()), Field(name: "new", kinds: [.password], value: new.reveal())]
+            )
+        case .call: ("call", [])
+        case .logout: ("logout", [])
+        case .credentialsRejected: ("credentialsRejected", [])
+        }
+    }
+
+    static func fields(_ intent: OAuthSignIn.Intent) -> (String, [Field]) {
+        switch intent {
+        case .begin(let provider, _): ("begin", [Field(name: "provider", kinds: [.provider], value: provider)])
+        case .signInNatively(let provider, let token, _):
+            (
+                "signInNatively",
+                [
+                    Field(name: "provider", kinds: [.provider], value: provider),
+                    Field(name: "identityToken", kinds: [.identityToken], value: token.reveal()),
+                ]
+            )
+        case .callback: ("callback", [])
+        case .cancel: ("cancel", [])
+        }
+    }
+
+    /// What a menu lacks: for each case and typed field, each class of invalid input of the
+    /// field's kinds that no intent of that case offers with every other field valid; and each
+    /// case and field never offered valid.
+    static func missing(_ menu: [(String, [Field])]) -> [String] {
+        var offered: Set<String> = []
+        var needed: Set<String> = []
+        for (name, fields) in menu {
+            let refusals = fields.map { refusal($0.value, as: kind(of: $0)) }
+            for (position, field) in fields.enumerated() {
+                for kind in field.kinds {
+                    for error in classes where Self.kind(of: error) == kind { needed.insert("\(name).\(field.name): \(error)") }
+                }
+                needed.insert("\(name).\(field.name): valid")
+                let othersValid = refusals.indices.allSatisfy { $0 == position || refusals[$0] == nil }
+                guard othersValid else { continue }
+                offered.insert("\(name).\(field.name): \(refusals[position].map { "\($0)" } ?? "valid")")
+            }
+        }
+        return needed.subtracting(offered).sorted()
+    }
+
+    @Test("every class of invalid input belongs to a kind of field, and each listed class is a distinct one")
+    func classesAreComplete() {
+        #expect(Set(Self.classes).count == Self.classes.count)
+        #expect(Set(Self.classes.map(Self.kind(of:))) == Set(Kind.allCases))
+    }
+
+    @Test("each lifecycle's menu, in every configuration, offers every typed field valid and with each invalid class")
+    func lifecycleMenusAreComplete() {
+        var menus: [(String, [(String, [Field])])] = [("codeRegistration", Menus.codeRegistration.map(Self.fields))]
+        for channel in [OneTimeCodeSignIn.Channel.email, .phone] {
+            menus.append(("oneTimeCode(\(channel))", Menus.oneTimeCode(channel).map { Self.fields($0, channel) }))
+        }
+        for identifiers in [PasswordSignIn.IdentifierKind.email, .username, .emailOrPhone] {
+            menus.append(("passwordSignIn(\(identifiers))", Menus.passwordSignIn(identifiers).map { Self.fields($0, identifiers) }))
+        }
+        for form in [Registration.Form.nameEmailPassword, .emailPassword, .phonePassword, .usernamePassword] {
+            menus.append(("registration(\(form))", Menus.registration([form]).map(Self.fields)))
+        }
+        for style in [PasswordReset.Style.emailCodeWithAutoLogin, .emailedToken, .emailLink] {
+            menus.append(("passwordReset(\(style))", Menus.passwordReset(style).map { Self.fields($0, style) }))
+        }
+        menus.append(("session", Menus.session(offeringCall: true).map(Self.fields)))
+        menus.append(("oauth", Menus.oauth(in: Environment(model: Models.oauth()).initial).map(Self.fields)))
+        for (name, menu) in menus {
+            #expect(Self.missing(menu).isEmpty, "\(name) lacks: \(Self.missing(menu).joined(separator: "; "))")
+        }
+    }
+
+    @Test("the completeness check fails on the menu that hid the reset-by-token bug (the token only with a valid password)")
+    func thinMenuIsCaught() {
+        let thin: [PasswordReset.Intent] = [
+            .requestReset(Inputs.username), .submitToken(Inputs.resetToken, newPassword: Inputs.password),
+            .submitToken(Inputs.blankResetToken, newPassword: Inputs.password),
+        ]
+        let missing = Self.missing(thin.map { Self.fields($0, .emailedToken) })
+        #expect(missing.contains("submitToken.newPassword: \(ValidationError.passwordTooShort(minimum: Password.minimumLength))"))
+        #expect(missing.contains("requestReset.identifier: \(ValidationError.usernameTooLong)"))
+    }
+
+    // MARK: Deadlines
+
+    /// Every access token's expiry in `value`, found by reflection (not by the survey that names
+    /// the deadlines).
+    static func expiries(in value: Any) -> [Instant] {
+        if let credentials = value as? Credentials { return credentials.expiresAt.map { [$0] } ?? [] }
+        return Mirror(reflecting: value).children.flatMap { expiries(in: $0.value) }
+    }
+
+    /// Walks `model` for `steps` seeded random steps and returns each world with nothing in
+    /// flight where the menu does not offer time passing to the expiry of an access token the
+    /// lifecycle's state holds, and each world where it offers a wait that does not move time.
+    static func deadlinesNotOffered<M: LifecycleModel>(_ model: M, steps: Int, seed: UInt64) -> [String] {
+        let environment = Environment(model: model)
+        var random = SplitMix64(seed: seed)
+        var snapshot = environment.initial
+        var problems: [String] = []
+        var walked = 0
+        for _ in 0..<steps {
+            let world = snapshot.world
+            let ahead = world.network.isEmpty ? Set(expiries(in: world.state).filter { $0 > world.now }) : []
+            let menu = environment.menu(snapshot)
+            let offered = Set(menu.waits)
+            if !ahead.isSubset(of: offered) { problems.append("\(snapshot.casePath): \(ahead.subtracting(offered).sorted()) not offered") }
+            if offered.contains(where: { $0 <= world.now }) { problems.append("\(snapshot.casePath): a wait that does not move time") }
+            guard let choice = Fuzzer.pick(in: menu, &random), let move = menu.move(choice) else { break }
+            snapshot = environment.step(move, from: snapshot).after
+            walked += 1
+        }
+        if walked < steps / 2 { problems.append("the walk stopped after \(walked) steps") }
+        return problems
+    }
+
+    @Test(
+        "in every world of a seeded walk of each shipped model, time can pass to the expiry of the access token the state holds, while nothing is in flight"
+    )
+    func everyDeadlineIsOffered() {
+        func check<M: LifecycleModel>(_ model: M) {
+            let problems = Self.deadlinesNotOffered(model, steps: 400, seed: 0xDEAD_11E5)
+            #expect(problems.isEmpty, "\(model.name): \(problems.prefix(3).joined(separator: "; "))")
+        }
+        check(Models.codeRegistration())
+        check(Models.oneTimeCode(.email))
+        check(Models.oneTimeCode(.phone))
+        check(Models.passwordSignIn())
+        check(Models.registration())
+        for style in [PasswordReset.Style.emailCodeWithAutoLogin, .emailedToken, .emailLink] { check(Models.passwordReset(style)) }
+        check(Models.oauth())
+        for backend in [Backend.anonymousWall, .everday, .subspace, .hero365] { check(Models.session(backend)) }
+        check(Models.realtime())
+        check(Models.anonymousWallApp())
+        check(Models.vynqTalkApp())
+        check(Models.everdayApp())
+        check(Models.subspaceApp())
+        check(Models.hero365App())
+    }
+
+    // MARK: The bugs thin menus hid
+
+    /// Everday's reset by token, sending the new password as typed.
+    static let resetTokenPasswordUnchecked = Mutant<PasswordReset>(SmallModels.passwordReset(.emailedToken)) {
+        base, phase, event, requests in
+        if case .intent(.submitToken(let token, let password), let intent, _) = event, case .awaitingProof(let identifier, let resendAt) = phase,
+            case .success(let proof) = ResetProof.validate(token)
+        {
+            let id = requests.issue(for: intent)
+            phase = .resetting(identifier, id, resendAt: resendAt)
+            return [.send(id, .resetPassword(.token(proof), newPassword: Password(secret: password)))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    @Test(
+        "a reset by token that sends its new password unvalidated breaks 'no request carries input the validation rejects' under the shipped menu, in 3 steps"
+    )
+    func resetTokenPasswordUncheckedIsCaught() {
+        let model = SmallModels.PasswordResetModel(style: .emailedToken)("resetTokenPasswordUnchecked", Self.resetTokenPasswordUnchecked)
+        let report = Explorer.explore(model)
+        let violation = report.violations.first { $0.invariant == "no request carries input the validation rejects" }
+        // Ask for a reset (1), the server sends the token (1), the token with a 7-character password (1).
+        #expect(violation?.trace.count == 3, "\(report.violations.map { "\($0.invariant): \($0.trace.count)" })")
+        let original = SmallModels.PasswordResetModel(style: .emailedToken)("passwordReset.emailedToken", SmallModels.passwordReset(.emailedToken))
+        #expect(Explorer.explore(original).violations.isEmpty)
+    }
+}
