@@ -162,6 +162,9 @@ public enum Authflow {
                 Table.render(
                     header: ["model", "bounds", "states", "transitions", "depth", "invariants", "fuzz events", "seconds", "result"],
                     rows: rows.map(\.cells)))
+            out(
+                "bounds: requests in flight / answers left over, each model explored to closure within them; "
+                    + "fuzz walks go up to \(Fuzzer.walkBounds.inFlight)/\(Fuzzer.walkBounds.stale)")
             for row in rows {
                 row.exploration.violations.forEach { out("\n\(row.exploration.model): \($0)") }
                 row.exploration.findings.forEach { out("\n\(row.exploration.model): \($0)") }

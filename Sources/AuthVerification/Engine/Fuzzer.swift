@@ -169,7 +169,7 @@ public enum Fuzzer {
     ) -> FuzzReport {
         let clock = ContinuousClock()
         let start = clock.now
-        let environment = Environment(model: model)
+        let environment = Environment(model: model, walking: true)
         var events = 0
         var fresh = 0
         var held = Set<Fingerprint>()
@@ -203,7 +203,7 @@ public enum Fuzzer {
     /// Replays one run from its seed: the same walk, shrunk the same way. Every step is taken
     /// afresh (nothing is reused from the session that found it).
     @inlinable public static func replay<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzFailure? {
-        let environment = Environment(model: model)
+        let environment = Environment(model: model, walking: true)
         var held = Set<Fingerprint>()
         let walk = self.walk(environment, seed: seed, length: length, held: &held, checked: nil)
         guard let violation = walk.violation else { return nil }
@@ -216,11 +216,17 @@ public enum Fuzzer {
     /// One walk from `seed`, every event stepped afresh and checked, unshrunk: what
     /// `authflow replay` prints step by step, whether or not the walk breaks an invariant.
     @inlinable public static func walk<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzWalk {
-        let environment = Environment(model: model)
+        let environment = Environment(model: model, walking: true)
         var held = Set<Fingerprint>()
         let walk = self.walk(environment, seed: seed, length: max(0, length), held: &held, checked: nil)
         return FuzzWalk(seed: seed, steps: environment.trace(walk.choices), violation: walk.violation)
     }
+
+    /// The bounds of a fuzz walk: up to 8 requests in flight and 4 answers left over (or the
+    /// model's own bounds, when higher) — twice what the explorer closes the shipped models at,
+    /// so that walks reach races the exhaustive search does not, while a world stays small enough
+    /// to survey at every step.
+    public static let walkBounds = (inFlight: 8, stale: 4)
 
     /// The name of the violation a fuzzing session reports when a failing walk does not fail
     /// again when stepped afresh (see `brokenContract(_:seed:_:_:_:)`).
@@ -258,7 +264,7 @@ public enum Fuzzer {
 
     /// Replays explicit choices; choices that do not apply are skipped.
     @inlinable public static func run<Model: LifecycleModel>(_ model: Model, choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
-        let result = replay(Environment(model: model), choices)
+        let result = replay(Environment(model: model, walking: true), choices)
         return (result.violation, result.applied)
     }
 

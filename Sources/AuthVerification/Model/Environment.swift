@@ -163,12 +163,15 @@ extension Survey {
     /// The payloads of the events this environment builds, numbered (see ``EventKey``).
     @usableFromInline let events = EventTable<Machine.Intent>()
 
-    @inlinable init(model: Model) {
+    /// The environment of `model`; a fuzz walk's (`walking`) allows more requests in flight and
+    /// left over than the explorer's (``Fuzzer/walkBounds``), so that long random walks reach
+    /// what the exhaustive search does not.
+    @inlinable init(model: Model, walking: Bool = false) {
         self.model = model
         self.machine = model.machine
         self.replies = model.replies
-        self.maxInFlight = model.maxInFlight
-        self.maxStale = model.maxStale
+        self.maxInFlight = walking ? max(model.maxInFlight, Fuzzer.walkBounds.inFlight) : model.maxInFlight
+        self.maxStale = walking ? max(model.maxStale, Fuzzer.walkBounds.stale) : model.maxStale
         self.relaunches = model.relaunches
         self.timeHorizon = model.timeHorizon
         self.historyHorizon = model.historyHorizon
