@@ -166,7 +166,8 @@ enum RuntimeBench {
                 .runnerOverhead, "A: AuthRunner.authorized latency", unit: .seconds, spread: Spread(runnerMedians), details: latency(all.runner)),
             BenchRow(.runnerOverhead, "B: bare URLSession latency", unit: .seconds, spread: Spread(bareMedians), details: latency(all.bare)),
             BenchRow(
-                .runnerOverhead, "ratio A/B", unit: .ratio, spread: Spread(ratios), target: BenchTarget(.atMost, 1.05, "1.05"),
+                // No target: tens of microseconds on a loopback request are noise over any real network.
+                .runnerOverhead, "ratio A/B", unit: .ratio, spread: Spread(ratios),
                 details: [
                     BenchDetail("overallRatio", .double(overall), "all pairs: \(BenchFormat.fixed(overall, 3))"),
                     BenchDetail(

@@ -136,9 +136,8 @@ struct VerificationBench {
         return samples
     }
 
-    /// The large composed model: the session with `configuration.largeCallers` callers. Its
-    /// distinct states per second carry the explorer's target; transitions per second and memory
-    /// are rows of their own.
+    /// The large composed model: the session with `configuration.largeCallers` callers: its
+    /// distinct states per second, transitions per second and memory.
     mutating func largeModel(progress: (String) -> Void) -> [BenchRow] {
         let model = BenchModels.callers(configuration.largeCallers)
         let limits = ExplorationLimits(maxStates: configuration.largeStateCap ?? Int(Int32.max - 1))
@@ -146,13 +145,13 @@ struct VerificationBench {
             "large model: \(model.name)\(configuration.largeStateCap.map { " (capped at \(BenchFormat.grouped($0)) states)" } ?? ", to closure")")
         let samples = callers(configuration.largeCallers, limits: limits, repetitions: configuration.largeRepetitions)
         let last = samples[samples.count - 1].report
-        var details = Self.explorationDetails(samples, limits: limits)
-        details.insert(
-            BenchDetail("atLeastMillion", .bool(last.states >= 1_000_000), last.states >= 1_000_000 ? "≥ 10⁶ states" : "< 10⁶ states"), at: 1)
+        // No rate target: what matters is how much concurrency closes in a given time, not a
+        // constant per state (a state here carries a session, calls in flight, a vault, history).
+        let details = Self.explorationDetails(samples, limits: limits)
         var rows = [
             BenchRow(
                 .largeModel, "\(model.name): distinct states/s", unit: .perSecond, spread: Spread(samples.map(\.report.statesPerSecond)),
-                target: BenchTarget(.atLeast, 1_000_000, "1 M states/s"), details: details),
+                details: details),
             BenchRow(
                 .largeModel, "\(model.name): transitions/s", unit: .perSecond, spread: Spread(samples.map(\.report.transitionsPerSecond)),
                 details: [BenchDetail("transitions", .int(last.transitions), "\(BenchFormat.grouped(last.transitions)) transitions")]),
