@@ -55,6 +55,8 @@ public struct BenchConfiguration: Hashable, Sendable {
     public var singleFlightCalls: [Int]
     /// Samples per single-flight row.
     public var singleFlightRepetitions: Int
+    /// Cap on each app model's exploration at each bound of the closure table (`nil`: to closure).
+    public var closureStateCap: Int? = nil
 
     /// `--quick`: every figure within two minutes on a 2-core machine; the larger explorations
     /// capped (by states, or for the growth table by depth).
@@ -62,7 +64,8 @@ public struct BenchConfiguration: Hashable, Sendable {
         name: "quick", figureBudget: 4, reducerEvents: 10_000, reducerRepetitions: 5, reducerSampleSeconds: 0.04,
         explorerRepetitions: 3, explorerStateCap: 3_000, largeCallers: 4, largeStateCap: 25_000, largeRepetitions: 3, growthCallers: [1, 2, 3, 4],
         growthDepth: 10, fuzzRuns: 200, fuzzLength: 400, fuzzRepetitions: 3, plantedRepetitions: 3, plantedStateCap: 5_000,
-        overheadWarmup: 100, overheadPairs: 600, overheadBlocks: 6, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 3)
+        overheadWarmup: 100, overheadPairs: 600, overheadBlocks: 6, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 3,
+        closureStateCap: 20_000)
 
     /// The default: every shipped model to closure; the large model (four callers) until 1.2 × 10⁶
     /// distinct states (three callers close at about 730,000, four go far beyond: at this
@@ -72,7 +75,8 @@ public struct BenchConfiguration: Hashable, Sendable {
         name: "full", figureBudget: 60, reducerEvents: 100_000, reducerRepetitions: 9, reducerSampleSeconds: 0.25,
         explorerRepetitions: 3, explorerStateCap: nil, largeCallers: 4, largeStateCap: 1_200_000, largeRepetitions: 2, growthCallers: [1, 2, 3, 4],
         growthDepth: 14, fuzzRuns: 200, fuzzLength: 400, fuzzRepetitions: 5, plantedRepetitions: 5, plantedStateCap: 20_000,
-        overheadWarmup: 500, overheadPairs: 5_000, overheadBlocks: 10, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 7)
+        overheadWarmup: 500, overheadPairs: 5_000, overheadBlocks: 10, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 7,
+        closureStateCap: 1_500_000)
 
     /// The smallest run that still produces every row: one sample each, tiny caps and streams.
     /// For tests: it checks the bench runs, never how fast anything is.
@@ -80,7 +84,8 @@ public struct BenchConfiguration: Hashable, Sendable {
         name: "smallest", figureBudget: 0, reducerEvents: 400, reducerRepetitions: 1, reducerSampleSeconds: 0,
         explorerRepetitions: 1, explorerStateCap: 200, largeCallers: 3, largeStateCap: 200, largeRepetitions: 1, growthCallers: [1, 2, 3, 4],
         growthDepth: 3, fuzzRuns: 1, fuzzLength: 100, fuzzRepetitions: 1, plantedRepetitions: 1, plantedStateCap: 500,
-        overheadWarmup: 2, overheadPairs: 4, overheadBlocks: 2, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 1)
+        overheadWarmup: 2, overheadPairs: 4, overheadBlocks: 2, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 1,
+        closureStateCap: 200)
 }
 
 /// `authflow bench`: every performance figure the issues name, measured side by side in one run.
@@ -102,6 +107,7 @@ public enum Bench: Sendable {
         if sections.contains(.explorer) { rows += verification.shippedModels(progress: progress) }
         if sections.contains(.largeModel) { rows += verification.largeModel(progress: progress) }
         if sections.contains(.growth) { rows += verification.growth(progress: progress) }
+        if sections.contains(.closure) { rows += verification.closure(progress: progress) }
         if sections.contains(.fuzzer) { rows += verification.fuzzer(progress: progress) }
         if sections.contains(.plantedBug) { rows += verification.plantedBug(progress: progress) }
         if !sections.isDisjoint(with: [.runnerOverhead, .singleFlight]) {
@@ -153,6 +159,12 @@ public enum Bench: Sendable {
                     + "and only copying that state and `reduce` on it are timed, in exploration order; that time a transition, times the measured exploration's transitions "
                     + "a state, is what one distinct state costs before the explorer does anything of its own (the world around the state, fingerprints, checks, the frontier), "
                     + "so one core cannot explore faster than this ceiling, and two at most twice as fast")
+        }
+        if sections.contains(.closure) {
+            notes.append(
+                "closure: each app model explored once at each bound (requests in flight / answers left over)"
+                    + (configuration.closureStateCap.map { ", stopping at \(BenchFormat.grouped($0)) states (\"capped\")" } ?? ", to closure")
+                    + "; no reduction (symmetry over calls, partial order) exists yet, so there is no reduced column")
         }
         if let depth = configuration.growthDepth, sections.contains(.growth) {
             notes.append(

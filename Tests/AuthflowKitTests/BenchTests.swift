@@ -182,6 +182,9 @@ enum SampleReport {
             BenchRow(.growth, "1 caller: exploration time", unit: .seconds, spread: Spread([0.06, 0.07, 0.065])),
             BenchRow(.growth, "2 callers: exploration time", unit: .seconds, spread: Spread([0.2, 0.21, 0.19])),
             BenchRow(
+                .closure, "app.everday at 4/2", unit: .seconds, spread: Spread([21.3]),
+                details: [BenchDetail("states", .int(118_099), "118,099 states (closure)"), BenchDetail("complete", .bool(true))]),
+            BenchRow(
                 .fuzzer, "codeRegistration", unit: .perSecond, spread: Spread([2.5e6, 2.4e6, 2.6e6]),
                 target: BenchTarget(.atLeast, 2e6, "2 M events/s")),
             BenchRow(

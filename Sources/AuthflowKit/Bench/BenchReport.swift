@@ -134,6 +134,8 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
     case largeModel
     /// Exploration cost as concurrent callers grow.
     case growth
+    /// Each app model's time to closure at growing bounds.
+    case closure
     /// Seeded random walks with every invariant.
     case fuzzer
     /// The planted bug: shrinking vs the explorer's shortest trace.
@@ -150,6 +152,7 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
         case .explorer: "explorer"
         case .largeModel: "large model"
         case .growth: "growth"
+        case .closure: "closure"
         case .fuzzer: "fuzzer"
         case .plantedBug: "planted bug"
         case .runnerOverhead: "runner overhead"
@@ -168,6 +171,8 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
             "the rotating-refresh session with more concurrent protected callers: the explorer on a large space"
         case .growth:
             "explorer time (and states, memory) as concurrent protected callers grow"
+        case .closure:
+            "seconds to closure of each app model at 2/1, 3/2 and 4/2 requests in flight / answers left over, and the states it holds"
         case .fuzzer:
             "checked events/s of `authflow fuzz`'s default session (200 seeded walks of 400 events): step invariants at every event, state invariants at each world not met before; a move met again follows the transition already stepped and checked (the same walks); beside it, the session stepping every event afresh"
         case .plantedBug:

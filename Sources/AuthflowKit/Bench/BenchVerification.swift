@@ -222,6 +222,28 @@ struct VerificationBench {
             ])
     }
 
+    /// The bounds of the closure table: requests in flight / answers left over.
+    static let closureBounds = [(2, 1), (3, 2), (4, 2)]
+
+    /// Each app model explored once at each of ``closureBounds``: the seconds to closure (or to
+    /// the configuration's cap) and the states, so a reader sees how far each composition closes.
+    func closure(progress: (String) -> Void) -> [BenchRow] {
+        let limits = ExplorationLimits(maxStates: configuration.closureStateCap ?? Int(Int32.max - 1))
+        return Models.apps.flatMap { model in
+            Self.closureBounds.map { inFlight, stale in
+                progress("closure: \(model.name) at \(inFlight)/\(stale)")
+                let report = model.bounded(inFlight: inFlight, stale: stale).explore(limits: limits)
+                let reached = report.complete ? "closure" : "capped"
+                return BenchRow(
+                    .closure, "\(model.name) at \(inFlight)/\(stale)", unit: .seconds, spread: Spread([report.seconds]),
+                    details: [
+                        BenchDetail("states", .int(report.states), "\(BenchFormat.grouped(report.states)) states (\(reached))"),
+                        BenchDetail("complete", .bool(report.complete)),
+                    ])
+            }
+        }
+    }
+
     /// Exploration cost for 1…n concurrent callers, every one within the same bounds.
     mutating func growth(progress: (String) -> Void) -> [BenchRow] {
         var previous: (states: Int, seconds: Double)?
