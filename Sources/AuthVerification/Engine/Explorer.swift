@@ -107,6 +107,11 @@ public struct ExplorationReport: Sendable {
 /// it (a packed ``Choice``) and its depth; a violation's trace is rebuilt by replaying those moves
 /// from the initial world, so breadth-first order makes it a shortest trace.
 public enum Explorer {
+    // `@inlinable` (with what it reaches: the environment, the world, the survey and the surveyable
+    // values): a model defined in another module (an app's own composition) then runs an explorer
+    // specialized for its types. Measured on the bench's large model (defined in AuthflowKit): 22.7 k
+    // states/s with it, 15.7 k without (−31 %); with the survey's values left out, 17.0 k (−25 %).
+
     /// Explores `model` within `limits`; `progress` is called now and then with (states,
     /// transitions), `found` with each violation as soon as it is found.
     @inlinable public static func explore<Model: LifecycleModel>(
