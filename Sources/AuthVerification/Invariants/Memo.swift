@@ -26,19 +26,18 @@ import AuthSupport
 /// world around it, so each distinct value is scanned once against the secrets known at that
 /// time, and again only when new secrets appear.
 final class LeakScanner<Key: Hashable>: @unchecked Sendable {
-    // Safe: every access to the stored variables holds `lock`; no access can overlap another, so the
-    // runtime's exclusivity check is left out (`@exclusivity(unchecked)`).
-    @exclusivity(unchecked) var secrets: Set<String> = []
-    @exclusivity(unchecked) var needles: [[UInt8]] = []
-    @exclusivity(unchecked) var lastLearned: [String] = []
-    @exclusivity(unchecked) var lastMore: [String] = []
-    @exclusivity(unchecked) var verdicts: [Key: Verdict] = [:]
+    // Safe: every access to the stored variables holds `lock`.
+    var secrets: Set<String> = []
+    var needles: [[UInt8]] = []
+    var lastLearned: [String] = []
+    var lastMore: [String] = []
+    var verdicts: [Key: Verdict] = [:]
     /// Verdicts by event key, by index (a table numbers its payloads 0, 1, 2…): the table met
     /// last, and the others by serial number.
-    @exclusivity(unchecked) var currentSerial: UInt64 = 0
-    @exclusivity(unchecked) var currentVerdicts: [Verdict?] = []
-    @exclusivity(unchecked) var otherTables: [UInt64: [Verdict?]] = [:]
-    @exclusivity(unchecked) var digestVerdicts: [Fingerprint: Verdict] = [:]
+    var currentSerial: UInt64 = 0
+    var currentVerdicts: [Verdict?] = []
+    var otherTables: [UInt64: [Verdict?]] = [:]
+    var digestVerdicts: [Fingerprint: Verdict] = [:]
     let lock = Locked(())
 
     /// A scanner that knows no secret yet.

@@ -32,18 +32,17 @@ import AuthSupport
 /// (`rememberedLists`); its intents then get no key, and per-event memos key on the intent itself
 /// as before there were keys (numbering them would only add a lookup).
 @usableFromInline final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
-    // Safe: every access to the stored variables holds `lock`; no access can overlap another, so the
-    // runtime's exclusivity check is left out (`@exclusivity(unchecked)`).
+    // Safe: every access to the stored variables holds `lock`.
     @usableFromInline let serial: UInt64
-    @usableFromInline @exclusivity(unchecked) var indices: [Described<Intent>: UInt32] = [:]
-    @usableFromInline @exclusivity(unchecked) var lists: [UInt: (list: [Intent], keys: [EventKey])] = [:]
+    @usableFromInline var indices: [Described<Intent>: UInt32] = [:]
+    @usableFromInline var lists: [UInt: (list: [Intent], keys: [EventKey])] = [:]
     /// Storage addresses of lists met once by ``key(of:at:)`` (only a hint: a list is numbered
     /// from its own intents when remembered).
-    @usableFromInline @exclusivity(unchecked) var sightings: Set<UInt> = []
+    @usableFromInline var sightings: Set<UInt> = []
     @usableFromInline let lock = Locked(())
     @usableFromInline let rememberedLists: Int
     /// The credentials of the last relaunch numbered, and its key.
-    @usableFromInline @exclusivity(unchecked) var lastStored: (credentials: Credentials, key: EventKey)?
+    @usableFromInline var lastStored: (credentials: Credentials, key: EventKey)?
 
     @inlinable init(rememberedLists: Int = 1_024) {
         self.serial = EventTableSerials.shared.next()
