@@ -171,17 +171,14 @@ extension Survey {
     }
 
     /// The first of `checks` past invariant position `after` that fails on `value`, and its
-    /// message. The closures are called where they lie in the array: copying each out, as a
-    /// `for` loop does, retains and releases its context at every check.
+    /// message.
     @inlinable static func firstFailure<Value>(
         of checks: [(index: Int, check: @Sendable (Value) -> String?)], on value: Value, after: Int = -1
     ) -> (Int, String)? {
-        checks.withUnsafeBufferPointer { checks in
-            for offset in checks.indices where checks[offset].index > after {
-                if let message = checks[offset].check(value) { return (checks[offset].index, message) }
-            }
-            return nil
+        for (index, check) in checks where index > after {
+            if let message = check(value) { return (index, message) }
         }
+        return nil
     }
 
     /// The initial world's snapshot.
