@@ -307,7 +307,7 @@ extension Survey {
                 intents.count + answers.reduce(0) { $0 + $1.replies.count } + timers.count + relaunches.count + withdrawals.count)
             let intentKeys = events.keys(of: intents)
             for (index, intent) in intents.enumerated() {
-                moves.append(Move(choice: .intent(index), event: .intent(intent, id: nextIntent, at: now), key: intentKeys?[index]))
+                moves.append(Move(choice: .intent(index), event: .intent(intent, id: nextIntent, at: now), key: intentKeys[index]))
             }
             for (exchange, answers) in answers.enumerated() {
                 for index in answers.replies.indices { moves.append(building(.reply(exchange: exchange, reply: index))) }
@@ -335,7 +335,7 @@ extension Survey {
         @inlinable func building(_ choice: Choice) -> Move<Machine> {
             switch choice {
             case .intent(let index):
-                Move(choice: choice, event: .intent(intents[index], id: nextIntent, at: now), key: events.key(of: intents, at: index))
+                Move(choice: choice, event: .intent(intents[index], id: nextIntent, at: now), key: events.key(.intent(intents[index])))
             case .reply(let exchange, let reply):
                 Move(
                     choice: choice, event: .reply(exchanges[exchange], answers[exchange].replies[reply], at: now),
