@@ -151,8 +151,6 @@ public enum Explorer {
     @usableFromInline var edgeTargets: [UInt32] = []
     @usableFromInline var transitions = 0
     @usableFromInline var projected = Set<ProjectedEdgeKey>()
-    /// The projected edge inserted last in each slot (see ``ProjectedEdgeKey/slot``).
-    @usableFromInline var recentEdges = [ProjectedEdgeKey?](repeating: nil, count: ProjectedEdgeKey.slots)
     @usableFromInline var labels = EventLabels<Machine.Intent>()
     @usableFromInline var offered = Set<Machine.Intent>()
     @usableFromInline var menuSampled = Set<Int32>()
@@ -233,14 +231,7 @@ public enum Explorer {
                     if !targets.contains(edge) { targets.append(edge) }
                     if after.stateFingerprint != snapshot.stateFingerprint {
                         let (label, kind) = labels.label(move)
-                        let key = ProjectedEdgeKey(from: fromPath, to: pathOf[Int(target)], label: label, kind: kind)
-                        // The projected graph has few edges, met again and again: a slot per cheap
-                        // hash remembers the last inserted there, so most are never hashed again.
-                        let slot = key.slot
-                        if recentEdges[slot] != key {
-                            projected.insert(key)
-                            recentEdges[slot] = key
-                        }
+                        projected.insert(ProjectedEdgeKey(from: fromPath, to: pathOf[Int(target)], label: label, kind: kind))
                     }
                 }
                 edgeTargets += targets
@@ -546,17 +537,6 @@ public enum Explorer {
         hasher.combine(from)
         hasher.combine(to)
         hasher.combine(label)
-    }
-
-    /// Slots of the explorer's cache of recently inserted edges.
-    @usableFromInline static let slots = 1024
-
-    /// A slot in `0..<slots` from a multiplicative mix of the numbers (no hasher).
-    @inlinable var slot: Int {
-        let mixed =
-            UInt64(UInt32(bitPattern: from)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: to)) &* 0xC2B2_AE3D_27D4_EB4F
-            ^ UInt64(UInt32(bitPattern: label)) &* 0x1656_67B1_9E37_79F9
-        return Int(truncatingIfNeeded: mixed >> 54)
     }
 }
 
