@@ -30,22 +30,12 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
 
     /// Surveys `world`; `settle` may update its history from the survey's facts before the
     /// history is surveyed.
-    @inlinable convenience init(
+    @inlinable init(
         _ world: consuming World<Machine>, horizon: Interval, historyHorizon: Interval,
         settle: (inout World<Machine>, Survey) -> Void = { _, _ in }
     ) {
-        var scratch = Survey.Scratch()
-        self.init(world, horizon: horizon, historyHorizon: historyHorizon, scratch: &scratch, settle: settle)
-    }
-
-    /// ``init(_:horizon:historyHorizon:settle:)`` with the survey's working lists from `scratch`.
-    @inlinable init(
-        _ world: consuming World<Machine>, horizon: Interval, historyHorizon: Interval, scratch: inout Survey.Scratch,
-        settle: (inout World<Machine>, Survey) -> Void
-    ) {
         // Consumed, not copied: the world is settled in place and kept.
-        var survey = Survey.of(&world, horizon: horizon, historyHorizon: historyHorizon, scratch: &scratch, settle: settle)
-        defer { survey.giveBack(&scratch) }
+        let survey = Survey.of(&world, horizon: horizon, historyHorizon: historyHorizon, settle: settle)
         self.world = world
         self.referencedRequests = survey.referencedRequests
         self.secrets = survey.secrets
@@ -82,18 +72,7 @@ extension Survey {
     @inlinable static func of<M: Lifecycle>(
         _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, settle: (inout World<M>, Survey) -> Void
     ) -> Survey {
-        var scratch = Scratch()
-        return of(&world, horizon: horizon, historyHorizon: historyHorizon, scratch: &scratch, settle: settle)
-    }
-
-    /// ``of(_:horizon:historyHorizon:settle:)`` with its working lists taken from `scratch`: the
-    /// caller gives them back (``giveBack(_:)``) once done with the survey.
-    @inlinable static func of<M: Lifecycle>(
-        _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, scratch: inout Scratch,
-        settle: (inout World<M>, Survey) -> Void
-    ) -> Survey {
         var survey = Survey(now: world.now, horizon: horizon, historyHorizon: historyHorizon)
-        survey.borrow(&scratch)
         if let surveyable = M.Phase.self as? any Surveyable.Type {
             survey.visit(world.state.phase, as: surveyable)
         } else {
@@ -431,7 +410,7 @@ extension Survey {
         }
         let signedInBefore = snapshot.isSignedIn
         // Moved into the snapshot, not copied: a world's copy walks its state's nested enums.
-        let after = Snapshot(consume world, horizon: timeHorizon, historyHorizon: historyHorizon, scratch: &successors.scratch) { world, facts in
+        let after = Snapshot(consume world, horizon: timeHorizon, historyHorizon: historyHorizon) { world, facts in
             settleHistory(&world, facts, signedInBefore: signedInBefore)
         }
         if shares { successors.remember(after) }
@@ -454,8 +433,6 @@ extension Survey {
     /// last in a menu, where the comparisons would be most.
     @usableFromInline struct Successors {
         @usableFromInline var snapshots: [Snapshot<Machine>] = []
-        /// The surveys' working lists, kept from one survey to the next.
-        @usableFromInline var scratch = Survey.Scratch()
 
         /// None remembered yet.
         @inlinable init() {}

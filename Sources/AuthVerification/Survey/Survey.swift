@@ -75,36 +75,6 @@ public struct Survey {
         self.historyLongAgo = -historyHorizon.milliseconds - 1
     }
 
-    /// The lists a survey needs only while it runs (names in order of first appearance, the
-    /// refresh tokens still in use), kept between surveys so that each does not allocate them
-    /// afresh: the explorer surveys millions of worlds, each with a few ids and tokens.
-    @usableFromInline struct Scratch {
-        @usableFromInline var requestNames: [UInt64] = []
-        @usableFromInline var intentNames: [UInt64] = []
-        @usableFromInline var tokenNames: [String] = []
-        @usableFromInline var liveRefreshTokens: [String] = []
-
-        /// Empty lists.
-        @inlinable init() {}
-    }
-
-    /// Takes `scratch`'s lists (emptied, their storage kept) for this survey's working lists.
-    @inlinable mutating func borrow(_ scratch: inout Scratch) {
-        swap(&requestNames, &scratch.requestNames)
-        swap(&intentNames, &scratch.intentNames)
-        swap(&tokenNames, &scratch.tokenNames)
-        swap(&liveRefreshTokens, &scratch.liveRefreshTokens)
-    }
-
-    /// Gives the working lists back to `scratch`, emptied (a survey's facts keep none of them).
-    @inlinable mutating func giveBack(_ scratch: inout Scratch) {
-        requestNames.empty()
-        intentNames.empty()
-        tokenNames.empty()
-        liveRefreshTokens.empty()
-        borrow(&scratch)
-    }
-
     /// A 128-bit digest of what `build` surveys, exactly as it is: ids, tokens and instants as they
     /// are, not renamed or made relative. Values with one digest are equal but with probability
     /// about n²/2¹²⁹ for n values, as for a world's fingerprint (n²/2⁶⁵ where parts are surveyed
