@@ -530,14 +530,6 @@ public enum Explorer {
         self.label = label
         self.kind = kind
     }
-
-    /// The numbers alone: the kind's derived hash would hash its raw value, a string, and the
-    /// explorer inserts a key at most transitions (equal keys still compare their kinds).
-    @inlinable func hash(into hasher: inout Hasher) {
-        hasher.combine(from)
-        hasher.combine(to)
-        hasher.combine(label)
-    }
 }
 
 /// Interned event labels: an intent's label is computed once per distinct intent, and a move's

@@ -166,44 +166,6 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
         case .cancel, .clearCredentials, .schedule, .cancelTimer, .closeRealtime: nil
         }
     }
-
-    /// Equal when the same case holds equal values. Written out: the derived `==` copies both
-    /// values into a tuple of generic values first, and the leak check compares these on every
-    /// memo hit.
-    @usableFromInline static func == (lhs: Self, rhs: Self) -> Bool {
-        switch lhs {
-        case .intent(let left):
-            guard case .intent(let right) = rhs else { return false }
-            return left == right
-        case .reply(let left):
-            guard case .reply(let right) = rhs else { return false }
-            return left == right
-        case .launched(let left):
-            guard case .launched(let right) = rhs else { return false }
-            return left == right
-        case .effect(let left):
-            guard case .effect(let right) = rhs else { return false }
-            return left == right
-        }
-    }
-
-    /// The case, then its value.
-    @usableFromInline func hash(into hasher: inout Hasher) {
-        switch self {
-        case .intent(let value):
-            hasher.combine(0 as UInt8)
-            hasher.combine(value)
-        case .reply(let value):
-            hasher.combine(1 as UInt8)
-            hasher.combine(value)
-        case .launched(let value):
-            hasher.combine(2 as UInt8)
-            hasher.combine(value)
-        case .effect(let value):
-            hasher.combine(3 as UInt8)
-            hasher.combine(value)
-        }
-    }
 }
 
 /// Every secret value inside `value`, found through `Mirror` (for values that are not surveyed:
