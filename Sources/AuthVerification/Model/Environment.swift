@@ -431,6 +431,9 @@ extension Survey {
     /// Only intents and answers take part: a timer or a relaunch almost never makes a sibling's
     /// world (in the app models, 0.2–1 % of timers and 0.03 % of relaunches did), and they come
     /// last in a menu, where the comparisons would be most.
+    ///
+    /// It pays: without it (bench --quick, best of 3) the explorer's app.subspace row falls from
+    /// 13.4 k to 11.9 k states/s (−11.5 %) and app.everday's from 14.9 k to 13.3 k (−10.8 %).
     @usableFromInline struct Successors {
         @usableFromInline var snapshots: [Snapshot<Machine>] = []
 
