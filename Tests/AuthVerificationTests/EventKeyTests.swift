@@ -36,47 +36,6 @@ struct EventKeyTests {
         #expect(table.key(.launched(.stored(credentials(3)))) != first)
     }
 
-    @Test(
-        "lists of intents made and freed one after another each get their own intents' keys (a remembered list is kept alive, so its storage is never another list's)"
-    )
-    func shortLivedLists() {
-        for remembered in [1, 8, 1_024] {
-            let table = EventTable<String>(rememberedLists: remembered)
-            var keyed = 0
-            for index in 0..<300 {
-                let list = ["intent-\(index)", "intent-\(index + 1)"]
-                let expected = [table.key(.intent("intent-\(index)")), table.key(.intent("intent-\(index + 1)"))]
-                // A list gets its own keys, or none once the room for lists is full; never another list's.
-                let keys = table.keys(of: list)
-                if let keys {
-                    keyed += 1
-                    #expect(keys == expected, "list \(index), \(remembered) remembered")
-                }
-                // One move at a time, as a fuzz step builds it, twice (the second meets a list seen once).
-                let copy = ["intent-\(index)", "intent-\(index + 1)"]
-                for position in 0..<2 {
-                    let key = table.key(of: copy, at: position)
-                    #expect(key == nil || key == expected[position], "list \(index), \(remembered) remembered")
-                }
-            }
-            // Room for every list: every list is keyed. Little room: the first lists are.
-            #expect(remembered == 1_024 ? keyed == 300 : keyed >= 1, "\(remembered) remembered")
-        }
-    }
-
-    @Test("once the room for lists is full, a list not met before gets no keys, and a remembered one keeps its own")
-    func fullTable() {
-        let table = EventTable<String>(rememberedLists: 2)
-        let first = ["a", "b"]
-        let second = ["c"]
-        #expect(table.keys(of: first) == [table.key(.intent("a")), table.key(.intent("b"))])
-        #expect(table.keys(of: second) == [table.key(.intent("c"))])
-        #expect(table.keys(of: ["d", "e"]) == nil)
-        #expect(table.key(of: ["d", "e"], at: 0) == nil)
-        #expect(table.keys(of: first) == [table.key(.intent("a")), table.key(.intent("b"))])
-        #expect(table.key(of: second, at: 0) == table.key(.intent("c")))
-    }
-
     @Test("a move's key is dropped when its event is changed: it numbered the payload the move was built with")
     func changedEventDropsTheKey() throws {
         let environment = Environment(model: Models.passwordSignIn())

@@ -6,9 +6,7 @@ import Testing
 /// The explorer steps every move of a world with ``Environment/Successors``: a move that makes a
 /// world an earlier sibling made shares that sibling's snapshot instead of surveying it again.
 /// Sharing must change nothing: each transition's snapshot must be the one a fresh survey of the
-/// move's world gives, and settling a settled world must change nothing. The explorer's step also
-/// reuses the survey's working lists (``Survey/Scratch``), which a fresh step does not: the same
-/// comparison shows a list left over from one survey changes nothing in the next.
+/// move's world gives, and settling a settled world must change nothing.
 @Suite("Sibling moves share snapshots")
 struct SuccessorTests {
     /// Expands the first `states` worlds of `model` breadth first and compares, for every move,

@@ -14,16 +14,8 @@ public struct ContractCheckReport: Sendable {
     /// finding whose trace reaches it; `nil` when every compared world kept it.
     public var finding: Finding?
 
-    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
-    @inlinable init(model: String, states: Int, compared: Int, finding: Finding?) {
-        self.model = model
-        self.states = states
-        self.compared = compared
-        self.finding = finding
-    }
-
     /// True when no compared world broke the contract.
-    @inlinable public var passed: Bool { finding == nil }
+    public var passed: Bool { finding == nil }
 }
 
 /// Checks ``LifecycleModel/intents(in:)``'s contract ahead of time, where the explorer and the
@@ -52,7 +44,7 @@ public enum ContractCheck {
     public static let othersPerFingerprint = 4
 
     /// Checks `model`'s first `states` distinct worlds; see ``ContractCheck``.
-    @inlinable public static func check<Model: LifecycleModel>(_ model: Model, states cap: Int = 1_000) -> ContractCheckReport {
+    public static func check<Model: LifecycleModel>(_ model: Model, states cap: Int = 1_000) -> ContractCheckReport {
         typealias Machine = Model.Machine
         let environment = Environment(model: model)
         /// A world's moves as the explorer follows them: each choice and the fingerprint it leads to.

@@ -6,7 +6,7 @@ import AuthCore
 public enum Catalogue {
     /// Every invariant; the code invariants when `codes` is given, and ``noOrphanedServerSession()``
     /// when the backend revokes at logout (`serverSignOut`).
-    @inlinable public static func all<M: Lifecycle>(codes: CodeRules? = nil, serverSignOut: Bool = false) -> [Invariant<M>] {
+    public static func all<M: Lifecycle>(codes: CodeRules? = nil, serverSignOut: Bool = false) -> [Invariant<M>] {
         var list: [Invariant<M>] = [
             credentialsOnlyWhenSignedIn(), sessionMatchesVault(), logoutAlwaysSignsOut(), atMostOneRefreshInFlight(),
             noRefreshTokenReuse(), refreshWithoutTokenKeepsOld(), persistedBeforeUse(), onlyDefinitiveRefreshErrorsEndSession(),
@@ -22,7 +22,7 @@ public enum Catalogue {
     }
 
     /// The names of every invariant in the catalogue.
-    @inlinable public static var names: [String] {
+    public static var names: [String] {
         let list: [Invariant<SessionLifecycle>] = all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1), serverSignOut: true)
         return list.map(\.name)
     }
@@ -34,7 +34,7 @@ public enum Catalogue {
     /// sign-out that decides it; a world with an intent still open and nothing in flight, no timer
     /// pending, can never finish it. (Swift's `CheckedContinuation`, SE-0300: resumed exactly once;
     /// the runner's `perform(_:)` returns what the reducer finishes.)
-    @inlinable public static func everyIntentFinishedOnce<M>() -> Invariant<M> {
+    public static func everyIntentFinishedOnce<M>() -> Invariant<M> {
         Invariant(
             "every intent is finished exactly once", source: "SE-0300 (a continuation resumes exactly once)",
             .step { t in
@@ -66,7 +66,7 @@ public enum Catalogue {
     /// (``LifecycleModel/endsServerSessions``). (OWASP ASVS V3.3.1: logout invalidates the session
     /// on the server; RFC 7009 §2: token revocation; RFC 9700 §4.14: a refresh token left alive is
     /// the account for whoever holds a copy.)
-    @inlinable public static func noOrphanedServerSession<M>() -> Invariant<M> {
+    public static func noOrphanedServerSession<M>() -> Invariant<M> {
         Invariant(
             "no server session outlives a logout", source: "OWASP ASVS V3.3.1; RFC 7009; RFC 9700 §4.14",
             .state { s in
@@ -80,7 +80,7 @@ public enum Catalogue {
 
     /// No credentials outside signed-in states: the vault holds readable credentials only while
     /// the state is signed in. (OWASP MASVS-STORAGE-1; Everday: "clear local auth state regardless".)
-    @inlinable public static func credentialsOnlyWhenSignedIn<M>() -> Invariant<M> {
+    public static func credentialsOnlyWhenSignedIn<M>() -> Invariant<M> {
         Invariant(
             "no credentials outside signed-in states", source: "OWASP MASVS-STORAGE-1; seed 002 Logout",
             .state { s in
@@ -91,7 +91,7 @@ public enum Catalogue {
     /// The session in memory is the one in the vault: a rotated pair or an updated profile is
     /// persisted in the same step it is adopted, so a crash never loses a rotated token.
     /// (RFC 9700 §4.14.2; seed 002 "Store the newly returned refresh token immediately".)
-    @inlinable public static func sessionMatchesVault<M>() -> Invariant<M> {
+    public static func sessionMatchesVault<M>() -> Invariant<M> {
         Invariant(
             "the session's credentials are persisted", source: "RFC 9700 §4.14.2; seed 002 Refresh",
             .state { s in
@@ -103,7 +103,7 @@ public enum Catalogue {
     /// Logout always reaches signed-out with credentials cleared, whatever the server says.
     /// (Seed 002 Logout: "clear local auth state regardless of API error"; OWASP ASVS V3.3.1.)
     /// The logout is recognised however deeply a composition wraps it (`.session(.logout)`).
-    @inlinable public static func logoutAlwaysSignsOut<M>() -> Invariant<M> {
+    public static func logoutAlwaysSignsOut<M>() -> Invariant<M> {
         let isLogout = Memo<M.Intent, Bool>()
         // By the intent's key where the environment numbered it; a key not met yet (each
         // environment numbers afresh) takes the intent's own answer, as the leak scanner does.
@@ -130,7 +130,7 @@ public enum Catalogue {
 
     /// At most one refresh in flight per session: every caller joins the one refresh.
     /// (RFC 9700 §4.14.2 rotation makes concurrent refreshes look like reuse.)
-    @inlinable public static func atMostOneRefreshInFlight<M>() -> Invariant<M> {
+    public static func atMostOneRefreshInFlight<M>() -> Invariant<M> {
         Invariant(
             "at most one refresh in flight", source: "RFC 9700 §4.14.2",
             .state { s in
@@ -149,7 +149,7 @@ public enum Catalogue {
 
     /// A refresh token is never sent again once the server answered it with a successor.
     /// (RFC 6749 §6; RFC 9700 §4.14.2: a replayed rotated token revokes the whole family.)
-    @inlinable public static func noRefreshTokenReuse<M>() -> Invariant<M> {
+    public static func noRefreshTokenReuse<M>() -> Invariant<M> {
         Invariant(
             "an old refresh token is never sent after its successor arrived", source: "RFC 6749 §6; RFC 9700 §4.14.2",
             .step { t in
@@ -165,7 +165,7 @@ public enum Catalogue {
 
     /// A refresh answer without a refresh token keeps the old one (RFC 6749 §6: "the client MUST
     /// discard the old refresh token" only when a new one is issued).
-    @inlinable public static func refreshWithoutTokenKeepsOld<M>() -> Invariant<M> {
+    public static func refreshWithoutTokenKeepsOld<M>() -> Invariant<M> {
         Invariant(
             "a refresh answer without a refresh token keeps the old one", source: "RFC 6749 §6",
             .step { t in
@@ -179,7 +179,7 @@ public enum Catalogue {
 
     /// Every access token a request carries is the vault's at that point of the effect list: a
     /// rotated pair is persisted before the new access token is used. (Seed 002 Refresh.)
-    @inlinable public static func persistedBeforeUse<M>() -> Invariant<M> {
+    public static func persistedBeforeUse<M>() -> Invariant<M> {
         Invariant(
             "a new token is persisted before it is used", source: "seed 002 Refresh; RFC 9700 §4.14.2",
             .step { t in
@@ -204,7 +204,7 @@ public enum Catalogue {
     /// Only definitive refresh answers (400/401/403, ``SourceRules/refreshRefused(_:)``) end the
     /// session; network errors, timeouts, 5xx, 429 and unreadable answers keep it. (Seed 002
     /// Storage Guidance; RFC 6749 §5.2.)
-    @inlinable public static func onlyDefinitiveRefreshErrorsEndSession<M>() -> Invariant<M> {
+    public static func onlyDefinitiveRefreshErrorsEndSession<M>() -> Invariant<M> {
         Invariant(
             "only definitive refresh errors end the session", source: "seed 002 Storage Guidance; RFC 6749 §5.2",
             .step { t in
@@ -223,7 +223,7 @@ public enum Catalogue {
 
     /// An answer to a request that is no longer current (after logout, cancel, or a newer attempt)
     /// changes nothing and asks for nothing. (Seed issues: supabase-swift, AppAuth stale writes.)
-    @inlinable public static func staleAnswersChangeNothing<M>() -> Invariant<M> {
+    public static func staleAnswersChangeNothing<M>() -> Invariant<M> {
         Invariant(
             "stale answers change nothing", source: "DESIGN.md Invariants",
             .step { t in
@@ -236,7 +236,7 @@ public enum Catalogue {
 
     /// Nothing in flight when the session ended can write credentials afterwards.
     /// (OWASP ASVS V3.3.1: logout invalidates the session; a late refresh must not revive it.)
-    @inlinable public static func nothingAfterSignOutWritesCredentials<M>() -> Invariant<M> {
+    public static func nothingAfterSignOutWritesCredentials<M>() -> Invariant<M> {
         Invariant(
             "nothing after logout writes credentials", source: "OWASP ASVS V3.3.1",
             .step { t in
@@ -253,7 +253,7 @@ public enum Catalogue {
     /// vault already held is not a way in for the pending account: those credentials were granted
     /// to an earlier sign-in (found by the explorer: a vault unreadable at one launch and readable
     /// at the next, with a registration pending in between).
-    @inlinable public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
+    public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
         Invariant(
             "pending approval never reaches signed-in", source: "seed 002 Approval-Gated Registration",
             .step { t in
@@ -273,7 +273,7 @@ public enum Catalogue {
     /// While the password must be set or changed, nothing else is sent and every call is refused.
     /// (Seed 002 `RequirePasswordChange`; seed 000 "SetPasswordView appears".) A relaunch is a new
     /// process restoring the session; ``passwordStepNeverSkipped()`` guards where it lands.
-    @inlinable public static func passwordRequirementAllowsNothingElse<M>() -> Invariant<M> {
+    public static func passwordRequirementAllowsNothingElse<M>() -> Invariant<M> {
         Invariant(
             "a required password step allows nothing else", source: "seed 002 Login; seed 000 Registration Flow",
             .step { t in
@@ -305,7 +305,7 @@ public enum Catalogue {
     /// A password step the server demanded at sign-in is never skipped: no usable session exists
     /// until the server confirmed it done, across relaunches and restores too. (Seed 002
     /// `RequirePasswordChange`; seed 000 Registration Flow "Set password".)
-    @inlinable public static func passwordStepNeverSkipped<M>() -> Invariant<M> {
+    public static func passwordStepNeverSkipped<M>() -> Invariant<M> {
         Invariant(
             "a demanded password step is never skipped", source: "seed 002 Login; seed 000 Registration Flow",
             .state { s in
@@ -321,7 +321,7 @@ public enum Catalogue {
 
     /// A code is submitted (register, sign in, reset) only for a destination the server confirmed
     /// sending a code to, for that purpose. (Seed 000 Registration Flow; seed 004 Phone/OTP Flow.)
-    @inlinable public static func codeOnlyAfterCodeSent<M>() -> Invariant<M> {
+    public static func codeOnlyAfterCodeSent<M>() -> Invariant<M> {
         Invariant(
             "a code is submitted only after one was sent there", source: "seed 000 Registration Flow; seed 004 OTP",
             .step { t in
@@ -336,7 +336,7 @@ public enum Catalogue {
     }
 
     /// The first password is set only while signed in with it unset. (Seed 000 Set Password.)
-    @inlinable public static func setPasswordOnlyWhileUnset<M>() -> Invariant<M> {
+    public static func setPasswordOnlyWhileUnset<M>() -> Invariant<M> {
         Invariant(
             "set-password only while the password is unset", source: "seed 000 Set Password",
             .step { t in
@@ -348,7 +348,7 @@ public enum Catalogue {
 
     /// Sign-in, registration, code and password requests are never sent without a user action:
     /// nothing of the kind is retried by itself. (Seed 004 OTP; NIST SP 800-63B §5.2.2 throttling.)
-    @inlinable public static func signInRequestsNeedTheUser<M>() -> Invariant<M> {
+    public static func signInRequestsNeedTheUser<M>() -> Invariant<M> {
         Invariant(
             "codes and sign-ins are never retried by themselves", source: "seed 004 OTP Best Practices; NIST SP 800-63B §5.2.2",
             .step { t in
@@ -359,7 +359,7 @@ public enum Catalogue {
     }
 
     /// At most one code verification in flight. (Seed 004 OTP.)
-    @inlinable public static func atMostOneVerificationInFlight<M>() -> Invariant<M> {
+    public static func atMostOneVerificationInFlight<M>() -> Invariant<M> {
         Invariant(
             "at most one verification in flight", source: "seed 004 OTP",
             .state { s in
@@ -371,7 +371,7 @@ public enum Catalogue {
     /// A reset that signs in replaces the whole session with the reset's answer (or, for the reset
     /// flow alone, hands exactly that grant over). (Seed 000 Reset Password: "User is
     /// automatically logged in".)
-    @inlinable public static func resetSignInReplacesSession<M>() -> Invariant<M> {
+    public static func resetSignInReplacesSession<M>() -> Invariant<M> {
         Invariant(
             "a reset that signs in replaces the whole session", source: "seed 000 Reset Password",
             .step { t in
@@ -388,7 +388,7 @@ public enum Catalogue {
 
     /// No request carries input the documented validation rejects: email format, password ≥ 8,
     /// E.164 phone, 6-digit code. (Seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2.)
-    @inlinable public static func onlyValidInputSent<M>() -> Invariant<M> {
+    public static func onlyValidInputSent<M>() -> Invariant<M> {
         let valid = Memo<APIRequest, Bool>()
         return Invariant(
             "no request carries input the validation rejects", source: "seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2",
@@ -409,7 +409,7 @@ public enum Catalogue {
     /// once per canonical state (its fingerprint, see ``Survey``): states with one fingerprint
     /// differ only in the names of ids and tokens and in where `now` is, so one shows a secret
     /// exactly when the other shows its renamed counterpart.
-    @inlinable public static func noSecretInDescriptions<M>() -> Invariant<M> {
+    public static func noSecretInDescriptions<M>() -> Invariant<M> {
         let scanner = LeakScanner<StateLeakKey>()
         return Invariant(
             "no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8",
@@ -444,7 +444,7 @@ public enum Catalogue {
     /// scanned once against every secret known, and again when new secrets appear. An event is
     /// looked up by the key its environment numbered it with (`EventKey`), an effect by its
     /// exact digest (`Survey.digest(_:)`): neither is hashed as a value at every transition.
-    @inlinable public static func noSecretInEventsOrEffects<M>() -> Invariant<M> {
+    public static func noSecretInEventsOrEffects<M>() -> Invariant<M> {
         let scanner = LeakScanner<Described<M.Intent>>()
         @Sendable func describe(_ value: Described<M.Intent>) -> (texts: [String], own: [String]) {
             let shown: Any =
@@ -481,7 +481,7 @@ public enum Catalogue {
 
     /// A 401 causes at most one refresh-and-replay per call: no call is sent more than twice.
     /// (RFC 6750 §3.1; the retry loops Auth0.swift and supabase-swift shipped.)
-    @inlinable public static func atMostOneReplayPerCall<M>() -> Invariant<M> {
+    public static func atMostOneReplayPerCall<M>() -> Invariant<M> {
         Invariant(
             "a 401 causes at most one replay per call", source: "RFC 6750 §3.1",
             .state { s in
@@ -492,7 +492,7 @@ public enum Catalogue {
 
     /// An access token known to have expired is never attached to a request. (RFC 6750 §3.1;
     /// seed 004 Token Refresh Strategy: "Before each API request, check if access_token is expired".)
-    @inlinable public static func expiredTokenNeverAttached<M>() -> Invariant<M> {
+    public static func expiredTokenNeverAttached<M>() -> Invariant<M> {
         Invariant(
             "an expired access token is never attached", source: "seed 004 Token Refresh Strategy; RFC 6750",
             .step { t in
@@ -510,7 +510,7 @@ public enum Catalogue {
 
     /// The code invariants: a new code only after the cooldown, a code only within its lifetime,
     /// submissions per code bounded. (Seed 004 OTP Best Practices; NIST SP 800-63B §5.1.3.)
-    @inlinable public static func codeInvariants<M>(_ rules: CodeRules) -> [Invariant<M>] {
+    public static func codeInvariants<M>(_ rules: CodeRules) -> [Invariant<M>] {
         var list: [Invariant<M>] = [
             Invariant(
                 "a new code only after the cooldown", source: "seed 004 OTP Best Practices (30-60 s)",
@@ -554,7 +554,7 @@ public enum Catalogue {
 extension APIRequest {
     /// Whether every value the user typed into the request is valid by the sources' rules
     /// (``SourceRules``), not by the value types' own validation.
-    @inlinable var inputIsValid: Bool {
+    var inputIsValid: Bool {
         func ok(_ email: Email) -> Bool { SourceRules.isEmail(email.rawValue) }
         func ok(_ password: Password) -> Bool { SourceRules.isPassword(password.secret.revealedForVerification()) }
         func ok(_ code: VerificationCode) -> Bool { SourceRules.isCode(code.secret.revealedForVerification()) }
@@ -589,7 +589,7 @@ extension APIRequest {
 
 extension Array where Element == UInt8 {
     /// Whether `needle` occurs in these bytes (a plain scan: descriptions are short).
-    @inlinable func containsBytes(_ needle: [UInt8]) -> Bool {
+    func containsBytes(_ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, needle.count <= count, let first = needle.first else { return needle.isEmpty }
         var start = 0
         while start + needle.count <= count {

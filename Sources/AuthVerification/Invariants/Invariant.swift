@@ -18,7 +18,7 @@ public final class Transition<Machine: Lifecycle>: Sendable {
     /// The requests the effects send, in order.
     public let sent: [APIRequest]
 
-    @inlinable init(before: Snapshot<Machine>, move: Move<Machine>, effects: [AuthEffect], after: Snapshot<Machine>, answered: Exchange?) {
+    @usableFromInline init(before: Snapshot<Machine>, move: Move<Machine>, effects: [AuthEffect], after: Snapshot<Machine>, answered: Exchange?) {
         self.before = before
         self.move = move
         self.effects = effects
@@ -30,13 +30,13 @@ public final class Transition<Machine: Lifecycle>: Sendable {
     }
 
     /// Whether the event answers a request the state still considered current.
-    @inlinable public var answersCurrentRequest: Bool {
+    public var answersCurrentRequest: Bool {
         guard case .reply(let id, _, _) = move.event else { return false }
         return before.refers(to: id)
     }
 
     /// The reply, if the event is one.
-    @inlinable public var reply: Reply? {
+    public var reply: Reply? {
         if case .reply(_, let reply, _) = move.event { return reply }
         return nil
     }
@@ -67,7 +67,7 @@ public struct Invariant<Machine: Lifecycle>: Sendable {
     public let check: Check
 
     /// Creates an invariant.
-    @inlinable public init(_ name: String, source: String, _ check: Check) {
+    public init(_ name: String, source: String, _ check: Check) {
         self.name = name
         self.source = source
         self.check = check
@@ -84,7 +84,7 @@ public struct CodeRules: Hashable, Sendable {
     public var maxAttempts: Int?
 
     /// Creates rules.
-    @inlinable public init(cooldown: Interval, lifetime: Interval? = nil, maxAttempts: Int? = nil) {
+    public init(cooldown: Interval, lifetime: Interval? = nil, maxAttempts: Int? = nil) {
         self.cooldown = cooldown
         self.lifetime = lifetime
         self.maxAttempts = maxAttempts

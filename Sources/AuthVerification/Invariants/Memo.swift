@@ -25,27 +25,26 @@ import AuthSupport
 /// A description can only show a secret that is in the described value or was copied out of the
 /// world around it, so each distinct value is scanned once against the secrets known at that
 /// time, and again only when new secrets appear.
-@usableFromInline final class LeakScanner<Key: Hashable>: @unchecked Sendable {
-    // Safe: every access to the stored variables holds `lock`; no access can overlap another, so the
-    // runtime's exclusivity check is left out (`@exclusivity(unchecked)`).
-    @usableFromInline @exclusivity(unchecked) var secrets: Set<String> = []
-    @usableFromInline @exclusivity(unchecked) var needles: [[UInt8]] = []
-    @usableFromInline @exclusivity(unchecked) var lastLearned: [String] = []
-    @usableFromInline @exclusivity(unchecked) var lastMore: [String] = []
-    @usableFromInline @exclusivity(unchecked) var verdicts: [Key: Verdict] = [:]
+final class LeakScanner<Key: Hashable>: @unchecked Sendable {
+    // Safe: every access to the stored variables holds `lock`.
+    var secrets: Set<String> = []
+    var needles: [[UInt8]] = []
+    var lastLearned: [String] = []
+    var lastMore: [String] = []
+    var verdicts: [Key: Verdict] = [:]
     /// Verdicts by event key, by index (a table numbers its payloads 0, 1, 2…): the table met
     /// last, and the others by serial number.
-    @usableFromInline @exclusivity(unchecked) var currentSerial: UInt64 = 0
-    @usableFromInline @exclusivity(unchecked) var currentVerdicts: [Verdict?] = []
-    @usableFromInline @exclusivity(unchecked) var otherTables: [UInt64: [Verdict?]] = [:]
-    @usableFromInline @exclusivity(unchecked) var digestVerdicts: [Fingerprint: Verdict] = [:]
-    @usableFromInline let lock = Locked(())
+    var currentSerial: UInt64 = 0
+    var currentVerdicts: [Verdict?] = []
+    var otherTables: [UInt64: [Verdict?]] = [:]
+    var digestVerdicts: [Fingerprint: Verdict] = [:]
+    let lock = Locked(())
 
     /// A scanner that knows no secret yet.
-    @inlinable init() {}
+    init() {}
 
     /// Learns the secrets (of 4 characters or more) of the worlds around the values to check next.
-    @inlinable func learn(_ world: [String], _ more: [String] = []) {
+    func learn(_ world: [String], _ more: [String] = []) {
         lock.withLock { _ in
             // Consecutive calls mostly repeat the same secrets: comparing is cheaper than hashing.
             if world != lastLearned {
@@ -63,14 +62,14 @@ import AuthSupport
 
     /// Whether `key`'s description (computed by `describe` when needed) shows any secret known or
     /// any of its own: the length of a leaked secret, never the secret.
-    @inlinable func leak(_ key: Key, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
+    func leak(_ key: Key, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
         lock.withLock { _ in verdict(key, in: &verdicts) { describe(key) } }
     }
 
     /// ``leak(_:describe:)`` for an event its environment numbered, looked up by its key first;
     /// a key not met yet (each environment numbers afresh) falls back to the payload's own
     /// verdict, so a new exploration or fuzz session of a model describes nothing again.
-    @inlinable func leak(event key: EventKey, payload: () -> Key?, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
+    func leak(event key: EventKey, payload: () -> Key?, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
         lock.withLock { _ in
             if key.serial != currentSerial {
                 // Another table's keys (an exploration, then a fuzz session of the same model).
@@ -89,13 +88,13 @@ import AuthSupport
     }
 
     /// ``leak(_:describe:)`` for a value known by its digest (``Survey/digest(_:)``).
-    @inlinable func leak(digest: Fingerprint, describe: () -> (texts: [String], own: [String])) -> Int? {
+    func leak(digest: Fingerprint, describe: () -> (texts: [String], own: [String])) -> Int? {
         lock.withLock { _ in verdict(digest, in: &digestVerdicts, describe: describe) }
     }
 
     /// A value's verdict: the one recorded when no secret was learned since, or a new scan. The
     /// tables apart: an event key's or a digest's copy and comparison are a word's or two.
-    @inlinable func verdict<K: Hashable>(_ key: K, in table: inout [K: Verdict], describe: () -> (texts: [String], own: [String])) -> Int? {
+    func verdict<K: Hashable>(_ key: K, in table: inout [K: Verdict], describe: () -> (texts: [String], own: [String])) -> Int? {
         if let verdict = table[key], verdict.known == needles.count { return verdict.leak }
         let (texts, own) = describe()
         add(own)
@@ -105,23 +104,18 @@ import AuthSupport
     }
 
     /// A scan's result: how many secrets were known, and the length of one that leaked.
-    @usableFromInline struct Verdict {
-        @usableFromInline let known: Int
-        @usableFromInline let leak: Int?
+    struct Verdict {
+        let known: Int
+        let leak: Int?
 
-        /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
-        @inlinable init(known: Int, leak: Int?) {
-            self.known = known
-            self.leak = leak
-        }
     }
 
-    @inlinable func leak(in texts: [String]) -> Int? {
+    func leak(in texts: [String]) -> Int? {
         let haystacks = texts.map { Array($0.utf8) }
         return needles.first { needle in haystacks.contains { $0.containsBytes(needle) } }.map(\.count)
     }
 
-    @inlinable func add(_ values: [String], besides known: [String] = []) {
+    func add(_ values: [String], besides known: [String] = []) {
         for value in values where value.utf8.count >= 4 && !known.contains(value) && !secrets.contains(value) {
             secrets.insert(value)
             needles.append(Array(value.utf8))
@@ -138,7 +132,7 @@ import AuthSupport
     case effect(AuthEffect)
 
     /// The event's payload, or `nil` for a tick (a time, nothing else).
-    @inlinable init?(_ event: AuthEvent<Intent>) {
+    init?(_ event: AuthEvent<Intent>) {
         switch event {
         case .intent(let intent, _, _): self = .intent(intent)
         case .reply(_, let reply, _): self = .reply(reply)
@@ -151,7 +145,7 @@ import AuthSupport
     /// carry none: ids, timers and instants. A request's id is left out (it is a number), so one
     /// request is scanned once whatever its id. Effects are built afresh at every step: a digest
     /// walks one once, where hashing it as a dictionary key walked it, then copied and compared it.
-    @inlinable static func digest(_ effect: AuthEffect) -> Fingerprint? {
+    static func digest(_ effect: AuthEffect) -> Fingerprint? {
         switch effect {
         case .send(_, let request):
             Survey.digest {
@@ -172,49 +166,11 @@ import AuthSupport
         case .cancel, .clearCredentials, .schedule, .cancelTimer, .closeRealtime: nil
         }
     }
-
-    /// Equal when the same case holds equal values. Written out: the derived `==` copies both
-    /// values into a tuple of generic values first, and the leak check compares these on every
-    /// memo hit.
-    @inlinable static func == (lhs: Self, rhs: Self) -> Bool {
-        switch lhs {
-        case .intent(let left):
-            guard case .intent(let right) = rhs else { return false }
-            return left == right
-        case .reply(let left):
-            guard case .reply(let right) = rhs else { return false }
-            return left == right
-        case .launched(let left):
-            guard case .launched(let right) = rhs else { return false }
-            return left == right
-        case .effect(let left):
-            guard case .effect(let right) = rhs else { return false }
-            return left == right
-        }
-    }
-
-    /// The case, then its value.
-    @inlinable func hash(into hasher: inout Hasher) {
-        switch self {
-        case .intent(let value):
-            hasher.combine(0 as UInt8)
-            hasher.combine(value)
-        case .reply(let value):
-            hasher.combine(1 as UInt8)
-            hasher.combine(value)
-        case .launched(let value):
-            hasher.combine(2 as UInt8)
-            hasher.combine(value)
-        case .effect(let value):
-            hasher.combine(3 as UInt8)
-            hasher.combine(value)
-        }
-    }
 }
 
 /// Every secret value inside `value`, found through `Mirror` (for values that are not surveyed:
 /// events and effects, once per distinct value).
-@inlinable func secretsInside(_ value: Any) -> [String] {
+func secretsInside(_ value: Any) -> [String] {
     if let secret = value as? any AnySecret { return [secret.revealedForVerification()] }
     var found: [String] = []
     for child in Mirror(reflecting: value).children { found += secretsInside(child.value) }
@@ -223,7 +179,7 @@ import AuthSupport
 
 /// What a state's leak check describes: the lifecycle state (by its fingerprint), or the
 /// requests in flight and the vault around it.
-@usableFromInline enum StateLeakKey: Hashable {
+enum StateLeakKey: Hashable {
     case state(Fingerprint)
     /// The requests in flight and the vault, by their exact digest (``Survey/digest(_:)``):
     /// hashing and comparing the values themselves cost more than walking them once.

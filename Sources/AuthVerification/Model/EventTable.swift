@@ -24,30 +24,16 @@ import AuthSupport
 }
 
 /// The payloads one environment's moves carry, each numbered once.
-///
-/// Intents come in the lists a model's menu returns; a list met again (menus are built once per
-/// world kind and shared) is known by its storage, so its keys cost one lookup per menu, not one
-/// hash per intent. Lists are kept alive while remembered, so a storage address is never another
-/// list's. A model whose menu builds a new list at every world fills the table's room for lists
-/// (`rememberedLists`); its intents then get no key, and per-event memos key on the intent itself
-/// as before there were keys (numbering them would only add a lookup).
 @usableFromInline final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
-    // Safe: every access to the stored variables holds `lock`; no access can overlap another, so the
-    // runtime's exclusivity check is left out (`@exclusivity(unchecked)`).
+    // Safe: every access to the stored variables holds `lock`.
     @usableFromInline let serial: UInt64
-    @usableFromInline @exclusivity(unchecked) var indices: [Described<Intent>: UInt32] = [:]
-    @usableFromInline @exclusivity(unchecked) var lists: [UInt: (list: [Intent], keys: [EventKey])] = [:]
-    /// Storage addresses of lists met once by ``key(of:at:)`` (only a hint: a list is numbered
-    /// from its own intents when remembered).
-    @usableFromInline @exclusivity(unchecked) var sightings: Set<UInt> = []
+    @usableFromInline var indices: [Described<Intent>: UInt32] = [:]
     @usableFromInline let lock = Locked(())
-    @usableFromInline let rememberedLists: Int
     /// The credentials of the last relaunch numbered, and its key.
-    @usableFromInline @exclusivity(unchecked) var lastStored: (credentials: Credentials, key: EventKey)?
+    @usableFromInline var lastStored: (credentials: Credentials, key: EventKey)?
 
-    @inlinable init(rememberedLists: Int = 1_024) {
+    @inlinable init() {
         self.serial = EventTableSerials.shared.next()
-        self.rememberedLists = rememberedLists
     }
 
     /// The key of `payload`.
@@ -66,43 +52,9 @@ import AuthSupport
         }
     }
 
-    /// The keys of `intents`, in order, or `nil` for a list not known once the room for lists is full.
-    @inlinable func keys(of intents: [Intent]) -> [EventKey]? {
-        guard !intents.isEmpty else { return [] }
-        let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        return lock.withLock { _ in
-            if let keys = known(intents, at: address) { return keys }
-            return lists.count < rememberedLists ? remember(intents, at: address) : nil
-        }
-    }
-
-    /// The key of `intents[index]`: from the list's keys when the list is known. A fuzz step
-    /// builds one move of a menu, so a list met for the first time has that one intent numbered
-    /// alone; a list met again (its storage seen before) is numbered whole and remembered. `nil`
-    /// for a list not known once the room for lists is full.
-    @inlinable func key(of intents: [Intent], at index: Int) -> EventKey? {
-        let address = intents.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        return lock.withLock { _ in
-            if let keys = known(intents, at: address) { return keys[index] }
-            guard lists.count < rememberedLists else { return nil }
-            if sightings.contains(address) { return remember(intents, at: address)[index] }
-            if sightings.count >= rememberedLists { sightings.removeAll(keepingCapacity: true) }
-            sightings.insert(address)
-            return locked(.intent(intents[index]))
-        }
-    }
-
-    /// The keys of a list remembered at `address`, if it is that list.
-    @inlinable func known(_ intents: [Intent], at address: UInt) -> [EventKey]? {
-        guard let known = lists[address], known.list.count == intents.count else { return nil }
-        return known.keys
-    }
-
-    /// Numbers every intent of `intents` and remembers the list, keeping it alive.
-    @inlinable func remember(_ intents: [Intent], at address: UInt) -> [EventKey] {
-        let keys = intents.map { locked(.intent($0)) }
-        lists[address] = (intents, keys)
-        return keys
+    /// The keys of `intents`, in order.
+    @inlinable func keys(of intents: [Intent]) -> [EventKey] {
+        lock.withLock { _ in intents.map { locked(.intent($0)) } }
     }
 
     @inlinable func locked(_ payload: Described<Intent>) -> EventKey {

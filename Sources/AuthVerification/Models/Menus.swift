@@ -154,8 +154,7 @@ public enum Menus {
         }
     }
 
-    /// A menu that is the same in every world: one list, shared (neither built at each world nor
-    /// numbered again by the environment, which knows a list it has met by its storage).
+    /// A menu that is the same in every world: one list, built once.
     static func fixed<Machine: Lifecycle>(_ intents: [Machine.Intent]) -> @Sendable (Snapshot<Machine>) -> [Machine.Intent] {
         { _ in intents }
     }

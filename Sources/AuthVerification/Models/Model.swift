@@ -33,7 +33,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     public var endsServerSessions: Bool
 
     /// Creates a model.
-    @inlinable public init(
+    public init(
         name: String, machine: Machine, replies: ReplyCatalogue, relaunches: Bool = false, finalCases: [String] = [],
         unreachableByDesign: [String: String] = [:], codes: CodeRules? = nil, timeHorizon: Interval = .seconds(600),
         maxInFlight: Int = 4, maxStale: Int = 2, endsServerSessions: Bool = false,
@@ -56,7 +56,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     }
 
     /// See ``LifecycleModel/intents(in:)``.
-    @inlinable public func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] { menu(snapshot) }
+    public func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] { menu(snapshot) }
 }
 
 /// Representative inputs: a valid value of each kind, and one value of each class of invalid

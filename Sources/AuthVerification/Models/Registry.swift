@@ -10,17 +10,15 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     public let inFlight: Int
     /// Answers left over at most (``LifecycleModel/maxStale``).
     public let stale: Int
-    @usableFromInline let boundedBody: @Sendable (Int, Int) -> AnyModel
-    @usableFromInline let exploreBody:
-        @Sendable (ExplorationLimits, (@Sendable (Int, Int) -> Void)?, (@Sendable (Violation) -> Void)?) -> ExplorationReport
-    @usableFromInline let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
-    @usableFromInline let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
-    @usableFromInline let walkBody: @Sendable (UInt64, Int) -> FuzzWalk
-    @usableFromInline let contractBody: @Sendable (Int) -> ContractCheckReport
+    let boundedBody: @Sendable (Int, Int) -> AnyModel
+    let exploreBody: @Sendable (ExplorationLimits, (@Sendable (Int, Int) -> Void)?, (@Sendable (Violation) -> Void)?) -> ExplorationReport
+    let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
+    let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
+    let walkBody: @Sendable (UInt64, Int) -> FuzzWalk
+    let contractBody: @Sendable (Int) -> ContractCheckReport
 
-    /// Erases `model`. Inlinable, like the engine: the closures are compiled where the model's type
-    /// is known, so they run an engine specialized for it.
-    @inlinable public init<M: LifecycleModel>(_ model: M) {
+    /// Erases `model`.
+    public init<M: LifecycleModel>(_ model: M) {
         self.name = model.name
         self.invariantNames = model.invariants.map(\.name)
         self.inFlight = model.maxInFlight

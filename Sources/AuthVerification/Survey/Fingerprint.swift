@@ -12,7 +12,6 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
 
     /// Mixes one word into both lanes (different rotations and multipliers, so the lanes are
     /// independent hashes).
-    @inline(__always)
     @inlinable mutating func mix(_ word: UInt64) {
         a = (a ^ word).rotatedLeft(by: 29) &* 0x9E37_79B9_7F4A_7C15
         b = (b &+ word).rotatedLeft(by: 37) &* 0xC2B2_AE3D_27D4_EB4F
@@ -21,7 +20,6 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
 
     /// Mixes a byte string: its length, then its bytes eight at a time (the last word padded
     /// with zeros; the length keeps `"a"` and `"a\0"` apart).
-    @inline(__always)
     @inlinable mutating func mix(bytes: UnsafeRawBufferPointer) {
         mix(0x5458_5400_0000_0000 | UInt64(bytes.count))
         var offset = 0
@@ -58,7 +56,6 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension UInt64 {
-    @inline(__always)
     @inlinable func rotatedLeft(by bits: UInt64) -> UInt64 { (self << bits) | (self >> (64 - bits)) }
 }
 

@@ -5,27 +5,21 @@ import AuthCore
 // several times more per value, and the survey meets these in most worlds it walks.
 extension Survey {
     /// Surveys an email address: its text.
-    @inline(__always)
     @inlinable public mutating func plain(_ value: Email) { plain(value.rawValue) }
 
     /// Surveys an optional email address.
-    @inline(__always)
     @inlinable public mutating func plain(_ value: Email?) { plain(value?.rawValue) }
 
     /// Surveys a username: its text.
-    @inline(__always)
     @inlinable public mutating func plain(_ value: Username) { plain(value.rawValue) }
 
     /// Surveys an optional name: its text.
-    @inline(__always)
     @inlinable public mutating func plain(_ value: PersonName?) { plain(value?.rawValue) }
 
     /// Surveys a phone number: its E.164 text.
-    @inline(__always)
     @inlinable public mutating func plain(_ value: PhoneNumber) { plain(value.e164) }
 
     /// Surveys a code's purpose: its wire name.
-    @inline(__always)
     @inlinable public mutating func plain(_ value: CodePurpose) { plain(value.rawValue) }
 
     /// Surveys a sign-in identifier: its kind, then its text.

@@ -75,36 +75,6 @@ public struct Survey {
         self.historyLongAgo = -historyHorizon.milliseconds - 1
     }
 
-    /// The lists a survey needs only while it runs (names in order of first appearance, the
-    /// refresh tokens still in use), kept between surveys so that each does not allocate them
-    /// afresh: the explorer surveys millions of worlds, each with a few ids and tokens.
-    @usableFromInline struct Scratch {
-        @usableFromInline var requestNames: [UInt64] = []
-        @usableFromInline var intentNames: [UInt64] = []
-        @usableFromInline var tokenNames: [String] = []
-        @usableFromInline var liveRefreshTokens: [String] = []
-
-        /// Empty lists.
-        @inlinable init() {}
-    }
-
-    /// Takes `scratch`'s lists (emptied, their storage kept) for this survey's working lists.
-    @inlinable mutating func borrow(_ scratch: inout Scratch) {
-        swap(&requestNames, &scratch.requestNames)
-        swap(&intentNames, &scratch.intentNames)
-        swap(&tokenNames, &scratch.tokenNames)
-        swap(&liveRefreshTokens, &scratch.liveRefreshTokens)
-    }
-
-    /// Gives the working lists back to `scratch`, emptied (a survey's facts keep none of them).
-    @inlinable mutating func giveBack(_ scratch: inout Scratch) {
-        requestNames.empty()
-        intentNames.empty()
-        tokenNames.empty()
-        liveRefreshTokens.empty()
-        borrow(&scratch)
-    }
-
     /// A 128-bit digest of what `build` surveys, exactly as it is: ids, tokens and instants as they
     /// are, not renamed or made relative. Values with one digest are equal but with probability
     /// about n²/2¹²⁹ for n values, as for a world's fingerprint (n²/2⁶⁵ where parts are surveyed
@@ -120,7 +90,6 @@ public struct Survey {
     // MARK: What conformances call
 
     /// Surveys a part.
-    @inline(__always)
     @inlinable public mutating func visit<T: Surveyable>(_ value: T) { value.survey(&self) }
 
     /// Surveys `value` as the conforming type it is. Casting the value itself to `any Surveyable`
@@ -136,13 +105,11 @@ public struct Survey {
     }
 
     /// Marks which case of an enum follows (a literal: its address is the mark).
-    @inline(__always)
     @inlinable public mutating func tag(_ name: StaticString) {
         fingerprint.mix(name.hasPointerRepresentation ? UInt64(UInt(bitPattern: name.utf8Start)) : UInt64(name.unicodeScalar.value))
     }
 
     /// Surveys plain data that holds no request id, token or instant (emails, names, counts).
-    @inline(__always)
     @inlinable public mutating func plain<T: Hashable>(_ value: T) {
         var hasher = Hasher()
         hasher.combine(value)
@@ -151,14 +118,12 @@ public struct Survey {
 
     /// Surveys plain text (an email, a name, a password): its bytes, eight at a time, straight
     /// into the fingerprint — no hasher to seed and finish for every string.
-    @inline(__always)
     @inlinable public mutating func plain(_ value: String) {
         var value = value
         value.withUTF8 { fingerprint.mix(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Surveys optional plain text.
-    @inline(__always)
     @inlinable public mutating func plain(_ value: String?) {
         if let value {
             plain(value)
@@ -168,11 +133,9 @@ public struct Survey {
     }
 
     /// Surveys a flag (no hasher to seed and finish).
-    @inline(__always)
     @inlinable public mutating func plain(_ value: Bool) { fingerprint.mix(value ? 0x424F_4F4C_0000_0001 : 0x424F_4F4C_0000_0000) }
 
     /// Surveys a small number.
-    @inline(__always)
     @inlinable public mutating func number(_ value: Int) { fingerprint.mix(UInt64(bitPattern: Int64(value))) }
 
     /// Surveys a request id: renamed in order of first appearance.
@@ -324,7 +287,6 @@ extension Array {
     /// Empties a short list, keeping its storage: element by element from the end, which costs
     /// a few instructions each where `removeAll(keepingCapacity:)` goes through the general
     /// `replaceSubrange`.
-    @inline(__always)
     @inlinable mutating func empty() {
         while !isEmpty { removeLast() }
     }
