@@ -60,7 +60,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
 }
 
 /// Representative inputs: a valid value of each kind, and one value of each class of invalid
-/// input the value types refuse (every ``ValidationError``). Secrets are distinctive so the leak
+/// input the value types refuse (every `ValidationError`). Secrets are distinctive so the leak
 /// check cannot confuse them with ordinary text.
 public enum Inputs {
     /// A valid school email.
