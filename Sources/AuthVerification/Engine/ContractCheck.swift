@@ -56,7 +56,8 @@ public enum ContractCheck {
         var worlds: [Snapshot<Machine>] = []
         var expanded: [[(choice: Choice, to: Fingerprint)]] = []
         var metAgain: [(snapshot: Snapshot<Machine>, parent: Int, choice: Choice, first: Int)] = []
-        var comparing: [Int: Int] = [:]
+        // The other worlds met under each first world's fingerprint, to be compared with it.
+        var others: [Int: [World<Machine>]] = [:]
         var frontier = [environment.initial]
         index[frontier[0].fingerprint] = 0
         parents.append((-1, .intent(0)))
@@ -75,10 +76,9 @@ public enum ContractCheck {
                         // offers the same moves by construction: only another world can differ.
                         // Each other world once: refused intents all make one world (the intent
                         // counter moved on), which must not take every comparison.
-                        if comparing[first, default: 0] < othersPerFingerprint, after.world != worlds[first].world,
-                            !metAgain.contains(where: { $0.first == first && $0.snapshot.world == after.world })
-                        {
-                            comparing[first, default: 0] += 1
+                        let met = others[first, default: []]
+                        if met.count < othersPerFingerprint, after.world != worlds[first].world, !met.contains(after.world) {
+                            others[first, default: []].append(after.world)
                             metAgain.append((after, node, move.choice, first))
                         }
                     } else if index.count < cap {

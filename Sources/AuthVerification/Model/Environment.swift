@@ -16,15 +16,6 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
     public let session: SessionLifecycle.Phase?
     /// The highest symbolic token indices in the world, for naming fresh tokens.
     public let symbols: SymbolCounts
-    /// The deadlines time may pass to with no event (``Choice/wait(_:)``): the expiry of the
-    /// session's access token, while it lies ahead.
-    ///
-    /// Timers the reducer scheduled move time already, and fire in order; a wait models the app
-    /// suspended past them (they fire, overdue, after it resumes), or a session whose expiry no
-    /// timer marks. It costs app.everday 3 % more states at 2 in flight and 1 left over, 7 % at
-    /// 3 and 2. Every other instant a state holds (a code's lifetime, a cooldown's end) is left to
-    /// its timer: offering those too nearly doubled app.everday at 2 and 1 (7,373 to 14,036).
-    public let deadlines: [Instant]
     /// The canonical fingerprint (symmetry-reduced).
     @usableFromInline let fingerprint: Fingerprint
     /// The fingerprint of the lifecycle state alone (its phases), to tell whether a move changed it.
@@ -52,11 +43,6 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
         self.sessionCredentials = survey.session?.credentials
         self.isSignedIn = sessionCredentials != nil
         self.symbols = survey.symbols
-        if let expiry = survey.session?.credentials?.expiresAt, expiry > self.world.now {
-            self.deadlines = [expiry]
-        } else {
-            self.deadlines = []
-        }
         self.fingerprint = survey.fingerprint
         self.stateFingerprint = survey.stateFingerprint
     }
@@ -242,7 +228,8 @@ extension Survey {
                 }
             },
             exchanges: world.network.map(\.id), timers: world.timers.map { max(world.now, $0.at) }, relaunches: launches,
-            withdrawals: withdrawals, waits: snapshot.deadlines, nextIntent: IntentID(world.nextIntent), events: events)
+            withdrawals: withdrawals, waits: snapshot.sessionCredentials?.expiresAt.map { $0 > world.now ? [$0] : [] } ?? [],
+            nextIntent: IntentID(world.nextIntent), events: events)
     }
 
     /// The answers a request in flight can get, and their keys.
@@ -277,7 +264,14 @@ extension Survey {
         @usableFromInline let relaunches: [StoredCredentials]
         /// The open intents whose caller may stop waiting, oldest first.
         @usableFromInline let withdrawals: [IntentID]
-        /// The deadlines time may pass to, earliest first.
+        /// The deadlines time may pass to with no event (``Choice/wait(_:)``): the expiry of the
+        /// session's access token, while it lies ahead.
+        ///
+        /// Timers the reducer scheduled move time already, and fire in order; a wait models the app
+        /// suspended past them (they fire, overdue, after it resumes), or a session whose expiry no
+        /// timer marks. It costs app.everday 3 % more states at 2 in flight and 1 left over, 7 % at
+        /// 3 and 2. Every other instant a state holds (a code's lifetime, a cooldown's end) is left to
+        /// its timer: offering those too nearly doubled app.everday at 2 and 1 (7,373 to 14,036).
         @usableFromInline let waits: [Instant]
         /// The id an intent sent in this world gets.
         @usableFromInline let nextIntent: IntentID

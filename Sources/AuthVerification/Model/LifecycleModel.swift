@@ -14,9 +14,9 @@ public enum Choice: Hashable, Sendable, CustomStringConvertible {
     case relaunch(Int)
     /// The caller of the n-th open intent stops waiting (its task was cancelled).
     case withdraw(Int)
-    /// Time passes, with no event, to the n-th deadline the world holds (an access token's
-    /// expiry, a pending timer's instant, a cooldown's end): the app was suspended, or nothing
-    /// happened meanwhile. Timers due by then stay pending and fire afterwards.
+    /// Time passes, with no event, to the n-th deadline the menu offers (the session's access
+    /// token's expiry): the app was suspended, or nothing happened meanwhile. Timers due by then
+    /// stay pending and fire afterwards.
     case wait(Int)
 
     /// `i3`, `a1.0`, `t0`, `L0`, `W0`, `w0`.

@@ -66,9 +66,9 @@ extension Survey {
             visit(waiter.request)
             visit(waiter.intent)
         }
-        let running = context.codeCooldowns.filter { exact || $0.resendAt.milliseconds > now }
-        number(running.count)
-        for cooldown in running {
+        func running(_ cooldown: CodeCooldown) -> Bool { exact || cooldown.resendAt.milliseconds > now }
+        number(context.codeCooldowns.count(where: running))
+        for cooldown in context.codeCooldowns where running(cooldown) {
             plain(cooldown.target)
             visit(cooldown.resendAt)
         }
