@@ -7,11 +7,12 @@ public enum Authflow {
         authflow — verify AuthCore's auth lifecycles
 
         USAGE
-          authflow verify [--json] [--seed S] [--runs N] [--length L] [--keep-going]
+          authflow verify [--json] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]
                                                                explore every lifecycle to closure, fuzz each; exit 1 on any violation,
                                                                printed as found (a model stops at its first; --keep-going: not)
-          authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--json]
-                                                               exhaustive exploration of one model, at its bounds or others
+          authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]
+                                                               exhaustive exploration of one model, at its bounds or others;
+                                                               --no-reduction: the plain search, without the symmetry reduction
           authflow fuzz <model> [--seed S] [--runs N] [--length L] [--no-reuse] [--json]
                                                                seeded random walks, every invariant checked; prints its seed
           authflow replay <model> --seed S [--length L]        replay one fuzz walk from its seed, step by step
@@ -145,7 +146,7 @@ public enum Authflow {
         let started = clock.now
         let rows: [VerifyRow] = withoutActuallyEscaping(err) { err in
             let progress = SharedLines(err)
-            let limits = ExplorationLimits(keepGoing: arguments.flags.contains("keep-going"))
+            let limits = ExplorationLimits(keepGoing: arguments.flags.contains("keep-going"), reduction: reduction(arguments))
             return Parallel.map(models, schedule: largestFirst(models)) { model in
                 progress("verifying \(model.name)…")
                 let exploration = model.explore(limits: limits, found: { progress("  ✗ \(model.name): \($0.invariant) (\($0.trace.count) steps)") })
@@ -164,7 +165,10 @@ public enum Authflow {
                     rows: rows.map(\.cells)))
             out(
                 "bounds: requests in flight / answers left over, each model explored to closure within them; "
-                    + "fuzz walks go up to \(Fuzzer.walkBounds.inFlight)/\(Fuzzer.walkBounds.stale)")
+                    + "fuzz walks go up to \(Fuzzer.walkBounds.inFlight)/\(Fuzzer.walkBounds.stale); "
+                    + (reduction(arguments) == .symmetric
+                        ? "worlds alike up to the order and ids of calls and requests are one state (--no-reduction: the plain search)"
+                        : "the plain search (no symmetry reduction)"))
             for row in rows {
                 row.exploration.violations.forEach { out("\n\(row.exploration.model): \($0)") }
                 row.exploration.findings.forEach { out("\n\(row.exploration.model): \($0)") }
@@ -175,6 +179,9 @@ public enum Authflow {
         return rows.allSatisfy(\.passed) ? 0 : 1
     }
 
+    /// `--no-reduction`: the plain search, worlds told apart by the order of every list.
+    static func reduction(_ arguments: Arguments) -> Reduction { arguments.flags.contains("no-reduction") ? .plain : .symmetric }
+
     static func explore(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         let named = try model(arguments, in: models)
         let model =
@@ -183,7 +190,8 @@ public enum Authflow {
             : named.bounded(
                 inFlight: try arguments.integer("in-flight", default: named.inFlight), stale: try arguments.integer("stale", default: named.stale))
         let limits = ExplorationLimits(
-            maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth), keepGoing: arguments.flags.contains("keep-going"))
+            maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth), keepGoing: arguments.flags.contains("keep-going"),
+            reduction: reduction(arguments))
         let clock = ContinuousClock()
         let started = clock.now
         let report = withoutActuallyEscaping(err) { err in

@@ -106,10 +106,14 @@ public enum NumericRule: Hashable, Sendable {
 }
 
 extension Authflow {
+    /// What `--no-reduction` does.
+    static let noReduction =
+        "the plain search: worlds that hold the requests in flight and the history's id lists in another order are not merged (default: they are one state)"
+
     /// Every command, in the order the usage lists them.
     public static let commands: [CommandSpec] = [
         CommandSpec(
-            name: "verify", synopsis: "authflow verify [--json] [--seed S] [--runs N] [--length L] [--keep-going]",
+            name: "verify", synopsis: "authflow verify [--json] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]",
             summary: "explore every model to closure and fuzz each; exit 1 on any violation (printed as soon as it is found)",
             options: [
                 .flag("json", "one JSON array, a row per model"),
@@ -117,13 +121,14 @@ extension Authflow {
                     "keep-going",
                     "explore a model on after its first violation, to closure: every invariant's shortest violation (default: stop at the end of that breadth-first level)"
                 ),
+                .flag("no-reduction", Self.noReduction),
                 .value("seed", "S", "the fuzzing seed (decimal or 0x-hex; default 0xA17C0DE5)", numeric: .seed),
                 .value("runs", "N", "fuzz walks per model, 1…\(Limits.runs.upperBound) (default 30)", numeric: .count(Limits.runs)),
                 .value("length", "L", "events per walk, 1…\(Limits.length.upperBound) (default 300)", numeric: .count(Limits.length)),
             ],
             examples: ["verify", "verify --runs 100 --json"]),
         CommandSpec(
-            name: "explore", synopsis: "authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--json]",
+            name: "explore", synopsis: "authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]",
             summary: "explore one model exhaustively, breadth-first, checking every invariant",
             options: [
                 .value(
@@ -135,6 +140,7 @@ extension Authflow {
                     numeric: .count(Limits.stale)),
                 .value("depth", "N", "stop N events from launch, 1…\(Limits.depth.upperBound) (default 1000)", numeric: .count(Limits.depth)),
                 .flag("keep-going", "explore on after the first violation (default: stop at the end of its breadth-first level)"),
+                .flag("no-reduction", Self.noReduction),
                 .flag("json", "one JSON object with the report's figures"),
             ],
             examples: ["explore session.everday", "explore app.subspace --depth 12 --json", "explore app.everday --in-flight 3 --stale 2"],

@@ -45,7 +45,9 @@ struct SuccessorTests {
                     // Settling the settled world again changes nothing: what lets a move share a
                     // sibling's snapshot when its world equals that sibling's settled world.
                     var world = after.world
-                    _ = Survey.of(&world, horizon: environment.timeHorizon, historyHorizon: environment.historyHorizon) { world, facts in
+                    _ = Survey.of(
+                        &world, horizon: environment.timeHorizon, historyHorizon: environment.historyHorizon, reduction: environment.reduction
+                    ) { world, facts in
                         environment.settleHistory(&world, facts, signedInBefore: snapshot.isSignedIn)
                     }
                     #expect(world == after.world, "\(model.name): settling \(after.casePath) again changed its history")

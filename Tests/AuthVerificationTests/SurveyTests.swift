@@ -54,7 +54,7 @@ struct SurveyTests {
 
     static func fingerprint(_ world: World<SessionLifecycle>) -> Fingerprint {
         var world = world
-        return Survey.of(&world, horizon: .seconds(600), historyHorizon: .seconds(600), settle: { _, _ in }).fingerprint
+        return Survey.of(&world, horizon: .seconds(600), historyHorizon: .seconds(600), reduction: .symmetric, settle: { _, _ in }).fingerprint
     }
 
     static func world(_ phase: SessionLifecycle.Phase, next: UInt64 = 1, now: Instant = .seconds(100)) -> World<SessionLifecycle> {
@@ -201,7 +201,7 @@ struct SurveyTests {
             credentials.expiresAt = sessionExpiry
             var world = Self.world(.active(SessionLifecycle.Active(credentials: credentials)), now: .seconds(1000))
             world.history.codes = [CodeIssue(destination: "phone:+12345678900 login", issuedAt: issuedAt, verifications: 0)]
-            return Survey.of(&world, horizon: .zero, historyHorizon: .seconds(300), settle: { _, _ in }).fingerprint
+            return Survey.of(&world, horizon: .zero, historyHorizon: .seconds(300), reduction: .symmetric, settle: { _, _ in }).fingerprint
         }
         #expect(
             fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(10)) == fingerprint(issuedAt: .seconds(900), sessionExpiry: .seconds(500)))

@@ -105,21 +105,46 @@ public enum ContractCheck {
         func path(after choice: Choice, from snapshot: Snapshot<Machine>) -> String {
             environment.move(choice, in: snapshot).map { environment.step($0, from: snapshot).after.casePath } ?? "nowhere"
         }
+        /// Under ``Reduction/symmetric``, worlds with one fingerprint may hold their requests in
+        /// flight and their open intents in another order: the answers and the withdrawals are
+        /// then compared as a multiset of the worlds they lead to, every other move by position.
+        func unordered(_ choice: Choice) -> Bool {
+            guard environment.reduction == .symmetric else { return false }
+            switch choice {
+            case .reply, .withdraw: return true
+            case .intent, .timer, .relaunch, .wait: return false
+            }
+        }
         for (compared, again) in metAgain.enumerated() {
             let theirs = expanded[again.first]
             let ours = outcomes(of: again.snapshot)
-            let differ = (0..<min(theirs.count, ours.count)).first { theirs[$0].choice != ours[$0].choice || theirs[$0].to != ours[$0].to }
-            guard differ != nil || theirs.count != ours.count else { continue }
+            let (theirsInOrder, oursInOrder) = (theirs.filter { !unordered($0.choice) }, ours.filter { !unordered($0.choice) })
+            let (theirsAsSet, oursAsSet) = (theirs.filter { unordered($0.choice) }, ours.filter { unordered($0.choice) })
+            let differ = (0..<min(theirsInOrder.count, oursInOrder.count)).first {
+                theirsInOrder[$0].choice != oursInOrder[$0].choice || theirsInOrder[$0].to != oursInOrder[$0].to
+            }
+            var unmatched = oursAsSet.map(\.to)
+            let missing = theirsAsSet.first { move in
+                guard let match = unmatched.firstIndex(of: move.to) else { return true }
+                unmatched.remove(at: match)
+                return false
+            }
             let how: String
             if let differ {
-                let (a, b) = (theirs[differ], ours[differ])
+                let (a, b) = (theirsInOrder[differ], oursInOrder[differ])
                 how =
                     a.choice == b.choice
                     ? "move \(a.choice) leads to \(path(after: a.choice, from: worlds[again.first])) from the first "
                         + "and to another world, in \(path(after: b.choice, from: again.snapshot)), from this one"
                     : "move \(differ + 1) is \(a.choice) at the first and \(b.choice) at this one"
-            } else {
+            } else if theirs.count != ours.count {
                 how = "the first offers \(theirs.count) moves and this one \(ours.count)"
+            } else if let missing {
+                how =
+                    "move \(missing.choice) leads to \(path(after: missing.choice, from: worlds[again.first])) from the first, "
+                    + "and no answer or withdrawal from this one leads to that world"
+            } else {
+                continue
             }
             let choices = trace(to: again.parent) + [again.choice]
             return ContractCheckReport(

@@ -11,13 +11,35 @@ public struct ExplorationLimits: Hashable, Sendable {
     /// the breadth-first level where it found the first violation — every violation that short is
     /// reported — so a broken reducer whose space has no end is reported in seconds.
     public var keepGoing: Bool
+    /// Which worlds are made one state beyond renaming (``Reduction``); `.plain` keeps the plain
+    /// search (`--no-reduction`).
+    public var reduction: Reduction
 
     /// Creates limits.
-    @inlinable public init(maxStates: Int = 5_000_000, maxDepth: Int = 1_000, keepGoing: Bool = false) {
+    @inlinable public init(maxStates: Int = 5_000_000, maxDepth: Int = 1_000, keepGoing: Bool = false, reduction: Reduction = .symmetric) {
         self.maxStates = maxStates
         self.maxDepth = min(maxDepth, Int(UInt16.max) - 1)
         self.keepGoing = keepGoing
+        self.reduction = reduction
     }
+}
+
+/// Which worlds the explorer makes one state.
+///
+/// Every search renames request ids, intent ids and server-issued tokens in order of first
+/// appearance and writes instants relative to now (see ``Survey``): without that, the space has
+/// no end (each request and each rotation makes new ids), so it is the search's canonical form,
+/// not a reduction to switch off.
+public enum Reduction: Hashable, Sendable {
+    /// Renaming alone: worlds that hold the same lists in another order are different states.
+    case plain
+    /// Symmetry over interchangeable calls and requests: lists whose order no behaviour reads —
+    /// the requests in flight, the intents still open, the calls' send counts, the requests in
+    /// flight at sign-out, the retired and logged-out refresh tokens — are surveyed as sets, so
+    /// worlds that differ only by which id a call or request got, and by the order these lists
+    /// keep, are one state (as TLC's symmetry sets). Lists whose order the reducer reads (the
+    /// session's calls, replayed in order) keep their order.
+    case symmetric
 }
 
 /// What an exploration found.
@@ -168,7 +190,7 @@ public enum Explorer {
         self.model = model
         self.limits = limits
         self.found = found
-        self.environment = Environment(model: model)
+        self.environment = Environment(model: model, reduction: limits.reduction)
         let invariants = environment.invariants
         self.invariants = invariants
         self.violations = Array(repeating: nil, count: invariants.count)

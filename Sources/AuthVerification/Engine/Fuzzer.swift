@@ -148,6 +148,9 @@ public struct FuzzReport: Sendable {
 /// traces, replayed from the initial world, rely on it too), and a test compares fuzz sessions
 /// with and without reuse choice by choice. ``FuzzReport/freshEvents`` counts the events stepped
 /// afresh. The session keeps at most ``reuseCapacity`` worlds; past it, walks step afresh.
+/// Its fingerprints are taken without the explorer's symmetry reduction (``Reduction/plain``): a
+/// checked transition is found by its world's fingerprint and the choice's position, and the
+/// n-th request in flight is the same request only in worlds equal up to renaming.
 ///
 /// Both arguments rest on the model's contract (one menu per fingerprint) and on invariants that
 /// are functions of what they are shown. A failing walk is therefore walked again afresh from its
@@ -174,7 +177,7 @@ public enum Fuzzer {
     ) -> FuzzReport {
         let clock = ContinuousClock()
         let start = clock.now
-        let environment = Environment(model: model, walking: true)
+        let environment = Environment(model: model, walking: true, reduction: .plain)
         var events = 0
         var fresh = 0
         var held = Set<Fingerprint>()
@@ -208,7 +211,7 @@ public enum Fuzzer {
     /// Replays one run from its seed: the same walk, shrunk the same way. Every step is taken
     /// afresh (nothing is reused from the session that found it).
     @inlinable public static func replay<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzFailure? {
-        let environment = Environment(model: model, walking: true)
+        let environment = Environment(model: model, walking: true, reduction: .plain)
         var held = Set<Fingerprint>()
         let walk = self.walk(environment, seed: seed, length: length, held: &held, checked: nil)
         guard let violation = walk.violation else { return nil }
@@ -221,7 +224,7 @@ public enum Fuzzer {
     /// One walk from `seed`, every event stepped afresh and checked, unshrunk: what
     /// `authflow replay` prints step by step, whether or not the walk breaks an invariant.
     @inlinable public static func walk<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzWalk {
-        let environment = Environment(model: model, walking: true)
+        let environment = Environment(model: model, walking: true, reduction: .plain)
         var held = Set<Fingerprint>()
         let walk = self.walk(environment, seed: seed, length: max(0, length), held: &held, checked: nil)
         return FuzzWalk(seed: seed, steps: environment.trace(walk.choices), violation: walk.violation)
@@ -269,7 +272,7 @@ public enum Fuzzer {
 
     /// Replays explicit choices; choices that do not apply are skipped.
     @inlinable public static func run<Model: LifecycleModel>(_ model: Model, choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
-        let result = replay(Environment(model: model, walking: true), choices)
+        let result = replay(Environment(model: model, walking: true, reduction: .plain), choices)
         return (result.violation, result.applied)
     }
 

@@ -31,11 +31,11 @@ public final class Snapshot<Machine: Lifecycle>: Sendable {
     /// Surveys `world`; `settle` may update its history from the survey's facts before the
     /// history is surveyed.
     @inlinable init(
-        _ world: consuming World<Machine>, horizon: Interval, historyHorizon: Interval,
+        _ world: consuming World<Machine>, horizon: Interval, historyHorizon: Interval, reduction: Reduction,
         settle: (inout World<Machine>, Survey) -> Void = { _, _ in }
     ) {
         // Consumed, not copied: the world is settled in place and kept.
-        let survey = Survey.of(&world, horizon: horizon, historyHorizon: historyHorizon, settle: settle)
+        let survey = Survey.of(&world, horizon: horizon, historyHorizon: historyHorizon, reduction: reduction, settle: settle)
         self.world = world
         self.referencedRequests = survey.referencedRequests
         self.secrets = survey.secrets
@@ -70,9 +70,11 @@ extension Survey {
     /// keeps), then network, timers and vault; `settle` may update the history from those facts
     /// before the history is surveyed.
     @inlinable static func of<M: Lifecycle>(
-        _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, settle: (inout World<M>, Survey) -> Void
+        _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, reduction: Reduction,
+        settle: (inout World<M>, Survey) -> Void
     ) -> Survey {
         var survey = Survey(now: world.now, horizon: horizon, historyHorizon: historyHorizon)
+        survey.unordered = reduction == .symmetric
         if let surveyable = M.Phase.self as? any Surveyable.Type {
             survey.visit(world.state.phase, as: surveyable)
         } else {
@@ -82,7 +84,7 @@ extension Survey {
         survey.stateFingerprint = survey.fingerprint.finished()
         survey.walking = .environment
         survey.number(-1)
-        survey.visit(world.network)
+        survey.visit(unordered: world.network)
         survey.visit(world.timers)
         survey.visit(world.vault)
         settle(&world, survey)
@@ -110,6 +112,8 @@ extension Survey {
     @usableFromInline let maxCodeAttempts: Int?
     /// Whether logouts are followed to the server (``LifecycleModel/endsServerSessions``).
     @usableFromInline let endsServerSessions: Bool
+    /// How worlds are made one state (``Reduction``).
+    @usableFromInline let reduction: Reduction
     /// The model's invariants, made once: their memos (what a description showed, whether an
     /// intent is a logout) then last the whole run even when the model computes the list.
     @usableFromInline let invariants: [Invariant<Machine>]
@@ -128,8 +132,9 @@ extension Survey {
     /// The environment of `model`; a fuzz walk's (`walking`) allows more requests in flight and
     /// left over than the explorer's (``Fuzzer/walkBounds``), so that long random walks reach
     /// what the exhaustive search does not.
-    @inlinable init(model: Model, walking: Bool = false) {
+    @inlinable init(model: Model, walking: Bool = false, reduction: Reduction = .symmetric) {
         self.model = model
+        self.reduction = reduction
         self.machine = model.machine
         self.replies = model.replies
         self.maxInFlight = walking ? max(model.maxInFlight, Fuzzer.walkBounds.inFlight) : model.maxInFlight
@@ -164,7 +169,9 @@ extension Survey {
     }
 
     /// The initial world's snapshot.
-    @inlinable var initial: Snapshot<Machine> { Snapshot(model.initialWorld, horizon: timeHorizon, historyHorizon: historyHorizon) }
+    @inlinable var initial: Snapshot<Machine> {
+        Snapshot(model.initialWorld, horizon: timeHorizon, historyHorizon: historyHorizon, reduction: reduction)
+    }
 
     /// Every possible next move, in a fixed order (determinism).
     @inlinable func moves(_ snapshot: Snapshot<Machine>) -> [Move<Machine>] {
@@ -436,7 +443,7 @@ extension Survey {
         }
         let signedInBefore = snapshot.isSignedIn
         // Moved into the snapshot, not copied: a world's copy walks its state's nested enums.
-        let after = Snapshot(consume world, horizon: timeHorizon, historyHorizon: historyHorizon) { world, facts in
+        let after = Snapshot(consume world, horizon: timeHorizon, historyHorizon: historyHorizon, reduction: reduction) { world, facts in
             settleHistory(&world, facts, signedInBefore: signedInBefore)
         }
         if shares { successors.remember(after) }

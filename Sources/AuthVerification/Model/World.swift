@@ -212,21 +212,29 @@ extension VaultContents: Surveyable {
 extension History: Surveyable {
     /// Every history variable.
     @inlinable public func survey(_ s: inout Survey) {
-        s.visit(retiredRefreshTokens)
+        s.visit(tokenSet: retiredRefreshTokens)
         s.number(codes.count)
         for code in codes {
             s.plain(code.destination)
             s.visit(code.issuedAt)
             s.number(code.verifications)
         }
-        s.visit(inFlightAtSignOut)
+        s.visit(requestSet: inFlightAtSignOut)
         s.number(callSends.count)
-        for call in callSends {
-            s.visit(call.call)
-            s.number(call.sends)
+        if s.unordered, !s.exact, callSends.count > 1 {
+            let named = callSends.map { (name: Survey.position(of: $0.call.rawValue, in: &s.intentNames), sends: $0.sends) }
+            for call in named.sorted(by: { $0.name < $1.name }) {
+                s.fingerprint.mix(0x494E_5400_0000_0000 | UInt64(call.name))
+                s.number(call.sends)
+            }
+        } else {
+            for call in callSends {
+                s.visit(call.call)
+                s.number(call.sends)
+            }
         }
-        s.visit(openIntents)
-        s.visit(liveAfterLogout)
+        s.visit(intentSet: openIntents)
+        s.visit(tokenSet: liveAfterLogout)
         switch passwordStepDue {
         case nil: s.tag("none")
         case .set?: s.tag("set")

@@ -61,32 +61,40 @@ extension Survey {
     /// refuses nothing, kept or forgotten), and the sessions still being ended on the server. The
     /// request counter is symmetric and left out.
     @inlinable mutating func cooldowns(of context: FlowContext) {
-        number(context.waiters.count)
-        for waiter in context.waiters {
-            visit(waiter.request)
-            visit(waiter.intent)
-        }
+        visit(unordered: context.waiters)  // Looked up by request or intent, never by position.
         func running(_ cooldown: CodeCooldown) -> Bool { exact || cooldown.resendAt.milliseconds > now }
         number(context.codeCooldowns.count(where: running))
         for cooldown in context.codeCooldowns where running(cooldown) {
             plain(cooldown.target)
             visit(cooldown.resendAt)
         }
-        number(context.serverSignOuts.count)
-        for signOut in context.serverSignOuts {
-            visit(signOut.refreshToken)
-            visit(signOut.bearer)
-            switch signOut.stage {
-            case .refreshing(let request):
-                tag("refreshing")
-                visit(request)
-            case .revoking(let request):
-                tag("revoking")
-                visit(request)
-            }
-            number(signOut.attempts)
-            number(signOut.refreshed ? 1 : 0)
+        visit(unordered: context.serverSignOuts)  // Looked up by the request each awaits.
+    }
+}
+
+extension Waiter: Surveyable {
+    /// The request, then the intent waiting for its answer.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.visit(request)
+        s.visit(intent)
+    }
+}
+
+extension ServerSignOut: Surveyable {
+    /// The session's tokens, the request awaited, attempts and whether it refreshed.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.visit(refreshToken)
+        s.visit(bearer)
+        switch stage {
+        case .refreshing(let request):
+            s.tag("refreshing")
+            s.visit(request)
+        case .revoking(let request):
+            s.tag("revoking")
+            s.visit(request)
         }
+        s.number(attempts)
+        s.number(refreshed ? 1 : 0)
     }
 }
 
@@ -473,7 +481,7 @@ extension SessionLifecycle.Phase: ExplorablePhase {
             s.visit(restoring.request)
         case .active(let active):
             s.visit(active.credentials)
-            s.visit(active.calls)
+            s.visit(unordered: active.calls)  // Each call is handled alike, wherever it stands.
             s.visit(active.passwordChange)
             s.visit(active.refresh)
         case .passwordSetupRequired(let step), .passwordChangeRequired(let step):

@@ -63,6 +63,9 @@ public struct Survey {
     /// A digest of one value, not a world's survey: nothing is renamed or made relative, and no
     /// fact is gathered (see ``digest(_:)``).
     @usableFromInline var exact = false
+    /// Whether lists whose order no behaviour reads (the network, the history's id lists) are
+    /// surveyed as sets: in an order that does not depend on ids (see ``Reduction/symmetric``).
+    @usableFromInline var unordered = false
     @usableFromInline var requestNames: [UInt64] = []
     @usableFromInline var intentNames: [UInt64] = []
     @usableFromInline var tokenNames: [String] = []
@@ -164,18 +167,72 @@ public struct Survey {
     @inlinable public mutating func secret<Kind>(_ secret: Secret<Kind>) {
         let value = secret.reveal()
         if exact { return plain(value) }
-        Self.append(value, to: &secrets)
         guard Kind.isIssuedByServer else {
+            Self.append(value, to: &secrets)
             plain(value)
             return
         }
+        fingerprint.mix(name(of: secret))
+    }
+
+    /// A server-issued token's name (its position in order of first appearance), noting the facts
+    /// a token gives: a secret, a live refresh token, the highest symbolic index.
+    @inlinable mutating func name<Kind>(of secret: Secret<Kind>) -> UInt64 {
+        let value = secret.reveal()
+        Self.append(value, to: &secrets)
         if Kind.self == SecretKinds.RefreshToken.self {
             if region != .history { Self.append(value, to: &liveRefreshTokens) }
             symbols.note(refresh: value)
         } else {
             symbols.note(access: value)
         }
-        fingerprint.mix(0x544F_4B00_0000_0000 | UInt64(Self.position(of: value, in: &tokenNames)))
+        return 0x544F_4B00_0000_0000 | UInt64(Self.position(of: value, in: &tokenNames))
+    }
+
+    // MARK: Lists no behaviour reads the order of
+
+    /// Surveys a list no behaviour reads the order of (the requests in flight, a session's pending
+    /// calls). Under ``Reduction/symmetric`` it is a set: its elements are surveyed in the order of
+    /// what each holds, ids and tokens met for the first time named alike in every element, so
+    /// that worlds that hold the same elements in another order, or under other ids, are one state.
+    @inlinable mutating func visit<Element: Surveyable>(unordered elements: [Element]) {
+        guard unordered, !exact, elements.count > 1 else { return visit(elements) }
+        var keyed: [(key: Fingerprint, position: Int)] = []
+        keyed.reserveCapacity(elements.count)
+        for (position, element) in elements.enumerated() {
+            var content = self  // Each element as it would be surveyed first.
+            content.fingerprint = Fingerprint()
+            content.visit(element)
+            keyed.append((content.fingerprint, position))
+        }
+        keyed.sort { ($0.key.a, $0.key.b, $0.position) < ($1.key.a, $1.key.b, $1.position) }
+        number(elements.count)
+        for element in keyed { visit(elements[element.position]) }
+    }
+
+    /// Surveys request ids no behaviour reads the order of (``Reduction/symmetric``: as a set).
+    @inlinable mutating func visit(requestSet ids: [RequestID]) {
+        guard unordered, !exact, ids.count > 1 else { return visit(ids) }
+        number(ids.count)
+        for name in ids.map({ Self.position(of: $0.rawValue, in: &requestNames) }).sorted() {
+            fingerprint.mix(0x5245_5100_0000_0000 | UInt64(name))
+        }
+    }
+
+    /// Surveys intent ids no behaviour reads the order of (``Reduction/symmetric``: as a set).
+    @inlinable mutating func visit(intentSet ids: [IntentID]) {
+        guard unordered, !exact, ids.count > 1 else { return visit(ids) }
+        number(ids.count)
+        for name in ids.map({ Self.position(of: $0.rawValue, in: &intentNames) }).sorted() {
+            fingerprint.mix(0x494E_5400_0000_0000 | UInt64(name))
+        }
+    }
+
+    /// Surveys tokens no behaviour reads the order of (``Reduction/symmetric``: as a set).
+    @inlinable mutating func visit<Kind>(tokenSet tokens: [Secret<Kind>]) {
+        guard unordered, !exact, tokens.count > 1 else { return visit(tokens) }
+        number(tokens.count)
+        for name in tokens.map({ name(of: $0) }).sorted() { fingerprint.mix(name) }
     }
 
     /// The position of `value` in order of first appearance, appending it when new.
