@@ -164,7 +164,8 @@ public enum Bench: Sendable {
             notes.append(
                 "closure: each app model explored once at each bound (requests in flight / answers left over)"
                     + (configuration.closureStateCap.map { ", stopping at \(BenchFormat.grouped($0)) states (\"capped\")" } ?? ", to closure")
-                    + "; no reduction (symmetry over calls, partial order) exists yet, so there is no reduced column")
+                    + ", with the symmetry reduction and without it (the plain search, `--no-reduction`); the reduction factor is "
+                    + "the plain search's states over the reduced search's, where both closed")
         }
         if let depth = configuration.growthDepth, sections.contains(.growth) {
             notes.append(

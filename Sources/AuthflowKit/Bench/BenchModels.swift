@@ -54,6 +54,7 @@ extension ForwardingModel {
     var historyHorizon: Interval { base.historyHorizon }
     var invariants: [Invariant<Machine>] { base.invariants }
     var codeRules: CodeRules? { base.codeRules }
+    var endsServerSessions: Bool { base.endsServerSessions }
     func intents(in snapshot: Snapshot<Machine>) -> [Machine.Intent] { base.intents(in: snapshot) }
 }
 

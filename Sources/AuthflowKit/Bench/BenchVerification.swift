@@ -65,10 +65,16 @@ struct VerificationBench {
 
     // MARK: Exploration
 
-    /// `12,345 states (closure)`, `(capped)` or `(depth ≤ 10)`.
+    /// `12,345 states (closure)`, `(capped)`, `(depth ≤ 10)` or `(stopped at a violation: …)`:
+    /// a figure taken on a model that breaks an invariant says so, or it would pass for a fast one.
     static func extent(_ report: ExplorationReport, limits: ExplorationLimits) -> String {
-        let why = report.complete ? "closure" : report.states >= limits.maxStates ? "capped" : "depth ≤ \(limits.maxDepth)"
-        return "\(BenchFormat.grouped(report.states)) states (\(why))"
+        "\(BenchFormat.grouped(report.states)) states (\(reached(report, limits: limits)))"
+    }
+
+    /// How far an exploration went: see ``extent(_:limits:)``.
+    static func reached(_ report: ExplorationReport, limits: ExplorationLimits) -> String {
+        if report.stoppedAtViolation { return "stopped at a violation: \(report.violations.map(\.invariant).joined(separator: ", "))" }
+        return report.complete ? "closure" : report.states >= limits.maxStates ? "capped" : "depth ≤ \(limits.maxDepth)"
     }
 
     /// Details shared by every exploration row.
@@ -223,25 +229,42 @@ struct VerificationBench {
     }
 
     /// The bounds of the closure table: requests in flight / answers left over.
-    static let closureBounds = [(2, 1), (3, 2), (4, 2)]
+    static let closureBounds = [(2, 1), (4, 1), (3, 2), (4, 2)]
 
-    /// Each app model explored once at each of ``closureBounds``: the seconds to closure (or to
-    /// the configuration's cap) and the states, so a reader sees how far each composition closes.
+    /// Each app model explored once at each of ``closureBounds``, and the large model (four
+    /// callers) at its own: the seconds to closure (or to the configuration's cap) and the states,
+    /// with the symmetry reduction and without it (the reduction factor: states without over
+    /// states with, where both closed), so a reader sees how far each composition closes.
     func closure(progress: (String) -> Void) -> [BenchRow] {
-        let limits = ExplorationLimits(maxStates: configuration.closureStateCap ?? Int(Int32.max - 1))
-        return Models.apps.flatMap { model in
+        let cap = configuration.closureStateCap ?? Int(Int32.max - 1)
+        func row(_ name: String, _ explore: (ExplorationLimits) -> ExplorationReport) -> BenchRow {
+            progress("closure: \(name)")
+            let limits = ExplorationLimits(maxStates: cap, reduction: .symmetric)
+            let reduced = explore(limits)
+            let plain = explore(ExplorationLimits(maxStates: cap, reduction: .plain))
+            func reached(_ report: ExplorationReport) -> String { Self.reached(report, limits: limits) }
+            var details = [
+                BenchDetail("states", .int(reduced.states), "\(BenchFormat.grouped(reduced.states)) states (\(reached(reduced)))"),
+                BenchDetail("complete", .bool(reduced.complete)),
+                BenchDetail(
+                    "plainStates", .int(plain.states),
+                    "without reduction \(BenchFormat.grouped(plain.states)) states (\(reached(plain))) in \(BenchFormat.significant(plain.seconds)) s"
+                ),
+                BenchDetail("plainSeconds", .double(plain.seconds)),
+            ]
+            if reduced.complete, plain.complete, reduced.states > 0 {
+                let factor = Double(plain.states) / Double(reduced.states)
+                details.append(BenchDetail("reduction", .double(factor), "reduction ×\(BenchFormat.significant(factor))"))
+            }
+            return BenchRow(.closure, name, unit: .seconds, spread: Spread([reduced.seconds]), details: details)
+        }
+        let apps = Models.apps.flatMap { model in
             Self.closureBounds.map { inFlight, stale in
-                progress("closure: \(model.name) at \(inFlight)/\(stale)")
-                let report = model.bounded(inFlight: inFlight, stale: stale).explore(limits: limits)
-                let reached = report.complete ? "closure" : "capped"
-                return BenchRow(
-                    .closure, "\(model.name) at \(inFlight)/\(stale)", unit: .seconds, spread: Spread([report.seconds]),
-                    details: [
-                        BenchDetail("states", .int(report.states), "\(BenchFormat.grouped(report.states)) states (\(reached))"),
-                        BenchDetail("complete", .bool(report.complete)),
-                    ])
+                row("\(model.name) at \(inFlight)/\(stale)") { model.bounded(inFlight: inFlight, stale: stale).explore(limits: $0) }
             }
         }
+        let large = BenchModels.callers(configuration.largeCallers)
+        return apps + [row("\(large.name) at \(large.maxInFlight)/\(large.maxStale)") { Explorer.explore(large, limits: $0) }]
     }
 
     /// Exploration cost for 1…n concurrent callers, every one within the same bounds.
