@@ -15,7 +15,9 @@ public protocol Surveyable {
 /// The fingerprint is the explorer's symmetry reduction (as TLC's symmetry sets): request ids and
 /// server-issued tokens are renamed in order of first appearance, every `Instant` is written
 /// relative to the world's `now` — and as "long ago" when it lies further back than the model's
-/// horizon — and request counters are left out.
+/// horizon — and request counters are left out. Under ``Reduction/symmetric`` (the explorer's
+/// default) lists whose order no behaviour reads are surveyed as sets, see
+/// `visit(unordered:)`.
 ///
 /// Why merging loses no behaviour: a reducer only compares ids and tokens for equality, issues ids
 /// greater than any in use, and compares a stored instant `x` only with an event's time (never
