@@ -16,15 +16,17 @@ let package = Package(
     dependencies: [],
     targets: [
         .target(name: "AuthCore"),
-        // What the client modules and the CLI share and AuthCore does not need (the one lock); not a product.
+        // What the client modules and the CLI share and AuthCore does not need (the one lock, JSON writing); not a product.
         .target(name: "AuthSupport"),
         .target(name: "AuthVerification", dependencies: ["AuthCore", "AuthSupport"]),
         .target(name: "AuthDiagrams", dependencies: ["AuthCore", "AuthVerification", "AuthSupport"]),
         .target(name: "AuthRuntime", dependencies: ["AuthCore", "AuthSupport"]),
         .target(name: "ReferenceBackend"),
+        // `authflow bench`'s measurements, a target of their own so that AuthflowKit reads as the CLI.
+        .target(name: "AuthflowBench", dependencies: ["AuthCore", "AuthSupport", "AuthVerification", "AuthRuntime", "ReferenceBackend"]),
         .target(
             name: "AuthflowKit",
-            dependencies: ["AuthCore", "AuthSupport", "AuthVerification", "AuthDiagrams", "AuthRuntime", "ReferenceBackend"]),
+            dependencies: ["AuthCore", "AuthSupport", "AuthVerification", "AuthDiagrams", "AuthRuntime", "ReferenceBackend", "AuthflowBench"]),
         .executableTarget(name: "authflow", dependencies: ["AuthflowKit"]),
         // One small app per backend: sign up or in, an authorized call, sign out (`swift run SubspaceExample <url>`).
         .executableTarget(name: "SubspaceExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/SubspaceExample"),
@@ -50,7 +52,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "AuthflowKitTests",
-            dependencies: ["AuthflowKit", "AuthCore", "AuthSupport", "AuthVerification", "AuthTestSupport", "ReferenceBackend"]),
+            dependencies: [
+                "AuthflowKit", "AuthflowBench", "AuthCore", "AuthSupport", "AuthVerification", "AuthTestSupport", "ReferenceBackend",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

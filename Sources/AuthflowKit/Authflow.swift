@@ -1,3 +1,4 @@
+import AuthSupport
 import AuthVerification
 
 /// The `authflow` command: verify, explore, fuzz and replay the documented lifecycles.
@@ -310,26 +311,8 @@ struct VerifyRow {
     }
 }
 
-/// Minimal JSON writing (no Foundation in the command's core).
-enum JSON {
-    static func string(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20: escaped += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped + "\""
-    }
-    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
-    static func object(_ pairs: [(String, String)]) -> String {
-        "{" + pairs.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
-    }
+extension JSON {
+    /// A fuzz failure: its seed, invariant, lengths and shrunk trace.
     static func failure(_ failure: FuzzFailure) -> String {
         object([
             ("seed", "\(failure.seed)"), ("invariant", string(failure.violation.invariant)),
@@ -357,8 +340,6 @@ extension String {
         let hundredths = Int((value * 100).rounded())
         self = "\(hundredths / 100).\(String(hundredths % 100).leftPadded(to: 2))"
     }
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
-    func leftAligned(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
 }
 
 extension Duration {

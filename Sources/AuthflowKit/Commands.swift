@@ -1,3 +1,5 @@
+import AuthflowBench
+import AuthSupport
 /// What each `authflow` command takes: its synopsis, options, an example, and the values every
 /// numeric option accepts. `authflow <command> --help` prints it; `Authflow.run` refuses an option
 /// the command does not take, and a numeric value out of its range, before the command starts.

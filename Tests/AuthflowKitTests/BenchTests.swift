@@ -1,3 +1,4 @@
+@testable import AuthflowBench
 @testable import AuthflowKit
 import AuthCore
 import AuthSupport

@@ -1,3 +1,4 @@
+import AuthSupport
 /// How one step of a probe came out, judged from the client's side.
 enum ProbeVerdict: String, Sendable, CaseIterable {
     /// The server did what its document says, and the client did what it promises.

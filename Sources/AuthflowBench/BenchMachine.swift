@@ -1,3 +1,4 @@
+import AuthSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -45,7 +46,8 @@ public struct MachineDescription: Hashable, Sendable {
         }
         let cpu = readText("/proc/cpuinfo")?.split(separator: "\n").first { $0.hasPrefix("model name") }
             .flatMap { line in line.split(separator: ":", maxSplits: 1).last.map { String($0.drop { $0 == " " }) } }
-        return MachineDescription(architecture: field(&names.machine), cores: Parallel.cores, cpu: cpu, os: os, swift: swiftVersion)
+        return MachineDescription(
+            architecture: field(&names.machine), cores: ProcessInfo.processInfo.activeProcessorCount, cpu: cpu, os: os, swift: swiftVersion)
     }
 
     /// The toolchain's full version when `swift --version` on the PATH is the one that built

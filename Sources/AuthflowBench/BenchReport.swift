@@ -1,3 +1,4 @@
+import AuthSupport
 /// One run of `authflow bench`: the machine, the configuration and every figure, rendered as the
 /// terminal table, as JSON (`--json`) and as `BENCHMARKS.md` (`--write`) from the same values, so
 /// the three always agree.

@@ -1,3 +1,4 @@
+import AuthSupport
 import AuthVerification
 import Foundation
 
@@ -240,71 +241,5 @@ public enum Bench: Sendable {
             notes.append("reducer: \(missing) is a shipped model the bench does not time yet (add it to ReducerBench.subjects)")
         }
         return rows
-    }
-}
-
-extension BenchConfiguration {
-    /// The flags `authflow bench` takes.
-    public static let flags: Set<String> = ["quick", "json", "write", "strict", "wide", "help"]
-
-    /// The configuration a command line asks for: `--quick`, or the full run.
-    public static func chosen(by arguments: Arguments) -> BenchConfiguration {
-        arguments.flags.contains("quick") ? .quick : .full
-    }
-
-    /// The sections `--only a,b` names (every section without `--only`), by their raw names:
-    /// `reducer`, `explorer`, `largeModel`, `growth`, `fuzzer`, `plantedBug`, `runnerOverhead`,
-    /// `singleFlight`. An unknown or empty name is refused.
-    static func sections(chosenBy arguments: Arguments) throws(Authflow.CommandProblem) -> Set<BenchSection> {
-        guard let list = arguments.options["only"] else { return Set(BenchSection.allCases) }
-        var sections: Set<BenchSection> = []
-        for name in list.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let section = BenchSection(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                throw Authflow.CommandProblem(
-                    description:
-                        "--only takes sections separated by commas (\(BenchSection.allCases.map(\.rawValue).joined(separator: ", "))), not '\(name)'")
-            }
-            sections.insert(section)
-        }
-        return sections
-    }
-}
-
-extension Authflow {
-    /// `authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]`.
-    static func bench(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
-        guard arguments.positional.isEmpty else {
-            throw CommandProblem(description: "bench takes no arguments: \(arguments.positional.joined(separator: " "))")
-        }
-        let refused =
-            arguments.options.keys.filter { $0 != "only" }.sorted().map { "--\($0)" }
-            + arguments.flags.subtracting(BenchConfiguration.flags).sorted().map { "--\($0)" }
-        guard refused.isEmpty else {
-            throw CommandProblem(
-                description: "bench takes only --quick, --json, --write, --strict, --wide and --only, not \(refused.joined(separator: " "))")
-        }
-        let sections = try BenchConfiguration.sections(chosenBy: arguments)
-        guard sections.count == BenchSection.allCases.count || !arguments.flags.contains("write") else {
-            throw CommandProblem(description: "bench --write records every section in BENCHMARKS.md, so it cannot be combined with --only")
-        }
-        let configuration = BenchConfiguration.chosen(by: arguments)
-        err("authflow bench (\(configuration.name)): measuring; progress on standard error…")
-        let report = Bench.run(configuration, sections: sections) { err("  \($0)") }
-        out(arguments.flags.contains("json") ? report.json : arguments.flags.contains("wide") ? report.text : report.narrowText)
-        if arguments.flags.contains("write") {
-            let path = FileManager.default.currentDirectoryPath + "/BENCHMARKS.md"
-            do {
-                try report.markdown.write(toFile: path, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandProblem(description: "could not write \(path): \(error.localizedDescription)")
-            }
-            err("wrote \(path)")
-        }
-        return Self.benchStatus(report, strict: arguments.flags.contains("strict"))
-    }
-
-    /// `bench`'s exit status: 0, or with `--strict` 1 when a printed target is not met.
-    static func benchStatus(_ report: BenchReport, strict: Bool) -> Int32 {
-        strict && report.rows.contains { $0.met == false } ? 1 : 0
     }
 }
