@@ -30,9 +30,12 @@ enum OneOfTable {
             "first + first intent → routed to the first flow", .first(.enteringEmail), .intent(submitEmail, at: t0), sending,
             [.send(Samples.r(1), .sendEmailCode(Samples.email, .register))]),
         row(
-            "first + second intent → the second flow starts from its beginning, the first's request becomes stale", sending,
-            .intent(signIn, at: t0), .second(.signingIn(emailID, Samples.r(2))),
-            [.finish(Samples.pending, .superseded), .send(Samples.r(2), .signIn(emailID, Samples.password))],
+            "first + second intent → the second flow starts from its beginning, the first's request becomes stale, its timers are cancelled",
+            sending, .intent(signIn, at: t0), .second(.signingIn(emailID, Samples.r(2))),
+            [
+                .finish(Samples.pending, .superseded), .cancelTimer(.resendAvailable),
+                .send(Samples.r(2), .signIn(emailID, Samples.password)),
+            ],
             requests: 2),
         row(
             "first + reply(current) → routed to the first flow", sending, .reply(Samples.r(1), .accepted(nil), at: t0),
@@ -45,9 +48,12 @@ enum OneOfTable {
             "second + second intent → routed to the second flow", signingIn, .intent(.second(.startOver), at: t0), .second(.enteringCredentials),
             [.finish(Samples.pending, .superseded), .finish(Samples.intent, .done)]),
         row(
-            "second + first intent → the first flow starts from its beginning", signingIn, .intent(submitEmail, at: t0),
-            .first(.sendingCode(Samples.email, Samples.r(3))),
-            [.finish(Samples.pending, .superseded), .send(Samples.r(3), .sendEmailCode(Samples.email, .register))], requests: 3),
+            "second + first intent → the first flow starts from its beginning, the second's timers are cancelled", signingIn,
+            .intent(submitEmail, at: t0), .first(.sendingCode(Samples.email, Samples.r(3))),
+            [
+                .finish(Samples.pending, .superseded), .cancelTimer(.rateLimitEnds),
+                .send(Samples.r(3), .sendEmailCode(Samples.email, .register)),
+            ], requests: 3),
         row(
             "second + reply(current) → routed to the second flow", signingIn, .reply(Samples.r(2), .granted(Samples.plainGrant), at: t0),
             .second(.signedIn(Samples.plainGrant)), [.finish(Samples.pending, .signedIn(Samples.user))]),
@@ -67,6 +73,16 @@ enum OneOfTable {
 struct OneOfTransitionTests {
     @Test("every OneOf row gives the expected phase and effects", arguments: OneOfTable.rows)
     func transition(_ row: Row<OneOfTable.Flows>) { row.verify() }
+
+    @Test("a OneOf's timers are both flows' once each, nested OneOfs and Handover included")
+    func timers() {
+        #expect(OneOfTable.machine.timers == [.resendAvailable, .rateLimitEnds])
+        let nested = OneOf(
+            OneTimeCodeSignIn(channel: .email, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3), OneOfTable.machine)
+        #expect(nested.timers == [.resendAvailable, .codeExpiry, .rateLimitEnds])
+        let app = Handover(entry: OneOfTable.machine, session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored)))
+        #expect(app.timers == [.resendAvailable, .rateLimitEnds, .proactiveRefresh, .refreshRetry, .sessionExpiry])
+    }
 
     @Test("the active flow's grant is the one handed over")
     func handover() {

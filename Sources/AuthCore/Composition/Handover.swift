@@ -124,6 +124,9 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     @inlinable
     public var initialPhase: Phase { .signedOut(entry.initialPhase) }
 
+    /// The entry flows' timers and the session's.
+    public var timers: [TimerID] { entry.timers + session.timers.filter { !entry.timers.contains($0) } }
+
     /// The reducer (inlinable, see ``OneOf/step(_:_:_:)``).
     @inlinable
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {

@@ -53,6 +53,9 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
     @inlinable
     public var initialPhase: Phase { .first(first.initialPhase) }
 
+    /// Both flows' timers.
+    public var timers: [TimerID] { first.timers + second.timers.filter { !first.timers.contains($0) } }
+
     /// `intent` routed to the first of the two flows that takes it.
     @inlinable
     public func route<Leaf: Sendable>(_ intent: Leaf) -> Intent? {
@@ -88,7 +91,7 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
     }
 
     /// Routes intents to their flow (switching if needed: the abandoned flow's waiting intent is
-    /// finished as superseded) and everything else to the active flow.
+    /// finished as superseded and its timers are cancelled) and everything else to the active flow.
     ///
     /// Inlinable, as are the other combinators' reducers: a module that explores a concrete nest
     /// of combinators then specializes the whole reducer instead of walking generic metadata at
@@ -106,7 +109,8 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
                 inner = current
             } else {
                 inner = first.initialPhase
-                abandoned = requests.finishAll(.superseded)  // Signed out, every waiter is the active flow's.
+                // Signed out, every waiter is the active flow's; the flow left is gone, its timers too.
+                abandoned = requests.finishAll(.superseded) + second.timers.map(AuthEffect.cancelTimer)
             }
             defer { phase = .first(inner) }
             return abandoned + first.step(&inner, .intent(intent, id: id, at: now), &requests)
@@ -117,7 +121,8 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
                 inner = current
             } else {
                 inner = second.initialPhase
-                abandoned = requests.finishAll(.superseded)  // Signed out, every waiter is the active flow's.
+                // Signed out, every waiter is the active flow's; the flow left is gone, its timers too.
+                abandoned = requests.finishAll(.superseded) + first.timers.map(AuthEffect.cancelTimer)
             }
             defer { phase = .second(inner) }
             return abandoned + second.step(&inner, .intent(intent, id: id, at: now), &requests)

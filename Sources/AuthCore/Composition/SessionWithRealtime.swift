@@ -55,6 +55,9 @@ public struct SessionWithRealtime: SessionRole {
 
     /// Signed out, idle.
     public var initialPhase: Phase { Phase(session: .signedOut, connection: .idle) }
+
+    /// The session's timers and the connection's.
+    public var timers: [TimerID] { session.timers + connection.timers.filter { !session.timers.contains($0) } }
     /// Signed out, idle.
     public var signedOutPhase: Phase { initialPhase }
     /// Whether the session is signed out.

@@ -55,6 +55,9 @@ public struct CodeRegistration: EntryFlow {
         return nil
     }
 
+    /// When a code may be requested again.
+    public var timers: [TimerID] { [.resendAvailable] }
+
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {

@@ -123,6 +123,9 @@ public struct OneTimeCodeSignIn: EntryFlow {
         return nil
     }
 
+    /// When a code may be requested again, and when it expires.
+    public var timers: [TimerID] { [.resendAvailable, .codeExpiry] }
+
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {

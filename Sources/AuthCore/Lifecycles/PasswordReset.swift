@@ -90,6 +90,9 @@ public struct PasswordReset: EntryFlow {
         }
     }
 
+    /// When a code may be requested again.
+    public var timers: [TimerID] { [.resendAvailable] }
+
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {

@@ -81,6 +81,9 @@ public struct PasswordSignIn: EntryFlow {
         }
     }
 
+    /// When the server's rate limit ends.
+    public var timers: [TimerID] { [.rateLimitEnds] }
+
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {

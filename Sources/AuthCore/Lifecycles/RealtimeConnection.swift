@@ -76,6 +76,9 @@ public struct RealtimeConnection: Lifecycle {
     /// Starts idle.
     public var initialPhase: Phase { .idle }
 
+    /// The reconnection and the moment an open connection counts as established.
+    public var timers: [TimerID] { [.reconnect, .realtimeStable] }
+
     private func delay(afterAttempt attempt: Int) -> Interval {
         let doubled = initialDelay * (1 << Int64(min(attempt, 16)))
         return doubled < maximumDelay ? doubled : maximumDelay

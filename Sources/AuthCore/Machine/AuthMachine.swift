@@ -72,6 +72,10 @@ where State == LifecycleState<Phase>, Event == AuthEvent<Intent>, Effect == Auth
     /// `phase` — the phase counterpart of ``route(_:)``, for tests and tools that start a
     /// composition somewhere without spelling its nesting. `nil` when no flow has that type.
     func embed<Leaf: Sendable>(_ phase: Leaf) -> Phase?
+    /// The timers this lifecycle schedules. A combinator that ends the lifecycle while its timers
+    /// may still be pending (``OneOf``, when the user leaves the flow for another) cancels them,
+    /// so no wake-up of a flow that is gone reaches the one that replaced it.
+    var timers: [TimerID] { get }
 }
 
 extension Lifecycle {
@@ -82,6 +86,10 @@ extension Lifecycle {
     /// `phase` itself when it is one of this lifecycle's phases (a lifecycle composed of none).
     @inlinable
     public func embed<Leaf: Sendable>(_ phase: Leaf) -> Phase? { phase as? Phase }
+
+    /// None: a lifecycle that schedules no timer (a lifecycle that does lists them).
+    @inlinable
+    public var timers: [TimerID] { [] }
 
     /// `initialPhase` with a fresh request counter.
     @inlinable

@@ -161,6 +161,9 @@ public struct SessionLifecycle: Lifecycle {
     /// Starts signed out.
     public var initialPhase: Phase { .signedOut }
 
+    /// The proactive refresh, the refresh retry and the expiry of a session without refresh.
+    public var timers: [TimerID] { [.proactiveRefresh, .refreshRetry, .sessionExpiry] }
+
     /// The reducer.
     public func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
         switch event {
