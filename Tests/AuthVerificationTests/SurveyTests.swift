@@ -44,6 +44,7 @@ struct SurveyTests {
         Shape(name: "LifecycleState", value: LifecycleState(phase: SessionLifecycle.Phase.signedOut), surveyedFields: 2),
         Shape(name: "FlowContext (the counter is left out on purpose)", value: FlowContext(), surveyedFields: 4),
         Shape(name: "CodeIssue", value: CodeIssue(destination: "d", issuedAt: .seconds(1), verifications: 0), surveyedFields: 3),
+        Shape(name: "CallSends", value: CallSends(call: IntentID(1), sends: 1), surveyedFields: 2),
         Shape(name: "SessionWithRealtime.Phase", value: SessionWithRealtime.Phase(session: .signedOut, connection: .idle), surveyedFields: 2),
     ]
 

@@ -58,6 +58,7 @@ public struct SessionWithRealtime: SessionRole {
 
     /// The session's timers and the connection's.
     public var timers: [TimerID] { session.timers + connection.timers.filter { !session.timers.contains($0) } }
+
     /// Signed out, idle.
     public var signedOutPhase: Phase { initialPhase }
     /// Whether the session is signed out.

@@ -194,6 +194,14 @@ extension PendingTimer: Surveyable {
     }
 }
 
+extension CallSends: Surveyable {
+    /// The call, then how often it was sent.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.visit(call)
+        s.number(sends)
+    }
+}
+
 extension VaultContents: Surveyable {
     /// The case and the credentials.
     @inlinable public func survey(_ s: inout Survey) {
@@ -220,19 +228,7 @@ extension History: Surveyable {
             s.number(code.verifications)
         }
         s.visit(requestSet: inFlightAtSignOut)
-        s.number(callSends.count)
-        if s.unordered, !s.exact, callSends.count > 1 {
-            let named = callSends.map { (name: Survey.position(of: $0.call.rawValue, in: &s.intentNames), sends: $0.sends) }
-            for call in named.sorted(by: { $0.name < $1.name }) {
-                s.fingerprint.mix(0x494E_5400_0000_0000 | UInt64(call.name))
-                s.number(call.sends)
-            }
-        } else {
-            for call in callSends {
-                s.visit(call.call)
-                s.number(call.sends)
-            }
-        }
+        s.visit(unordered: callSends)
         s.visit(intentSet: openIntents)
         s.visit(tokenSet: liveAfterLogout)
         switch passwordStepDue {
