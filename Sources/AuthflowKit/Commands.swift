@@ -110,7 +110,7 @@ public enum NumericRule: Hashable, Sendable {
 extension Authflow {
     /// What `--no-reduction` does.
     static let noReduction =
-        "the plain search: worlds that hold the requests in flight and the history's id lists in another order are not merged (default: they are one state)"
+        "the plain search: worlds that hold the requests in flight, the pending calls and the history's id lists in another order are not merged (default: they are one state)"
 
     /// Every command, in the order the usage lists them.
     public static let commands: [CommandSpec] = [

@@ -232,6 +232,22 @@ struct VerificationCommandTests {
         }
     }
 
+    @Test("explore --no-reduction runs the plain search: more states where calls overlap, the same verdicts, the broken model caught alike")
+    func exploreWithoutReduction() throws {
+        let models = CommandModels.all + [AnyModel(Models.realtime())]
+        func figures(_ words: [String]) throws -> [String: Any] {
+            try #require(try json(CommandRun(words + ["--json"], models: models)) as? [String: Any])
+        }
+        let reduced = try figures(["explore", "realtimeConnection"])
+        let plain = try figures(["explore", "realtimeConnection", "--no-reduction"])
+        #expect(reduced["passed"] as? Bool == true && plain["passed"] as? Bool == true)
+        #expect((reduced["states"] as? Int ?? 0) < (plain["states"] as? Int ?? 0), "\(reduced["states"] ?? 0) and \(plain["states"] ?? 0)")
+        let broken = try figures(["explore", CommandModels.brokenName, "--no-reduction"])
+        #expect((broken["violations"] as? [String])?.first?.hasPrefix("✗ \(CommandModels.brokenInvariant)") == true)
+        let verify = CommandRun(["verify", "--no-reduction", "--runs", "1"], models: CommandModels.clean)
+        #expect(verify.status == 0 && verify.text.contains("the plain search (no symmetry reduction)"), "\(verify.text)")
+    }
+
     @Test("explore --json prints one object with the report's figures, and nothing else")
     func exploreJSON() throws {
         let run = CommandRun(["explore", "registration", "--json"], models: CommandModels.all)

@@ -34,11 +34,12 @@ public enum Reduction: Hashable, Sendable {
     /// Renaming alone: worlds that hold the same lists in another order are different states.
     case plain
     /// Symmetry over interchangeable calls and requests: lists whose order no behaviour reads —
-    /// the requests in flight, the intents still open, the calls' send counts, the requests in
+    /// the requests in flight, a session's pending calls (each is handled alike wherever it
+    /// stands; their order only decides which request id a replay gets), the context's waiters
+    /// and background sign-outs, the intents still open, the calls' send counts, the requests in
     /// flight at sign-out, the retired and logged-out refresh tokens — are surveyed as sets, so
     /// worlds that differ only by which id a call or request got, and by the order these lists
-    /// keep, are one state (as TLC's symmetry sets). Lists whose order the reducer reads (the
-    /// session's calls, replayed in order) keep their order.
+    /// keep, are one state (as TLC's symmetry sets).
     case symmetric
 }
 
