@@ -125,7 +125,7 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     public var initialPhase: Phase { .signedOut(entry.initialPhase) }
 
     /// The entry flows' timers and the session's.
-    public var timers: [TimerID] { entry.timers + session.timers.filter { !entry.timers.contains($0) } }
+    public var timers: [TimerID] { TimerID.union(entry.timers, session.timers) }
 
     /// The reducer (inlinable, see ``OneOf/step(_:_:_:)``).
     @inlinable

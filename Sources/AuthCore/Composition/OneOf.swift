@@ -54,7 +54,7 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
     public var initialPhase: Phase { .first(first.initialPhase) }
 
     /// Both flows' timers.
-    public var timers: [TimerID] { first.timers + second.timers.filter { !first.timers.contains($0) } }
+    public var timers: [TimerID] { TimerID.union(first.timers, second.timers) }
 
     /// `intent` routed to the first of the two flows that takes it.
     @inlinable

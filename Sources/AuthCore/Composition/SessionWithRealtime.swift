@@ -57,7 +57,7 @@ public struct SessionWithRealtime: SessionRole {
     public var initialPhase: Phase { Phase(session: .signedOut, connection: .idle) }
 
     /// The session's timers and the connection's.
-    public var timers: [TimerID] { session.timers + connection.timers.filter { !session.timers.contains($0) } }
+    public var timers: [TimerID] { TimerID.union(session.timers, connection.timers) }
 
     /// Signed out, idle.
     public var signedOutPhase: Phase { initialPhase }

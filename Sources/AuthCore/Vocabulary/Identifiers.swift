@@ -167,6 +167,9 @@ public struct Waiter: Hashable, Sendable, CustomStringConvertible {
 /// A wake-up the reducer asks for. When it fires the runner sends `.tick(now)`; scheduling the
 /// same id again replaces the earlier deadline.
 public enum TimerID: Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// `first`, then the timers of `second` not in it: a composition's timers, each once.
+    static func union(_ first: [TimerID], _ second: [TimerID]) -> [TimerID] { first + second.filter { !first.contains($0) } }
+
     /// Refresh the access token before it expires.
     case proactiveRefresh
     /// Retry a refresh that failed transiently.

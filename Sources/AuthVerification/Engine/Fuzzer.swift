@@ -177,7 +177,7 @@ public enum Fuzzer {
     ) -> FuzzReport {
         let clock = ContinuousClock()
         let start = clock.now
-        let environment = Environment(model: model, walking: true, reduction: .plain)
+        let environment = walkingEnvironment(model)
         var events = 0
         var fresh = 0
         var held = Set<Fingerprint>()
@@ -211,7 +211,7 @@ public enum Fuzzer {
     /// Replays one run from its seed: the same walk, shrunk the same way. Every step is taken
     /// afresh (nothing is reused from the session that found it).
     @inlinable public static func replay<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzFailure? {
-        let environment = Environment(model: model, walking: true, reduction: .plain)
+        let environment = walkingEnvironment(model)
         var held = Set<Fingerprint>()
         let walk = self.walk(environment, seed: seed, length: length, held: &held, checked: nil)
         guard let violation = walk.violation else { return nil }
@@ -224,7 +224,7 @@ public enum Fuzzer {
     /// One walk from `seed`, every event stepped afresh and checked, unshrunk: what
     /// `authflow replay` prints step by step, whether or not the walk breaks an invariant.
     @inlinable public static func walk<Model: LifecycleModel>(_ model: Model, seed: UInt64, length: Int) -> FuzzWalk {
-        let environment = Environment(model: model, walking: true, reduction: .plain)
+        let environment = walkingEnvironment(model)
         var held = Set<Fingerprint>()
         let walk = self.walk(environment, seed: seed, length: max(0, length), held: &held, checked: nil)
         return FuzzWalk(seed: seed, steps: environment.trace(walk.choices), violation: walk.violation)
@@ -270,9 +270,16 @@ public enum Fuzzer {
         return FuzzFailure(seed: seed, originalLength: choices.count, violation: reported, choices: choices)
     }
 
+    /// The environment a walk steps through: bounds up to ``walkBounds``, and fingerprints taken
+    /// without the symmetry reduction (see ``Fuzzer``: a checked transition is found by its
+    /// world's fingerprint and the position of its choice).
+    @inlinable static func walkingEnvironment<Model: LifecycleModel>(_ model: Model) -> Environment<Model> {
+        Environment(model: model, walking: true, reduction: .plain)
+    }
+
     /// Replays explicit choices; choices that do not apply are skipped.
     @inlinable public static func run<Model: LifecycleModel>(_ model: Model, choices: [Choice]) -> (violation: Violation?, applied: [Choice]) {
-        let result = replay(Environment(model: model, walking: true, reduction: .plain), choices)
+        let result = replay(walkingEnvironment(model), choices)
         return (result.violation, result.applied)
     }
 

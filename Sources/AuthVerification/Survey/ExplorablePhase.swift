@@ -72,32 +72,6 @@ extension Survey {
     }
 }
 
-extension Waiter: Surveyable {
-    /// The request, then the intent waiting for its answer.
-    @inlinable public func survey(_ s: inout Survey) {
-        s.visit(request)
-        s.visit(intent)
-    }
-}
-
-extension ServerSignOut: Surveyable {
-    /// The session's tokens, the request awaited, attempts and whether it refreshed.
-    @inlinable public func survey(_ s: inout Survey) {
-        s.visit(refreshToken)
-        s.visit(bearer)
-        switch stage {
-        case .refreshing(let request):
-            s.tag("refreshing")
-            s.visit(request)
-        case .revoking(let request):
-            s.tag("revoking")
-            s.visit(request)
-        }
-        s.number(attempts)
-        s.number(refreshed ? 1 : 0)
-    }
-}
-
 // MARK: Compositions
 
 extension Either: Surveyable where First: Surveyable, Second: Surveyable {
