@@ -48,7 +48,7 @@ enum HandoverTable {
             .signedOut(.second(.enteringCredentials)), []),
         row(
             "signedOut + launched(stored) → signedIn, restoring with /auth/me", start, .launched(.stored(credentials), at: t0),
-            .signedIn(.restoring(SessionLifecycle.Restoring(credentials: credentials, request: Samples.r(10)))),
+            .signedIn(.restoring(SessionLifecycle.Restoring(credentials: credentials, request: Samples.r(10), asking: .currentUser))),
             [.send(Samples.r(10), .currentUser(Samples.bearer))]),
         row("signedOut + launched(none) → unchanged", signingIn, .launched(.none, at: t0), signingIn, []),
         row(

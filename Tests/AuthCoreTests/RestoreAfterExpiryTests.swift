@@ -13,7 +13,7 @@ struct RestoreAfterExpiryTests {
     /// The restore of `credentials` confirmed by `/me` at `now`, with one call waiting.
     static func confirmed(_ machine: SessionLifecycle, _ credentials: Credentials, at now: Instant) -> (SessionLifecycle.Phase, [AuthEffect]) {
         var phase = SessionLifecycle.Phase.restoring(
-            SessionLifecycle.Restoring(credentials: credentials, request: Samples.r(1), waiting: [Self.call]))
+            SessionLifecycle.Restoring(credentials: credentials, request: Samples.r(1), asking: .currentUser, waiting: [Self.call]))
         var context = FlowContext(next: 2)
         let effects = machine.step(&phase, .reply(Samples.r(1), .user(Samples.user), at: now), &context)
         return (phase, effects)

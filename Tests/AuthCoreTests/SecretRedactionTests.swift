@@ -103,7 +103,7 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("SessionLifecycle.Phase.active (refreshing)", P.sessionPhase),
             SecretCarrier(
                 "SessionLifecycle.Phase.restoring",
-                SessionLifecycle.Phase.restoring(SessionLifecycle.Restoring(credentials: P.credentials, request: Samples.r(1)))),
+                SessionLifecycle.Phase.restoring(SessionLifecycle.Restoring(credentials: P.credentials, request: Samples.r(1), asking: .currentUser))),
             SecretCarrier(
                 "SessionLifecycle.Phase.passwordSetupRequired",
                 SessionLifecycle.Phase.passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: P.credentials))),

@@ -46,7 +46,7 @@ enum SessionTable {
         let c = credentials(machine)
         return [
             ("signedOut", .signedOut),
-            ("restoring", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1)))),
+            ("restoring", .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser))),
             ("active.idle", .active(SessionLifecycle.Active(credentials: c, calls: [sent(Samples.call1, 2)]))),
             (
                 "active.refreshing",

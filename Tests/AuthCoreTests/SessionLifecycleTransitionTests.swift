@@ -40,7 +40,9 @@ extension SessionTable {
                 [.finish(Samples.call2, .rejected(.notSignedIn))]),
             row(
                 label, machine, "restoring + call → the call waits for the restore's answer", ph[1].1, intent(.call, id: Samples.call2),
-                .restoring(SessionLifecycle.Restoring(credentials: credentials(machine), request: Samples.r(1), waiting: [Samples.call2])), []),
+                .restoring(
+                    SessionLifecycle.Restoring(
+                        credentials: credentials(machine), request: Samples.r(1), asking: .currentUser, waiting: [Samples.call2])), []),
         ]
         rows += [
             row(
@@ -343,7 +345,8 @@ extension SessionTable {
         return [
             row(
                 "signedOut + launched(stored with refresh token) → restoring by refresh", .signedOut,
-                .launched(.stored(c), at: Samples.t0), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))),
+                .launched(.stored(c), at: Samples.t0),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10), asking: .refresh)),
                 [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
                 "signedOut + launched(stored without refresh token) → signedOut, vault cleared", .signedOut,
@@ -416,15 +419,16 @@ extension SessionTable {
         return [
             row(
                 "Hero365", hero365, "signedOut + launched(stored, unexpired) → restoring by fetching the current user", .signedOut,
-                .launched(.stored(c), at: t0), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))),
+                .launched(.stored(c), at: t0), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10), asking: .currentUser)),
                 [.send(Samples.r(10), .currentUser(Samples.bearer))]),
             row(
                 "Hero365", hero365, "signedOut + launched(stored, expired) → restoring by refresh", .signedOut,
-                .launched(.stored(c), at: Samples.at(1800)), .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))),
+                .launched(.stored(c), at: Samples.at(1800)),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10), asking: .refresh)),
                 [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
                 "Hero365", hero365, "restoring + reply(user) → active, persists the confirmed user",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser)),
                 .reply(Samples.r(1), .user(Samples.userPasswordSet), at: t0),
                 .active(
                     SessionLifecycle.Active(
@@ -526,7 +530,7 @@ extension SessionTable {
                 .signedOut, [.clearCredentials] + timersCancelled + [.emit(.signedOut(.tokenExpired))]),
             row(
                 "restoring + reply(user) → active, persists, schedules sessionExpiry",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser)),
                 .reply(Samples.r(1), .user(Samples.user), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
             row(
@@ -603,33 +607,34 @@ extension SessionTable {
             row(
                 "Subspace", subspace, "signedOut + launched(stored with a refresh token, expired) → restoring with a refresh", .signedOut,
                 .launched(.stored(granted), at: Samples.at(1800)),
-                .restoring(SessionLifecycle.Restoring(credentials: granted, request: Samples.r(10))),
+                .restoring(SessionLifecycle.Restoring(credentials: granted, request: Samples.r(10), asking: .refresh)),
                 [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
                 "Subspace", subspace, "restoring with a refresh token + reply(user) → active, schedules proactiveRefresh, not sessionExpiry",
-                .restoring(SessionLifecycle.Restoring(credentials: granted, request: Samples.r(1))),
+                .restoring(SessionLifecycle.Restoring(credentials: granted, request: Samples.r(1), asking: .currentUser)),
                 .reply(Samples.r(1), .user(Samples.user), at: t0),
                 .active(SessionLifecycle.Active(credentials: granted)),
                 [.persist(granted), .emit(.signedIn(Samples.user)), .schedule(.proactiveRefresh, at: Samples.at(1740))]),
             row(
                 "Subspace", subspace, "signedOut + launched(stored, unexpired) → restoring with /auth/me", .signedOut, .launched(.stored(c), at: t0),
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10))), [.send(Samples.r(10), .currentUser(Samples.bearer))]),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10), asking: .currentUser)),
+                [.send(Samples.r(10), .currentUser(Samples.bearer))]),
             row(
                 "Subspace", subspace, "signedOut + launched(stored, expired) → signedOut, vault cleared", .signedOut,
                 .launched(.stored(c), at: Samples.at(1800)), .signedOut, [.clearCredentials, .emit(.signedOut(.tokenExpired))]),
             row(
                 "Subspace", subspace, "restoring + reply(user) → active, schedules sessionExpiry",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser)),
                 .reply(Samples.r(1), .user(Samples.user), at: t0), .active(SessionLifecycle.Active(credentials: c)),
                 [.persist(c), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
             row(
                 "Subspace", subspace, "restoring + reply(401) → signedOut(sessionExpired)",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1))),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser)),
                 .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0), .signedOut,
                 [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(user) → active, the call is sent with the confirmed token",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser, waiting: [Samples.call2])),
                 .reply(Samples.r(1), .user(Samples.user), at: t0),
                 .active(
                     SessionLifecycle.Active(
@@ -640,14 +645,14 @@ extension SessionTable {
                 ]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(401) → signedOut, the call ends with the session",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser, waiting: [Samples.call2])),
                 .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
                 .signedOut,
                 [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled
                     + [.finish(Samples.call2, .sessionEnded), .emit(.signedOut(.sessionExpired))]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(network) → offline, the call fails with the reason",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call2])),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser, waiting: [Samples.call2])),
                 .reply(Samples.r(1), .failed(.network), at: t0),
                 .active(SessionLifecycle.Active(credentials: c, refresh: .offline)),
                 [.emit(.signedIn(Samples.user)), .emit(.failed(.network)), .emit(.offline), .finish(Samples.call2, .failed(.network))]),
@@ -692,7 +697,7 @@ extension SessionTable {
                 [.finish(Samples.call1, .cancelled)]),
             row(
                 label, machine, "restoring + withdrawn(a call waiting for the restore) → dropped; the restore goes on",
-                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), waiting: [Samples.call1])), call,
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser, waiting: [Samples.call1])), call,
                 ph[1].1, [.finish(Samples.call1, .cancelled)]),
         ]
         return rows

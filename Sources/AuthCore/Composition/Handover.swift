@@ -157,6 +157,7 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
             if !session.isSignedOut(inner) {
                 // A restored session ends the code flows; their waiting intent, if any, is superseded.
                 requests.forgetAllCooldowns()
+                requests.forgetAllServerWaits()
                 phase = .signedIn(inner)
                 return requests.finishAll(.superseded) + effects
             }
@@ -201,6 +202,7 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
             return effects
         }
         requests.forgetAllCooldowns()  // A sign-in ends every code flow, and their cooldowns with them.
+        requests.forgetAllServerWaits()  // And starts the server's limits over.
         let superseded = requests.finishAll(.superseded)  // None expected: the flow that signed in answered its own.
         let (sessionPhase, begun) = session.begin(grant, at: now, &requests)
         phase = .signedIn(sessionPhase)

@@ -95,12 +95,52 @@ extension Lifecycle {
     @inlinable
     public var initial: State { LifecycleState(phase: initialPhase) }
 
-    /// Steps the phase with the state's own request counter (inlinable, so that a caller with a
-    /// concrete lifecycle specializes it).
+    /// Steps the phase with the state's own request counter.
+    ///
+    /// A server's 429 with `Retry-After` to a request the user asked for holds for every request to
+    /// that endpoint until its time, whichever flow sends it: such a request does not leave; its
+    /// flow gets the server's answer at once (429, with the time left), as if it had been sent and
+    /// refused again. (A flow that answered a 429 by sending once more would be told so again;
+    /// after four rounds the request is let through rather than loop.) The session's own requests
+    /// keep their own rules: a refresh waits for `Retry-After` (``SessionLifecycle``), a
+    /// background sign-out stops at a 429 and reports it. A session beginning forgets every wait
+    /// (``FlowContext/forgetAllServerWaits()``). Inlinable, so that a caller with a concrete
+    /// lifecycle specializes it.
     @inlinable
     public func reduce(_ state: inout State, _ event: Event) -> [AuthEffect] {
-        if !state.context.codeCooldowns.isEmpty { state.context.forgetCooldowns(endedBy: event.instant) }
-        return step(&state.phase, event, &state.context)
+        let now = event.instant
+        if !state.context.codeCooldowns.isEmpty { state.context.forgetCooldowns(endedBy: now) }
+        if !state.context.serverWaits.isEmpty { state.context.forgetServerWaits(endedBy: now) }
+        var effects: [AuthEffect] = []
+        if case .reply(let id, let reply, _) = event, !state.context.sent.isEmpty {
+            state.context.answered(id, with: reply, at: now)
+        }
+        var pending = step(&state.phase, event, &state.context)
+        var rounds = 0
+        while !pending.isEmpty {
+            var refused: [(RequestID, Instant)] = []
+            for effect in pending {
+                switch effect {
+                case .send(let id, let request):
+                    if let endpoint = request.endpoint {
+                        if rounds < 4, let until = state.context.serverWait(for: endpoint, at: now) {
+                            refused.append((id, until))
+                            continue
+                        }
+                        state.context.sending(id, to: endpoint)
+                    }
+                case .schedule, .cancel, .cancelTimer, .persist, .clearCredentials, .emit, .finish, .closeRealtime:
+                    break
+                }
+                effects.append(effect)
+            }
+            pending = refused.flatMap { id, until in
+                step(&state.phase, .reply(id, .failed(.rateLimited(retryAfter: until - now)), at: now), &state.context)
+            }
+            rounds += 1
+        }
+        state.context.forgetSentNoLongerAwaited()
+        return effects
     }
 }
 

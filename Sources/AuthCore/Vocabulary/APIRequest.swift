@@ -182,6 +182,30 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
     /// Open the realtime connection (VynqTalk `ws://…/ws?token=`).
     case openRealtime(AccessToken)
 
+    /// The server endpoint the request goes to, as far as the server's rate limits go; `nil` for
+    /// the app's own protected calls and the realtime connection.
+    public var endpoint: Endpoint? {
+        switch self {
+        case .sendEmailCode: .sendEmailCode
+        case .registerWithEmailCode: .registerWithEmailCode
+        case .signInWithEmailCode: .signInWithEmailCode
+        case .sendPhoneCode: .sendPhoneCode
+        case .signInWithPhoneCode: .signInWithPhoneCode
+        case .signIn: .signIn
+        case .register: .register
+        case .requestPasswordReset: .requestPasswordReset
+        case .resetPassword: .resetPassword
+        case .setPassword: .setPassword
+        case .changePassword: .changePassword
+        case .oauthURL: .oauthURL
+        case .signInNatively: .signInNatively
+        case .refresh: .refresh
+        case .currentUser: .currentUser
+        case .revoke: .revoke
+        case .protected, .openRealtime: nil
+        }
+    }
+
     /// Redacted summary.
     public var description: String {
         switch self {
@@ -205,4 +229,40 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
         case .openRealtime(let token): "openRealtime(\(token))"
         }
     }
+}
+
+/// A server endpoint AuthCore calls, named by what it does (the backends' paths differ).
+public enum Endpoint: String, Hashable, Sendable, CaseIterable {
+    /// Send an email code.
+    case sendEmailCode
+    /// Register with an email code.
+    case registerWithEmailCode
+    /// Sign in with an email code.
+    case signInWithEmailCode
+    /// Send an SMS code.
+    case sendPhoneCode
+    /// Sign in with an SMS code.
+    case signInWithPhoneCode
+    /// Sign in with a password.
+    case signIn
+    /// Register.
+    case register
+    /// Ask for a password reset.
+    case requestPasswordReset
+    /// Complete a password reset.
+    case resetPassword
+    /// Set the first password.
+    case setPassword
+    /// Change the password.
+    case changePassword
+    /// Ask for an OAuth provider's URL.
+    case oauthURL
+    /// Sign in with a provider's identity token.
+    case signInNatively
+    /// Refresh the tokens.
+    case refresh
+    /// Ask who the token belongs to.
+    case currentUser
+    /// Revoke a refresh token (sign out on the server).
+    case revoke
 }

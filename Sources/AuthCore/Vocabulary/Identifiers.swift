@@ -33,13 +33,23 @@ public struct FlowContext: Hashable, Sendable {
     public private(set) var codeCooldowns: [CodeCooldown]
     /// Signed-out sessions still being ended on the server, in the background (see ``ServerSignOut``).
     public internal(set) var serverSignOuts: [ServerSignOut]
+    /// Requests an intent waits for, with the server endpoint each went to: a 429 to one names
+    /// the endpoint the server asks to wait for. (A subset of ``waiters``, kept with them.)
+    public private(set) var sent: [SentRequest]
+    /// Endpoints the server asked not to call again before a time (429 with `Retry-After`).
+    public private(set) var serverWaits: [ServerWait]
 
     /// A context whose counter starts at `next`.
-    public init(next: UInt64 = 1, waiters: [Waiter] = [], codeCooldowns: [CodeCooldown] = [], serverSignOuts: [ServerSignOut] = []) {
+    public init(
+        next: UInt64 = 1, waiters: [Waiter] = [], codeCooldowns: [CodeCooldown] = [], serverSignOuts: [ServerSignOut] = [],
+        sent: [SentRequest] = [], serverWaits: [ServerWait] = []
+    ) {
         self.next = next
         self.waiters = waiters
         self.codeCooldowns = codeCooldowns
         self.serverSignOuts = serverSignOuts
+        self.sent = sent
+        self.serverWaits = serverWaits
     }
 
     /// Issues the next id, for a request no intent waits for (a refresh, a restore, a revoke).
@@ -98,6 +108,85 @@ public struct FlowContext: Hashable, Sendable {
     /// Forgets the cooldowns that have ended at `now`.
     public mutating func forgetCooldowns(endedBy now: Instant) {
         if codeCooldowns.contains(where: { $0.resendAt <= now }) { codeCooldowns.removeAll { $0.resendAt <= now } }
+    }
+
+    // MARK: The server's waits
+
+    /// Until when the server asked not to call `endpoint`, if that time is still ahead of `now`.
+    public func serverWait(for endpoint: Endpoint, at now: Instant) -> Instant? {
+        serverWaits.first { $0.endpoint == endpoint && now < $0.until }?.until
+    }
+
+    /// Notes the answer to `request`: it is no longer in flight, and a 429 with `Retry-After` to a
+    /// request to an endpoint starts that endpoint's wait.
+    @usableFromInline
+    mutating func answered(_ request: RequestID, with reply: Reply, at now: Instant) {
+        guard let index = sent.firstIndex(where: { $0.request == request }) else { return }
+        let endpoint = sent.remove(at: index).endpoint
+        guard case .failed(.rateLimited(let retryAfter?)) = reply else { return }
+        serverAsksToWait(for: endpoint, until: now + retryAfter)
+    }
+
+    /// Remembers that the server asked not to call `endpoint` before `until`. Nothing wakes at its
+    /// end: a request held back is answered at once, so nothing waits for it; the wait is
+    /// forgotten by the first event after it.
+    public mutating func serverAsksToWait(for endpoint: Endpoint, until: Instant) {
+        serverWaits.removeAll { $0.endpoint == endpoint }
+        serverWaits.append(ServerWait(endpoint: endpoint, until: until))
+    }
+
+    /// Forgets every wait: a session beginning starts the server's limits over (the sign-in that
+    /// was limited has succeeded, the code flows have ended, the refresh token is new).
+    public mutating func forgetAllServerWaits() {
+        if !serverWaits.isEmpty { serverWaits = [] }
+    }
+
+    /// Forgets the waits that have ended at `now`.
+    @usableFromInline
+    mutating func forgetServerWaits(endedBy now: Instant) {
+        if serverWaits.contains(where: { $0.until <= now }) { serverWaits.removeAll { $0.until <= now } }
+    }
+
+    /// Remembers that `request`, which an intent waits for, went to `endpoint`.
+    @usableFromInline
+    mutating func sending(_ request: RequestID, to endpoint: Endpoint) {
+        guard waiters.contains(where: { $0.request == request }) else { return }
+        sent.append(SentRequest(request: request, endpoint: endpoint))
+    }
+
+    /// Forgets the requests no intent waits for any more (answered, abandoned or cancelled).
+    @usableFromInline
+    mutating func forgetSentNoLongerAwaited() {
+        guard !sent.isEmpty else { return }
+        sent.removeAll { sent in !waiters.contains { $0.request == sent.request } }
+    }
+}
+
+/// A request in flight to a server endpoint.
+public struct SentRequest: Hashable, Sendable {
+    /// The request.
+    public var request: RequestID
+    /// Where it went.
+    public var endpoint: Endpoint
+
+    /// A request sent to an endpoint.
+    public init(request: RequestID, endpoint: Endpoint) {
+        self.request = request
+        self.endpoint = endpoint
+    }
+}
+
+/// An endpoint the server asked not to call again before `until` (a 429 with `Retry-After`).
+public struct ServerWait: Hashable, Sendable {
+    /// The endpoint.
+    public var endpoint: Endpoint
+    /// When it may be called again.
+    public var until: Instant
+
+    /// A wait the server asked for.
+    public init(endpoint: Endpoint, until: Instant) {
+        self.endpoint = endpoint
+        self.until = until
     }
 }
 

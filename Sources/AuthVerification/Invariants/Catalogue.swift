@@ -14,7 +14,7 @@ public enum Catalogue {
             passwordRequirementAllowsNothingElse(), passwordStepNeverSkipped(), codeOnlyAfterCodeSent(), setPasswordOnlyWhileUnset(),
             signInRequestsNeedTheUser(), atMostOneVerificationInFlight(), resetSignInReplacesSession(), onlyValidInputSent(),
             noSecretInDescriptions(), noSecretInEventsOrEffects(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
-            everyIntentFinishedOnce(),
+            everyIntentFinishedOnce(), noRequestBeforeTheServersTime(),
         ]
         if let codes { list += codeInvariants(codes) }
         if serverSignOut { list.append(noOrphanedServerSession()) }
@@ -25,6 +25,29 @@ public enum Catalogue {
     public static var names: [String] {
         let list: [Invariant<SessionLifecycle>] = all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1), serverSignOut: true)
         return list.map(\.name)
+    }
+
+    // MARK: Rate limits
+
+    /// No request goes to an endpoint the server rate-limited before the time it gave: a 429 with
+    /// `Retry-After` holds for the user's next attempt and the client's own retries alike.
+    /// (RFC 6585 §4; RFC 9110 §10.2.3 Retry-After; Everday's and Hero365's 429 guidance.)
+    @inlinable public static func noRequestBeforeTheServersTime<M>() -> Invariant<M> {
+        Invariant(
+            "no request to a rate-limited endpoint before the server's time", source: "RFC 6585 §4; RFC 9110 §10.2.3",
+            .step { t in
+                let windows = t.after.world.history.rateLimits
+                guard !windows.isEmpty else { return nil }
+                for request in t.sent {
+                    guard let endpoint = request.rateLimitedEndpoint,
+                        let window = windows.first(where: { $0.endpoint == endpoint && $0.until > t.after.world.now })
+                    else {
+                        continue
+                    }
+                    return "\(endpoint) sent at \(t.after.world.now), before the server's time \(window.until)"
+                }
+                return nil
+            })
     }
 
     // MARK: Intents
@@ -552,6 +575,30 @@ public enum Catalogue {
 }
 
 extension APIRequest {
+    /// The endpoint a 429 to this request limits, by the request's kind; `nil` for the app's own
+    /// protected calls and the realtime connection, which the kit does not name.
+    @inlinable var rateLimitedEndpoint: String? {
+        switch self {
+        case .sendEmailCode: "sendEmailCode"
+        case .registerWithEmailCode: "registerWithEmailCode"
+        case .signInWithEmailCode: "signInWithEmailCode"
+        case .sendPhoneCode: "sendPhoneCode"
+        case .signInWithPhoneCode: "signInWithPhoneCode"
+        case .signIn: "signIn"
+        case .register: "register"
+        case .requestPasswordReset: "requestPasswordReset"
+        case .resetPassword: "resetPassword"
+        case .setPassword: "setPassword"
+        case .changePassword: "changePassword"
+        case .oauthURL: "oauthURL"
+        case .signInNatively: "signInNatively"
+        case .refresh: "refresh"
+        case .currentUser: "currentUser"
+        case .revoke: "revoke"
+        case .protected, .openRealtime: nil
+        }
+    }
+
     /// Whether every value the user typed into the request is valid by the sources' rules
     /// (``SourceRules``), not by the value types' own validation.
     var inputIsValid: Bool {

@@ -202,6 +202,16 @@ extension Survey {
         return (steps, snapshot)
     }
 
+    /// The deadlines ahead that time may pass to with no event: the session's access token's
+    /// expiry; and, when nothing else moves time (no timer pending, no token to expire), the end of
+    /// each wait a server asked for (429 with `Retry-After`), earliest first.
+    @inlinable func deadlines(_ snapshot: Snapshot<Machine>) -> [Instant] {
+        let now = snapshot.world.now
+        if let expiry = snapshot.sessionCredentials?.expiresAt, expiry > now { return [expiry] }
+        guard snapshot.world.timers.isEmpty else { return [] }
+        return Set(snapshot.world.history.rateLimits.map(\.until).filter { $0 > now }).sorted()
+    }
+
     /// What can happen next in `snapshot`, without building each move's event: the fuzzer picks
     /// one move of many, and builds only that one.
     @inlinable func menu(_ snapshot: Snapshot<Machine>) -> Menu {
@@ -235,7 +245,7 @@ extension Survey {
                 }
             },
             exchanges: world.network.map(\.id), timers: world.timers.map { max(world.now, $0.at) }, relaunches: launches,
-            withdrawals: withdrawals, waits: snapshot.sessionCredentials?.expiresAt.map { $0 > world.now ? [$0] : [] } ?? [],
+            withdrawals: withdrawals, waits: deadlines(snapshot),
             nextIntent: IntentID(world.nextIntent), events: events)
     }
 
@@ -272,7 +282,13 @@ extension Survey {
         /// The open intents whose caller may stop waiting, oldest first.
         @usableFromInline let withdrawals: [IntentID]
         /// The deadlines time may pass to with no event (``Choice/wait(_:)``): the expiry of the
-        /// session's access token, while it lies ahead.
+        /// session's access token, while it lies ahead; and, when no timer is pending and no token
+        /// can expire, the end of each 429 window the server set (`deadlines(_:)`).
+        ///
+        /// A window's end is offered only then because offering it always let time stop at 30 s
+        /// after every 429, out of step with every other deadline: app.subspace no longer closed
+        /// within 5,000,000 states. Where a timer is pending, time reaches the window's end by it
+        /// (a refresh retried at the window's end, a sign-in's or a code's own wake-up).
         ///
         /// Timers the reducer scheduled move time already, and fire in order; a wait models the app
         /// suspended past them (they fire, overdue, after it resumes), or a session whose expiry no
@@ -376,6 +392,7 @@ extension Survey {
             world.history.openIntents = []  // The process ended: nobody waits any more.
             world.history.codes = []  // The client's memory of sent codes is gone; the server's own cooldown answers now.
             world.history.liveAfterLogout = []  // The background sign-out ended with the process.
+            world.history.rateLimits = []  // The client's memory of the server's waits is gone; the server answers 429 again.
             switch (mode, world.vault) {
             case (0, .unreadable(let credentials)): world.vault = .holds(credentials)
             case (1, .holds(let credentials)): world.vault = .unreadable(credentials)
@@ -406,13 +423,17 @@ extension Survey {
             break
         }
         let effects = machine.reduce(&world.state, move.event)
+        var loggedOut: RefreshToken?
         if endsServerSessions, effects.contains(.emit(.signedOut(.userRequested))),
             let token = snapshot.sessionCredentials?.refreshToken, !world.history.liveAfterLogout.contains(token)
         {
             world.history.liveAfterLogout.append(token)  // A logout: this session's refresh token must end on the server.
+            loggedOut = token
         }
-        if let token = answered?.request.refreshToken, effects.contains(where: \.reportsServerSessionUnconfirmed) {
-            world.history.liveAfterLogout.removeAll { $0 == token }  // Reported to the app: the kit asks no more of the client.
+        // Reported to the app (in answer to the background work, or at the logout itself when the
+        // server's 429 holds the request back): the kit asks no more of the client.
+        if let token = answered?.request.refreshToken ?? loggedOut, effects.contains(where: \.reportsServerSessionUnconfirmed) {
+            world.history.liveAfterLogout.removeAll { $0 == token }
         }
         for effect in effects { perform(effect, in: &world) }
         return (world, effects, answered)
@@ -508,6 +529,10 @@ extension Survey {
                 break
             }
         }
+        if case .failed(.rateLimited(let retryAfter?)) = reply, let endpoint = exchange.request.rateLimitedEndpoint {
+            history.rateLimits.removeAll { $0.endpoint == endpoint }
+            history.rateLimits.append(RateLimitWindow(endpoint: endpoint, until: now + retryAfter))
+        }
         switch (exchange.request, reply) {
         case (.refresh(let old), .refreshed(let tokens)):
             if let new = tokens.refreshToken, new != old, !history.retiredRefreshTokens.contains(old) {
@@ -580,11 +605,18 @@ extension Survey {
         if signedInBefore != signedInAfter, !world.history.codes.isEmpty {
             world.history.codes = []  // A session beginning or ending clears the code flows, as the lifecycles do.
         }
+        if !signedInBefore, signedInAfter, !world.history.rateLimits.isEmpty {
+            world.history.rateLimits = []  // A session beginning starts the limits over: a new grant, a new refresh token.
+        }
         if !world.history.inFlightAtSignOut.isEmpty {
             world.history.inFlightAtSignOut.removeAll { id in !world.network.contains { $0.id == id } }
         }
         if !world.history.retiredRefreshTokens.isEmpty {
             world.history.retiredRefreshTokens.removeAll { !facts.liveRefreshTokens.contains($0.reveal()) }
+        }
+        if !world.history.rateLimits.isEmpty {
+            let now = world.now
+            world.history.rateLimits.removeAll { $0.until <= now }
         }
     }
 }

@@ -81,6 +81,10 @@ public struct History: Hashable, Sendable {
     /// logout. A report that the server session could not be confirmed ended clears them, and so
     /// does a relaunch (the process that would have ended them is gone).
     public var liveAfterLogout: [RefreshToken] = []
+    /// Endpoints a server answered 429 with a time to wait (`Retry-After`), and until when: no
+    /// request to them before then. Forgotten once the time has come, when a session begins (a
+    /// new grant starts the limits over) and at a relaunch.
+    public var rateLimits: [RateLimitWindow] = []
 
     /// Creates an empty history.
     @inlinable public init() {}
@@ -90,6 +94,20 @@ public struct History: Hashable, Sendable {
     @inlinable public func endsLoggedOutSession(_ request: APIRequest) -> Bool {
         guard !liveAfterLogout.isEmpty, let token = request.refreshToken else { return false }
         return liveAfterLogout.contains(token)
+    }
+}
+
+/// An endpoint a server asked not to be called again before `until` (429 with `Retry-After`).
+public struct RateLimitWindow: Hashable, Sendable {
+    /// The endpoint, by the request's kind (``APIRequest/rateLimitedEndpoint``).
+    public var endpoint: String
+    /// When requests to it may be sent again.
+    public var until: Instant
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(endpoint: String, until: Instant) {
+        self.endpoint = endpoint
+        self.until = until
     }
 }
 
@@ -231,6 +249,11 @@ extension History: Surveyable {
         s.visit(unordered: callSends)
         s.visit(intentSet: openIntents)
         s.visit(tokenSet: liveAfterLogout)
+        s.number(rateLimits.count)
+        for window in rateLimits.sorted(by: { $0.endpoint < $1.endpoint }) {  // One window an endpoint; their order says nothing.
+            s.plain(window.endpoint)
+            s.visit(window.until)
+        }
         switch passwordStepDue {
         case nil: s.tag("none")
         case .set?: s.tag("set")

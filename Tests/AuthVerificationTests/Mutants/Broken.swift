@@ -95,6 +95,33 @@ enum Broken {
         return base.step(&phase, event, &requests)
     }
 
+    // MARK: Rate limits
+
+    /// A sign-in answered 429 goes back to the form at once: the user's next attempt reaches the
+    /// endpoint inside the server's window.
+    static let signInInsideTheRateLimit = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        if case .reply(let id, .failed(.rateLimited(let retryAfter)), _) = event, case .signingIn(_, let current) = phase, current == id {
+            phase = .enteringCredentials
+            return requests.finish(waitingFor: id, .failed(.rateLimited(retryAfter: retryAfter)))
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// The same forgetful sign-in on a machine that forgets the server's waits too (its context
+    /// drops them at every step): the user's next attempt reaches the endpoint inside the window.
+    static let serverWaitsForgotten = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        requests.forgetAllServerWaits()
+        return signInInsideTheRateLimit.step(&phase, event, &requests)
+    }
+
+    /// A refresh answered 429 retries after its own backoff, whatever `Retry-After` said.
+    static let refreshRetryIgnoresRetryAfter = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .reply(let id, .failed(.rateLimited), let at) = event {
+            return base.step(&phase, .reply(id, .failed(.rateLimited(retryAfter: nil)), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
     // MARK: Stale answers and logout races
 
     /// A sign-in answer is taken whatever request it answers, even one the user abandoned.

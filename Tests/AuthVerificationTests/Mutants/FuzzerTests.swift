@@ -43,6 +43,7 @@ struct FuzzerTests {
         PlantedBug("omittedRefreshTokenDropsTheOld", finds: (9_787_556_957_362_567_149, 73, "[i0, a0.0, i12, a0.1]")),
         PlantedBug("sendsBeforePersisting", finds: (9_787_556_957_362_567_149, 73, "[i0, a0.0, i12, i2, a0.0]")),
         PlantedBug("transientFailureEndsTheSession", finds: (9_787_556_957_362_567_149, 22, "[i0, a0.0, i12, a0.3]")),
+        PlantedBug("refreshRetryIgnoresRetryAfter", finds: (10_600_041_532_055_648_374, 67, "[i0, a0.0, i12, a0.2, t0]")),
         PlantedBug("staleGrantAccepted", finds: (1_341_414_211_606_222_565, 57, "[i0, i6, a0.0]")),
         PlantedBug("lateRefreshPersisted", finds: (9_787_556_957_362_567_149, 190, "[i0, a0.0, i12, i3, a0.0]")),
         PlantedBug("pendingApprovalTakesAnyGrant", seed: 1, finds: (5_066_726_382_251_962_364, 36, "[i0, i1, i0, a1.3, a0.0]")),

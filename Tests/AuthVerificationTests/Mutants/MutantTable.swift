@@ -84,6 +84,10 @@ enum MutantTable {
         MutantCase(
             "only definitive refresh errors end the session", shortest: 4, "transientFailureEndsTheSession",
             Broken.transientFailureEndsTheSession, under: .rotatingSession),
+        // Sign in (2), refresh at the margin (1), 429 with Retry-After 300 s (1), the retry after the 90 s backoff (1).
+        MutantCase(
+            "no request to a rate-limited endpoint before the server's time", shortest: 5, "refreshRetryIgnoresRetryAfter",
+            Broken.refreshRetryIgnoresRetryAfter, under: SmallModels.RotatingSession(failures: [.rateLimited(retryAfter: .seconds(300)), .network])),
         // Submit (1), start over (1), the abandoned attempt's grant (1).
         MutantCase("stale answers change nothing", shortest: 3, "staleGrantAccepted", Broken.staleGrantAccepted, under: .passwordSignIn),
         // Sign in (2), refresh (1), logout (1), the refresh answer lands (1).
@@ -115,7 +119,8 @@ enum MutantTable {
             "passwordSetTwice", Broken.passwordSetTwice, under: .plainSession),
         // Submit the phone (1), code sent (1), the resend timer fires (1).
         MutantCase(
-            "codes and sign-ins are never retried by themselves", shortest: 3, "codeResentByItself", Broken.codeResentByItself,
+            "codes and sign-ins are never retried by themselves", shortest: 3,
+            alsoBreaks: ["no request to a rate-limited endpoint before the server's time"], "codeResentByItself", Broken.codeResentByItself,
             under: .oneTimeCode),
         // Submit the phone (1), code sent (1), a code (1), another code while it is verified (1).
         MutantCase(

@@ -66,4 +66,23 @@ struct MutantTests {
         // A logout at once: the mutant does not ask to clear credentials even while signed out.
         #expect(report.violations.first { $0.invariant == "logout always signs out and clears the vault" }?.trace.count == 1)
     }
+
+    /// The sign-in resubmitted inside a 429 window, on a machine that forgets the server's waits:
+    /// `authflow verify`'s invariant catches it at once.
+    @Test("a machine that forgets the server's waits lets a sign-in reach the endpoint inside the window: caught in 3 steps")
+    func signInInsideTheWindowCaught() {
+        let report = Explorer.explore(SmallModels.PasswordSignInModel()("serverWaitsForgotten", Broken.serverWaitsForgotten))
+        let violation = report.violations.first { $0.invariant == "no request to a rate-limited endpoint before the server's time" }
+        // Submit (1), 429 with Retry-After 30 s (1), submit again inside the window (1).
+        #expect(violation?.trace.count == 3)
+    }
+
+    /// The server's waits are the machine's (`Lifecycle.reduce`), not each flow's: a sign-in that
+    /// forgets its own rate-limited phase still sends nothing inside the server's window.
+    @Test("a sign-in that forgets the 429 is held back by the machine: nothing reaches the rate-limited endpoint early")
+    func machineHoldsBackAForgetfulFlow() {
+        let report = Explorer.explore(SmallModels.PasswordSignInModel()("signInInsideTheRateLimit", Broken.signInInsideTheRateLimit))
+        #expect(report.complete)
+        #expect(!report.violations.contains { $0.invariant == "no request to a rate-limited endpoint before the server's time" })
+    }
 }

@@ -5,10 +5,21 @@ import Testing
 /// Broken reducers (and one broken model) that the explorer's structural checks must catch:
 /// the invariants hold in each, only the shape of the graph is wrong.
 extension Broken {
-    /// A 429 whose end is never scheduled: the rate-limited phase waits for a tick that never comes (deadlock).
-    static let rateLimitNeverEnds = Mutant<PasswordSignIn>.editing(PasswordSignIn(identifiers: .username)) { _, event, _, effects in
-        guard case .reply(_, .failed(.rateLimited), _) = event else { return }
-        effects.removeAll { if case .schedule(.rateLimitEnds, _) = $0 { true } else { false } }
+    /// A 429 whose end is never scheduled, and a rate-limited phase deaf to time: it waits for a
+    /// wake-up that never comes (deadlock).
+    static let rateLimitNeverEnds = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        if case .rateLimited(let until) = phase {
+            switch event {
+            case .tick: return []  // Time passes; the limit stays.
+            case .intent(_, let id, _): return [.finish(id, .rejected(.rateLimited(until: until)))]
+            case .reply, .withdrawn, .launched: break
+            }
+        }
+        var effects = base.step(&phase, event, &requests)
+        if case .reply(_, .failed(.rateLimited), _) = event {
+            effects.removeAll { if case .schedule(.rateLimitEnds, _) = $0 { true } else { false } }
+        }
+        return effects
     }
 
     /// Once an account was pending approval the sign-in form never comes back: start over is
@@ -118,8 +129,8 @@ struct StructuralCase: Sendable, CustomTestStringConvertible {
 @Suite("Structural mutants")
 struct StructuralMutantTests {
     static let rows: [StructuralCase] = [
-        // Submit (1), 429 (1): rate limited, and nothing is scheduled to end it.
-        StructuralCase(.deadlock, "rateLimited", trace: 2, "rateLimitNeverEnds", Broken.rateLimitNeverEnds, under: .passwordSignIn)
+        // Submit (1), 429 (1), the server's wait ends (1): rate limited for good, every intent refused.
+        StructuralCase(.deadlock, "rateLimited", trace: 3, "rateLimitNeverEnds", Broken.rateLimitNeverEnds, under: .passwordSignIn)
             .alsoFinding("noWayHome: no way back to enteringCredentials from rateLimited"),
         // Submit (1), pending approval (1): from there only retries, which come back to it or sign in.
         StructuralCase(

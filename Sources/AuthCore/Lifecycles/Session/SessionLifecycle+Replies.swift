@@ -103,6 +103,9 @@ extension SessionLifecycle {
         case .failed(let failure) where !failure.isTransient:
             return end(&phase, reason: .sessionExpired, &requests)
         case .failed(let failure):
+            if case .rateLimited(let retryAfter?) = failure {
+                requests.serverAsksToWait(for: restoring.endpoint, until: now + retryAfter)
+            }
             return keep(restoring, unconfirmed: failure, at: now, &phase, &requests)
         case .granted, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened, .realtimeClosed:
             return keep(restoring, unconfirmed: .malformed, at: now, &phase, &requests)
@@ -178,17 +181,19 @@ extension SessionLifecycle {
         case .failed(let failure) where !failure.isTransient:
             return end(&phase, reason: .sessionExpired, &requests)
         case .failed(let failure):
-            return refreshFailedTransiently(active, failure, attempt: attempt, at: now, &phase)
+            return refreshFailedTransiently(active, failure, attempt: attempt, at: now, &phase, &requests)
         case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened,
             .realtimeClosed:
-            return refreshFailedTransiently(active, .malformed, attempt: attempt, at: now, &phase)
+            return refreshFailedTransiently(active, .malformed, attempt: attempt, at: now, &phase, &requests)
         }
     }
 
     private func refreshFailedTransiently(
-        _ active: Active, _ failure: AuthFailure, attempt: Int, at now: Instant, _ phase: inout Phase
+        _ active: Active, _ failure: AuthFailure, attempt: Int, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
     ) -> [AuthEffect] {
         var active = active
+        // A 429's time holds for every refresh, the background sign-out's and the next one offline too.
+        if case .rateLimited(let retryAfter?) = failure { requests.serverAsksToWait(for: .refresh, until: now + retryAfter) }
         guard case .rotating(_, let retryLimit, let backoff) = policy.refresh.applied(to: active.credentials), attempt + 1 < retryLimit else {
             let waiting = active.calls.filter { $0.stage == .waitingForToken }
             active.calls.removeAll { $0.stage == .waitingForToken }

@@ -90,8 +90,10 @@ extension SessionLifecycle {
     }
 
     /// The same request again after a transient failure, a bounded number of times
-    /// (``SessionPolicy/serverSignOutAttempts``); then the failure is reported.
+    /// (``SessionPolicy/serverSignOutAttempts``); then the failure is reported. A 429 is reported
+    /// at once: the server asked not to be called again so soon, and nobody waits for the answer.
     private func retry(_ signOut: ServerSignOut, after failure: AuthFailure, _ requests: inout FlowContext) -> [AuthEffect] {
+        if case .rateLimited = failure { return [.emit(.serverSessionNotConfirmed(failure))] }
         guard signOut.attempts < policy.serverSignOutAttempts else { return [.emit(.serverSessionNotConfirmed(failure))] }
         let revoking: Bool
         switch signOut.stage {

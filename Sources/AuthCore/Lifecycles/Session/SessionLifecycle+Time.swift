@@ -46,11 +46,11 @@ extension SessionLifecycle {
         case (.refresh, let token?),
             (.fetchCurrentUser, let token?) where expired:
             let id = requests.issue()
-            phase = .restoring(Restoring(credentials: credentials, request: id))
+            phase = .restoring(Restoring(credentials: credentials, request: id, asking: .refresh))
             return [.send(id, .refresh(token))]
         case (.fetchCurrentUser, _) where !expired:
             let id = requests.issue()
-            phase = .restoring(Restoring(credentials: credentials, request: id))
+            phase = .restoring(Restoring(credentials: credentials, request: id, asking: .currentUser))
             return [.send(id, .currentUser(credentials.bearer))]
         case (.trustStored, _) where !expired:
             let (next, effects) = enter(credentials, at: now, [.emit(.signedIn(credentials.user))])

@@ -64,13 +64,16 @@ public struct SessionLifecycle: Lifecycle {
         public var credentials: Credentials
         /// The refresh or current-user request asking the server.
         public var request: RequestID
+        /// Which of the two it is: a 429 to it holds for that endpoint.
+        public var endpoint: Endpoint
         /// Protected calls made meanwhile, in call order; sent once the session is confirmed.
         public var waiting: [IntentID]
 
         /// Creates the restoring state.
-        public init(credentials: Credentials, request: RequestID, waiting: [IntentID] = []) {
+        public init(credentials: Credentials, request: RequestID, asking endpoint: Endpoint, waiting: [IntentID] = []) {
             self.credentials = credentials
             self.request = request
+            self.endpoint = endpoint
             self.waiting = waiting
         }
 

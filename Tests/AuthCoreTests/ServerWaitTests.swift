@@ -1,0 +1,106 @@
+import Testing
+@testable import AuthCore
+
+/// A server's 429 with `Retry-After` holds for every request to that endpoint until its time: the
+/// machine answers such a request at once with the server's 429 instead of sending it.
+@Suite("The server's waits")
+struct ServerWaitTests {
+    typealias Flow = CodeRegistration
+
+    static let flow = CodeRegistration(resendCooldown: .seconds(60))
+
+    /// The sends among `effects`.
+    static func sends(_ effects: [AuthEffect]) -> [APIRequest] {
+        effects.compactMap { if case .send(_, let request) = $0 { request } else { nil } }
+    }
+
+    /// A code registration whose code request the server answered 429, Retry-After 30 s.
+    static func rateLimited() -> (LifecycleState<Flow.Phase>, [AuthEffect]) {
+        var state = LifecycleState(phase: flow.initialPhase)
+        let sent = flow.reduce(&state, .intent(.submitEmail(Samples.email.rawValue), id: Samples.intent, at: Samples.t0))
+        #expect(sends(sent).count == 1)
+        let answered = flow.reduce(&state, .reply(Samples.r(1), .failed(.rateLimited(retryAfter: .seconds(30))), at: Samples.t0))
+        return (state, answered)
+    }
+
+    @Test("a 429 with Retry-After starts the endpoint's wait, and nothing is scheduled for its end")
+    func waitStarts() {
+        let (state, effects) = Self.rateLimited()
+        #expect(state.context.serverWait(for: .sendEmailCode, at: Samples.at(29)) == Samples.at(30))
+        #expect(state.context.serverWait(for: .sendEmailCode, at: Samples.at(30)) == nil)
+        #expect(state.context.serverWait(for: .registerWithEmailCode, at: Samples.at(1)) == nil)
+        #expect(!effects.contains { if case .schedule = $0 { true } else { false } })
+    }
+
+    @Test("the user's next attempt inside the wait is answered at once with the time left, and nothing is sent")
+    func attemptInsideTheWait() {
+        var (state, _) = Self.rateLimited()
+        let effects = Self.flow.reduce(&state, .intent(.submitEmail(Samples.email.rawValue), id: Samples.call1, at: Samples.at(10)))
+        #expect(Self.sends(effects).isEmpty)
+        #expect(effects.contains(.finish(Samples.call1, .failed(.rateLimited(retryAfter: .seconds(20))))))
+    }
+
+    @Test("once the server's time has come, the attempt is sent, and the wait is forgotten")
+    func attemptAfterTheWait() {
+        var (state, _) = Self.rateLimited()
+        let effects = Self.flow.reduce(&state, .intent(.submitEmail(Samples.email.rawValue), id: Samples.call1, at: Samples.at(30)))
+        #expect(Self.sends(effects).count == 1)
+        #expect(state.context.serverWaits.isEmpty)
+    }
+
+    @Test("a 429 to a request nobody waits for any more (the user started over) starts no wait and changes nothing")
+    func staleAnswerStartsNoWait() {
+        var state = LifecycleState(phase: Self.flow.initialPhase)
+        _ = Self.flow.reduce(&state, .intent(.submitEmail(Samples.email.rawValue), id: Samples.intent, at: Samples.t0))
+        _ = Self.flow.reduce(&state, .intent(.startOver, id: Samples.call1, at: Samples.t0))
+        let before = state
+        let effects = Self.flow.reduce(&state, .reply(Samples.r(1), .failed(.rateLimited(retryAfter: .seconds(30))), at: Samples.t0))
+        #expect(effects.isEmpty && state == before)
+    }
+
+    @Test(
+        "logout while the refresh endpoint waits and the token can no longer be attached: signed out at once, the server session reported not confirmed, nothing sent"
+    )
+    func logoutInsideTheRefreshWait() {
+        let session = Apps.everday().session
+        var state = LifecycleState(
+            phase: SessionLifecycle.Phase.active(
+                SessionLifecycle.Active(credentials: Samples.rotatingCredentials, refresh: .refreshing(Samples.r(1), attempt: 0))),
+            context: FlowContext(next: 2))
+        _ = session.reduce(&state, .reply(Samples.r(1), .failed(.rateLimited(retryAfter: .seconds(300))), at: Samples.at(1750)))
+        let effects = session.reduce(&state, .intent(.logout, id: Samples.intent, at: Samples.at(1790)))
+        #expect(Self.sends(effects).isEmpty)
+        #expect(effects.contains(.emit(.signedOut(.userRequested))))
+        #expect(effects.contains(.emit(.serverSessionNotConfirmed(.rateLimited(retryAfter: .seconds(260))))))
+    }
+
+    @Test("a session beginning starts the server's limits over: a wait left by another flow is forgotten at sign-in")
+    func signInForgetsTheWaits() {
+        let app = Apps.subspace()
+        var state = LifecycleState(phase: app.initialPhase)
+        let registering: SubspaceApp.Intent = .entry(
+            .first(.submit(RegistrationInput(name: Samples.nameText, email: Samples.emailText, password: Samples.passwordInput))))
+        let sent = Self.sends(app.reduce(&state, .intent(registering, id: Samples.intent, at: Samples.t0)))
+        #expect(sent.count == 1)
+        _ = app.reduce(&state, .reply(Samples.r(1), .failed(.rateLimited(retryAfter: .seconds(300))), at: Samples.t0))
+        #expect(state.context.serverWait(for: .register, at: Samples.at(1)) == Samples.at(300))
+        let signingIn: SubspaceApp.Intent = .entry(.second(.submit(identifier: Samples.emailText, password: Samples.passwordInput)))
+        #expect(Self.sends(app.reduce(&state, .intent(signingIn, id: Samples.call1, at: Samples.at(1)))).count == 1)
+        let grant = Grant(accessToken: Samples.access1, expiry: .after(Samples.lifetime), user: Samples.user)
+        _ = app.reduce(&state, .reply(Samples.r(2), .granted(grant), at: Samples.at(1)))
+        #expect(state.context.serverWaits.isEmpty)
+    }
+
+    @Test(
+        "a 429 to a restore holds the endpoint the restore asked: who-am-I while the token lives, refresh once it has ended",
+        arguments: [(Int64(0), Endpoint.currentUser), (Int64(1800), Endpoint.refresh)])
+    func restoreWaitsOnItsOwnEndpoint(launchedAt seconds: Int64, asked: Endpoint) {
+        let session = Apps.hero365().session
+        var state = LifecycleState(phase: session.initialPhase)
+        let launch = Samples.at(seconds)
+        let sent = Self.sends(session.reduce(&state, .launched(.stored(Samples.rotatingCredentials), at: launch)))
+        #expect(sent.count == 1)
+        _ = session.reduce(&state, .reply(Samples.r(1), .failed(.rateLimited(retryAfter: .seconds(30))), at: launch))
+        #expect(state.context.serverWaits == [ServerWait(endpoint: asked, until: launch + .seconds(30))])
+    }
+}
