@@ -99,7 +99,7 @@ public struct History: Hashable, Sendable {
 
 /// An endpoint a server asked not to be called again before `until` (429 with `Retry-After`).
 public struct RateLimitWindow: Hashable, Sendable {
-    /// The endpoint, by the request's kind (``APIRequest/rateLimitedEndpoint``).
+    /// The endpoint, by the request's kind (`APIRequest.rateLimitedEndpoint`).
     public var endpoint: String
     /// When requests to it may be sent again.
     public var until: Instant
