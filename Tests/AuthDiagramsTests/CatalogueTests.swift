@@ -63,17 +63,19 @@ struct CatalogueTests {
     @Test(
         "every edge a documented flow takes is drawn in its diagram, for every diagram explored to closure",
         arguments: Committed.diagramNames.filter { DiagramCatalogue.bounds[$0] == nil })
-    func flowEdgesAreDrawn(_ name: String) throws {
-        let diagram = try #require(Committed.generated.diagram(named: name))
+    func flowEdgesAreDrawn(_ name: String) async throws {
+        let generated = await Committed.generated
+        let diagram = try #require(generated.diagram(named: name))
         #expect(diagram.graph.complete)
         let missing = diagram.flowEdges.keys.filter { !diagram.graph.edges.contains($0) }
         #expect(missing.isEmpty, "\(missing.map { "\($0.from) --\($0.label)--> \($0.to) (\(diagram.flowEdges[$0] ?? []))" })")
     }
 
     @Test("every backend's documented flows take edges of its composition and of every entry lifecycle they use", arguments: Backend.allCases)
-    func flowsCoverEachBackend(_ backend: Backend) throws {
-        let composition = try #require(Committed.generated.diagrams.first { $0.kind == .composition && $0.backends == [backend] })
+    func flowsCoverEachBackend(_ backend: Backend) async throws {
+        let generated = await Committed.generated
+        let composition = try #require(generated.diagrams.first { $0.kind == .composition && $0.backends == [backend] })
         #expect(!composition.graph.coverage.isEmpty)
-        #expect(Committed.generated.flows.contains { $0.backend == backend })
+        #expect(generated.flows.contains { $0.backend == backend })
     }
 }

@@ -11,8 +11,9 @@ import FoundationXML
 struct FormatTests {
     @Test(
         "Mermaid: every id is valid for GitHub's renderer, declared once, and every transition uses declared ids", arguments: Committed.diagramNames)
-    func mermaidIDs(_ name: String) throws {
-        let diagram = try #require(Committed.generated.diagram(named: name))
+    func mermaidIDs(_ name: String) async throws {
+        let generated = await Committed.generated
+        let diagram = try #require(generated.diagram(named: name))
         let text = Mermaid.render(diagram.graph, header: diagram.header)
         var declared: [String] = []
         var used: [String] = []
@@ -64,8 +65,9 @@ struct FormatTests {
     @Test(
         "every SCXML file parses as XML in the SCXML namespace, with its initial state, finals and one transition per edge",
         arguments: Committed.diagramNames)
-    func scxmlParses(_ name: String) throws {
-        let diagram = try #require(Committed.generated.diagram(named: name))
+    func scxmlParses(_ name: String) async throws {
+        let generated = await Committed.generated
+        let diagram = try #require(generated.diagram(named: name))
         let text = SCXML.render(diagram.graph, header: diagram.header)
         let reader = SCXMLReader()
         let parser = XMLParser(data: Data(text.utf8))
@@ -174,8 +176,9 @@ struct FormatTests {
     }
 
     @Test("every DOT diagram carries a legend box with an arrow of each style", arguments: Committed.diagramNames)
-    func dotLegend(_ name: String) throws {
-        let diagram = try #require(Committed.generated.diagram(named: name))
+    func dotLegend(_ name: String) async throws {
+        let generated = await Committed.generated
+        let diagram = try #require(generated.diagram(named: name))
         let text = Graphviz.render(diagram.graph, header: diagram.header)
         #expect(text.contains("    subgraph cluster_legend {"))
         for (label, style) in [

@@ -10,34 +10,38 @@ struct StateDiagramsTests {
     static let allFormats = Set(DiagramFormat.allCases)
 
     @Test("the committed StateDiagrams folder is exactly what the code generates (the check `authflow diagrams --check` makes)")
-    func committedFolderIsGenerated() throws {
-        let stale = try Committed.folder.check(Committed.generated.files(), formats: Self.allFormats)
+    func committedFolderIsGenerated() async throws {
+        let generated = await Committed.generated
+        let stale = try Committed.folder.check(generated.files(), formats: Self.allFormats)
         #expect(stale.isEmpty, "stale: \(stale.map(\.description).joined(separator: ", ")) — run `swift run authflow diagrams`")
     }
 
     @Test("every diagram has a Mermaid, a DOT and an SCXML file, and the index embeds its Mermaid", arguments: Committed.diagramNames)
-    func everyDiagramHasEveryFormat(_ name: String) throws {
-        let files = Committed.generated.files()
+    func everyDiagramHasEveryFormat(_ name: String) async throws {
+        let generated = await Committed.generated
+        let files = generated.files()
         for format in DiagramFormat.allCases {
             #expect(files.contains { $0.path == "\(name).\(format.fileExtension)" }, "no \(name).\(format.fileExtension)")
         }
         let index = try #require(files.first { $0.path == "README.md" })
-        let diagram = try #require(Committed.generated.diagram(named: name))
+        let diagram = try #require(generated.diagram(named: name))
         #expect(index.contents.contains("```mermaid\n" + Mermaid.render(diagram.graph)))
     }
 
     @Test("a graph with one edge removed makes the check fail, naming the diagram's files", arguments: Committed.diagramNames)
-    func removedEdgeIsStale(_ name: String) throws {
-        let diagram = try #require(Committed.generated.diagram(named: name))
+    func removedEdgeIsStale(_ name: String) async throws {
+        let generated = await Committed.generated
+        let diagram = try #require(generated.diagram(named: name))
         let edge = try #require(diagram.graph.edges.last)
-        let changed = Committed.generated.changing(name) { $0.removing(edge) }
+        let changed = generated.changing(name) { $0.removing(edge) }
         let stale = staleFiles(expected: changed.files(), existing: try Committed.files(), formats: Self.allFormats)
         #expect(Set(stale) == Set(["\(name).mmd", "\(name).dot", "\(name).scxml", "README.md"].map { StaleFile(path: $0, reason: .differs) }))
     }
 
     @Test("a graph with one edge added makes the check fail, naming the diagram's files")
-    func addedEdgeIsStale() throws {
-        let changed = Committed.generated.changing("codeRegistration") {
+    func addedEdgeIsStale() async throws {
+        let generated = await Committed.generated
+        let changed = generated.changing("codeRegistration") {
             $0.adding(StateGraph.Edge(from: "registered", label: "logout", to: "enteringEmail", kind: .intent))
         }
         let stale = staleFiles(expected: changed.files(), existing: try Committed.files(), formats: Self.allFormats)

@@ -10,8 +10,21 @@ enum Committed {
     /// What the folder holds (path → contents).
     static func files() throws -> [String: String] { try folder.read() }
 
-    /// What the code generates (explored once per test process).
-    static var generated: DiagramSet { DiagramSet.standard() }
+    /// What the code generates, explored once per test process on a thread of its own. The
+    /// exploration takes minutes in a debug build; a test awaiting it suspends instead of holding
+    /// one of the test runner's few threads, so the tests that wait on a subprocess or a socket
+    /// (each with a time limit) keep running meanwhile.
+    static var generated: DiagramSet {
+        get async { await exploration.value }
+    }
+
+    private static let exploration = Task<DiagramSet, Never> {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: DiagramSet.standard()) }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+    }
 
     /// Every diagram's name, for parameterized tests (lifecycles first, then compositions).
     static let diagramNames: [String] = DiagramCatalogue.standard.lifecycles.map(\.name) + DiagramCatalogue.standard.compositions.map(\.name)
