@@ -3,7 +3,7 @@ import AuthDiagrams
 import AuthVerification
 import Testing
 
-@Suite("Catalogue and flow coverage")
+@Suite("Catalogue and flow coverage", .timeLimit(.minutes(15)))
 struct CatalogueTests {
     @Test("every lifecycle model of the verification kit has a diagram, with the backends that use it")
     func everyModelHasADiagram() {

@@ -7,7 +7,7 @@ import Testing
 import FoundationXML
 #endif
 
-@Suite("Formats")
+@Suite("Formats", .timeLimit(.minutes(15)))
 struct FormatTests {
     @Test(
         "Mermaid: every id is valid for GitHub's renderer, declared once, and every transition uses declared ids", arguments: Committed.diagramNames)

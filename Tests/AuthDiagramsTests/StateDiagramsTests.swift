@@ -5,7 +5,7 @@ import AuthVerification
 import Foundation
 import Testing
 
-@Suite("StateDiagrams/ is what the code generates")
+@Suite("StateDiagrams/ is what the code generates", .timeLimit(.minutes(15)))
 struct StateDiagramsTests {
     static let allFormats = Set(DiagramFormat.allCases)
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `authorized(_:)` through the real app machines: the reducer decides, the runner follows.
-@Suite("Authorized calls", .timeLimit(.minutes(2)))
+@Suite("Authorized calls", .timeLimit(.minutes(15)))
 struct AuthorizedCallTests {
     let clock = ManualClock(now: .seconds(1_700_000_000))
 

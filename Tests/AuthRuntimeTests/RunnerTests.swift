@@ -6,7 +6,7 @@ import Testing
 
 /// The runner's mechanics, one effect at a time, through a lifecycle that performs whatever
 /// effects a test lists.
-@Suite("Effect runner", .timeLimit(.minutes(1)))
+@Suite("Effect runner", .timeLimit(.minutes(15)))
 struct RunnerTests {
     let t0 = Instant.seconds(1_700_000_000)
     let clock = ManualClock(now: .seconds(1_700_000_000))

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// What the runner does when its vault cannot be read or written.
-@Suite("Runner and vault", .timeLimit(.minutes(1)))
+@Suite("Runner and vault", .timeLimit(.minutes(15)))
 struct RunnerVaultTests {
     @Test("a runner over a corrupt file vault launches unreadable: nobody is signed out and the file is untouched")
     func runnerWithCorruptFile() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Plants marker secrets in every request and answer the runner handles, in each JSON casing,
 /// and checks that none of them reaches a log line, a description, an error or an outcome.
-@Suite("Secret markers", .timeLimit(.minutes(1)))
+@Suite("Secret markers", .timeLimit(.minutes(15)))
 struct SecretMarkerTests {
     static let password = "Pw-MARKER-7731x"
     static let newPassword = "NewPw-MARKER-5512"

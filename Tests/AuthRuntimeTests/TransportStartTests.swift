@@ -12,7 +12,7 @@ import FoundationNetworking
 /// `HTTPTransport.start(_:completion:)`, the way the runner sends: URLSession's own (no task per
 /// request), the default over `send`, the logging transport's, and how a request and an answer
 /// are converted on the way.
-@Suite("Transport start", .timeLimit(.minutes(1)))
+@Suite("Transport start", .timeLimit(.minutes(15)))
 struct TransportStartTests {
     /// Starts `request` on `transport` and waits for its completion.
     func started(_ transport: any HTTPTransport, _ request: HTTPRequest) async -> Result<HTTPResponse, TransportError> {

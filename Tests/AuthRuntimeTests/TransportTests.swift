@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// `URLSessionTransport` and `URLSessionRealtimeConnector` against the reference backend on loopback.
-@Suite("URLSession transport", .timeLimit(.minutes(1)))
+@Suite("URLSession transport", .timeLimit(.minutes(15)))
 struct TransportTests {
     /// A started VynqTalk server, stopped when `body` returns.
     func withVynqTalk<T>(_ body: (ReferenceServer, URL) async throws -> T) async throws -> T {

@@ -10,7 +10,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("Token vaults", .timeLimit(.minutes(1)))
+@Suite("Token vaults", .timeLimit(.minutes(15)))
 struct VaultTests {
     static let full = Credentials(
         accessToken: AccessToken("access-1"), refreshToken: RefreshToken("refresh-1"), expiresAt: .seconds(1_700_003_600),

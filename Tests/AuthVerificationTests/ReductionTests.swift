@@ -88,7 +88,7 @@ struct ReductionTests {
 
     @Test(
         "each shipped model gives the same verdict for every invariant and structural check, the same diagram and the same cases, with and without the reduction",
-        .timeLimit(.minutes(5)), arguments: models)
+        .timeLimit(.minutes(15)), arguments: models)
     func sameVerdicts(_ shipped: ReducedModel) {
         let model = shipped.model.bounded(inFlight: shipped.inFlight, stale: shipped.stale)
         let reduced = model.explore(limits: ExplorationLimits(keepGoing: true, reduction: .symmetric))
@@ -120,7 +120,7 @@ struct ReductionTests {
 
     @Test(
         "each broken reducer breaks the same invariants with and without the reduction, each with a counterexample of the same length",
-        .timeLimit(.minutes(5)), arguments: MutantTable.rows)
+        .timeLimit(.minutes(15)), arguments: MutantTable.rows)
     func mutantsCaughtAlike(_ row: MutantCase) {
         var limits = MutantTests.limits(row)
         limits.reduction = .symmetric

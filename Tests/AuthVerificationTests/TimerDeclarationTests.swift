@@ -42,7 +42,7 @@ struct TimerDeclarationTests {
         .of(Models.everdayApp()),
     ]
 
-    @Test("every timer a shipped lifecycle schedules is one it declares", .timeLimit(.minutes(5)), arguments: machines)
+    @Test("every timer a shipped lifecycle schedules is one it declares", .timeLimit(.minutes(15)), arguments: machines)
     func declaresWhatItSchedules(_ machine: ScheduledTimers) {
         #expect(machine.scheduled.isSubset(of: Set(machine.declared)), "undeclared: \(machine.scheduled.subtracting(machine.declared))")
     }

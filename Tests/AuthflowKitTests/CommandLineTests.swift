@@ -143,7 +143,7 @@ struct CommandLineTests {
     }
 }
 
-@Suite("authflow serve: request log", .timeLimit(.minutes(1)))
+@Suite("authflow serve: request log", .timeLimit(.minutes(15)))
 struct ServeLogTests {
     /// Serves every backend on a free port while `requests` run against it; what it printed.
     static func serve(_ words: [String], _ requests: @escaping (UInt16) -> Void) throws -> (status: Int32, out: [String]) {

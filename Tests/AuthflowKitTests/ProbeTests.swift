@@ -140,7 +140,7 @@ enum Deviation: String, CaseIterable, Sendable {
     }
 }
 
-@Suite("authflow probe", .timeLimit(.minutes(2)))
+@Suite("authflow probe", .timeLimit(.minutes(15)))
 struct ProbeTests {
     @Test(
         "against the reference backend, every step of the backend's plan runs and conforms, and the exit status is 0",

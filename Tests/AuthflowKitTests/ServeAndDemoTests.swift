@@ -31,7 +31,7 @@ func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     }
 }
 
-@Suite("authflow serve", .timeLimit(.minutes(1)))
+@Suite("authflow serve", .timeLimit(.minutes(15)))
 struct ServeCommandTests {
     @Test("serve prints the base URLs, the outbox and the faults URL, answers requests while running, and stops")
     func servesAndStops() throws {
@@ -121,7 +121,7 @@ struct ServeCommandTests {
     }
 }
 
-@Suite("authflow demo", .timeLimit(.minutes(1)))
+@Suite("authflow demo", .timeLimit(.minutes(15)))
 struct DemoCommandTests {
     static let backends = ["Anonymous Wall", "VynqTalk", "Everday", "Subspace", "Hero365"]
 

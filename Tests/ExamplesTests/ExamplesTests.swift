@@ -10,7 +10,7 @@ import Testing
 
 /// Each example app, run against the reference backend in process, does what it says: sign up or
 /// in, an authorized call, sign out — any failure throws its `AuthError`.
-@Suite("Example apps against the reference backend", .timeLimit(.minutes(1)))
+@Suite("Example apps against the reference backend", .timeLimit(.minutes(15)))
 struct ExamplesTests {
     /// A started server mounting `backend` alone (the documented paths at its root).
     static func server(_ backend: ServedBackend) throws -> ReferenceServer {

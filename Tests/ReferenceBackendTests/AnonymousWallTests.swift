@@ -2,7 +2,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Anonymous Wall contract", .timeLimit(.minutes(1)))
+@Suite("Anonymous Wall contract", .timeLimit(.minutes(15)))
 struct AnonymousWallTests {
     static let email = "student@harvard.edu"
 

@@ -2,7 +2,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Mounting, dev endpoints and ledger", .timeLimit(.minutes(1)))
+@Suite("Mounting, dev endpoints and ledger", .timeLimit(.minutes(15)))
 struct DevAndLayoutTests {
     static let documentedProbe: [(ServedBackend, String, String)] = [
         (.anonymousWall, "POST", "/api/v1/auth/login/password"),

@@ -2,7 +2,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Everday contract", .timeLimit(.minutes(1)))
+@Suite("Everday contract", .timeLimit(.minutes(15)))
 struct EverdayTests {
     static let pending = "Account pending approval. A parent must approve this account before sign in."
     static let newKid = [

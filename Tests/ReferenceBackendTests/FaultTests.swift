@@ -2,7 +2,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Fault injection", .timeLimit(.minutes(1)))
+@Suite("Fault injection", .timeLimit(.minutes(15)))
 struct FaultTests {
     static let login = "/api/v1/auth/login"
     static let credentials = ["email": "admin@subspace.dev", "password": "admin123"]

@@ -3,7 +3,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("HTTP/1.1 server", .timeLimit(.minutes(1)))
+@Suite("HTTP/1.1 server", .timeLimit(.minutes(15)))
 struct HTTPServerTests {
     @Test("a malformed request line is answered 400 and the connection closed")
     func malformedRequestLine() async throws {

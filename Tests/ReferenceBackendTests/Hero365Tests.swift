@@ -2,7 +2,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Hero365 contract", .timeLimit(.minutes(1)))
+@Suite("Hero365 contract", .timeLimit(.minutes(15)))
 struct Hero365Tests {
     static let phone = "+12345678900"
 

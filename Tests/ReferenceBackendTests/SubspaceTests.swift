@@ -2,7 +2,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Subspace contract", .timeLimit(.minutes(1)))
+@Suite("Subspace contract", .timeLimit(.minutes(15)))
 struct SubspaceTests {
     static let john = ["name": "John Doe", "email": "john@example.com", "password": "password123"]
 

@@ -2,7 +2,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("VynqTalk contract", .timeLimit(.minutes(1)))
+@Suite("VynqTalk contract", .timeLimit(.minutes(15)))
 struct VynqTalkTests {
     static let alice = ["name": "Alice", "email": "alice@example.com", "password": "password123"]
 

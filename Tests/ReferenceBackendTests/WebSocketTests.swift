@@ -3,7 +3,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("VynqTalk WebSocket", .timeLimit(.minutes(1)))
+@Suite("VynqTalk WebSocket", .timeLimit(.minutes(15)))
 struct WebSocketTests {
     /// A VynqTalk access token for a fresh user.
     private func token(_ server: ReferenceServer) async throws -> String {

@@ -3,7 +3,7 @@ import AuthRuntime
 import Foundation
 import Testing
 
-@Suite("Client: Anonymous Wall", .timeLimit(.minutes(1)))
+@Suite("Client: Anonymous Wall", .timeLimit(.minutes(15)))
 struct AnonymousWallClientTests {
     static let email = "kid@harvard.edu"
     static let password = "Passw0rd!123"

@@ -7,7 +7,7 @@ import Testing
 /// What every client promises beyond its operations: a completion that cannot be missed, a
 /// cancellation that leaves nothing behind, an auth-state stream that starts with the present,
 /// and an observable model for SwiftUI.
-@Suite("Clients: completions, cancellation, the auth-state stream, the model", .timeLimit(.minutes(1)))
+@Suite("Clients: completions, cancellation, the auth-state stream, the model", .timeLimit(.minutes(15)))
 struct ClientBehaviourTests {
     static let password = "Passw0rd!123"
 

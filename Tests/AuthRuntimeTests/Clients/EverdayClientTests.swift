@@ -3,7 +3,7 @@ import AuthRuntime
 import Foundation
 import Testing
 
-@Suite("Client: Everday", .timeLimit(.minutes(1)))
+@Suite("Client: Everday", .timeLimit(.minutes(15)))
 struct EverdayClientTests {
     static let password = "Passw0rd!123"
     static let pending = "Account request submitted. A parent must approve this account before sign in."

@@ -4,7 +4,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Client: Hero365", .timeLimit(.minutes(1)))
+@Suite("Client: Hero365", .timeLimit(.minutes(15)))
 struct Hero365ClientTests {
     static let password = "Passw0rd!123"
     static let phone = "+15551234567"

@@ -3,7 +3,7 @@ import AuthRuntime
 import Foundation
 import Testing
 
-@Suite("Client: Subspace", .timeLimit(.minutes(1)))
+@Suite("Client: Subspace", .timeLimit(.minutes(15)))
 struct SubspaceClientTests {
     static let password = "Passw0rd!123"
 

@@ -3,7 +3,7 @@ import AuthCore
 import Foundation
 import Testing
 
-@Suite("Client: VynqTalk", .timeLimit(.minutes(1)))
+@Suite("Client: VynqTalk", .timeLimit(.minutes(15)))
 struct VynqTalkClientTests {
     static let password = "Passw0rd!123"
 

@@ -4,7 +4,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("End to end: Anonymous Wall", .timeLimit(.minutes(1)))
+@Suite("End to end: Anonymous Wall", .timeLimit(.minutes(15)))
 struct AnonymousWallEndToEndTests {
     typealias Do = AnonymousWallIntents
     static let email = "kid@school.edu"

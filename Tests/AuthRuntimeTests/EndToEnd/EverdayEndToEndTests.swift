@@ -4,7 +4,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("End to end: Everday", .timeLimit(.minutes(1)))
+@Suite("End to end: Everday", .timeLimit(.minutes(15)))
 struct EverdayEndToEndTests {
     typealias Do = EverdayIntents
     static let pending = "Account pending approval. A parent must approve this account before sign in."

@@ -5,7 +5,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("End to end: Hero365", .timeLimit(.minutes(1)))
+@Suite("End to end: Hero365", .timeLimit(.minutes(15)))
 struct Hero365EndToEndTests {
     typealias Do = Hero365Intents
     static let phone = "+15551234567"

@@ -24,7 +24,7 @@ import Testing
 ///
 /// `AUTHCORE_E2E_RUNS` sets the runs per backend (default 25), `AUTHCORE_E2E_SEED` the base seed.
 /// A failing run prints its seed and its actions, shrunk.
-@Suite("End to end: randomized runs", .timeLimit(.minutes(5)))
+@Suite("End to end: randomized runs", .timeLimit(.minutes(15)))
 struct RandomizedEndToEndTests {
     struct Run: Sendable, CustomTestStringConvertible {
         var backend: Backend

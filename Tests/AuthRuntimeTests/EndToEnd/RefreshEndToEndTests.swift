@@ -5,7 +5,7 @@ import ReferenceBackend
 import Testing
 
 /// Rotating refresh on the two backends that have it, against the server's real rotation.
-@Suite("End to end: rotating refresh", .timeLimit(.minutes(1)))
+@Suite("End to end: rotating refresh", .timeLimit(.minutes(15)))
 struct RefreshEndToEndTests {
     static let rotating: [Backend] = [.everday, .hero365]
 

@@ -8,7 +8,7 @@ import Testing
 /// passwords are typed into every backend's main lifecycles, the server issues real codes and
 /// tokens, and none of them (nor any other secret that crossed the wire) may appear in a log
 /// line (recorder or line logger), a state description, an outcome, an issue or an error message.
-@Suite("End to end: no secret in logs, descriptions or errors", .timeLimit(.minutes(1)))
+@Suite("End to end: no secret in logs, descriptions or errors", .timeLimit(.minutes(15)))
 struct SecretMarkerEndToEndTests {
     /// Passwords nobody would type by chance, so a leak cannot hide behind a coincidence.
     struct Markers {

@@ -7,7 +7,7 @@ import Testing
 
 /// The shape every backend shares, driven through `AuthRunner` with the real contract and
 /// `URLSessionTransport` against the reference server.
-@Suite("End to end: sessions on every backend", .timeLimit(.minutes(1)))
+@Suite("End to end: sessions on every backend", .timeLimit(.minutes(15)))
 struct SessionEndToEndTests {
     @Test(
         "password sign-in, a protected call, relaunch restores the session from the file vault, logout clears it",

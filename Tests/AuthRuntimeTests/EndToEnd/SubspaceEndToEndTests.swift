@@ -4,7 +4,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("End to end: Subspace", .timeLimit(.minutes(1)))
+@Suite("End to end: Subspace", .timeLimit(.minutes(15)))
 struct SubspaceEndToEndTests {
     typealias Do = SubspaceIntents
 

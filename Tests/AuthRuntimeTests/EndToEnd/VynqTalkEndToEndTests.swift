@@ -7,7 +7,7 @@ import Testing
 /// VynqTalk over HTTP end to end. Its realtime connection is tested with the scripted connector:
 /// on this Linux toolchain FoundationNetworking's libcurl cannot open WebSockets, so
 /// `URLSessionRealtimeConnector` reports `.unsupported` (the first test pins what then happens).
-@Suite("End to end: VynqTalk", .timeLimit(.minutes(1)))
+@Suite("End to end: VynqTalk", .timeLimit(.minutes(15)))
 struct VynqTalkEndToEndTests {
     typealias Do = VynqTalkIntents
 

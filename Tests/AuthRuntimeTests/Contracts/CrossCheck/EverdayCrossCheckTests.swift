@@ -4,7 +4,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Cross-check against the reference server: Everday", .timeLimit(.minutes(1)))
+@Suite("Cross-check against the reference server: Everday", .timeLimit(.minutes(15)))
 struct EverdayCrossCheckTests {
     static let pending = "Account pending approval. A parent must approve this account before sign in."
 

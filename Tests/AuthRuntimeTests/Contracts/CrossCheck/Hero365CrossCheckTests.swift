@@ -4,7 +4,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Cross-check against the reference server: Hero365", .timeLimit(.minutes(1)))
+@Suite("Cross-check against the reference server: Hero365", .timeLimit(.minutes(15)))
 struct Hero365CrossCheckTests {
     static let lifetime: Int64 = 8 * 24 * 3600
 

@@ -4,7 +4,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Cross-check against the reference server: Subspace", .timeLimit(.minutes(1)))
+@Suite("Cross-check against the reference server: Subspace", .timeLimit(.minutes(15)))
 struct SubspaceCrossCheckTests {
     static func register(_ subspace: ContractClient) async throws -> Reply {
         try await subspace.send(

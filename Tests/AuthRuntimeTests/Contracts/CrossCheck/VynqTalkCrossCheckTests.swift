@@ -4,7 +4,7 @@ import Foundation
 import ReferenceBackend
 import Testing
 
-@Suite("Cross-check against the reference server: VynqTalk", .timeLimit(.minutes(1)))
+@Suite("Cross-check against the reference server: VynqTalk", .timeLimit(.minutes(15)))
 struct VynqTalkCrossCheckTests {
     static func signup(_ vynq: ContractClient, email: String = "ada@example.com") async throws -> Reply {
         try await vynq.send(
