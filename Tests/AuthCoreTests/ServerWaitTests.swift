@@ -93,8 +93,8 @@ struct ServerWaitTests {
 
     @Test(
         "a 429 to a restore holds the endpoint the restore asked: who-am-I while the token lives, refresh once it has ended",
-        arguments: [(Int64(0), Endpoint.currentUser), (Int64(1800), Endpoint.refresh)])
-    func restoreWaitsOnItsOwnEndpoint(launchedAt seconds: Int64, asked: Endpoint) {
+        arguments: [(Int64(0), ServerEndpoint.currentUser), (Int64(1800), ServerEndpoint.refresh)])
+    func restoreWaitsOnItsOwnEndpoint(launchedAt seconds: Int64, asked: ServerEndpoint) {
         let session = Apps.hero365().session
         var state = LifecycleState(phase: session.initialPhase)
         let launch = Samples.at(seconds)

@@ -184,7 +184,7 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
 
     /// The server endpoint the request goes to, as far as the server's rate limits go; `nil` for
     /// the app's own protected calls and the realtime connection.
-    public var endpoint: Endpoint? {
+    public var endpoint: ServerEndpoint? {
         switch self {
         case .sendEmailCode: .sendEmailCode
         case .registerWithEmailCode: .registerWithEmailCode
@@ -232,7 +232,7 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A server endpoint AuthCore calls, named by what it does (the backends' paths differ).
-public enum Endpoint: String, Hashable, Sendable, CaseIterable {
+public enum ServerEndpoint: String, Hashable, Sendable, CaseIterable {
     /// Send an email code.
     case sendEmailCode
     /// Register with an email code.

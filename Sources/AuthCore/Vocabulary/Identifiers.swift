@@ -113,7 +113,7 @@ public struct FlowContext: Hashable, Sendable {
     // MARK: The server's waits
 
     /// Until when the server asked not to call `endpoint`, if that time is still ahead of `now`.
-    public func serverWait(for endpoint: Endpoint, at now: Instant) -> Instant? {
+    public func serverWait(for endpoint: ServerEndpoint, at now: Instant) -> Instant? {
         serverWaits.first { $0.endpoint == endpoint && now < $0.until }?.until
     }
 
@@ -130,7 +130,7 @@ public struct FlowContext: Hashable, Sendable {
     /// Remembers that the server asked not to call `endpoint` before `until`. Nothing wakes at its
     /// end: a request held back is answered at once, so nothing waits for it; the wait is
     /// forgotten by the first event after it.
-    public mutating func serverAsksToWait(for endpoint: Endpoint, until: Instant) {
+    public mutating func serverAsksToWait(for endpoint: ServerEndpoint, until: Instant) {
         serverWaits.removeAll { $0.endpoint == endpoint }
         serverWaits.append(ServerWait(endpoint: endpoint, until: until))
     }
@@ -149,7 +149,7 @@ public struct FlowContext: Hashable, Sendable {
 
     /// Remembers that `request`, which an intent waits for, went to `endpoint`.
     @usableFromInline
-    mutating func sending(_ request: RequestID, to endpoint: Endpoint) {
+    mutating func sending(_ request: RequestID, to endpoint: ServerEndpoint) {
         guard waiters.contains(where: { $0.request == request }) else { return }
         sent.append(SentRequest(request: request, endpoint: endpoint))
     }
@@ -167,10 +167,10 @@ public struct SentRequest: Hashable, Sendable {
     /// The request.
     public var request: RequestID
     /// Where it went.
-    public var endpoint: Endpoint
+    public var endpoint: ServerEndpoint
 
     /// A request sent to an endpoint.
-    public init(request: RequestID, endpoint: Endpoint) {
+    public init(request: RequestID, endpoint: ServerEndpoint) {
         self.request = request
         self.endpoint = endpoint
     }
@@ -179,12 +179,12 @@ public struct SentRequest: Hashable, Sendable {
 /// An endpoint the server asked not to call again before `until` (a 429 with `Retry-After`).
 public struct ServerWait: Hashable, Sendable {
     /// The endpoint.
-    public var endpoint: Endpoint
+    public var endpoint: ServerEndpoint
     /// When it may be called again.
     public var until: Instant
 
     /// A wait the server asked for.
-    public init(endpoint: Endpoint, until: Instant) {
+    public init(endpoint: ServerEndpoint, until: Instant) {
         self.endpoint = endpoint
         self.until = until
     }

@@ -65,12 +65,12 @@ public struct SessionLifecycle: Lifecycle {
         /// The refresh or current-user request asking the server.
         public var request: RequestID
         /// Which of the two it is: a 429 to it holds for that endpoint.
-        public var endpoint: Endpoint
+        public var endpoint: ServerEndpoint
         /// Protected calls made meanwhile, in call order; sent once the session is confirmed.
         public var waiting: [IntentID]
 
         /// Creates the restoring state.
-        public init(credentials: Credentials, request: RequestID, asking endpoint: Endpoint, waiting: [IntentID] = []) {
+        public init(credentials: Credentials, request: RequestID, asking endpoint: ServerEndpoint, waiting: [IntentID] = []) {
             self.credentials = credentials
             self.request = request
             self.endpoint = endpoint
