@@ -103,4 +103,47 @@ struct ServerWaitTests {
         _ = session.reduce(&state, .reply(Samples.r(1), .failed(.rateLimited(retryAfter: .seconds(30))), at: launch))
         #expect(state.context.serverWaits == [ServerWait(endpoint: asked, until: launch + .seconds(30))])
     }
+
+    /// A broken flow that answers every failure by sending its request again, at once.
+    struct Insistent: Lifecycle {
+        enum Phase: LifecyclePhase {
+            case idle, sending(RequestID)
+            static let declaredCases = ["idle", "sending"]
+        }
+        enum Intent: CaseListing {
+            case go
+            static let declaredCases = ["go"]
+        }
+        var initialPhase: Phase { .idle }
+
+        func step(_ phase: inout Phase, _ event: Event, _ requests: inout FlowContext) -> [AuthEffect] {
+            switch event {
+            case .intent(.go, let id, _):
+                let request = requests.issue(for: id)
+                phase = .sending(request)
+                return [.send(request, .sendEmailCode(Samples.email, .register))]
+            case .reply(let answered, .failed, _):
+                guard case .sending(answered) = phase, let intent = requests.intent(waitingFor: answered) else { return [] }
+                _ = requests.finish(waitingFor: answered, .cancelled)
+                let again = requests.issue(for: intent)
+                phase = .sending(again)
+                return [.send(again, .sendEmailCode(Samples.email, .register))]
+            case .reply, .withdrawn, .tick, .launched:
+                return []
+            }
+        }
+    }
+
+    @Test("a flow that answers the held request's 429 by sending again is told so four times, then let through rather than loop")
+    func insistentFlowIsLetThroughAfterFourRounds() {
+        let flow = Insistent()
+        var state = LifecycleState(phase: flow.initialPhase)
+        state.context.serverAsksToWait(for: .sendEmailCode, until: Samples.at(30))
+        let effects = flow.reduce(&state, .intent(.go, id: Samples.intent, at: Samples.at(1)))
+        // The first request and the four sent again inside the wait are held; the fifth leaves.
+        #expect(Self.sends(effects).count == 1)
+        #expect(state.context.next == 6)
+        #expect(state.phase == .sending(RequestID(5)))
+        #expect(state.context.serverWait(for: .sendEmailCode, at: Samples.at(1)) == Samples.at(30))
+    }
 }
