@@ -158,7 +158,7 @@ public enum DocumentedFlows: Sendable {
         let logInSteps: [Step] = [
             logIn(.submit(identifier: email, password: PasswordInput("correct horse battery"))),  // 5.2 POST /auth/login
             .answer(.signIn, .granted(grant)),  // 5.3 accessToken and user
-            .answer(.openRealtime, .realtimeOpened),  // 9.1–9.2 ws://…/ws?token=<auth_token>
+            .answerRealtime(.realtimeOpened),  // 9.1–9.2 ws://…/ws?token=<auth_token>
         ]
         func autoLogout(_ id: String, status: String, failure: AuthFailure) -> DocumentedFlow {
             DocumentedFlow(
@@ -166,7 +166,7 @@ public enum DocumentedFlows: Sendable {
                 app: Apps.vynqTalk(),
                 steps: logInSteps + [
                     session(.call),  // 5.4 a request with the stored token
-                    .answer(.protected, .failed(failure)),  // 5.5 "WHEN the token expires (401/403)"
+                    .answerCall(.failed(failure)),  // 5.5 "WHEN the token expires (401/403)"
                 ],
                 endsIn: "signedOut.first.editing",  // "THEN the System SHALL log the user out automatically"
                 expecting: [.vaultCleared, .emitted(.signedOut(.tokenRejected)), .emitted(.realtimeDisconnected)])
@@ -180,7 +180,7 @@ public enum DocumentedFlows: Sendable {
                     // 5.1 POST /auth/signup
                     signUp(.submit(RegistrationInput(name: "Ann Example", email: email, password: PasswordInput("correct horse battery")))),
                     .answer(.register, .granted(grant)),  // 5.3
-                    .answer(.openRealtime, .realtimeOpened),  // 9.1
+                    .answerRealtime(.realtimeOpened),  // 9.1
                     .wait(.seconds(10)),  // It stayed open: established.
                 ],
                 endsIn: "signedIn.(active.idle + connected)",
@@ -207,9 +207,9 @@ public enum DocumentedFlows: Sendable {
                 app: Apps.vynqTalk(),
                 steps: logInSteps + [
                     .wait(.seconds(10)),  // Established: a drop now starts the backoff over.
-                    .answer(.openRealtime, .realtimeClosed),  // "WHEN disconnected"…
+                    .answerRealtime(.realtimeClosed),  // "WHEN disconnected"…
                     .wait(.seconds(1)),  // …"THEN attempt to reconnect with a valid token"
-                    .answer(.openRealtime, .realtimeOpened),
+                    .answerRealtime(.realtimeOpened),
                     .wait(.seconds(10)),
                 ],
                 endsIn: "signedIn.(active.idle + connected)",
@@ -275,7 +275,7 @@ public enum DocumentedFlows: Sendable {
                 app: Apps.everday(),
                 steps: logInSteps + [
                     session(.call),  // 4. Bearer token on a protected endpoint
-                    .answer(.protected, .accepted(nil)),
+                    .answerCall(.accepted(nil)),
                 ],
                 endsIn: "signedIn.active.idle",
                 expecting: [
@@ -301,7 +301,7 @@ public enum DocumentedFlows: Sendable {
                 ],
                 endsIn: "signedOut.first.editing",
                 expecting: [
-                    .emitted(.passwordChangeRequired), .notSent(.protected), .notSent(.changePassword),
+                    .emitted(.passwordChangeRequired), .noCallSent, .notSent(.changePassword),
                     .completed(.rejected(.unsupported)), .vaultCleared,
                 ]),
             DocumentedFlow(
@@ -318,7 +318,7 @@ public enum DocumentedFlows: Sendable {
                         .refresh,
                         .refreshed(TokenRefresh(accessToken: AccessToken("jwt-3"), refreshToken: RefreshToken("opaque-3"), expiry: .after(lifetime)))),
                     session(.call),
-                    .answer(.protected, .accepted(nil)),
+                    .answerCall(.accepted(nil)),
                 ],
                 endsIn: "signedIn.active.idle",
                 expecting: [
@@ -424,7 +424,7 @@ public enum DocumentedFlows: Sendable {
             DocumentedFlow(
                 "subspace.tokenExpired", backend: .subspace, seed: subspaceSeed, section: "Error Handling › Handling Token Expiration (401 → logout)",
                 app: Apps.subspace(),
-                steps: logInSteps + [session(.call), .answer(.protected, .failed(.unauthorized("token has expired")))],
+                steps: logInSteps + [session(.call), .answerCall(.failed(.unauthorized("token has expired")))],
                 endsIn: "signedOut.first.editing",  // "Token expired, logout user … Navigate to login screen"
                 expecting: [.vaultCleared, .emitted(.signedOut(.tokenRejected))]),
             DocumentedFlow(
@@ -482,7 +482,7 @@ public enum DocumentedFlows: Sendable {
             DocumentedFlow(
                 "hero365.emailPassword", backend: .hero365, seed: hero365Seed, section: "Authentication Flows › 1. Email/Password Flow",
                 app: Apps.hero365(),
-                steps: signedIn + [session(.call), .answer(.protected, .accepted(nil))],  // 1–4, then 6.
+                steps: signedIn + [session(.call), .answerCall(.accepted(nil))],  // 1–4, then 6.
                 endsIn: "signedIn.active.idle",
                 expecting: [
                     .sent(.signIn(.email(valid(Email.validate(email))), valid(Password.validate(password)))),
@@ -534,7 +534,7 @@ public enum DocumentedFlows: Sendable {
                         .refresh,
                         .refreshed(
                             TokenRefresh(accessToken: AccessToken("h-access-2"), refreshToken: RefreshToken("h-refresh-2"), expiry: .after(hour)))),
-                    .answer(.protected, .accepted(nil)),  // 4. the original request, retried with the new token
+                    .answerCall(.accepted(nil)),  // 4. the original request, retried with the new token
                 ],
                 endsIn: "signedIn.active.idle",
                 expecting: [

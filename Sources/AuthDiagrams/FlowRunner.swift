@@ -1,74 +1,6 @@
 import AuthCore
 import AuthVerification
 
-/// The request an effect asks for, by endpoint: what a documented step names ("→ API:
-/// `/api/v1/auth/login/password`") in AuthCore's backend-neutral vocabulary.
-public enum Endpoint: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// `APIRequest.sendEmailCode(_:_:)`.
-    case sendEmailCode
-    /// `APIRequest.registerWithEmailCode(_:_:)`.
-    case registerWithEmailCode
-    /// `APIRequest.signInWithEmailCode(_:_:)`.
-    case signInWithEmailCode
-    /// `APIRequest.sendPhoneCode(_:)`.
-    case sendPhoneCode
-    /// `APIRequest.signInWithPhoneCode(_:_:)`.
-    case signInWithPhoneCode
-    /// `APIRequest.signIn(_:_:)`.
-    case signIn
-    /// `APIRequest.register(_:)`.
-    case register
-    /// `APIRequest.requestPasswordReset(_:)`.
-    case requestPasswordReset
-    /// `APIRequest.resetPassword(_:newPassword:)`.
-    case resetPassword
-    /// `APIRequest.setPassword(_:_:)`.
-    case setPassword
-    /// `APIRequest.changePassword(old:new:_:)`.
-    case changePassword
-    /// `APIRequest.oauthURL(_:)`.
-    case oauthURL
-    /// `APIRequest.signInNatively(_:)`.
-    case signInNatively
-    /// `APIRequest.refresh(_:)`.
-    case refresh
-    /// `APIRequest.currentUser(_:)`.
-    case currentUser
-    /// `APIRequest.revoke(_:_:)`.
-    case revoke
-    /// `APIRequest.protected(_:_:)`.
-    case protected
-    /// `APIRequest.openRealtime(_:)`.
-    case openRealtime
-
-    /// The endpoint of `request`.
-    public init(_ request: APIRequest) {
-        switch request {
-        case .sendEmailCode: self = .sendEmailCode
-        case .registerWithEmailCode: self = .registerWithEmailCode
-        case .signInWithEmailCode: self = .signInWithEmailCode
-        case .sendPhoneCode: self = .sendPhoneCode
-        case .signInWithPhoneCode: self = .signInWithPhoneCode
-        case .signIn: self = .signIn
-        case .register: self = .register
-        case .requestPasswordReset: self = .requestPasswordReset
-        case .resetPassword: self = .resetPassword
-        case .setPassword: self = .setPassword
-        case .changePassword: self = .changePassword
-        case .oauthURL: self = .oauthURL
-        case .signInNatively: self = .signInNatively
-        case .refresh: self = .refresh
-        case .currentUser: self = .currentUser
-        case .revoke: self = .revoke
-        case .protected: self = .protected
-        case .openRealtime: self = .openRealtime
-        }
-    }
-
-    /// The case name.
-    public var description: String { rawValue }
-}
-
 /// An intent of one of an app's flows (`PasswordSignIn.Intent.submit(…)`), sent to the whole app
 /// and routed to the flow whose intent type it is (`Lifecycle.route(_:)`): a flow's
 /// steps never spell the composition's nesting.
@@ -96,10 +28,15 @@ public struct AnyIntent: Hashable, Sendable, CustomStringConvertible {
 public enum FlowStep: Hashable, Sendable {
     /// The user does this ("Enters email and clicks Get Code"): an intent of one of the app's flows.
     case user(AnyIntent)
-    /// The server answers the oldest outstanding request to this endpoint (an opened realtime
-    /// connection stays outstanding until it closes). The flow fails if the reducer never asked
-    /// for one: a documented request that was not sent.
-    case answer(Endpoint, Reply)
+    /// The server answers the oldest outstanding request to this endpoint (a documented step's
+    /// "→ API: `/api/v1/auth/login/password`", in AuthCore's backend-neutral names). The flow
+    /// fails if the reducer never asked for one: a documented request that was not sent.
+    case answer(ServerEndpoint, Reply)
+    /// The app's API answers the oldest outstanding protected call.
+    case answerCall(Reply)
+    /// The realtime server answers the oldest outstanding connection request (an opened
+    /// connection stays outstanding until it closes).
+    case answerRealtime(Reply)
     /// Time passes with the app running: the timers due fire (one `tick`).
     case wait(Interval)
     /// Time passes with the app suspended: no timer fires (the next event sees the later time).
@@ -122,7 +59,9 @@ public enum FlowExpectation: Hashable, Sendable, CustomStringConvertible {
     /// A protected call was sent with this bearer (whichever intent made it).
     case sentCall(with: Bearer)
     /// No request to this endpoint was sent.
-    case notSent(Endpoint)
+    case notSent(ServerEndpoint)
+    /// No protected call was sent.
+    case noCallSent
     /// The UI was told this.
     case emitted(AuthOutcome)
     /// A user's intent was finished with this.
@@ -139,6 +78,7 @@ public enum FlowExpectation: Hashable, Sendable, CustomStringConvertible {
         case .sent(let request): "sent \(request)"
         case .sentCall(let bearer): "sent a protected call with \(bearer)"
         case .notSent(let endpoint): "no \(endpoint) request"
+        case .noCallSent: "no protected call"
         case .emitted(let outcome): "the UI is told \(outcome)"
         case .completed(let completion): "an intent finishes \(completion)"
         case .completedAs(let name): "an intent finishes \(name)"
@@ -190,7 +130,9 @@ public struct FlowRun: Hashable, Sendable {
             let sentWith = sent.contains { if case .protected(_, bearer) = $0 { true } else { false } }
             return sentWith ? nil : "no protected call was sent with \(bearer); sent: \(sent)"
         case .notSent(let endpoint):
-            return sent.contains { Endpoint($0) == endpoint } ? "a \(endpoint) request was sent" : nil
+            return sent.contains { $0.endpoint == endpoint } ? "a \(endpoint) request was sent" : nil
+        case .noCallSent:
+            return sent.contains(where: isCall) ? "a protected call was sent" : nil
         case .emitted(let outcome):
             return emitted.contains(outcome) ? nil : "\(outcome) was not emitted; emitted: \(emitted)"
         case .completed(let completion):
@@ -233,15 +175,11 @@ struct FlowDriver<App: Lifecycle> {
                 deliver(.intent(routed, id: IntentID(nextIntent), at: now))
                 nextIntent += 1
             case .answer(let endpoint, let reply):
-                guard let position = outstanding.firstIndex(where: { Endpoint($0.1) == endpoint }) else {
-                    run.problems.append(
-                        "step \(index + 1): no \(endpoint) request outstanding to answer (outstanding: \(outstanding.map { Endpoint($0.1).rawValue }))"
-                    )
-                    continue
-                }
-                let id = outstanding[position].0
-                if reply != .realtimeOpened { outstanding.remove(at: position) }  // An open connection can still close.
-                deliver(.reply(id, reply, at: now))
+                answer(step: index, with: reply, to: "\(endpoint)") { $0.endpoint == endpoint }
+            case .answerCall(let reply):
+                answer(step: index, with: reply, to: "protected call", where: isCall)
+            case .answerRealtime(let reply):
+                answer(step: index, with: reply, to: "realtime connection", where: isRealtime)
             case .wait(let interval):
                 now = now + interval
                 deliver(.tick(now))
@@ -255,6 +193,18 @@ struct FlowDriver<App: Lifecycle> {
         }
         run.vault = vault
         return run
+    }
+
+    /// Answers the oldest outstanding request `matching`, or records that none was sent.
+    private mutating func answer(step index: Int, with reply: Reply, to what: String, where matching: (APIRequest) -> Bool) {
+        guard let position = outstanding.firstIndex(where: { matching($0.1) }) else {
+            let names = outstanding.map { Coverage.caseName(of: $0.1) }
+            run.problems.append("step \(index + 1): no \(what) request outstanding to answer (outstanding: \(names))")
+            return
+        }
+        let id = outstanding[position].0
+        if reply != .realtimeOpened { outstanding.remove(at: position) }  // An open connection can still close.
+        deliver(.reply(id, reply, at: now))
     }
 
     private mutating func deliver(_ event: App.Event) {
@@ -314,4 +264,14 @@ enum Coverage {
     static func caseName(of value: some CustomStringConvertible) -> String {
         String(value.description.prefix { $0 != "(" })
     }
+}
+
+/// Whether `request` is a protected call to the app's API.
+private func isCall(_ request: APIRequest) -> Bool {
+    if case .protected = request { true } else { false }
+}
+
+/// Whether `request` opens a realtime connection.
+private func isRealtime(_ request: APIRequest) -> Bool {
+    if case .openRealtime = request { true } else { false }
 }
