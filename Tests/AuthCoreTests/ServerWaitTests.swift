@@ -104,6 +104,20 @@ struct ServerWaitTests {
         #expect(state.context.serverWaits == [ServerWait(endpoint: asked, until: launch + .seconds(30))])
     }
 
+    @Test("a code submitted while the server asks to wait is answered at once and costs no attempt: the code never reached the server")
+    func heldCodeCostsNoAttempt() {
+        let table = OneTimeCodeSignInTable.self
+        let flow = table.email.machine
+        var state = LifecycleState(phase: OneTimeCodeSignIn.Phase.awaitingCode(table.challenge(table.email, attemptsLeft: 1)))
+        state.context.serverAsksToWait(for: .signInWithEmailCode, until: Samples.at(60))
+        let held = flow.reduce(&state, .intent(.submitCode(Samples.codeInput), id: Samples.intent, at: Samples.at(10)))
+        #expect(held == [.finish(Samples.intent, .failed(.rateLimited(retryAfter: .seconds(50))))])
+        #expect(state.phase == .awaitingCode(table.challenge(table.email, attemptsLeft: 1)))
+        let sent = flow.reduce(&state, .intent(.submitCode(Samples.codeInput), id: Samples.call1, at: Samples.at(60)))
+        #expect(Self.sends(sent) == [table.email.verify(table.email.destination)])
+        #expect(state.phase == .verifying(table.challenge(table.email, attemptsLeft: 0), RequestID(1)))
+    }
+
     /// A broken flow that answers every failure by sending its request again, at once.
     struct Insistent: Lifecycle {
         enum Phase: LifecyclePhase {

@@ -46,6 +46,9 @@ public struct CodeChallenge: Hashable, Sendable, CustomStringConvertible {
 /// A new code only after the cooldown (Hero365: "allow OTP resend after 30-60 seconds"); a code is
 /// refused locally after its lifetime; verifications per code are bounded; only the latest
 /// challenge accepts a code; at most one verification is in flight; nothing is retried by itself.
+/// A code submitted while the server has asked to wait (a 429 with `Retry-After`) is answered at
+/// once with the time left and costs no attempt: it never reaches the server. A code the server
+/// itself answers 429 has reached it, and counts.
 public struct OneTimeCodeSignIn: EntryFlow {
     /// Which channel this flow uses.
     public enum Channel: Hashable, Sendable {
@@ -202,10 +205,16 @@ public struct OneTimeCodeSignIn: EntryFlow {
                     return [.reject(id, .codeExpired)]
                 }
                 guard let code = VerificationCode.validate(raw).valueOrReject(id, into: &effects) else { return effects }
+                let verification = verify(code, for: challenge.destination)
+                if let endpoint = verification.endpoint, let until = requests.serverWait(for: endpoint, at: now) {
+                    // The server asked to wait: answered as it would be, and the code never reaches it,
+                    // so the attempt is not spent (the machine would hold the request after counting it).
+                    return [.finish(id, .failed(.rateLimited(retryAfter: until - now)))]
+                }
                 challenge.attemptsLeft -= 1
                 let request = requests.issue(for: id)
                 phase = .verifying(challenge, request)
-                return [.send(request, verify(code, for: challenge.destination))]
+                return [.send(request, verification)]
             case .startOver:
                 // The resend cooldown outlives the challenge (it is kept in the context), so its timer runs on.
                 let changed = phase != .enteringDestination
