@@ -112,8 +112,8 @@ extension Lifecycle {
         if !state.context.codeCooldowns.isEmpty { state.context.forgetCooldowns(endedBy: now) }
         if !state.context.serverWaits.isEmpty { state.context.forgetServerWaits(endedBy: now) }
         var effects: [AuthEffect] = []
-        if case .reply(let id, let reply, _) = event, !state.context.sent.isEmpty {
-            state.context.answered(id, with: reply, at: now)
+        if case .reply(let id, .failed(.rateLimited(let retryAfter?)), _) = event {
+            state.context.rateLimited(id, until: now + retryAfter)
         }
         var pending = step(&state.phase, event, &state.context)
         var rounds = 0
@@ -139,7 +139,6 @@ extension Lifecycle {
             }
             rounds += 1
         }
-        state.context.forgetSentNoLongerAwaited()
         return effects
     }
 }

@@ -33,22 +33,18 @@ public struct FlowContext: Hashable, Sendable {
     public private(set) var codeCooldowns: [CodeCooldown]
     /// Signed-out sessions still being ended on the server, in the background (see ``ServerSignOut``).
     public internal(set) var serverSignOuts: [ServerSignOut]
-    /// Requests an intent waits for, with the server endpoint each went to: a 429 to one names
-    /// the endpoint the server asks to wait for. (A subset of ``waiters``, kept with them.)
-    public private(set) var sent: [SentRequest]
     /// Endpoints the server asked not to call again before a time (429 with `Retry-After`).
     public private(set) var serverWaits: [ServerWait]
 
     /// A context whose counter starts at `next`.
     public init(
         next: UInt64 = 1, waiters: [Waiter] = [], codeCooldowns: [CodeCooldown] = [], serverSignOuts: [ServerSignOut] = [],
-        sent: [SentRequest] = [], serverWaits: [ServerWait] = []
+        serverWaits: [ServerWait] = []
     ) {
         self.next = next
         self.waiters = waiters
         self.codeCooldowns = codeCooldowns
         self.serverSignOuts = serverSignOuts
-        self.sent = sent
         self.serverWaits = serverWaits
     }
 
@@ -117,14 +113,12 @@ public struct FlowContext: Hashable, Sendable {
         serverWaits.first { $0.endpoint == endpoint && now < $0.until }?.until
     }
 
-    /// Notes the answer to `request`: it is no longer in flight, and a 429 with `Retry-After` to a
-    /// request to an endpoint starts that endpoint's wait.
+    /// Notes the server's 429 with `Retry-After` to `request`: when an intent waits for it, the
+    /// endpoint it went to waits until then.
     @usableFromInline
-    mutating func answered(_ request: RequestID, with reply: Reply, at now: Instant) {
-        guard let index = sent.firstIndex(where: { $0.request == request }) else { return }
-        let endpoint = sent.remove(at: index).endpoint
-        guard case .failed(.rateLimited(let retryAfter?)) = reply else { return }
-        serverAsksToWait(for: endpoint, until: now + retryAfter)
+    mutating func rateLimited(_ request: RequestID, until: Instant) {
+        guard let endpoint = waiters.first(where: { $0.request == request })?.endpoint else { return }
+        serverAsksToWait(for: endpoint, until: until)
     }
 
     /// Remembers that the server asked not to call `endpoint` before `until`. Nothing wakes at its
@@ -147,32 +141,11 @@ public struct FlowContext: Hashable, Sendable {
         if serverWaits.contains(where: { $0.until <= now }) { serverWaits.removeAll { $0.until <= now } }
     }
 
-    /// Remembers that `request`, which an intent waits for, went to `endpoint`.
+    /// Remembers that `request` went to `endpoint`, on its waiter when an intent waits for it.
     @usableFromInline
     mutating func sending(_ request: RequestID, to endpoint: ServerEndpoint) {
-        guard waiters.contains(where: { $0.request == request }) else { return }
-        sent.append(SentRequest(request: request, endpoint: endpoint))
-    }
-
-    /// Forgets the requests no intent waits for any more (answered, abandoned or cancelled).
-    @usableFromInline
-    mutating func forgetSentNoLongerAwaited() {
-        guard !sent.isEmpty else { return }
-        sent.removeAll { sent in !waiters.contains { $0.request == sent.request } }
-    }
-}
-
-/// A request in flight to a server endpoint.
-public struct SentRequest: Hashable, Sendable {
-    /// The request.
-    public var request: RequestID
-    /// Where it went.
-    public var endpoint: ServerEndpoint
-
-    /// A request sent to an endpoint.
-    public init(request: RequestID, endpoint: ServerEndpoint) {
-        self.request = request
-        self.endpoint = endpoint
+        guard let index = waiters.firstIndex(where: { $0.request == request }) else { return }
+        waiters[index].endpoint = endpoint
     }
 }
 
@@ -242,11 +215,15 @@ public struct Waiter: Hashable, Sendable, CustomStringConvertible {
     public var request: RequestID
     /// The intent.
     public var intent: IntentID
+    /// The server endpoint the request went to, once sent (`nil` for the app's protected calls and
+    /// the realtime connection): a 429 to it names the endpoint the server asks to wait for.
+    public var endpoint: ServerEndpoint?
 
     /// Creates a waiter.
-    public init(request: RequestID, intent: IntentID) {
+    public init(request: RequestID, intent: IntentID, endpoint: ServerEndpoint? = nil) {
         self.request = request
         self.intent = intent
+        self.endpoint = endpoint
     }
 
     /// `#3 ← r5`.

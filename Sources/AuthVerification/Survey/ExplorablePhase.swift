@@ -69,9 +69,7 @@ extension Survey {
             visit(cooldown.resendAt)
         }
         visit(unordered: context.serverSignOuts)  // Looked up by the request each awaits.
-        // `context.sent` is left out: it names the requests in flight, which the world's network
-        // holds already (and an id it named would count as one the state still awaits). The
-        // server's waits are surveyed as the cooldowns are: one that has ended holds nothing back.
+        // The server's waits are surveyed as the cooldowns are: one that has ended holds nothing back.
         func holding(_ wait: ServerWait) -> Bool { exact || wait.until.milliseconds > now }
         let waits = context.serverWaits.filter(holding).sorted { $0.endpoint.rawValue < $1.endpoint.rawValue }
         number(waits.count)

@@ -254,7 +254,8 @@ extension CodeChallenge: Surveyable {
 }
 
 extension Waiter: Surveyable {
-    /// The request, then the intent waiting for its answer.
+    /// The request, then the intent waiting for its answer. The endpoint is left out: it is the
+    /// request's, which the world's network holds.
     @inlinable public func survey(_ s: inout Survey) {
         s.visit(request)
         s.visit(intent)
