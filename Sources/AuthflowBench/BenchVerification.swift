@@ -232,23 +232,27 @@ struct VerificationBench {
     static let closureBounds = [(2, 1), (4, 1), (3, 2), (4, 2)]
 
     /// Each app model explored once at each of ``closureBounds``, and the large model (four
-    /// callers) at its own: the seconds to closure (or to the configuration's cap) and the states,
+    /// callers) at its own, its reduced search capped by ``BenchConfiguration/largeClosureStateCap``
+    /// alone: the seconds to closure (or to the configuration's cap) and the states,
     /// with the symmetry reduction and without it (the reduction factor: states without over
     /// states with, where both closed), so a reader sees how far each composition closes.
     func closure(progress: (String) -> Void) -> [BenchRow] {
-        let cap = configuration.closureStateCap ?? Int(Int32.max - 1)
-        func row(_ name: String, _ explore: (ExplorationLimits) -> ExplorationReport) -> BenchRow {
+        let unbounded = Int(Int32.max - 1)
+        let cap = configuration.closureStateCap ?? unbounded
+        func row(_ name: String, reducedCap: Int = cap, _ explore: (ExplorationLimits) -> ExplorationReport) -> BenchRow {
             progress("closure: \(name)")
-            let limits = ExplorationLimits(maxStates: cap, reduction: .symmetric)
-            let reduced = explore(limits)
-            let plain = explore(ExplorationLimits(maxStates: cap, reduction: .plain))
-            func reached(_ report: ExplorationReport) -> String { Self.reached(report, limits: limits) }
+            let reducedLimits = ExplorationLimits(maxStates: reducedCap, reduction: .symmetric)
+            let plainLimits = ExplorationLimits(maxStates: cap, reduction: .plain)
+            let reduced = explore(reducedLimits)
+            let plain = explore(plainLimits)
             var details = [
-                BenchDetail("states", .int(reduced.states), "\(BenchFormat.grouped(reduced.states)) states (\(reached(reduced)))"),
+                BenchDetail(
+                    "states", .int(reduced.states), "\(BenchFormat.grouped(reduced.states)) states (\(Self.reached(reduced, limits: reducedLimits)))"),
                 BenchDetail("complete", .bool(reduced.complete)),
                 BenchDetail(
                     "plainStates", .int(plain.states),
-                    "without reduction \(BenchFormat.grouped(plain.states)) states (\(reached(plain))) in \(BenchFormat.significant(plain.seconds)) s"
+                    "without reduction \(BenchFormat.grouped(plain.states)) states (\(Self.reached(plain, limits: plainLimits))) in "
+                        + "\(BenchFormat.significant(plain.seconds)) s"
                 ),
                 BenchDetail("plainSeconds", .double(plain.seconds)),
             ]
@@ -264,7 +268,8 @@ struct VerificationBench {
             }
         }
         let large = BenchModels.callers(configuration.largeCallers)
-        return apps + [row("\(large.name) at \(large.maxInFlight)/\(large.maxStale)") { Explorer.explore(large, limits: $0) }]
+        let largeCap = configuration.largeClosureStateCap ?? unbounded
+        return apps + [row("\(large.name) at \(large.maxInFlight)/\(large.maxStale)", reducedCap: largeCap) { Explorer.explore(large, limits: $0) }]
     }
 
     /// Exploration cost for 1…n concurrent callers, every one within the same bounds.

@@ -26,7 +26,10 @@ struct BenchArgumentTests {
         let arguments = try Arguments.parse(["bench", "--json"], valued: Authflow.valued, flags: Authflow.flags)
         #expect(BenchConfiguration.chosen(by: arguments) == .full)
         #expect(BenchConfiguration.full.explorerStateCap == nil, "the full run explores every shipped model to closure")
-        #expect((BenchConfiguration.full.largeStateCap ?? .max) >= 1_000_000, "the full run's large model reaches 10⁶ states")
+        #expect(BenchConfiguration.full.largeStateCap == nil, "the full run explores the large model to closure")
+        #expect(
+            BenchConfiguration.full.largeClosureStateCap == nil && BenchConfiguration.quick.largeClosureStateCap == nil,
+            "every run's closure table explores the large model to closure")
         #expect(BenchConfiguration.full.growthCallers == [1, 2, 3, 4])
         #expect(BenchConfiguration.quick.singleFlightCalls == [1, 10, 100, 1_000])
     }
