@@ -8,9 +8,10 @@ public enum Authflow {
         authflow — verify AuthCore's auth lifecycles
 
         USAGE
-          authflow verify [--json] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]
+          authflow verify [--json] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]
                                                                explore every lifecycle to closure, fuzz each; exit 1 on any violation,
-                                                               printed as found (a model stops at its first; --keep-going: not)
+                                                               printed as found (a model stops at its first; --keep-going: not);
+                                                               --in-flight/--stale: every model at those bounds
           authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]
                                                                exhaustive exploration of one model, at its bounds or others;
                                                                --no-reduction: the plain search, without the symmetry reduction
@@ -143,6 +144,7 @@ public enum Authflow {
         let configuration = FuzzConfiguration(
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 30),
             length: try arguments.integer("length", default: 300))
+        let models = try models.map { try bounded($0, by: arguments) }
         let clock = ContinuousClock()
         let started = clock.now
         let rows: [VerifyRow] = withoutActuallyEscaping(err) { err in
@@ -183,13 +185,15 @@ public enum Authflow {
     /// `--no-reduction`: the plain search, worlds told apart by the order of every list.
     static func reduction(_ arguments: Arguments) -> Reduction { arguments.flags.contains("no-reduction") ? .plain : .symmetric }
 
+    /// `model` at the bounds `--in-flight` and `--stale` name, each defaulting to the model's own.
+    static func bounded(_ model: AnyModel, by arguments: Arguments) throws -> AnyModel {
+        guard arguments.options["in-flight"] != nil || arguments.options["stale"] != nil else { return model }
+        return model.bounded(
+            inFlight: try arguments.integer("in-flight", default: model.inFlight), stale: try arguments.integer("stale", default: model.stale))
+    }
+
     static func explore(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
-        let named = try model(arguments, in: models)
-        let model =
-            arguments.options["in-flight"] == nil && arguments.options["stale"] == nil
-            ? named
-            : named.bounded(
-                inFlight: try arguments.integer("in-flight", default: named.inFlight), stale: try arguments.integer("stale", default: named.stale))
+        let model = try bounded(try model(arguments, in: models), by: arguments)
         let limits = ExplorationLimits(
             maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth), keepGoing: arguments.flags.contains("keep-going"),
             reduction: reduction(arguments))

@@ -115,10 +115,19 @@ extension Authflow {
     /// Every command, in the order the usage lists them.
     public static let commands: [CommandSpec] = [
         CommandSpec(
-            name: "verify", synopsis: "authflow verify [--json] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]",
+            name: "verify",
+            synopsis: "authflow verify [--json] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]",
             summary: "explore every model to closure and fuzz each; exit 1 on any violation (printed as soon as it is found)",
             options: [
                 .flag("json", "one JSON array, a row per model"),
+                .value(
+                    "in-flight", "N",
+                    "explore every model with at most N requests in flight, 1…\(Limits.inFlight.upperBound) (default: each model's own, as the table prints it)",
+                    numeric: .count(Limits.inFlight)),
+                .value(
+                    "stale", "M",
+                    "and at most M answers left over, \(Limits.stale.lowerBound)…\(Limits.stale.upperBound) (default: each model's own)",
+                    numeric: .count(Limits.stale)),
                 .flag(
                     "keep-going",
                     "explore a model on after its first violation, to closure: every invariant's shortest violation (default: stop at the end of that breadth-first level)"
@@ -128,7 +137,7 @@ extension Authflow {
                 .value("runs", "N", "fuzz walks per model, 1…\(Limits.runs.upperBound) (default 30)", numeric: .count(Limits.runs)),
                 .value("length", "L", "events per walk, 1…\(Limits.length.upperBound) (default 300)", numeric: .count(Limits.length)),
             ],
-            examples: ["verify", "verify --runs 100 --json"]),
+            examples: ["verify", "verify --runs 100 --json", "verify --in-flight 4 --stale 2"]),
         CommandSpec(
             name: "explore", synopsis: "authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]",
             summary: "explore one model exhaustively, breadth-first, checking every invariant",
@@ -138,7 +147,8 @@ extension Authflow {
                     "at most N requests in flight, 1…\(Limits.inFlight.upperBound) (default: the model's, as verify prints it)",
                     numeric: .count(Limits.inFlight)),
                 .value(
-                    "stale", "M", "at most M answers left over from abandoned work, 0…\(Limits.stale.upperBound) (default: the model's)",
+                    "stale", "M",
+                    "at most M answers left over from abandoned work, \(Limits.stale.lowerBound)…\(Limits.stale.upperBound) (default: the model's)",
                     numeric: .count(Limits.stale)),
                 .value("depth", "N", "stop N events from launch, 1…\(Limits.depth.upperBound) (default 1000)", numeric: .count(Limits.depth)),
                 .flag("keep-going", "explore on after the first violation (default: stop at the end of its breadth-first level)"),
@@ -231,8 +241,9 @@ extension Authflow {
         public static let depth = 1...65_000
         /// `--in-flight`: past a handful the space of most models outgrows memory.
         public static let inFlight = 1...8
-        /// `--stale`.
-        public static let stale = 0...8
+        /// `--stale`: at 0 the user could never act (the user acts only while fewer answers are
+        /// left over than the bound).
+        public static let stale = 1...8
     }
 
     /// The description of the command named `name`.

@@ -8,11 +8,20 @@ struct BoundedModelTests {
     func boundsChangeTheSpace() {
         let model = AnyModel(Models.oneTimeCode(.email))
         #expect((model.inFlight, model.stale) == (4, 2))
-        let narrow = model.bounded(inFlight: 1, stale: 0).explore()
+        let narrow = model.bounded(inFlight: 1, stale: 1).explore()
         let usual = model.explore()
         #expect(narrow.complete && narrow.violations.isEmpty && usual.passed, "\(narrow.findings)")
-        #expect(narrow.bounds == (1, 0) && usual.bounds == (4, 2))
-        #expect(narrow.states < usual.states, "\(narrow.states) at 1/0, \(usual.states) at 4/2")
-        #expect(model.bounded(inFlight: 1, stale: 0).name == model.name)
+        #expect(narrow.bounds == (1, 1) && usual.bounds == (4, 2))
+        #expect(narrow.states > 100, "the user still acts at 1/1: \(narrow.states) states")
+        #expect(narrow.states < usual.states, "\(narrow.states) at 1/1, \(usual.states) at 4/2")
+        #expect(model.bounded(inFlight: 1, stale: 1).name == model.name)
+    }
+
+    @Test("a bound of 0 is raised to 1: the user acts only while fewer requests are in flight and fewer answers left over than the bounds")
+    func zeroBoundsAreRaised() {
+        let model = AnyModel(Models.passwordSignIn())
+        let zero = model.bounded(inFlight: 0, stale: 0).explore()
+        #expect(zero.bounds == (1, 1))
+        #expect(zero.states > 1 && zero.transitions > 0, "the user acted: \(zero.states) states")
     }
 }

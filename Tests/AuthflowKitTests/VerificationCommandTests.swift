@@ -219,15 +219,16 @@ struct VerificationCommandTests {
 
     @Test("explore --in-flight N --stale M explores the model at those bounds and says so; out-of-range bounds exit 64")
     func exploreBounds() throws {
-        let run = CommandRun(["explore", "registration", "--in-flight", "1", "--stale", "0", "--json"], models: CommandModels.all)
+        let run = CommandRun(["explore", "registration", "--in-flight", "1", "--stale", "1", "--json"], models: CommandModels.all)
         let object = try #require(try json(run) as? [String: Any], "\(run.text)")
-        #expect(object["inFlight"] as? Int == 1 && object["stale"] as? Int == 0)
+        #expect(object["inFlight"] as? Int == 1 && object["stale"] as? Int == 1)
+        #expect((object["states"] as? Int ?? 0) > 1, "the user acts at 1/1")
         #expect(object["complete"] as? Bool == true)
         #expect((object["violations"] as? [String])?.isEmpty == true)
         let usual = try #require(try json(CommandRun(["explore", "registration", "--json"], models: CommandModels.all)) as? [String: Any])
         #expect(usual["inFlight"] as? Int == 4 && usual["stale"] as? Int == 2)
-        #expect((object["states"] as? Int ?? 0) < (usual["states"] as? Int ?? 0), "fewer states at 1/0 than at 4/2")
-        for (option, value) in [("--in-flight", "0"), ("--in-flight", "9"), ("--stale", "-1"), ("--stale", "many")] {
+        #expect((object["states"] as? Int ?? 0) < (usual["states"] as? Int ?? 0), "fewer states at 1/1 than at 4/2")
+        for (option, value) in [("--in-flight", "0"), ("--in-flight", "9"), ("--stale", "0"), ("--stale", "-1"), ("--stale", "many")] {
             #expect(CommandRun(["explore", "registration", option, value], models: CommandModels.all).status == 64, "\(option) \(value)")
         }
     }
@@ -394,6 +395,28 @@ struct VerificationCommandTests {
         #expect(rows.dropFirst(2).map { $0.prefix { $0 != " " } } == ["passwordSignIn", "registration"])
         #expect(rows.dropFirst(2).allSatisfy { $0.hasSuffix("✓") }, "\(rows)")
         #expect(run.out.last?.hasPrefix("\n2 models, ") == true)
+    }
+
+    @Test("verify --in-flight N --stale M explores every model at those bounds, prints them, and keeps each model's own without them")
+    func verifyBounds() throws {
+        func rows(_ words: [String]) throws -> [[String: Any]] {
+            let run = CommandRun(["verify", "--json", "--runs", "1", "--length", "10"] + words, models: CommandModels.clean)
+            #expect(run.status == 0, "\(run.text)")
+            return try #require(try json(run) as? [[String: Any]])
+        }
+        let low = try rows(["--in-flight", "1", "--stale", "1"])
+        let usual = try rows([])
+        #expect(low.map { $0["inFlight"] as? Int } == [1, 1] && low.map { $0["stale"] as? Int } == [1, 1])
+        #expect(low.allSatisfy { ($0["states"] as? Int ?? 0) > 1 }, "the user acts at 1/1")
+        #expect(usual.map { $0["inFlight"] as? Int } == CommandModels.clean.map(\.inFlight))
+        #expect(usual.map { $0["stale"] as? Int } == CommandModels.clean.map(\.stale))
+        #expect(low.allSatisfy { $0["complete"] as? Bool == true })
+        let registration = try #require(low.last?["states"] as? Int)
+        #expect(registration < (usual.last?["states"] as? Int ?? 0), "fewer states at 1/1 than at the model's own bounds")
+        let onlyStale = try rows(["--stale", "1"])
+        #expect(onlyStale.map { $0["inFlight"] as? Int } == CommandModels.clean.map(\.inFlight), "--stale alone keeps each model's in-flight bound")
+        #expect(onlyStale.map { $0["stale"] as? Int } == [1, 1])
+        #expect(CommandRun(["verify", "--in-flight", "9"], models: CommandModels.clean).status == 64)
     }
 
     @Test("verify exits 1 when one model has a violation, and names it under the table")

@@ -120,7 +120,8 @@ public protocol LifecycleModel: Sendable {
     /// constraint too: without it a user who starts over again and again leaves abandoned
     /// requests that multiply the space, while one or two already show every stale-answer race
     /// (logout during a refresh, then signing in again before its answer lands). Answers are still
-    /// delivered in every order, so the user acts again as soon as one arrives.
+    /// delivered in every order, so the user acts again as soon as one arrives. At least 1: at 0
+    /// the user never acts.
     var maxStale: Int { get }
     /// How far back instants in the lifecycle's state stay exact; further back they are "long
     /// ago" (see ``Survey``). At least the longest interval the lifecycle adds to a *past* instant

@@ -9,14 +9,16 @@ public struct BoundedModel<Base: LifecycleModel>: LifecycleModel {
     public let base: Base
     /// Requests in flight at most.
     public let maxInFlight: Int
-    /// Answers left over at most.
+    /// Answers left over at most (at least 1).
     public let maxStale: Int
 
-    /// `base` with at most `inFlight` requests in flight (at least 1) and `stale` answers left over.
+    /// `base` with at most `inFlight` requests in flight and `stale` answers left over, each at
+    /// least 1: the user acts only while fewer are in flight and fewer are left over, so a bound
+    /// of 0 would let nothing happen at all.
     public init(_ base: Base, inFlight: Int, stale: Int) {
         self.base = base
         self.maxInFlight = max(1, inFlight)
-        self.maxStale = max(0, stale)
+        self.maxStale = max(1, stale)
     }
 
     /// `base`'s name.
