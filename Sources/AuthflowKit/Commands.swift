@@ -112,22 +112,27 @@ extension Authflow {
     static let noReduction =
         "the plain search: worlds that hold the requests in flight, the pending calls and the history's id lists in another order are not merged (default: they are one state)"
 
+    /// `--in-flight` and `--stale`, as `verify` and `explore` take them; `whose` says whose
+    /// bounds apply without them.
+    static func bounds(defaultingTo whose: String) -> [CommandOption] {
+        [
+            .value(
+                "in-flight", "N", "at most N requests in flight, 1…\(Limits.inFlight.upperBound) (default: \(whose))",
+                numeric: .count(Limits.inFlight)),
+            .value(
+                "stale", "M",
+                "at most M answers left over from abandoned work, \(Limits.stale.lowerBound)…\(Limits.stale.upperBound) (default: \(whose))",
+                numeric: .count(Limits.stale)),
+        ]
+    }
+
     /// Every command, in the order the usage lists them.
     public static let commands: [CommandSpec] = [
         CommandSpec(
             name: "verify",
             synopsis: "authflow verify [--json] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]",
             summary: "explore every model to closure and fuzz each; exit 1 on any violation (printed as soon as it is found)",
-            options: [
-                .flag("json", "one JSON array, a row per model"),
-                .value(
-                    "in-flight", "N",
-                    "explore every model with at most N requests in flight, 1…\(Limits.inFlight.upperBound) (default: each model's own, as the table prints it)",
-                    numeric: .count(Limits.inFlight)),
-                .value(
-                    "stale", "M",
-                    "and at most M answers left over, \(Limits.stale.lowerBound)…\(Limits.stale.upperBound) (default: each model's own)",
-                    numeric: .count(Limits.stale)),
+            options: [.flag("json", "one JSON array, a row per model")] + bounds(defaultingTo: "each model's own, as the table prints it") + [
                 .flag(
                     "keep-going",
                     "explore a model on after its first violation, to closure: every invariant's shortest violation (default: stop at the end of that breadth-first level)"
@@ -141,15 +146,7 @@ extension Authflow {
         CommandSpec(
             name: "explore", synopsis: "authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]",
             summary: "explore one model exhaustively, breadth-first, checking every invariant",
-            options: [
-                .value(
-                    "in-flight", "N",
-                    "at most N requests in flight, 1…\(Limits.inFlight.upperBound) (default: the model's, as verify prints it)",
-                    numeric: .count(Limits.inFlight)),
-                .value(
-                    "stale", "M",
-                    "at most M answers left over from abandoned work, \(Limits.stale.lowerBound)…\(Limits.stale.upperBound) (default: the model's)",
-                    numeric: .count(Limits.stale)),
+            options: bounds(defaultingTo: "the model's, as verify prints it") + [
                 .value("depth", "N", "stop N events from launch, 1…\(Limits.depth.upperBound) (default 1000)", numeric: .count(Limits.depth)),
                 .flag("keep-going", "explore on after the first violation (default: stop at the end of its breadth-first level)"),
                 .flag("no-reduction", Self.noReduction),
