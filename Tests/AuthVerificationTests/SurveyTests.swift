@@ -216,6 +216,49 @@ struct SurveyTests {
         #expect(
             fingerprint(issuedAt: .seconds(100), sessionExpiry: .seconds(10)) == fingerprint(issuedAt: .seconds(200), sessionExpiry: .seconds(10)))
     }
+
+    @Test(
+        "a history instant exactly its horizon back is 'long ago' (the code invariants' `<` and `>=` answer alike there); a millisecond later it is exact"
+    )
+    func historyHorizonIsInclusive() {
+        func fingerprint(issuedAt milliseconds: Int64) -> Fingerprint {
+            var world = Self.world(.signedOut, now: .seconds(1000))
+            world.history.codes = [CodeIssue(destination: "email:a@b.edu register", issuedAt: Instant(milliseconds: milliseconds), verifications: 0)]
+            return Survey.of(&world, horizon: .zero, historyHorizon: .seconds(60), reduction: .symmetric, settle: { _, _ in }).fingerprint
+        }
+        let longAgo = fingerprint(issuedAt: 100_000)
+        #expect(fingerprint(issuedAt: 940_000) == longAgo, "issued exactly 60 s back")
+        #expect(fingerprint(issuedAt: 939_999) == longAgo)
+        #expect(fingerprint(issuedAt: 940_001) != longAgo, "59.999 s back: a cooldown of 60 s still runs")
+    }
+
+    @Test(
+        "the cooldown invariant judges a new code alike for a code sent exactly its cooldown back and long ago, and refuses one a millisecond younger"
+    )
+    func cooldownAnswersAlikeAtTheHorizon() throws {
+        let invariants: [Invariant<SessionLifecycle>] = Catalogue.codeInvariants(CodeRules(cooldown: .seconds(60)))
+        let cooldown = try #require(invariants.first)
+        #expect(cooldown.name == "a new code only after the cooldown")
+        guard case .step(let check) = cooldown.check else {
+            Issue.record("the cooldown invariant is a step invariant")
+            return
+        }
+        let destination = "email:a@b.edu:register"
+        let now = Instant(milliseconds: 1_000_000)
+        func verdict(issuedAt milliseconds: Int64) throws -> String? {
+            var world = Self.world(.signedOut, now: now)
+            world.history.codes = [CodeIssue(destination: destination, issuedAt: Instant(milliseconds: milliseconds), verifications: 0)]
+            let before = Snapshot(world, horizon: .zero, historyHorizon: .seconds(60), reduction: .symmetric)
+            let after = Snapshot(world, horizon: .zero, historyHorizon: .seconds(60), reduction: .symmetric)
+            let resend = APIRequest.sendEmailCode(try Email("a@b.edu"), .register)
+            #expect(resend.codeSentTo == destination)
+            let move = Move<SessionLifecycle>(choice: .timer(0), event: .tick(now), key: nil)
+            return check(Transition(before: before, move: move, effects: [.send(RequestID(1), resend)], after: after, answered: nil))
+        }
+        #expect(try verdict(issuedAt: 940_000) == nil, "sent exactly 60 s back: the cooldown is over")
+        #expect(try verdict(issuedAt: 100_000) == nil)
+        #expect(try verdict(issuedAt: 940_001) != nil, "sent 59.999 s back: within the cooldown")
+    }
 }
 
 @Suite("Finding a phase inside a composition")

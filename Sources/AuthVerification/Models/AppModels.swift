@@ -6,11 +6,11 @@ extension Models {
     /// across flows, relaunch); each lifecycle's own races are explored by its own model.
     /// Everday's, Subspace's and VynqTalk's apps are explored at their parts' bounds (4 requests
     /// in flight, 2 answers left over: 76,671, 52,481 and 693 states). Anonymous Wall's and
-    /// Hero365's are explored at 4 in flight and 1 left over by default (267,706 and 155,890
+    /// Hero365's are explored at 4 in flight and 1 left over by default (130,611 and 148,450
     /// states). Anonymous Wall's four entry flows each meet the server's 429 windows, which outlive
-    /// the flow that met them: at 4 and 2 it closes at 2,865,093 states (six and a half minutes on
-    /// this machine). Hero365's, with four entry flows, OAuth among them, closes at 4 and 2 at
-    /// 1,348,225 states (about three minutes). A second answer left over is what multiplies both.
+    /// the flow that met them: at 4 and 2 it closes at 1,418,158 states (over two minutes on a
+    /// 2-core machine). Hero365's, with four entry flows, OAuth among them, closes at 4 and 2 at
+    /// 1,269,130 states (about a minute and a half). A second answer left over is what multiplies both.
     /// CI checks every model at 4 and 2 (`authflow verify --in-flight 4 --stale 2`).
     static let appInFlight = 4
     /// See ``appInFlight``.

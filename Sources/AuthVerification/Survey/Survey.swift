@@ -24,7 +24,10 @@ public protocol Surveyable {
 /// earlier than `now`) through `x + Δ` for intervals `Δ` no longer than the horizon. Every such
 /// comparison gives the same answer for all instants further back than the horizon, and instants
 /// ahead of `now` are kept exact (their order decides which timer fires first), so two worlds with
-/// one fingerprint behave the same up to renaming. The space stays finite although rotation issues
+/// one fingerprint behave the same up to renaming. The history's instants are read by invariants
+/// only, through `t < x + Δ` or `t >= x + Δ`: those answer alike for an instant exactly the history
+/// horizon back and for one further back, so the history's "long ago" begins at its horizon. (The
+/// state's begins just past its horizon: a reducer may compare with `<=`, which tells them apart.) The space stays finite although rotation issues
 /// new tokens forever: instants ahead are bounded by the longest interval the model schedules, and
 /// those behind by the horizon.
 public struct Survey {
@@ -73,11 +76,11 @@ public struct Survey {
     @usableFromInline var tokenNames: [String] = []
 
     /// A survey of a world at `now` whose model forgets exact instants older than `horizon` in
-    /// the state and environment, and older than `historyHorizon` in the history variables.
+    /// the state and environment, and `historyHorizon` old or older in the history variables.
     @inlinable init(now: Instant, horizon: Interval, historyHorizon: Interval) {
         self.now = now.milliseconds
         self.longAgo = -horizon.milliseconds - 1
-        self.historyLongAgo = -historyHorizon.milliseconds - 1
+        self.historyLongAgo = -historyHorizon.milliseconds
     }
 
     /// A 128-bit digest of what `build` surveys, exactly as it is: ids, tokens and instants as they
