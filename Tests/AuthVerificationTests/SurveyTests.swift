@@ -223,7 +223,7 @@ struct SurveyTests {
     func historyHorizonIsInclusive() {
         func fingerprint(issuedAt milliseconds: Int64) -> Fingerprint {
             var world = Self.world(.signedOut, now: .seconds(1000))
-            world.history.codes = [CodeIssue(destination: "email:a@b.edu register", issuedAt: Instant(milliseconds: milliseconds), verifications: 0)]
+            world.history.codes = [CodeIssue(destination: "email:a@b.edu:register", issuedAt: Instant(milliseconds: milliseconds), verifications: 0)]
             return Survey.of(&world, horizon: .zero, historyHorizon: .seconds(60), reduction: .symmetric, settle: { _, _ in }).fingerprint
         }
         let longAgo = fingerprint(issuedAt: 100_000)
@@ -258,6 +258,34 @@ struct SurveyTests {
         #expect(try verdict(issuedAt: 940_000) == nil, "sent exactly 60 s back: the cooldown is over")
         #expect(try verdict(issuedAt: 100_000) == nil)
         #expect(try verdict(issuedAt: 940_001) != nil, "sent 59.999 s back: within the cooldown")
+    }
+
+    @Test(
+        "the lifetime invariant judges a code submitted exactly its lifetime after it was sent expired, as one sent long ago, and one a millisecond younger alive"
+    )
+    func lifetimeAnswersAlikeAtTheHorizon() throws {
+        let invariants: [Invariant<SessionLifecycle>] = Catalogue.codeInvariants(CodeRules(cooldown: .seconds(30), lifetime: .seconds(300)))
+        let lifetime = try #require(invariants.first { $0.name == "a code is submitted only within its lifetime" })
+        guard case .step(let check) = lifetime.check else {
+            Issue.record("the lifetime invariant is a step invariant")
+            return
+        }
+        let now = Instant(milliseconds: 1_000_000)
+        func verdict(issuedAt milliseconds: Int64) throws -> String? {
+            var world = Self.world(.signedOut, now: now)
+            world.history.codes = [
+                CodeIssue(destination: "phone:+12345678900:login", issuedAt: Instant(milliseconds: milliseconds), verifications: 0)
+            ]
+            let before = Snapshot(world, horizon: .zero, historyHorizon: .seconds(300), reduction: .symmetric)
+            let after = Snapshot(world, horizon: .zero, historyHorizon: .seconds(300), reduction: .symmetric)
+            let submit = APIRequest.signInWithPhoneCode(try PhoneNumber("+12345678900"), try VerificationCode(CodeInput("123456")))
+            #expect(submit.codeVerifiedFor == "phone:+12345678900:login")
+            let move = Move<SessionLifecycle>(choice: .timer(0), event: .tick(now), key: nil)
+            return check(Transition(before: before, move: move, effects: [.send(RequestID(1), submit)], after: after, answered: nil))
+        }
+        #expect(try verdict(issuedAt: 700_000) != nil, "sent exactly 300 s back: expired")
+        #expect(try verdict(issuedAt: 100_000) != nil)
+        #expect(try verdict(issuedAt: 700_001) == nil, "sent 299.999 s back: still valid")
     }
 }
 

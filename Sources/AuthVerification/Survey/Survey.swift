@@ -25,11 +25,11 @@ public protocol Surveyable {
 /// comparison gives the same answer for all instants further back than the horizon, and instants
 /// ahead of `now` are kept exact (their order decides which timer fires first), so two worlds with
 /// one fingerprint behave the same up to renaming. The history's instants are read by invariants
-/// only, through `t < x + Δ` or `t >= x + Δ`: those answer alike for an instant exactly the history
-/// horizon back and for one further back, so the history's "long ago" begins at its horizon. (The
-/// state's begins just past its horizon: a reducer may compare with `<=`, which tells them apart.) The space stays finite although rotation issues
-/// new tokens forever: instants ahead are bounded by the longest interval the model schedules, and
-/// those behind by the horizon.
+/// only, through `t < x + Δ` or `t >= x + Δ`: those answer alike for an instant exactly the
+/// history horizon back and for one further back, so the history's "long ago" begins at its
+/// horizon. (The state's begins just past its horizon: a reducer may compare with `<=`, which
+/// tells them apart.) The space stays finite although rotation issues new tokens forever: instants
+/// ahead are bounded by the longest interval the model schedules, and those behind by the horizon.
 public struct Survey {
     /// Which part of the world is being walked.
     public enum Region: Sendable {
