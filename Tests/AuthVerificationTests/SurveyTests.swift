@@ -232,28 +232,38 @@ struct SurveyTests {
         #expect(fingerprint(issuedAt: 940_001) != longAgo, "59.999 s back: a cooldown of 60 s still runs")
     }
 
+    /// The verdict of the code invariant `name` (under `rules`) on a step at t = 1,000 s that sends
+    /// `request`, the history holding a code for `destination` sent at `issuedAt` milliseconds.
+    static func codeVerdict(
+        _ name: String, rules: CodeRules, sending request: APIRequest, codeFor destination: String, issuedAt: Int64
+    ) throws -> String? {
+        let invariants: [Invariant<SessionLifecycle>] = Catalogue.codeInvariants(rules)
+        let invariant = try #require(invariants.first { $0.name == name })
+        guard case .step(let check) = invariant.check else {
+            Issue.record("\(name) is a step invariant")
+            return nil
+        }
+        let now = Instant(milliseconds: 1_000_000)
+        var world = Self.world(.signedOut, now: now)
+        world.history.codes = [CodeIssue(destination: destination, issuedAt: Instant(milliseconds: issuedAt), verifications: 0)]
+        // Nothing but the request happens: the world after is the world before. The check reads
+        // the world, not its fingerprint, so the survey's horizons do not matter here.
+        let snapshot = Snapshot(world, horizon: .zero, historyHorizon: .zero, reduction: .symmetric)
+        let move = Move<SessionLifecycle>(choice: .timer(0), event: .tick(now), key: nil)
+        return check(Transition(before: snapshot, move: move, effects: [.send(RequestID(1), request)], after: snapshot, answered: nil))
+    }
+
     @Test(
         "the cooldown invariant judges a new code alike for a code sent exactly its cooldown back and long ago, and refuses one a millisecond younger"
     )
     func cooldownAnswersAlikeAtTheHorizon() throws {
-        let invariants: [Invariant<SessionLifecycle>] = Catalogue.codeInvariants(CodeRules(cooldown: .seconds(60)))
-        let cooldown = try #require(invariants.first)
-        #expect(cooldown.name == "a new code only after the cooldown")
-        guard case .step(let check) = cooldown.check else {
-            Issue.record("the cooldown invariant is a step invariant")
-            return
-        }
         let destination = "email:a@b.edu:register"
-        let now = Instant(milliseconds: 1_000_000)
+        let resend = APIRequest.sendEmailCode(try Email("a@b.edu"), .register)
+        #expect(resend.codeSentTo == destination)
         func verdict(issuedAt milliseconds: Int64) throws -> String? {
-            var world = Self.world(.signedOut, now: now)
-            world.history.codes = [CodeIssue(destination: destination, issuedAt: Instant(milliseconds: milliseconds), verifications: 0)]
-            let before = Snapshot(world, horizon: .zero, historyHorizon: .seconds(60), reduction: .symmetric)
-            let after = Snapshot(world, horizon: .zero, historyHorizon: .seconds(60), reduction: .symmetric)
-            let resend = APIRequest.sendEmailCode(try Email("a@b.edu"), .register)
-            #expect(resend.codeSentTo == destination)
-            let move = Move<SessionLifecycle>(choice: .timer(0), event: .tick(now), key: nil)
-            return check(Transition(before: before, move: move, effects: [.send(RequestID(1), resend)], after: after, answered: nil))
+            try Self.codeVerdict(
+                "a new code only after the cooldown", rules: CodeRules(cooldown: .seconds(60)), sending: resend, codeFor: destination,
+                issuedAt: milliseconds)
         }
         #expect(try verdict(issuedAt: 940_000) == nil, "sent exactly 60 s back: the cooldown is over")
         #expect(try verdict(issuedAt: 100_000) == nil)
@@ -264,24 +274,13 @@ struct SurveyTests {
         "the lifetime invariant judges a code submitted exactly its lifetime after it was sent expired, as one sent long ago, and one a millisecond younger alive"
     )
     func lifetimeAnswersAlikeAtTheHorizon() throws {
-        let invariants: [Invariant<SessionLifecycle>] = Catalogue.codeInvariants(CodeRules(cooldown: .seconds(30), lifetime: .seconds(300)))
-        let lifetime = try #require(invariants.first { $0.name == "a code is submitted only within its lifetime" })
-        guard case .step(let check) = lifetime.check else {
-            Issue.record("the lifetime invariant is a step invariant")
-            return
-        }
-        let now = Instant(milliseconds: 1_000_000)
+        let destination = "phone:+12345678900:login"
+        let submit = APIRequest.signInWithPhoneCode(try PhoneNumber("+12345678900"), try VerificationCode(CodeInput("123456")))
+        #expect(submit.codeVerifiedFor == destination)
         func verdict(issuedAt milliseconds: Int64) throws -> String? {
-            var world = Self.world(.signedOut, now: now)
-            world.history.codes = [
-                CodeIssue(destination: "phone:+12345678900:login", issuedAt: Instant(milliseconds: milliseconds), verifications: 0)
-            ]
-            let before = Snapshot(world, horizon: .zero, historyHorizon: .seconds(300), reduction: .symmetric)
-            let after = Snapshot(world, horizon: .zero, historyHorizon: .seconds(300), reduction: .symmetric)
-            let submit = APIRequest.signInWithPhoneCode(try PhoneNumber("+12345678900"), try VerificationCode(CodeInput("123456")))
-            #expect(submit.codeVerifiedFor == "phone:+12345678900:login")
-            let move = Move<SessionLifecycle>(choice: .timer(0), event: .tick(now), key: nil)
-            return check(Transition(before: before, move: move, effects: [.send(RequestID(1), submit)], after: after, answered: nil))
+            try Self.codeVerdict(
+                "a code is submitted only within its lifetime", rules: CodeRules(cooldown: .seconds(30), lifetime: .seconds(300)),
+                sending: submit, codeFor: destination, issuedAt: milliseconds)
         }
         #expect(try verdict(issuedAt: 700_000) != nil, "sent exactly 300 s back: expired")
         #expect(try verdict(issuedAt: 100_000) != nil)
