@@ -14,7 +14,7 @@ public enum Authflow {
                                                                --in-flight/--stale: every model at those bounds
           authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]
                                                                exhaustive exploration of one model, at its bounds or others;
-                                                               --no-reduction: the plain search, without the symmetry reduction
+                                                               --no-reduction: the plain search, without the reduction
           authflow fuzz <model> [--seed S] [--runs N] [--length L] [--no-reuse] [--json]
                                                                seeded random walks, every invariant checked; prints its seed
           authflow replay <model> --seed S [--length L]        replay one fuzz walk from its seed, step by step
@@ -170,8 +170,9 @@ public enum Authflow {
                 "bounds: requests in flight / answers left over, each model explored to closure within them; "
                     + "fuzz walks go up to \(Fuzzer.walkBounds.inFlight)/\(Fuzzer.walkBounds.stale); "
                     + (reduction(arguments) == .symmetric
-                        ? "worlds alike up to the order and ids of calls and requests are one state (--no-reduction: the plain search)"
-                        : "the plain search (no symmetry reduction)"))
+                        ? "worlds alike up to the order and ids of calls and requests are one state, as are a code sent exactly "
+                            + "its longest cooldown or lifetime ago and one sent earlier (--no-reduction: the plain search)"
+                        : "the plain search (no reduction)"))
             for row in rows {
                 row.exploration.violations.forEach { out("\n\(row.exploration.model): \($0)") }
                 row.exploration.findings.forEach { out("\n\(row.exploration.model): \($0)") }
@@ -182,7 +183,8 @@ public enum Authflow {
         return rows.allSatisfy(\.passed) ? 0 : 1
     }
 
-    /// `--no-reduction`: the plain search, worlds told apart by the order of every list.
+    /// `--no-reduction`: the plain search, worlds told apart by the order of every list and by a code sent exactly the
+    /// history's horizon ago.
     static func reduction(_ arguments: Arguments) -> Reduction { arguments.flags.contains("no-reduction") ? .plain : .symmetric }
 
     /// `model` at the bounds `--in-flight` and `--stale` name, each defaulting to the model's own.

@@ -110,7 +110,8 @@ public enum NumericRule: Hashable, Sendable {
 extension Authflow {
     /// What `--no-reduction` does.
     static let noReduction =
-        "the plain search: worlds that hold the requests in flight, the pending calls and the history's id lists in another order are not merged (default: they are one state)"
+        "the plain search: worlds that hold the requests in flight, the pending calls and the history's id lists in another order, "
+        + "or hold a code sent exactly the longest code cooldown or lifetime ago rather than earlier, are not merged (default: they are one state)"
 
     /// `--in-flight` and `--stale`, as `verify` and `explore` take them; `whose` says whose
     /// bounds apply without them.

@@ -218,18 +218,22 @@ struct SurveyTests {
     }
 
     @Test(
-        "a history instant exactly its horizon back is 'long ago' (the code invariants' `<` and `>=` answer alike there); a millisecond later it is exact"
+        "a history instant exactly its horizon back is 'long ago' under the reduction (the code invariants' `<` and `>=` answer alike there), exact in the plain search; a millisecond later it is exact in both"
     )
     func historyHorizonIsInclusive() {
-        func fingerprint(issuedAt milliseconds: Int64) -> Fingerprint {
+        func fingerprint(issuedAt milliseconds: Int64, _ reduction: Reduction = .symmetric) -> Fingerprint {
             var world = Self.world(.signedOut, now: .seconds(1000))
             world.history.codes = [CodeIssue(destination: "email:a@b.edu:register", issuedAt: Instant(milliseconds: milliseconds), verifications: 0)]
-            return Survey.of(&world, horizon: .zero, historyHorizon: .seconds(60), reduction: .symmetric, settle: { _, _ in }).fingerprint
+            return Survey.of(&world, horizon: .zero, historyHorizon: .seconds(60), reduction: reduction, settle: { _, _ in }).fingerprint
         }
         let longAgo = fingerprint(issuedAt: 100_000)
         #expect(fingerprint(issuedAt: 940_000) == longAgo, "issued exactly 60 s back")
         #expect(fingerprint(issuedAt: 939_999) == longAgo)
         #expect(fingerprint(issuedAt: 940_001) != longAgo, "59.999 s back: a cooldown of 60 s still runs")
+        let plainLongAgo = fingerprint(issuedAt: 100_000, .plain)
+        #expect(fingerprint(issuedAt: 940_000, .plain) != plainLongAgo, "the plain search keeps exactly 60 s back exact")
+        #expect(fingerprint(issuedAt: 939_999, .plain) == plainLongAgo)
+        #expect(fingerprint(issuedAt: 940_001, .plain) != plainLongAgo)
     }
 
     /// The verdict of the code invariant `name` (under `rules`) on a step at t = 1,000 s that sends

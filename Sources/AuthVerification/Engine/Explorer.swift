@@ -31,7 +31,9 @@ public struct ExplorationLimits: Hashable, Sendable {
 /// no end (each request and each rotation makes new ids), so it is the search's canonical form,
 /// not a reduction to switch off.
 public enum Reduction: Hashable, Sendable {
-    /// Renaming alone: worlds that hold the same lists in another order are different states.
+    /// Renaming alone: worlds that hold the same lists in another order are different states, and
+    /// so are worlds whose history holds a code sent exactly the history horizon ago and one sent
+    /// earlier.
     case plain
     /// Symmetry over interchangeable calls and requests: lists whose order no behaviour reads —
     /// the requests in flight, a session's pending calls (each is handled alike wherever it
@@ -40,6 +42,11 @@ public enum Reduction: Hashable, Sendable {
     /// flight at sign-out, the retired and logged-out refresh tokens — are surveyed as sets, so
     /// worlds that differ only by which id a call or request got, and by the order these lists
     /// keep, are one state (as TLC's symmetry sets).
+    ///
+    /// It also lets the history's "long ago" begin at ``LifecycleModel/historyHorizon``: a code
+    /// sent exactly that long ago is one state with a code sent earlier, since the invariants read
+    /// the history's instants only through `<` and `>=` (see ``Survey``). Without it "long ago"
+    /// begins just past the horizon, as in the state.
     case symmetric
 }
 

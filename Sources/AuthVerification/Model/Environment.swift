@@ -73,8 +73,7 @@ extension Survey {
         _ world: inout World<M>, horizon: Interval, historyHorizon: Interval, reduction: Reduction,
         settle: (inout World<M>, Survey) -> Void
     ) -> Survey {
-        var survey = Survey(now: world.now, horizon: horizon, historyHorizon: historyHorizon)
-        survey.unordered = reduction == .symmetric
+        var survey = Survey(now: world.now, horizon: horizon, historyHorizon: historyHorizon, reduction: reduction)
         if let surveyable = M.Phase.self as? any Surveyable.Type {
             survey.visit(world.state.phase, as: surveyable)
         } else {

@@ -129,9 +129,10 @@ public protocol LifecycleModel: Sendable {
     /// them with the current time — all of AuthCore's — need none.
     var timeHorizon: Interval { get }
     /// How far back instants in the history variables stay exact; this far back and further they
-    /// are "long ago". At least the longest interval an invariant adds to a past instant before
-    /// comparing it with the current time through `<` or `>=` — the code invariants count a code's
-    /// cooldown and lifetime from when it was issued.
+    /// are "long ago" (only further back without ``Reduction/symmetric``). At least the longest
+    /// interval an invariant adds to a past instant before comparing it with the current time
+    /// through `<` or `>=` — the code invariants count a code's cooldown and lifetime from when it
+    /// was issued.
     var historyHorizon: Interval { get }
     /// The invariants checked.
     var invariants: [Invariant<Machine>] { get }

@@ -12,12 +12,12 @@ public protocol Surveyable {
 
 /// One pass over a world: its canonical fingerprint and the facts invariants read.
 ///
-/// The fingerprint is the explorer's symmetry reduction (as TLC's symmetry sets): request ids and
-/// server-issued tokens are renamed in order of first appearance, every `Instant` is written
-/// relative to the world's `now` — and as "long ago" when it lies further back than the model's
-/// horizon — and request counters are left out. Under ``Reduction/symmetric`` (the explorer's
-/// default) lists whose order no behaviour reads are surveyed as sets, see
-/// `visit(unordered:)`.
+/// The fingerprint is the explorer's canonical form: request ids and server-issued tokens are
+/// renamed in order of first appearance, every `Instant` is written relative to the world's `now`
+/// — and as "long ago" when it lies further back than the model's horizon — and request counters
+/// are left out. Under ``Reduction/symmetric`` (the explorer's default) lists whose order no
+/// behaviour reads are surveyed as sets (see `visit(unordered:)`, as TLC's symmetry sets), and the
+/// history's "long ago" begins at its horizon (below).
 ///
 /// Why merging loses no behaviour: a reducer only compares ids and tokens for equality, issues ids
 /// greater than any in use, and compares a stored instant `x` only with an event's time (never
@@ -26,9 +26,10 @@ public protocol Surveyable {
 /// ahead of `now` are kept exact (their order decides which timer fires first), so two worlds with
 /// one fingerprint behave the same up to renaming. The history's instants are read by invariants
 /// only, through `t < x + Δ` or `t >= x + Δ`: those answer alike for an instant exactly the
-/// history horizon back and for one further back, so the history's "long ago" begins at its
-/// horizon. (The state's begins just past its horizon: a reducer may compare with `<=`, which
-/// tells them apart.) The space stays finite although rotation issues new tokens forever: instants
+/// history horizon back and for one further back, so under the reduction the history's "long
+/// ago" begins at its horizon; the plain search keeps that instant exact, as the state's. (The
+/// state's "long ago" begins just past its horizon: a reducer may compare with `<=`, which tells
+/// them apart.) The space stays finite although rotation issues new tokens forever: instants
 /// ahead are bounded by the longest interval the model schedules, and those behind by the horizon.
 public struct Survey {
     /// Which part of the world is being walked.
@@ -76,11 +77,14 @@ public struct Survey {
     @usableFromInline var tokenNames: [String] = []
 
     /// A survey of a world at `now` whose model forgets exact instants older than `horizon` in
-    /// the state and environment, and `historyHorizon` old or older in the history variables.
-    @inlinable init(now: Instant, horizon: Interval, historyHorizon: Interval) {
+    /// the state and environment, and older than `historyHorizon` in the history variables — or,
+    /// under ``Reduction/symmetric``, `historyHorizon` old or older there, with lists whose order
+    /// no behaviour reads surveyed as sets.
+    @inlinable init(now: Instant, horizon: Interval, historyHorizon: Interval, reduction: Reduction) {
         self.now = now.milliseconds
         self.longAgo = -horizon.milliseconds - 1
-        self.historyLongAgo = -historyHorizon.milliseconds
+        self.historyLongAgo = -historyHorizon.milliseconds - (reduction == .symmetric ? 0 : 1)
+        self.unordered = reduction == .symmetric
     }
 
     /// A 128-bit digest of what `build` surveys, exactly as it is: ids, tokens and instants as they
@@ -89,7 +93,7 @@ public struct Survey {
     /// as hashable values through a hasher, 64 bits each); per-value memos of values many times
     /// larger than a digest key on it.
     @inlinable static func digest(_ build: (inout Survey) -> Void) -> Fingerprint {
-        var survey = Survey(now: .seconds(0), horizon: .zero, historyHorizon: .zero)
+        var survey = Survey(now: .seconds(0), horizon: .zero, historyHorizon: .zero, reduction: .plain)
         survey.exact = true
         build(&survey)
         return survey.fingerprint.finished()
