@@ -169,7 +169,7 @@ public enum Bench: Sendable {
                     + (configuration.closureStateCap.map { ", stopping at \(BenchFormat.grouped($0)) states (\"capped\")" } ?? ", to closure")
                     + "; the large model at its own bounds, its reduced search "
                     + (configuration.largeClosureStateCap.map { "stopping at \(BenchFormat.grouped($0)) states" } ?? "to closure")
-                    + ", with the symmetry reduction and without it (the plain search, `--no-reduction`); the reduction factor is "
+                    + ", with the reduction and without it (the plain search, `--no-reduction`); the reduction factor is "
                     + "the plain search's states over the reduced search's, where both closed")
         }
         if let depth = configuration.growthDepth, sections.contains(.growth) {

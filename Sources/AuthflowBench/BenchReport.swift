@@ -174,7 +174,7 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
             "explorer time (and states, memory) as concurrent protected callers grow"
         case .closure:
             "seconds to closure of each app model at 2/1, 4/1, 3/2 and 4/2 requests in flight / answers left over, and of the large model, "
-                + "with the symmetry reduction; the states, and the plain search's states and seconds (the reduction factor)"
+                + "with the reduction; the states, and the plain search's states and seconds (the reduction factor)"
         case .fuzzer:
             "checked events/s of `authflow fuzz`'s default session (200 seeded walks of 400 events): step invariants at every event, state invariants at each world not met before; a move met again follows the transition already stepped and checked (the same walks); beside it, the session stepping every event afresh"
         case .plantedBug:
