@@ -170,8 +170,8 @@ public enum Authflow {
                 "bounds: requests in flight / answers left over, each model explored to closure within them; "
                     + "fuzz walks go up to \(Fuzzer.walkBounds.inFlight)/\(Fuzzer.walkBounds.stale); "
                     + (reduction(arguments) == .symmetric
-                        ? "worlds alike up to the order and ids of calls and requests are one state, as are a code sent exactly "
-                            + "its longest cooldown or lifetime ago and one sent earlier (--no-reduction: the plain search)"
+                        ? "worlds alike up to the order and ids of calls and requests, or up to whether a code was sent exactly its "
+                            + "longest cooldown or lifetime ago or earlier, are one state (--no-reduction: the plain search)"
                         : "the plain search (no reduction)"))
             for row in rows {
                 row.exploration.violations.forEach { out("\n\(row.exploration.model): \($0)") }
