@@ -183,8 +183,8 @@ public enum Authflow {
         return rows.allSatisfy(\.passed) ? 0 : 1
     }
 
-    /// `--no-reduction`: the plain search, worlds told apart by the order of every list and by a code sent exactly the
-    /// history's horizon ago.
+    /// `--no-reduction`: the plain search, worlds told apart by the order of every list and by a
+    /// code sent exactly the history's horizon ago rather than earlier.
     static func reduction(_ arguments: Arguments) -> Reduction { arguments.flags.contains("no-reduction") ? .plain : .symmetric }
 
     /// `model` at the bounds `--in-flight` and `--stale` name, each defaulting to the model's own.

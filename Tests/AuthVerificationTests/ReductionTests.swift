@@ -125,9 +125,9 @@ struct ReductionTests {
                 continue
             }
             // At 1/1 the symmetry merges nothing in these flows: with the history's horizon made
-            // inclusive in both searches (a scratch edit), each gave 34, 259 and 34 states with
-            // and without the reduction. What the reduction merges here is the horizon's: without
-            // it they have 54, 271 and 54.
+            // inclusive in both searches (a scratch edit), both searches gave 34, 259 and 34
+            // states. So every state merged here is merged by the horizon; the plain search has
+            // 54, 271 and 54.
             let model = shipped.model.bounded(inFlight: 1, stale: 1)
             let reduced = model.explore(limits: ExplorationLimits(reduction: .symmetric)).states
             let plain = model.explore(limits: ExplorationLimits(reduction: .plain)).states
