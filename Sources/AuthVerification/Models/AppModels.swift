@@ -10,7 +10,8 @@ extension Models {
     /// states). Anonymous Wall's four entry flows each meet the server's 429 windows, which outlive
     /// the flow that met them: at 4 and 2 it closes at 1,418,158 states (over two minutes on a
     /// 2-core machine). Hero365's, with four entry flows, OAuth among them, closes at 4 and 2 at
-    /// 1,269,130 states (about a minute and a half). A second answer left over is what multiplies both.
+    /// 1,269,130 states (about a minute and a half). A second answer left over is what multiplies
+    /// both.
     /// CI checks every model at 4 and 2 (`authflow verify --in-flight 4 --stale 2`).
     static let appInFlight = 4
     /// See ``appInFlight``.
