@@ -63,10 +63,10 @@ public struct BenchConfiguration: Hashable, Sendable {
     public var largeClosureStateCap: Int? = nil
 
     /// `--quick`: the larger explorations capped (by states, or for the growth table by depth);
-    /// about 10 minutes in all on a 2-core machine, most of it the closure table. The closure table's cap, 400,000
-    /// states, lets every app model close at every bound but Anonymous Wall's and Hero365's at 3/2
-    /// and 4/2; the large model's reduced search there goes to closure (815,715 states, about
-    /// 150 s), its plain search stops at the cap.
+    /// about 10 minutes in all on a 2-core machine, most of it the closure table. The closure
+    /// table's cap, 400,000 states, lets every app model close at every bound but Anonymous Wall's
+    /// and Hero365's at 3/2 and 4/2; the large model's reduced search there goes to closure
+    /// (815,715 states, about 150 s), its plain search stops at the cap.
     public static let quick = BenchConfiguration(
         name: "quick", figureBudget: 4, reducerEvents: 10_000, reducerRepetitions: 5, reducerSampleSeconds: 0.04,
         explorerRepetitions: 3, explorerStateCap: 3_000, largeCallers: 4, largeStateCap: 25_000, largeRepetitions: 3, growthCallers: [1, 2, 3, 4],
