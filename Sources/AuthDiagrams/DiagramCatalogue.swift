@@ -82,14 +82,15 @@ public struct DiagramCatalogue: Sendable {
     /// Exploration limits for the composition diagrams. A composition diagram projects a whole
     /// app's state graph onto its lifecycles' cases to show how they hand over to one another;
     /// the app models reach hundreds of thousands of states (each lifecycle's own races included),
-    /// so the drawing explores a prefix, and its diagram says "bounded" — while `authflow verify`
-    /// explores every app model to closure. Every lifecycle diagram is explored to closure.
+    /// so the drawing explores a breadth-first prefix of 8,000 states at ``drawnAt``, and its
+    /// diagram says "bounded" — while `authflow verify` explores every app model to closure. Every
+    /// lifecycle diagram is explored to closure.
     public static let bounds: [String: ExplorationLimits] = [
-        "app.anonymousWall": ExplorationLimits(maxStates: 3_000),
-        "app.vynqTalk": ExplorationLimits(maxStates: 3_000),
-        "app.everday": ExplorationLimits(maxStates: 3_000),
-        "app.subspace": ExplorationLimits(maxStates: 3_000),
-        "app.hero365": ExplorationLimits(maxStates: 3_000),
+        "app.anonymousWall": ExplorationLimits(maxStates: 8_000),
+        "app.vynqTalk": ExplorationLimits(maxStates: 8_000),
+        "app.everday": ExplorationLimits(maxStates: 8_000),
+        "app.subspace": ExplorationLimits(maxStates: 8_000),
+        "app.hero365": ExplorationLimits(maxStates: 8_000),
     ]
 
     /// Which backends use each lifecycle model, and which declared lifecycles it draws.
@@ -119,19 +120,27 @@ public struct DiagramCatalogue: Sendable {
     /// A phase type's name as ``Subject`` records it.
     public static func phaseType(_ type: Any.Type) -> String { String(reflecting: type) }
 
-    /// Every model of `Models.lifecycles` and `Models.apps`, with ``bounds`` applied.
+    /// The bounds every diagram is drawn at: 4 requests in flight and 2 answers left over, the
+    /// bounds CI checks every model at. `authflow verify` checks the largest models at lower
+    /// bounds by default, to finish in seconds; drawn there, a diagram would lose edges (a stale
+    /// refresh answer arriving after sign-out, an answer withdrawn when a flow is left).
+    public static let drawnAt = (inFlight: 4, stale: 2)
+
+    /// Every model of `Models.lifecycles` and `Models.apps` at ``drawnAt``, with ``bounds`` applied.
     public static var standard: DiagramCatalogue {
-        let lifecycles = Models.lifecycles.map { model in
+        let lifecycles = Models.lifecycles.map { shipped in
+            let model = shipped.bounded(inFlight: drawnAt.inFlight, stale: drawnAt.stale)
             let known = usage[model.name]
             return LifecycleEntry(
                 model: model, backends: known?.backends ?? [], draws: known?.draws ?? [],
                 subject: known?.subject ?? .entry(phaseType: ""), limits: bounds[model.name] ?? ExplorationLimits())
         }
         let compositions = Backend.allCases.compactMap { backend -> CompositionEntry? in
-            guard let model = Models.apps.first(where: { $0.name == "app.\(backend.rawValue)" }) else { return nil }
+            guard let shipped = Models.apps.first(where: { $0.name == "app.\(backend.rawValue)" }) else { return nil }
             return CompositionEntry(
-                backend: backend, model: model, entries: EntryPosition.of(appMachine(backend)),
-                limits: bounds[model.name] ?? ExplorationLimits())
+                backend: backend, model: shipped.bounded(inFlight: drawnAt.inFlight, stale: drawnAt.stale),
+                entries: EntryPosition.of(appMachine(backend)),
+                limits: bounds[shipped.name] ?? ExplorationLimits())
         }
         return DiagramCatalogue(lifecycles: lifecycles, compositions: compositions)
     }
