@@ -119,7 +119,11 @@ struct MenuTests {
     )
     func appSessionIntents() {
         checkSession(Models.anonymousWallApp(), seed: 0x5E1) { if case .session(let intent) = $0 { intent } else { nil } }
-        checkSession(Models.everdayApp(), seed: 0xE7D) { if case .session(let intent) = $0 { intent } else { nil } }
+        // At 4 in flight and 2 left over (its bounds in CI): with one left over, this seed's walk
+        // never leaves a call pending.
+        checkSession(BoundedModel(Models.everdayApp(), inFlight: 4, stale: 2), seed: 0xE7D) {
+            if case .session(let intent) = $0 { intent } else { nil }
+        }
         checkSession(Models.subspaceApp(), seed: 0x5E3) { if case .session(let intent) = $0 { intent } else { nil } }
         checkSession(Models.hero365App(), seed: 0x5E4) { if case .session(let intent) = $0 { intent } else { nil } }
         checkSession(Models.vynqTalkApp(), seed: 0x5E5) { if case .session(.session(let intent)) = $0 { intent } else { nil } }

@@ -77,7 +77,7 @@ struct ReductionTests {
     /// Each shipped model at bounds where both searches close within seconds in a debug build:
     /// its own where that is small, otherwise 2/1. app.anonymousWall and app.hero365 need over
     /// 35,000 and 150,000 states at 2/1, too many for a debug build twice over; `.ci/run` runs
-    /// `authflow verify --no-reduction` over every model at its full bounds in a release build.
+    /// `authflow verify --no-reduction` over every model at its own bounds in a release build.
     static let models: [ReducedModel] = Models.all.compactMap { model in
         switch model.name {
         case "app.anonymousWall", "app.hero365": nil

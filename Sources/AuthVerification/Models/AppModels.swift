@@ -4,22 +4,27 @@ extension Models {
     /// The app models explore what composing the lifecycles adds (handing over to the session,
     /// signing out back to the entry flows, switching flows with a request in flight, cooldowns
     /// across flows, relaunch); each lifecycle's own races are explored by its own model.
-    /// Everday's, Subspace's and VynqTalk's apps are explored at their parts' bounds (4 requests
-    /// in flight, 2 answers left over: 76,671, 52,481 and 693 states). Anonymous Wall's and
-    /// Hero365's are explored at 4 in flight and 1 left over by default (130,611 and 148,450
-    /// states). Anonymous Wall's four entry flows each meet the server's 429 windows, which outlive
-    /// the flow that met them: at 4 and 2 it closes at 1,418,158 states (over two minutes on a
-    /// 2-core machine). Hero365's, with four entry flows, OAuth among them, closes at 4 and 2 at
-    /// 1,269,130 states (about a minute and a half). A second answer left over is what multiplies
-    /// both.
-    /// CI checks every model at 4 and 2 (`authflow verify --in-flight 4 --stale 2`).
-    static let appInFlight = 4
-    /// See ``appInFlight``.
-    static let appStale = 1
-    /// The lifecycles' bounds, for the apps that close at them.
-    static let partsInFlight = 4
-    /// See ``partsInFlight``.
-    static let partsStale = 2
+    ///
+    /// Each model is explored by default at the highest bounds that keep `authflow verify` (every
+    /// model, fuzzing included) under 10 seconds on a 2-core machine in a release build:
+    /// - The single flows, Anonymous Wall's session, the realtime connection and VynqTalk's app: 4
+    ///   requests in flight and 2 answers left over (``LifecycleModel``'s default).
+    /// - The three refreshing sessions (Everday's, Subspace's, Hero365's) and Everday's and
+    ///   Subspace's apps: 4 and 1 (``refreshingBounds``; 3,617 to 20,801 states each). A second
+    ///   answer left over takes the three sessions to 54,401–68,851 states each, 13 seconds of CPU
+    ///   together, more than the budget leaves for them.
+    /// - Anonymous Wall's and Hero365's apps: one request at a time (``oneAtATime``; 57,621 and
+    ///   25,163 states). With a second request in flight they hold 130,611 and 148,450 states:
+    ///   Anonymous Wall's alone then takes about 10 seconds on one core, and the two together
+    ///   leave no room for the rest. Each has four entry flows whose code cooldowns (and Anonymous
+    ///   Wall's 429 windows) outlive the flow that met them; at 4 and 2 they close at 1,418,158 and
+    ///   1,269,130 states (two minutes and a minute and a half).
+    ///
+    /// CI checks every model at 4 and 2 as well (`authflow verify --in-flight 4 --stale 2`, about
+    /// two and a half minutes), and `verify`'s fuzz walks go up to 8 and 4 in every model.
+    static let refreshingBounds = (inFlight: 4, stale: 1)
+    /// See ``refreshingBounds``.
+    static let oneAtATime = (inFlight: 1, stale: 1)
 
     /// Failures offered to every request in the app models: one of each class the session treats
     /// differently (definitive, transient, rate-limited, unreadable), to keep whole apps explorable.
@@ -50,7 +55,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
             ],
-            codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale,
+            codes: codes, timeHorizon: .zero, maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale,
             menu: Menus.app(entries) { .session($0) })
     }
 
@@ -77,7 +82,7 @@ extension Models {
                 "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",
                 "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
                 "RealtimeConnection.Phase.rejected": "a rejected connection signs out at once (no refresh token), within the same step",
-            ], timeHorizon: .zero, maxInFlight: partsInFlight, maxStale: partsStale,
+            ], timeHorizon: .zero,
             menu: Menus.app(entries, then: connection) { .session(.session($0)) })
     }
 
@@ -98,7 +103,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "Registration.Phase.registered": "approval-gated",
                 "Registration.Phase.awaitingVerification": "approval-gated", "PasswordReset.Phase.linkSent": "Hero365's",
                 "PasswordReset.Phase.signedIn": "Everday's reset does not sign in",
-            ], timeHorizon: .zero, maxInFlight: partsInFlight, maxStale: partsStale, endsServerSessions: true,
+            ], timeHorizon: .zero, maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale, endsServerSessions: true,
             menu: Menus.app(entries) { .session($0) })
     }
 
@@ -116,7 +121,7 @@ extension Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",
-            ], timeHorizon: .zero, maxInFlight: partsInFlight, maxStale: partsStale,
+            ], timeHorizon: .zero, maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale,
             menu: Menus.app(entries) { .session($0) })
     }
 
@@ -151,7 +156,7 @@ extension Models {
                 "PasswordReset.Phase.requestingAgain": "a link is requested afresh",
                 "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
             ],
-            codes: codes, timeHorizon: .zero, maxInFlight: appInFlight, maxStale: appStale
+            codes: codes, timeHorizon: .zero, maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale
         ) { snapshot in
             // The OAuth intents depend on three facts of the world (the pending attempt, the next
             // token indices), the session's on the call it can offer: the menu is built once for

@@ -185,12 +185,15 @@ public enum Models {
         let policy: SessionPolicy
         var replies: ReplyCatalogue
         var unreachable: [String: String] = [:]
+        // The refreshing sessions are explored at 4 and 1 by default (see ``refreshingBounds``).
+        var bounds = refreshingBounds
         let noRefresh = [
             "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "no refresh token",
             "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
         ]
         switch backend {
         case .anonymousWall, .vynqTalk:
+            bounds = (inFlight: 4, stale: 2)  // No refresh: the lifecycles' bounds close in a tenth of a second.
             policy = SessionPolicy(
                 refresh: .none, restore: .trustStored, forbiddenEndsSession: backend == .vynqTalk, supportsPasswordSetup: backend == .anonymousWall,
                 supportsPasswordChange: backend == .anonymousWall)
@@ -228,6 +231,7 @@ public enum Models {
             name: "session.\(backend.rawValue)",
             machine: Handover(entry: PasswordSignIn(identifiers: identifiers), session: SessionLifecycle(policy: policy)),
             replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero,
+            maxInFlight: bounds.inFlight, maxStale: bounds.stale,
             endsServerSessions: policy.revokesOnLogout,
             menu: Menus.app(
                 [
