@@ -63,7 +63,7 @@ public struct BenchConfiguration: Hashable, Sendable {
     public var largeClosureStateCap: Int? = nil
 
     /// `--quick`: the larger explorations capped (by states, or for the growth table by depth);
-    /// about 10 minutes in all on a 2-core machine, most of it the closure table. The closure
+    /// about 8 minutes in all on a 2-core machine, most of it the closure table. The closure
     /// table's cap, 400,000 states, lets every app model close at every bound but Anonymous Wall's
     /// and Hero365's at 3/2 and 4/2; the large model's reduced search there goes to closure
     /// (815,715 states, about 150 s), its plain search stops at the cap.
