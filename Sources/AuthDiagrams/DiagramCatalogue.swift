@@ -82,7 +82,7 @@ public struct DiagramCatalogue: Sendable {
     /// Exploration limits for the composition diagrams. A composition diagram projects a whole
     /// app's state graph onto its lifecycles' cases to show how they hand over to one another;
     /// the app models reach hundreds of thousands of states (each lifecycle's own races included),
-    /// so the drawing explores a breadth-first prefix of 8,000 states at ``drawnAt``, and its
+    /// so the drawing explores a breadth-first prefix of 8,000 states (at `Models.fullBounds`), and its
     /// diagram says "bounded" — while `authflow verify` explores every app model to closure. Every
     /// lifecycle diagram is explored to closure.
     public static let bounds: [String: ExplorationLimits] = [
@@ -120,16 +120,14 @@ public struct DiagramCatalogue: Sendable {
     /// A phase type's name as ``Subject`` records it.
     public static func phaseType(_ type: Any.Type) -> String { String(reflecting: type) }
 
-    /// The bounds every diagram is drawn at: 4 requests in flight and 2 answers left over, the
-    /// bounds CI checks every model at. `authflow verify` checks the largest models at lower
-    /// bounds by default, to finish in seconds; drawn there, a diagram would lose edges (a stale
-    /// refresh answer arriving after sign-out, an answer withdrawn when a flow is left).
-    public static let drawnAt = (inFlight: 4, stale: 2)
-
-    /// Every model of `Models.lifecycles` and `Models.apps` at ``drawnAt``, with ``bounds`` applied.
+    /// Every model of `Models.lifecycles` and `Models.apps` at `Models.fullBounds` (4 requests in
+    /// flight, 2 answers left over), with ``bounds`` applied. `authflow verify` checks the largest
+    /// models at lower bounds by default, to finish in seconds; drawn there, a diagram would lose
+    /// edges (a stale refresh answer arriving after sign-out, an answer withdrawn when a flow is left).
     public static var standard: DiagramCatalogue {
+        let full = Models.fullBounds
         let lifecycles = Models.lifecycles.map { shipped in
-            let model = shipped.bounded(inFlight: drawnAt.inFlight, stale: drawnAt.stale)
+            let model = shipped.bounded(inFlight: full.inFlight, stale: full.stale)
             let known = usage[model.name]
             return LifecycleEntry(
                 model: model, backends: known?.backends ?? [], draws: known?.draws ?? [],
@@ -138,7 +136,7 @@ public struct DiagramCatalogue: Sendable {
         let compositions = Backend.allCases.compactMap { backend -> CompositionEntry? in
             guard let shipped = Models.apps.first(where: { $0.name == "app.\(backend.rawValue)" }) else { return nil }
             return CompositionEntry(
-                backend: backend, model: shipped.bounded(inFlight: drawnAt.inFlight, stale: drawnAt.stale),
+                backend: backend, model: shipped.bounded(inFlight: full.inFlight, stale: full.stale),
                 entries: EntryPosition.of(appMachine(backend)),
                 limits: bounds[shipped.name] ?? ExplorationLimits())
         }

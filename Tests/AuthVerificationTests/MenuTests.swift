@@ -121,7 +121,7 @@ struct MenuTests {
         checkSession(Models.anonymousWallApp(), seed: 0x5E1) { if case .session(let intent) = $0 { intent } else { nil } }
         // At 4 in flight and 2 left over (its bounds in CI): with one left over, this seed's walk
         // never leaves a call pending.
-        checkSession(BoundedModel(Models.everdayApp(), inFlight: 4, stale: 2), seed: 0xE7D) {
+        checkSession(BoundedModel(Models.everdayApp(), inFlight: Models.fullBounds.inFlight, stale: Models.fullBounds.stale), seed: 0xE7D) {
             if case .session(let intent) = $0 { intent } else { nil }
         }
         checkSession(Models.subspaceApp(), seed: 0x5E3) { if case .session(let intent) = $0 { intent } else { nil } }

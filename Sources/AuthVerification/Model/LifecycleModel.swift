@@ -152,9 +152,9 @@ extension LifecycleModel {
     /// Every declared case is reachable.
     @inlinable public var unreachableByDesign: [String: String] { [:] }
     /// Four: enough for a logout while a sign-in, a refresh and a protected call are all in flight.
-    @inlinable public var maxInFlight: Int { 4 }
+    @inlinable public var maxInFlight: Int { Models.fullBounds.inFlight }
     /// Two: a logout during a refresh leaves the refresh and the revoke unawaited.
-    @inlinable public var maxStale: Int { 2 }
+    @inlinable public var maxStale: Int { Models.fullBounds.stale }
     /// Ten minutes: longer than every cooldown, code lifetime, backoff and refresh margin used.
     /// Models that know their lifecycle may choose less (see ``Model``).
     @inlinable public var timeHorizon: Interval { .seconds(600) }

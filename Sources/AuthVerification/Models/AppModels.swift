@@ -8,7 +8,7 @@ extension Models {
     /// Each model is explored by default at the highest bounds that keep `authflow verify` (every
     /// model, fuzzing included) under 10 seconds on a 2-core machine in a release build:
     /// - The single flows, Anonymous Wall's session, the realtime connection and VynqTalk's app: 4
-    ///   requests in flight and 2 answers left over (``LifecycleModel``'s default).
+    ///   requests in flight and 2 answers left over (``fullBounds``, ``LifecycleModel``'s default).
     /// - The three refreshing sessions (Everday's, Subspace's, Hero365's) and Everday's and
     ///   Subspace's apps: 4 and 1 (``refreshingBounds``; 3,617 to 20,801 states each). A second
     ///   answer left over takes the three sessions to 54,401–68,851 states each, 13 seconds of CPU

@@ -36,7 +36,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     public init(
         name: String, machine: Machine, replies: ReplyCatalogue, relaunches: Bool = false, finalCases: [String] = [],
         unreachableByDesign: [String: String] = [:], codes: CodeRules? = nil, timeHorizon: Interval = .seconds(600),
-        maxInFlight: Int = 4, maxStale: Int = 2, endsServerSessions: Bool = false,
+        maxInFlight: Int = Models.fullBounds.inFlight, maxStale: Int = Models.fullBounds.stale, endsServerSessions: Bool = false,
         menu: @escaping @Sendable (Snapshot<Machine>) -> [Machine.Intent]
     ) {
         self.name = name

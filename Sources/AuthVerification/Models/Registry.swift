@@ -58,6 +58,13 @@ public enum Models {
     /// Every model `authflow verify` checks, lifecycles first, then the apps.
     public static var all: [AnyModel] { lifecycles + apps }
 
+    /// 4 requests in flight and 2 answers left over: a model's bounds unless it says otherwise
+    /// (``LifecycleModel``'s default), the bounds CI checks every shipped model at
+    /// (`authflow verify --in-flight 4 --stale 2`) and those every state diagram is drawn at. The
+    /// largest shipped models are explored at lower bounds by default, to keep `authflow verify`
+    /// under 10 seconds on a 2-core machine.
+    public static let fullBounds = (inFlight: 4, stale: 2)
+
     /// Looks a model up by name.
     public static func named(_ name: String) -> AnyModel? { all.first { $0.name == name } }
 
@@ -186,14 +193,14 @@ public enum Models {
         var replies: ReplyCatalogue
         var unreachable: [String: String] = [:]
         // The refreshing sessions are explored at 4 and 1 by default (see ``refreshingBounds``).
-        var bounds = refreshingBounds
+        let bounds: (inFlight: Int, stale: Int)
         let noRefresh = [
             "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "no refresh token",
             "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
         ]
         switch backend {
         case .anonymousWall, .vynqTalk:
-            bounds = (inFlight: 4, stale: 2)  // No refresh: the lifecycles' bounds close in a tenth of a second.
+            bounds = fullBounds  // No refresh: closes in a tenth of a second.
             policy = SessionPolicy(
                 refresh: .none, restore: .trustStored, forbiddenEndsSession: backend == .vynqTalk, supportsPasswordSetup: backend == .anonymousWall,
                 supportsPasswordChange: backend == .anonymousWall)
@@ -203,6 +210,7 @@ public enum Models {
                 "SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Refresh.offline": "no refresh to fail",
             ]) { $1 }
         case .subspace:
+            bounds = refreshingBounds
             // Both forms in one model: the document's grant (no refresh token: the session ends with
             // its token) and the deployed server's (a refresh token: rotating refresh).
             policy = SessionPolicy(refresh: modelRefreshWhenGranted(retryLimit: 3), restore: .fetchCurrentUser)
@@ -211,6 +219,7 @@ public enum Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
             ]
         case .everday, .hero365:
+            bounds = refreshingBounds
             policy = SessionPolicy(
                 refresh: modelRefresh(retryLimit: 3),
                 restore: backend == .everday ? .refresh : .fetchCurrentUser, revokesOnLogout: backend == .everday,
