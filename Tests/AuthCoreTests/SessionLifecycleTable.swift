@@ -12,8 +12,7 @@ enum SessionTable {
     static let subspace = Apps.subspace().session
     static let hero365 = Apps.hero365().session
     static let vynqTalk = Apps.vynqTalk().session.session
-    /// A rotating-refresh backend that documents a change-password endpoint (none of the five
-    /// does with refresh: Everday demands a change but offers no endpoint for it).
+    /// A rotating-refresh backend whose password change keeps the session (Everday's ends it).
     static let rotatingWithChange = SessionLifecycle(
         policy: SessionPolicy(refresh: everday.policy.refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: true))
 

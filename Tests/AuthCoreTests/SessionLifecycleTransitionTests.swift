@@ -334,8 +334,7 @@ extension SessionTable {
         {
             SessionTable.row(label, m, name, from, event, to, effects, requests: requests)
         }
-        // Everday documents no change-password endpoint; these rows keep the reducer's change path
-        // tested under a rotating-refresh backend that has one.
+        // A change that keeps the session (Anonymous Wall's kind of server) under rotating refresh.
         func withChange(_ name: String, _ from: Phase, _ event: Event, _ to: Phase, _ effects: [AuthEffect], requests: UInt64 = 10) -> Row<
             SessionLifecycle
         > {
@@ -403,14 +402,56 @@ extension SessionTable {
                 .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 intent(.credentialsRejected), .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 [.finish(Samples.intent, .unchanged)]),
+            // Its deployed server's change-password: a change it accepts revokes every refresh token.
             row(
-                "active + changePassword → rejected unsupported (seed 002 documents no change endpoint)",
-                .active(SessionLifecycle.Active(credentials: c)),
-                intent(changeIntent), .active(SessionLifecycle.Active(credentials: c)), [.reject(Samples.intent, .unsupported)]),
+                "active + changePassword(valid) → sends changePassword with the bearer", .active(SessionLifecycle.Active(credentials: c)),
+                intent(changeIntent), .active(SessionLifecycle.Active(credentials: c, passwordChange: Samples.r(10))),
+                [.send(Samples.r(10), change)]),
             row(
-                "passwordChangeRequired + changePassword → rejected unsupported: log out and reset the password instead",
+                "passwordChangeRequired + changePassword(valid) → pending, sends changePassword with the bearer",
                 .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), intent(changeIntent),
-                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)), [.reject(Samples.intent, .unsupported)]),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(10))), [.send(Samples.r(10), change)]),
+            row(
+                "active + reply(change accepted) → signedOut(passwordChanged): the server revoked every refresh token, the vault is cleared",
+                .active(SessionLifecycle.Active(credentials: c, passwordChange: Samples.r(6))), .reply(Samples.r(6), .accepted(nil), at: t0),
+                .signedOut,
+                [.finish(Samples.pending, .passwordChanged), .clearCredentials] + timersCancelled + [.emit(.signedOut(.passwordChanged))]),
+            row(
+                "passwordChangeRequired + reply(change accepted) → signedOut(passwordChanged), nothing of the old pair kept",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
+                .reply(Samples.r(4), .accepted(nil), at: t0), .signedOut,
+                [.finish(Samples.pending, .passwordChanged), .clearCredentials] + timersCancelled + [.emit(.signedOut(.passwordChanged))]),
+            row(
+                "passwordChangeRequired + reply(wrong current password) → passwordChangeRequired kept, fails incorrectPassword",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
+                .reply(Samples.r(4), .failed(.incorrectPassword("Invalid credentials")), at: t0),
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c)),
+                [.finish(Samples.pending, .failed(.incorrectPassword("Invalid credentials")))]),
+            row(
+                "active + reply(wrong current password) → active kept, fails incorrectPassword, no refresh",
+                .active(SessionLifecycle.Active(credentials: c, passwordChange: Samples.r(6))),
+                .reply(Samples.r(6), .failed(.incorrectPassword("Invalid credentials")), at: t0), .active(SessionLifecycle.Active(credentials: c)),
+                [.finish(Samples.pending, .failed(.incorrectPassword("Invalid credentials")))]),
+            row(
+                "active + reply(401 to the change: the bearer refused) → fails unauthorized, renews the token for the next try",
+                .active(SessionLifecycle.Active(credentials: c, passwordChange: Samples.r(6))),
+                .reply(Samples.r(6), .failed(.unauthorized("Invalid or expired token.")), at: t0),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(10), attempt: 0))),
+                [
+                    .finish(Samples.pending, .failed(.unauthorized("Invalid or expired token."))), .cancelTimer(.proactiveRefresh),
+                    .send(Samples.r(10), .refresh(Samples.refresh1)),
+                ]),
+            row(
+                "passwordChangeRequired + reply(401: the bearer refused) → signedOut(tokenRejected): the step allows no refresh",
+                .passwordChangeRequired(SessionLifecycle.PasswordStep(credentials: c, pending: Samples.r(4))),
+                .reply(Samples.r(4), .failed(.unauthorized(nil)), at: t0), .signedOut,
+                [.finish(Samples.pending, .failed(.unauthorized(nil))), .clearCredentials] + timersCancelled
+                    + [.emit(.signedOut(.tokenRejected))]),
+            row(
+                "active + changePassword with the bearer due → rejected busy, the token renewed first",
+                .active(SessionLifecycle.Active(credentials: c)), intent(changeIntent, at: Samples.at(1750)),
+                .active(SessionLifecycle.Active(credentials: c, refresh: .refreshing(Samples.r(10), attempt: 0))),
+                [.reject(Samples.intent, .busy), .cancelTimer(.proactiveRefresh), .send(Samples.r(10), .refresh(Samples.refresh1))]),
         ]
     }()
 

@@ -29,7 +29,8 @@ public enum Backend: String, Hashable, Sendable, CaseIterable, CustomStringConve
         case .anonymousWall:
             [.codeRegistration, .oneTimeCodeSignIn, .passwordSignIn, .passwordReset, .session, .logout, .passwordSetup, .changePassword]
         case .vynqTalk: [.registration, .passwordSignIn, .session, .logout, .realtimeConnection]
-        case .everday: [.registration, .passwordSignIn, .passwordReset, .session, .rotatingRefresh, .logout, .passwordChangeRequired]
+        case .everday:
+            [.registration, .passwordSignIn, .passwordReset, .session, .rotatingRefresh, .logout, .passwordChangeRequired, .changePassword]
         case .subspace: [.registration, .passwordSignIn, .session, .rotatingRefresh, .logout]
         case .hero365:
             [.registration, .passwordSignIn, .oneTimeCodeSignIn, .oauthSignIn, .passwordReset, .session, .rotatingRefresh, .logout]
@@ -120,11 +121,12 @@ public enum Apps {
                 Registration(forms: [.usernamePassword]),
                 OneOf(PasswordSignIn(identifiers: .username), PasswordReset(style: .emailedToken))),
             session: SessionLifecycle(
-                // Seed 002 documents `RequirePasswordChange` but no change-password endpoint: a user told
-                // to change it can only log out and reset it (`/auth/forgot`, `/auth/reset-password`).
+                // Everday's document shows `RequirePasswordChange` but no endpoint to act on it; its
+                // deployed server changes a password at `/auth/change-password` and revokes every
+                // refresh token of the user when it does, so a change ends the session cleanly.
                 policy: SessionPolicy(
-                    refresh: refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: false,
-                    serverSignOutAttempts: serverSignOutAttempts)))
+                    refresh: refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: true,
+                    passwordChangeEndsSessions: true, serverSignOutAttempts: serverSignOutAttempts)))
     }
 
     /// Subspace (seed 003, and its deployed server): the document's grant carries no refresh token

@@ -59,6 +59,9 @@ public enum SignOutReason: Hashable, Sendable, CustomStringConvertible {
     case tokenRejected
     /// The access token's known expiry passed on a backend without refresh.
     case tokenExpired
+    /// The password was changed and the server ended every session of the user with it
+    /// (Everday revokes every refresh token): sign in again with the new password.
+    case passwordChanged
 
     /// The case name.
     public var description: String {
@@ -67,6 +70,7 @@ public enum SignOutReason: Hashable, Sendable, CustomStringConvertible {
         case .sessionExpired: "sessionExpired"
         case .tokenRejected: "tokenRejected"
         case .tokenExpired: "tokenExpired"
+        case .passwordChanged: "passwordChanged"
         }
     }
 }

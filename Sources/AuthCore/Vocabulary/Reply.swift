@@ -4,6 +4,11 @@ public enum AuthFailure: Error, Hashable, Sendable, CustomStringConvertible {
     case badRequest(String?)
     /// 401: invalid credentials or token.
     case unauthorized(String?)
+    /// The password the user typed to prove who they are was refused, while the session's token
+    /// was accepted (Everday's password change answers 401 `Invalid credentials` for a wrong
+    /// current password, and 401 with another detail for an expired bearer). It says nothing
+    /// about the session: it neither ends it nor calls for a refresh.
+    case incorrectPassword(String?)
     /// 403 whose message says the account awaits approval (Everday).
     case pendingApproval(String?)
     /// 403 for any other reason: wrong school domain, locked, insufficient rights.
@@ -28,7 +33,7 @@ public enum AuthFailure: Error, Hashable, Sendable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .network, .timeout, .server, .rateLimited, .malformed, .notFound, .conflict: true
-        case .badRequest, .unauthorized, .pendingApproval, .forbidden: false
+        case .badRequest, .unauthorized, .incorrectPassword, .pendingApproval, .forbidden: false
         }
     }
 
@@ -38,6 +43,7 @@ public enum AuthFailure: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .badRequest(let message): message ?? "Please check what you entered."
         case .unauthorized(let message): message ?? "Invalid email or password"
+        case .incorrectPassword: "The current password is incorrect."
         case .pendingApproval(let message):
             message ?? "Account pending approval. A parent must approve this account before sign in."
         case .forbidden(let message): message ?? "Access denied."
@@ -56,6 +62,7 @@ public enum AuthFailure: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .badRequest: "badRequest(400)"
         case .unauthorized: "unauthorized(401)"
+        case .incorrectPassword: "incorrectPassword(401)"
         case .pendingApproval: "pendingApproval(403)"
         case .forbidden: "forbidden(403)"
         case .notFound: "notFound(404)"

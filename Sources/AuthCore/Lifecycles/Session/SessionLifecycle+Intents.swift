@@ -120,8 +120,15 @@ extension SessionLifecycle {
             active.passwordChange = request
             phase = .active(active)
             return [.send(request, .changePassword(old: old, new: new, active.bearer))]
+        case .active(let active)
+        where active.passwordChange == nil && !tokenUsable(active.credentials, at: now) && active.refresh.isIdleOrOffline:
+            // The bearer is due: renew it first, so the server's 401 can only mean a wrong password.
+            // Without refresh the session's expiry timer ends it.
+            guard validated() != nil else { return effects }
+            guard case .rotating = policy.refresh.applied(to: active.credentials) else { return [.reject(id, .busy)] }
+            return [.reject(id, .busy)] + startRefresh(active, attempt: 0, &phase, &requests)
         case .passwordChangeRequired, .active:
-            return [.reject(id, .busy)]  // A change in flight, or the token is being (or must first be) renewed.
+            return [.reject(id, .busy)]  // A change in flight, or the token is being renewed.
         case .passwordSetupRequired:
             return [.reject(id, .passwordSetupRequired)]
         case .signedOut, .restoring:

@@ -27,6 +27,9 @@ extension SessionLifecycle {
             }
         case .passwordChangeRequired(let step) where step.pending == id:
             switch reply.acceptedOrFailure {
+            case .success where policy.passwordChangeEndsSessions:
+                phase = .passwordChangeRequired(PasswordStep(credentials: step.credentials))
+                return passwordChangedEndingSession(answering: id, &phase, &requests)
             case .success:
                 var updated = step.credentials
                 updated.user.passwordChangeRequired = false
@@ -51,11 +54,13 @@ extension SessionLifecycle {
         if case .refreshing(let current, let attempt) = active.refresh, current == id {
             return refreshed(active, reply, attempt: attempt, at: now, &phase, &requests)
         }
-        if active.refresh == .idle, let change = active.passwordChange, change == id {
+        if let change = active.passwordChange, change == id {
             var active = active
             active.passwordChange = nil
             phase = .active(active)
             switch reply.acceptedOrFailure {
+            case .success where policy.passwordChangeEndsSessions:
+                return passwordChangedEndingSession(answering: id, &phase, &requests)
             case .success: return requests.finish(waitingFor: id, .passwordChanged)
             case .failure(let failure): return passwordStepFailed(failure, answering: id, &phase, &requests)
             }
@@ -66,15 +71,34 @@ extension SessionLifecycle {
         return callAnswered(active, index, reply, at: now, &phase, &requests)
     }
 
-    /// A password step refused: its intent fails; without refresh, a 401 means the token is dead.
+    /// The server accepted a password change and ended every session of the user with it: the
+    /// change is done, and the session ends cleanly (vault cleared, calls answered), so the
+    /// refresh token the server revoked is never sent again.
+    private func passwordChangedEndingSession(
+        answering request: RequestID, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
+        let changed = requests.finish(waitingFor: request, .passwordChanged)
+        return changed + end(&phase, reason: .passwordChanged, &requests)
+    }
+
+    /// A password step refused: its intent fails. A wrong current password says nothing about the
+    /// session. A 401 means the server refused the token: without refresh the session ends; with
+    /// refresh an active session renews it, so the user's next try carries a fresh bearer, and a
+    /// password step, which allows nothing else, ends.
     private func passwordStepFailed(
         _ failure: AuthFailure, answering request: RequestID, _ phase: inout Phase, _ requests: inout FlowContext
     ) -> [AuthEffect] {
         let failed = requests.finish(waitingFor: request, .failed(failure))
         switch failure {
-        case .unauthorized where phase.credentials.map({ policy.refresh.applied(to: $0) == .none }) ?? true:
-            return failed + end(&phase, reason: .tokenRejected, &requests)
-        case .badRequest, .unauthorized, .pendingApproval, .forbidden, .notFound, .conflict, .rateLimited, .server,
+        case .unauthorized:
+            guard case .active(let active) = phase, case .rotating = policy.refresh.applied(to: active.credentials) else {
+                return failed + end(&phase, reason: .tokenRejected, &requests)
+            }
+            switch active.refresh {
+            case .refreshing, .backingOff: return failed  // A refresh is already on its way.
+            case .idle, .offline: return failed + startRefresh(active, attempt: 0, &phase, &requests)
+            }
+        case .badRequest, .incorrectPassword, .pendingApproval, .forbidden, .notFound, .conflict, .rateLimited, .server,
             .network, .timeout, .malformed:
             return failed
         }

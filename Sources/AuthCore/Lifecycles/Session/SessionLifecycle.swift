@@ -125,6 +125,14 @@ public struct SessionLifecycle: Lifecycle {
         case backingOff(retryAt: Instant, attempt: Int)
         /// Refresh attempts are exhausted: the session is kept; the next protected call tries again.
         case offline
+
+        /// Whether no refresh is under way: none due (`idle`), or given up for now (`offline`).
+        var isIdleOrOffline: Bool {
+            switch self {
+            case .idle, .offline: true
+            case .refreshing, .backingOff: false
+            }
+        }
     }
 
     /// What is true while a password step the server demanded comes first.

@@ -75,15 +75,21 @@ public struct SessionPolicy: Hashable, Sendable {
     public var forbiddenEndsSession: Bool
     /// The backend can set a first password (Anonymous Wall `/password/set`).
     public var supportsPasswordSetup: Bool
-    /// The backend can change a password (Anonymous Wall `/password/change`). Without it a
-    /// demanded change (Everday's `RequirePasswordChange`) is refused as unsupported and the user
-    /// logs out to reset the password instead.
+    /// The backend can change a password (Anonymous Wall `/password/change`, Everday's deployed
+    /// `/auth/change-password`). Without it a demanded change (Everday's `RequirePasswordChange`)
+    /// is refused as unsupported and the user logs out to reset the password instead.
     public var supportsPasswordChange: Bool
+    /// A changed password ends every session of the user on the server (Everday revokes every
+    /// refresh token at a change): the session ends cleanly once the server accepts the change,
+    /// with ``SignOutReason/passwordChanged``, and its revoked refresh token is never sent again.
+    /// The app signs in with the new password (the Everday client does it in the same call).
+    public var passwordChangeEndsSessions: Bool
 
     /// Creates a policy.
     public init(
         refresh: RefreshPolicy, restore: RestorePolicy, revokesOnLogout: Bool = false, forbiddenEndsSession: Bool = false,
-        supportsPasswordSetup: Bool = false, supportsPasswordChange: Bool = false, serverSignOutAttempts: Int = 3
+        supportsPasswordSetup: Bool = false, supportsPasswordChange: Bool = false, passwordChangeEndsSessions: Bool = false,
+        serverSignOutAttempts: Int = 3
     ) {
         self.serverSignOutAttempts = max(1, serverSignOutAttempts)
         self.refresh = refresh
@@ -92,5 +98,6 @@ public struct SessionPolicy: Hashable, Sendable {
         self.forbiddenEndsSession = forbiddenEndsSession
         self.supportsPasswordSetup = supportsPasswordSetup
         self.supportsPasswordChange = supportsPasswordChange
+        self.passwordChangeEndsSessions = passwordChangeEndsSessions
     }
 }
