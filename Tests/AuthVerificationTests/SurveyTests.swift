@@ -41,7 +41,7 @@ struct SurveyTests {
             surveyedFields: 4),
         Shape(name: "Exchange", value: Exchange(id: RequestID(1), request: .oauthURL(.google), opened: false), surveyedFields: 3),
         Shape(name: "PendingTimer", value: PendingTimer(id: .codeExpiry, at: .seconds(1)), surveyedFields: 2),
-        Shape(name: "History", value: History(), surveyedFields: 8),
+        Shape(name: "History", value: History(), surveyedFields: 9),
         Shape(name: "LifecycleState", value: LifecycleState(phase: SessionLifecycle.Phase.signedOut), surveyedFields: 2),
         Shape(
             name: "FlowContext (the counter is left out on purpose)", value: FlowContext(), surveyedFields: 5),

@@ -172,6 +172,7 @@ public enum EventLabel {
         switch failure {
         case .badRequest: "failed(badRequest)"
         case .unauthorized: "failed(unauthorized)"
+        case .incorrectPassword: "failed(incorrectPassword)"
         case .pendingApproval: "failed(pendingApproval)"
         case .forbidden: "failed(forbidden)"
         case .notFound: "failed(notFound)"

@@ -14,7 +14,7 @@ public enum Catalogue {
             passwordRequirementAllowsNothingElse(), passwordStepNeverSkipped(), codeOnlyAfterCodeSent(), setPasswordOnlyWhileUnset(),
             signInRequestsNeedTheUser(), atMostOneVerificationInFlight(), resetSignInReplacesSession(), onlyValidInputSent(),
             noSecretInDescriptions(), noSecretInEventsOrEffects(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
-            everyIntentFinishedOnce(), noRequestBeforeTheServersTime(),
+            everyIntentFinishedOnce(), noRequestBeforeTheServersTime(), wrongCurrentPasswordKeepsSession(), noRevokedRefreshTokenUsed(),
         ]
         if let codes { list += codeInvariants(codes) }
         if serverSignOut { list.append(noOrphanedServerSession()) }
@@ -182,6 +182,46 @@ public enum Catalogue {
                         return "sent a refresh token that was already rotated: \(request)"
                     }
                 }
+                return nil
+            })
+    }
+
+    /// A refresh token the server revoked at a password change is never sent again, nor kept
+    /// where a relaunch would find it: Everday's deployed server revokes every refresh token of
+    /// the user when it accepts a change, so presenting one is refused at best, and at worst reads
+    /// as reuse of a stolen token. (RFC 6749 §10.4 and RFC 9700 §4.14: a revoked refresh token is
+    /// dead; OWASP ASVS V3.3.3: a password change may end every other session.)
+    public static func noRevokedRefreshTokenUsed<M>() -> Invariant<M> {
+        Invariant(
+            "a refresh token revoked at a password change is never used again", source: "RFC 6749 §10.4; RFC 9700 §4.14; OWASP ASVS V3.3.3",
+            .step { t in
+                let revoked = t.after.world.history.revokedRefreshTokens
+                guard !revoked.isEmpty else { return nil }
+                for request in t.sent {
+                    guard let token = request.refreshToken, revoked.contains(token) else { continue }
+                    return "sent a refresh token the server revoked at a password change: \(request)"
+                }
+                if let kept = t.after.world.vault.credentials?.refreshToken, revoked.contains(kept) {
+                    return "the vault keeps a refresh token the server revoked at a password change"
+                }
+                return nil
+            })
+    }
+
+    /// A wrong current password never ends the session: the server refused what the user typed,
+    /// not the session's token, so the answer neither ends the session nor renews its token (a
+    /// refresh would replay nothing and spend a rotation). (Everday's change-password answers a
+    /// wrong current password 401 `Invalid credentials`; RFC 6750 §3.1: only `invalid_token`
+    /// says the bearer is at fault.)
+    public static func wrongCurrentPasswordKeepsSession<M>() -> Invariant<M> {
+        Invariant(
+            "a wrong current password never ends the session", source: "RFC 6750 §3.1; Everday's change-password answers",
+            .step { t in
+                guard t.answersCurrentRequest, case .changePassword? = t.answered?.request, case .failed(let failure)? = t.reply,
+                    SourceRules.typedPasswordRefused(failure), let held = t.before.sessionCredentials
+                else { return nil }
+                if t.after.sessionCredentials != held { return "the session changed after a wrong current password (\(t.after.casePath))" }
+                for request in t.sent { if case .refresh = request { return "a wrong current password started a refresh" } }
                 return nil
             })
     }

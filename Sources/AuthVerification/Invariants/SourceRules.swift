@@ -20,8 +20,35 @@ public enum SourceRules {
     /// failing, 429 asks to wait, 404 and 409 name no refresh rule.
     public static func refreshRefused(_ failure: AuthFailure) -> Bool {
         switch failure {
-        case .badRequest, .unauthorized, .forbidden, .pendingApproval: true
+        case .badRequest, .unauthorized, .forbidden, .pendingApproval, .incorrectPassword: true
         case .network, .timeout, .server, .rateLimited, .malformed, .notFound, .conflict: false
+        }
+    }
+
+    /// Whether a password change answered `reply` was accepted: the server changed the password.
+    ///
+    /// Anonymous Wall answers the user (`200` with the profile), Everday's deployed server
+    /// `200 {"status":"ok"}`; any failure, or an answer of another kind, changed nothing the
+    /// client can know of.
+    public static func passwordChangeAccepted(_ reply: Reply) -> Bool {
+        switch reply {
+        case .accepted, .user: true
+        case .granted, .refreshed, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened,
+            .realtimeClosed, .failed:
+            false
+        }
+    }
+
+    /// Whether a password step answered `failure` refused the password the user typed and nothing
+    /// else: Everday's change-password answers a wrong current password 401 `Invalid credentials`
+    /// and an expired bearer 401 with another detail; only the first leaves the session's token
+    /// judged sound by the server.
+    public static func typedPasswordRefused(_ failure: AuthFailure) -> Bool {
+        switch failure {
+        case .incorrectPassword: true
+        case .badRequest, .unauthorized, .forbidden, .pendingApproval, .network, .timeout, .server, .rateLimited, .malformed, .notFound,
+            .conflict:
+            false
         }
     }
 
@@ -32,7 +59,7 @@ public enum SourceRules {
     public static func environmentFailed(_ failure: AuthFailure) -> Bool {
         switch failure {
         case .network, .timeout, .server, .rateLimited, .malformed, .notFound, .conflict: true
-        case .badRequest, .unauthorized, .forbidden, .pendingApproval: false
+        case .badRequest, .unauthorized, .forbidden, .pendingApproval, .incorrectPassword: false
         }
     }
 

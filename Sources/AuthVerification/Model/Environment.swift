@@ -406,7 +406,15 @@ extension Survey {
                 let exchange = world.network[index]
                 answered = exchange
                 // History holds what the client learned: answers to requests it still waited for.
-                if snapshot.refers(to: id) { record(reply, to: exchange, in: &world.history, at: world.now) }
+                if snapshot.refers(to: id) {
+                    record(reply, to: exchange, in: &world.history, at: world.now)
+                    if replies.passwordChangeRevokesRefreshTokens, case .changePassword = exchange.request,
+                        SourceRules.passwordChangeAccepted(reply), let token = snapshot.sessionCredentials?.refreshToken,
+                        !world.history.revokedRefreshTokens.contains(token)
+                    {
+                        world.history.revokedRefreshTokens.append(token)  // The server ended every session of the user.
+                    }
+                }
                 if case .openRealtime = exchange.request, reply == .realtimeOpened {
                     world.network[index].opened = true
                 } else {
@@ -612,6 +620,9 @@ extension Survey {
         }
         if !world.history.retiredRefreshTokens.isEmpty {
             world.history.retiredRefreshTokens.removeAll { !facts.liveRefreshTokens.contains($0.reveal()) }
+        }
+        if !world.history.revokedRefreshTokens.isEmpty {
+            world.history.revokedRefreshTokens.removeAll { !facts.liveRefreshTokens.contains($0.reveal()) }
         }
         if !world.history.rateLimits.isEmpty {
             let now = world.now

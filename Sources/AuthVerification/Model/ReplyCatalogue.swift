@@ -49,6 +49,16 @@ public struct ReplyCatalogue: Sendable {
     /// The OAuth URL request may also answer "sign in natively" instead of a URL (Hero365's
     /// deployed server), so both answers are explored.
     public var oauthAnswersNativeSignIn = true
+    /// Failures a password step (set or change) can meet besides ``failures``: Everday's change
+    /// answers a wrong current password with `AuthFailure.incorrectPassword(_:)`.
+    public var passwordStepFailures: [AuthFailure] = []
+    /// A password step that succeeds answers the user (Anonymous Wall's profile); otherwise a bare
+    /// acknowledgement (Everday's deployed change-password, `{"status":"ok"}`).
+    public var passwordStepAnswersUser = true
+    /// The server revokes every refresh token of the user when it accepts a password change
+    /// (Everday): the kit then holds the session's refresh token dead from that answer on
+    /// (``Catalogue/noRevokedRefreshTokenUsed()``).
+    public var passwordChangeRevokesRefreshTokens = false
 
     /// Creates a catalogue.
     @inlinable public init(
@@ -137,7 +147,8 @@ public struct ReplyCatalogue: Sendable {
             }
             return outcomes + failed
         case .passwordStep:
-            return [.user(Self.user(passwordSet: true))] + failed
+            let done: Reply = passwordStepAnswersUser ? .user(Self.user(passwordSet: true)) : .accepted(nil)
+            return [done] + passwordStepFailures.map(Reply.failed) + failed
         case .authorizationURL(let provider):
             let native: [Reply] = oauthAnswersNativeSignIn ? [.nativeSignInRequired] : []
             return [.authorizationURL("https://auth.example/authorize?provider=\(provider.rawValue)")] + native + failed

@@ -85,6 +85,11 @@ public struct History: Hashable, Sendable {
     /// request to them before then. Forgotten once the time has come, when a session begins (a
     /// new grant starts the limits over) and at a relaunch.
     public var rateLimits: [RateLimitWindow] = []
+    /// Refresh tokens the server revoked when it accepted a password change the client waited
+    /// for (``ReplyCatalogue/passwordChangeRevokesRefreshTokens``): never to be sent again, nor
+    /// kept in the vault. Forgotten once they appear nowhere; a relaunch keeps them, as the
+    /// server does.
+    public var revokedRefreshTokens: [RefreshToken] = []
 
     /// Creates an empty history.
     @inlinable public init() {}
@@ -249,6 +254,7 @@ extension History: Surveyable {
         s.visit(unordered: callSends)
         s.visit(intentSet: openIntents)
         s.visit(tokenSet: liveAfterLogout)
+        s.visit(tokenSet: revokedRefreshTokens)
         s.number(rateLimits.count)
         for window in rateLimits.sorted(by: { $0.endpoint < $1.endpoint }) {  // One window an endpoint; their order says nothing.
             s.plain(window.endpoint)

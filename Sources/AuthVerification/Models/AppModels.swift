@@ -96,6 +96,9 @@ extension Models {
             grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)],
             registration: [.pendingApproval], accessLifetime: tokenLifetime)
         replies.failures = appFailures + [.pendingApproval(nil)]
+        replies.passwordStepFailures = [.incorrectPassword(nil)]
+        replies.passwordChangeRevokesRefreshTokens = true
+        replies.passwordStepAnswersUser = false
         return Model(
             name: "app.everday", machine: app,
             replies: replies, relaunches: true,

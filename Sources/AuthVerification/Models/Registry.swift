@@ -223,7 +223,7 @@ public enum Models {
             policy = SessionPolicy(
                 refresh: modelRefresh(retryLimit: 3),
                 restore: backend == .everday ? .refresh : .fetchCurrentUser, revokesOnLogout: backend == .everday,
-                supportsPasswordChange: false, serverSignOutAttempts: 2)
+                supportsPasswordChange: backend == .everday, passwordChangeEndsSessions: backend == .everday, serverSignOutAttempts: 2)
             replies = ReplyCatalogue(
                 grants: backend == .everday
                     ? [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]
@@ -233,6 +233,12 @@ public enum Models {
             if backend == .hero365 { unreachable["SessionLifecycle.Phase.passwordChangeRequired"] = "never demanded" }
         }
         replies.failures = [.unauthorized(nil), .forbidden(nil), .rateLimited(retryAfter: .seconds(30)), .network, .malformed]
+        if backend == .everday {
+            // Its deployed server's change-password: a wrong current password, and every refresh token revoked on success.
+            replies.passwordStepFailures = [.incorrectPassword(nil)]
+            replies.passwordChangeRevokesRefreshTokens = true
+            replies.passwordStepAnswersUser = false
+        }
         let identifiers: PasswordSignIn.IdentifierKind = backend == .everday ? .username : .email
         unreachable["PasswordSignIn.Phase.pendingApproval"] = "the session model's sign-in is a door, not the subject"
         unreachable["PasswordSignIn.Phase.rateLimited"] = "idem"

@@ -162,6 +162,28 @@ enum Broken {
         return base.step(&phase, event, &requests)
     }
 
+    /// A wrong current password is read as a refused token (Everday answers both 401): the
+    /// session that must change its password ends, a usable one starts a refresh.
+    static let wrongPasswordTakenForTheToken = Mutant<SignInSession>(SmallModels.changing) { base, phase, event, requests in
+        if case .reply(let id, .failed(.incorrectPassword(let message)), let at) = event {
+            return base.step(&phase, .reply(id, .failed(.unauthorized(message)), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// The session goes on after a password change the server answered by revoking every
+    /// refresh token of the user (Everday), keeping the revoked one for its next refresh.
+    static let sessionKeptAfterPasswordChange = Mutant<SignInSession>(SmallModels.changing) { _, phase, event, requests in
+        keepingAfterChange.step(&phase, event, &requests)
+    }
+
+    /// ``SmallModels/changing`` as if a change left the server's sessions alive.
+    private static let keepingAfterChange: SignInSession = {
+        var policy = SmallModels.changing.session.policy
+        policy.passwordChangeEndsSessions = false
+        return SignInSession(entry: SmallModels.changing.entry, session: SessionLifecycle(policy: policy))
+    }()
+
     /// A sign-in answer's `RequirePasswordChange` is ignored: the session starts usable.
     static let demandedChangeIgnored = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
         if case .reply(let id, .granted(var grant), let at) = event, grant.requiresPasswordChange {

@@ -63,6 +63,8 @@ struct FuzzerTests {
         PlantedBug("expiredCodeSubmitted", finds: (1_341_414_211_606_222_565, 137, "[i0, a0.0, t1, i5]")),
         PlantedBug("attemptsNeverCounted", finds: (14_756_885_204_272_950_298, 187, "[i0, a0.0, i5, a0.1, i5, a0.1, i5, a0.1, i5]")),
         PlantedBug("logoutForgetsTheServerSession", finds: (9_787_556_957_362_567_149, 8, "[i0, a0.0, i3, a0.0]")),
+        PlantedBug("wrongPasswordTakenForTheToken", finds: (9_096_244_733_079_682_180, 192, "[i0, a0.0, i7, a0.1]")),
+        PlantedBug("sessionKeptAfterPasswordChange", finds: (1_341_414_211_606_222_565, 105, "[i0, a0.0, i7, a0.0]")),
         PlantedBug("startOverForgetsTheSignIn", finds: (1_341_414_211_606_222_565, 57, "[i0, i6, a0.0]")),
     ]
 

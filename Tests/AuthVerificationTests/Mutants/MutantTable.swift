@@ -162,6 +162,14 @@ enum MutantTable {
         MutantCase(
             "no server session outlives a logout", shortest: 4, alsoBreaks: ["an expired access token is never attached"],
             "logoutForgetsTheServerSession", Broken.logoutForgetsTheServerSession, under: .rotatingSession),
+        // Sign in (2), change the password (1), a wrong current password read as a refused token (1).
+        MutantCase(
+            "a wrong current password never ends the session", shortest: 4, "wrongPasswordTakenForTheToken",
+            Broken.wrongPasswordTakenForTheToken, under: .changingSession),
+        // Sign in (2), change the password (1), accepted (1): the session and the vault keep the revoked token.
+        MutantCase(
+            "a refresh token revoked at a password change is never used again", shortest: 4, "sessionKeptAfterPasswordChange",
+            Broken.sessionKeptAfterPasswordChange, under: .changingSession),
         // Submit (1), start over (1), the abandoned sign-in's answer arrives (1): nothing is in
         // flight and the first sign-in was never answered to its caller.
         MutantCase(

@@ -32,6 +32,15 @@ enum SmallModels {
                 refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
                 revokesOnLogout: true)))
 
+    /// ``rotating`` with Everday's deployed password change: a change the server accepts ends
+    /// every session of the user, so the session ends cleanly.
+    static let changing = SignInSession(
+        entry: PasswordSignIn(identifiers: .username),
+        session: SessionLifecycle(
+            policy: SessionPolicy(
+                refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
+                revokesOnLogout: true, supportsPasswordChange: true, passwordChangeEndsSessions: true)))
+
     /// A session without refresh whose token expiry is known (Subspace's), with Anonymous Wall's
     /// password steps (a grant may say the password is not set yet).
     static let plain = SignInSession(
@@ -85,6 +94,30 @@ enum SmallModels {
                 accessLifetime: Models.tokenLifetime)
             replies.failures = failures
             replies.callFailures = [.unauthorized(nil)]
+            return Model(
+                name: name, machine: machine, replies: replies, unreachableByDesign: rotatingUnreachable, timeHorizon: .zero,
+                endsServerSessions: true
+            ) { snapshot in
+                [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
+                    + Menus.session(in: snapshot, callers: 1).map { .session($0) }
+            }
+        }
+    }
+
+    /// ``changing``'s model: ``RotatingSession``'s, plus Everday's change-password answers (a
+    /// wrong current password; every refresh token revoked when a change is accepted).
+    struct ChangingSession: SmallModel {
+        typealias Intent = SessionIntent
+        var name: String { "session.changing" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == SessionIntent {
+            var replies = ReplyCatalogue(
+                grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)],
+                accessLifetime: Models.tokenLifetime)
+            replies.failures = [.unauthorized(nil), .network]
+            replies.callFailures = [.unauthorized(nil)]
+            replies.passwordStepFailures = [.incorrectPassword(nil)]
+            replies.passwordChangeRevokesRefreshTokens = true
+            replies.passwordStepAnswersUser = false
             return Model(
                 name: name, machine: machine, replies: replies, unreachableByDesign: rotatingUnreachable, timeHorizon: .zero,
                 endsServerSessions: true
@@ -198,6 +231,11 @@ enum SmallModels {
 extension SmallModel where Self == SmallModels.RotatingSession {
     /// See ``SmallModels/RotatingSession``.
     static var rotatingSession: Self { Self() }
+}
+
+extension SmallModel where Self == SmallModels.ChangingSession {
+    /// See ``SmallModels/ChangingSession``.
+    static var changingSession: Self { Self() }
 }
 
 extension SmallModel where Self == SmallModels.PlainSession {
