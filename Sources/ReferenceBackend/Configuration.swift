@@ -195,6 +195,8 @@ public struct Configuration: Sendable {
     /// Every backend that has a deployed form answers with it (`authflow serve --deployed`): the
     /// documented form stays the default.
     public mutating func answerAsDeployed() {
+        everday.deviations.registrationStatus = 201  // FastAPI's `status_code=201` on register.
+        everday.deviations.minimumPasswordLength = 12  // Its `AUTH_PASSWORD_MIN_LENGTH`.
         subspace.deployed = true
         hero365.deployed = true
         anonymousWall.deployed = true

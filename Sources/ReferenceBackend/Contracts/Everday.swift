@@ -60,6 +60,7 @@ struct Everday: Contract {
             Route("POST", "/api/auth/logout", logout),
             Route("POST", "/api/auth/forgot", forgot),
             Route("POST", "/api/auth/reset-password", resetPassword),
+            Route("POST", "/api/auth/change-password", changePassword),
             Route("PUT", "/api/settings/users/{user_id}/approve", approveOverHTTP),
         ]
     }
@@ -217,6 +218,29 @@ struct Everday: Contract {
         }
         services.sessions.revokeAllSessions(of: String(userID), for: backend)
         return .json(200, ["Message": "Password has been reset."])
+    }
+
+    /// The deployed server's change-password (its document has none; served in both forms):
+    /// Bearer, `{"CurrentPassword", "NewPassword"}`; 401 `Invalid credentials` for a wrong
+    /// current password (an expired or unknown bearer gets the token check's own 401); 400 for a
+    /// new password under the minimum; 200 `{"status":"ok"}`, revoking every refresh token of the
+    /// user and lifting `RequirePasswordChange`.
+    private func changePassword(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
+        let grant = try authorize(request)
+        let body = try request.jsonObject()
+        let current = try body.requireSecret("CurrentPassword", "CurrentPassword and NewPassword are required.")
+        let new = try body.requireSecret("NewPassword", "CurrentPassword and NewPassword are required.")
+        let minimum = deviations.minimumPasswordLength ?? 8
+        guard new.count >= minimum else { throw Rejection(400, "Password must be at least \(minimum) characters") }
+        let userID = Int(grant.subject) ?? 0
+        try state.withLock { state throws(Rejection) in
+            guard let user = state.users[userID] else { throw Rejection(401, "Invalid or expired token.") }
+            guard user.password == current else { throw Rejection(401, "Invalid credentials") }
+            state.users[userID]?.password = new
+            state.users[userID]?.requirePasswordChange = false
+        }
+        services.sessions.revokeAllSessions(of: grant.subject, for: backend)
+        return .json(200, ["status": "ok"])
     }
 
     private func approveOverHTTP(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
