@@ -10,7 +10,8 @@ import Foundation
 /// switch try await auth.signIn(username: "newkid", password: typed) {
 /// case .signedIn(let user): show(user)
 /// case .pendingApproval: showWaitingForParent()
-/// case .passwordChangeRequired, .passwordSetupRequired: showResetPassword()
+/// case .passwordChangeRequired: showChangePassword()  // then `changePassword(old:new:)`
+/// case .passwordSetupRequired: break  // Everday never asks to set a first password.
 /// }
 /// ```
 public final class EverdayClient: BackendClient {
@@ -47,6 +48,24 @@ public final class EverdayClient: BackendClient {
     @discardableResult
     public func forgotPassword(identifier: String) async throws(AuthError) -> CodeSent {
         try await sendingCode(PasswordReset.Intent.requestReset(identifier))
+    }
+
+    /// Changes the password — while the server demands a new one (`RequirePasswordChange`), or
+    /// at any time in a session — then signs in again with the new one.
+    ///
+    /// Everday ends every session of the user when a password changes (it revokes all their
+    /// refresh tokens), so the session ends cleanly once the change is accepted (signed out with
+    /// `SignOutReason.passwordChanged`, the vault cleared, the revoked refresh token never sent
+    /// again), and this call then signs in with the new password. A wrong current password
+    /// throws `AuthError.server(.incorrectPassword(_:))` and keeps the session as it was. When
+    /// the change went through but signing in again fails, the password is changed and the user
+    /// is signed out; the error is the sign-in's.
+    @discardableResult
+    public func changePassword(old: String, new: String) async throws(AuthError) -> SignInResult {
+        let username = await currentUser?.id
+        try await completing(SessionLifecycle.Intent.changePassword(old: PasswordInput(old), new: PasswordInput(new)), expecting: .passwordChanged)
+        guard let username else { throw .rejected(.notSignedIn) }  // Never: a change is accepted only in a session.
+        return try await signIn(username: username, password: new)
     }
 
     /// Resets the password with the emailed token; sign in with the new one afterwards.

@@ -12,8 +12,11 @@ import Foundation
 /// `LastName` (the rest), the seed's `RegisterRequest` fields. Optional fields the user left out
 /// are omitted, as Swift's `Encodable` does for `nil`.
 ///
-/// The seed documents `RequirePasswordChange` but no endpoint to change a password: a
-/// `APIRequest.changePassword(old:new:_:)` is unsupported here.
+/// The document shows `RequirePasswordChange` but no endpoint to act on it; the deployed server
+/// changes a password at `POST /auth/change-password` (Bearer; `{"CurrentPassword",
+/// "NewPassword"}`; 200 `{"status":"ok"}`), and answers a wrong current password 401 `Invalid
+/// credentials` — read as `AuthFailure.incorrectPassword(_:)`, told apart from the 401 it gives an
+/// expired bearer by that detail. Its success revokes every refresh token of the user.
 public struct EverdayContract: BackendContract {
     /// The path prefix in front of every documented endpoint.
     public static let documentedPrefix = "/api"
@@ -70,7 +73,12 @@ public struct EverdayContract: BackendContract {
         case .resetPassword(.emailCode, _): throw .unsupported("password reset by emailed code")
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode: throw .unsupported("email codes")
         case .sendPhoneCode, .signInWithPhoneCode: throw .unsupported("phone codes")
-        case .setPassword, .changePassword: throw .unsupported("a password change endpoint")
+        case .changePassword(let old, let new, let bearer):
+            return build.json(
+                "POST", "/auth/change-password",
+                ["CurrentPassword": .string(old.secret.reveal()), "NewPassword": .string(new.secret.reveal())],
+                headers: [RequestBuilder.bearer(bearer.token)])
+        case .setPassword: throw .unsupported("setting a first password")
         case .oauthURL: throw .unsupported("OAuth sign-in")
         case .currentUser: throw .unsupported("a current-user endpoint")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
@@ -83,7 +91,11 @@ public struct EverdayContract: BackendContract {
     public func decode(_ response: HTTPResponse, for request: APIRequest, receivedAt: Instant) -> Reply {
         let body = ResponseBody(response)
         guard Self.isSuccess(response.status) else {
-            return .failed(AnswerReading.failure(response, body: body, keys: Self.messageKeys, request: request, receivedAt: receivedAt))
+            let failure = AnswerReading.failure(response, body: body, keys: Self.messageKeys, request: request, receivedAt: receivedAt)
+            if case .changePassword = request, case .unauthorized(let message?) = failure, Self.saysInvalidCredentials(message) {
+                return .failed(.incorrectPassword(message))  // The current password, not the bearer.
+            }
+            return .failed(failure)
         }
         switch request {
         case .register:
@@ -101,11 +113,12 @@ public struct EverdayContract: BackendContract {
                 TokenRefresh(
                     accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["RefreshToken"]).map(RefreshToken.init),
                     expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access)))
-        case .revoke, .requestPasswordReset, .resetPassword:
-            // The seed shows no body for these: any success is done, with its `Message` if it has one.
+        case .revoke, .requestPasswordReset, .resetPassword, .changePassword:
+            // No body to read for these (change-password answers `{"status":"ok"}`): any success is
+            // done, with its `Message` if it has one.
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode, .setPassword,
-            .changePassword, .oauthURL, .signInNatively, .currentUser, .protected, .openRealtime:
+            .oauthURL, .signInNatively, .currentUser, .protected, .openRealtime:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }
@@ -117,6 +130,16 @@ public struct EverdayContract: BackendContract {
     }
 
     // MARK: Reading
+
+    /// Whether a 401's detail is the deployed server's wrong-password answer, exactly `Invalid
+    /// credentials`, as opposed to what its token check says of a bearer (`Token expired`,
+    /// `Invalid token`, `Authentication required`) or the document's catch-all
+    /// `invalid credentials/token`, which could be either.
+    private static func saysInvalidCredentials(_ message: String) -> Bool {
+        var text = message.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "invalid credentials"
+    }
 
     /// The seed's `TokenResponse`: the user is named by `Username` (the only identifier the
     /// answer carries), shown by `FirstName LastName` when given.

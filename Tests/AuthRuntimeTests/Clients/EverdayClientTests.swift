@@ -39,6 +39,47 @@ struct EverdayClientTests {
         }
     }
 
+    @Test(
+        "a child told to change the password (RequirePasswordChange) changes it against the deployed form and goes on signed in; a wrong current password throws and keeps the session"
+    )
+    func childChangesThePassword() async throws {
+        try await EndToEndStack.with(.everday, configure: { $0.answerAsDeployed() }) { stack in
+            let vault = MemoryVault()
+            let auth = Self.client(stack, vault: vault)
+            let registered = try await auth.register(username: "newkid", password: Self.password)
+            #expect(registered == .pendingApproval(message: Self.pending), "the deployed server answers 201")
+            #expect(stack.server.approve(username: "newkid"))
+            #expect(stack.server.setRequirePasswordChange(username: "newkid", true))
+            let signedIn = try await auth.signIn(username: "newkid", password: Self.password)
+            guard case .passwordChangeRequired = signedIn else {
+                Issue.record("no password change demanded: \(signedIn)")
+                return
+            }
+            let first = try #require(vault.credentials?.refreshToken?.reveal())
+
+            let wrong = await authError { try await auth.changePassword(old: "Wr0ng-Passw0rd!", new: "N3wPassw0rd!456") }
+            #expect(wrong == .server(.incorrectPassword("Invalid credentials")))
+            #expect(wrong?.errorDescription == "The current password is incorrect.")
+            #expect(await auth.authState == .passwordChangeRequired(try #require(signedIn.user)))
+
+            let short = await authError { try await auth.changePassword(old: Self.password, new: "Short0ne!") }
+            #expect(short == .server(.badRequest("Password must be at least 12 characters")), "the deployed server's 12-character rule")
+
+            let changed = try await auth.changePassword(old: Self.password, new: "N3wPassw0rd!456")
+            guard case .signedIn(let user) = changed, user.id == "newkid", !user.passwordChangeRequired else {
+                Issue.record("not signed in again with the new password: \(changed)")
+                return
+            }
+            #expect(await auth.isSignedIn)
+            #expect(stack.server.refreshTokenStatus(first) != .live, "the server revoked the old pair")
+            #expect(vault.credentials?.refreshToken?.reveal() != first)
+            await auth.signOut()
+            let old = await authError { try await auth.signIn(username: "newkid", password: Self.password) }
+            #expect(old?.errorDescription == "Invalid username or password.")
+            await auth.stop()
+        }
+    }
+
     @Test("a duplicate registration (from another device) throws the server's message")
     func duplicate() async throws {
         try await EndToEndStack.with(.everday) { stack in

@@ -53,7 +53,7 @@ enum SampleRequests {
         .vynqTalk: ["signIn(email)", "register(email)"],
         .everday: [
             "signIn(username)", "register(username)", "requestPasswordReset(email)", "requestPasswordReset(usernameOrEmail)",
-            "resetPassword(token)", "refresh", "revoke",
+            "resetPassword(token)", "refresh", "revoke", "changePassword",
         ],
         .subspace: ["signIn(email)", "register(email)", "currentUser", "refresh"],
         .hero365: [

@@ -105,30 +105,61 @@ struct EverdayEndToEndTests {
     }
 
     @Test(
-        "RequirePasswordChange holds the session in passwordChangeRequired; the seed has no endpoint to change it, so a change is refused before any request, and logout still works"
-    )
-    func passwordChangeRequired() async throws {
-        try await EndToEndStack.with(.everday) { stack in
+        "the document says RequirePasswordChange and has no change endpoint; the deployed server changes it and revokes every refresh token; both work: a wrong current password keeps the session, the change ends it cleanly, the new password signs in",
+        arguments: ServerForm.allCases)
+    func passwordChangeRequired(form: ServerForm) async throws {
+        try await EndToEndStack.with(.everday, configure: form.configure) { stack in
             let vault = MemoryVault()
             let client = await stack.client(Apps.everday(), vault: vault)
             await Accounts.everday(stack, client, username: "newkid")
             stack.server.setRequirePasswordChange(username: "newkid", true)
             await client.send(Do.signIn("newkid", Accounts.password))
             #expect(await client.waitFor(.passwordChangeRequired))
-            guard case .passwordChangeRequired? = await client.session else {
-                Issue.record("not held in passwordChangeRequired: \(await client.phase)")
-                return
-            }
+            let old = try #require(await client.credentials?.refreshToken).reveal()
             let request = try Accounts.protectedRequest(stack)
             #expect(await client.call(request).failureValue == .rejected(.passwordChangeRequired))
-            // Refused before any request: Everday's document has no endpoint to change it.
-            #expect(await client.send(Do.changePassword(Accounts.password, "N3wPassw0rd!456")) == .rejected(.unsupported))
+            let refreshes = stack.server.ledger.requests("POST", "/api/auth/refresh")
+
+            // A wrong current password: 401 `Invalid credentials`; the session and its tokens are kept, nothing renewed.
+            #expect(
+                await client.send(Do.changePassword("Wr0ng-Passw0rd!", "N3wPassw0rd!456"))
+                    == .failed(.incorrectPassword("Invalid credentials")))
             guard case .passwordChangeRequired(let step)? = await client.session, step.pending == nil else {
-                Issue.record("the refused change did not leave the session waiting: \(await client.phase)")
+                Issue.record("a wrong current password did not keep the session waiting: \(await client.phase)")
                 return
             }
-            await client.logout()
-            #expect(vault.credentials == nil)
+            #expect(vault.credentials?.refreshToken?.reveal() == old)
+
+            // The change: accepted, every refresh token revoked, the session ended cleanly.
+            #expect(await client.send(Do.changePassword(Accounts.password, "N3wPassw0rd!456")) == .passwordChanged)
+            #expect(await client.waitFor(.signedOut(.passwordChanged)))
+            #expect(await client.session == nil)
+            #expect(vault.credentials == nil, "nothing of the revoked pair is kept")
+            #expect(stack.server.refreshTokenStatus(old) != .live)
+            #expect(stack.server.ledger.requests("POST", "/api/auth/refresh") == refreshes, "the revoked token was never presented")
+
+            // And goes on: the new password signs in, with no change demanded any more.
+            await client.send(Do.signIn("newkid", "N3wPassw0rd!456"))
+            #expect(await client.isActive)
+            #expect(await client.call(request).status == 403, "the bearer is accepted: a kid may not approve, which the server says with 403")
+            _ = await client.stop()
+        }
+    }
+
+    @Test("a password change whose bearer the server refuses is told apart from a wrong password: the 401 renews the token, the session is kept")
+    func passwordChangeWithARefusedBearer() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let client = await stack.client(Apps.everday())
+            await Accounts.everday(stack, client, username: "newkid")
+            await client.send(Do.signIn("newkid", Accounts.password))
+            let first = try #require(await client.credentials)
+            // The server refuses the bearer (a 401 whose detail is not `Invalid credentials`), as it does a token it holds expired.
+            stack.server.inject(.serverError(status: 401), path: "/api/auth/change-password", times: 1)
+            #expect(await client.send(Do.changePassword(Accounts.password, "N3wPassw0rd!456")) == .failed(.unauthorized(nil)))
+            await client.settle()
+            #expect(await client.isActive, "the session is kept")
+            #expect(await client.credentials?.accessToken != first.accessToken, "the 401 renewed the token for the next try")
+            #expect(await client.send(Do.changePassword(Accounts.password, "N3wPassw0rd!456")) == .passwordChanged)
             _ = await client.stop()
         }
     }

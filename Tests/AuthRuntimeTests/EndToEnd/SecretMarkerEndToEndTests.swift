@@ -49,13 +49,12 @@ struct SecretMarkerEndToEndTests {
         }
     }
 
-    /// Markers typed into the app that have nowhere to go on this backend (Everday documents no
-    /// password change endpoint; VynqTalk has no reset): they must not show up anywhere either.
+    /// Markers typed into the app that have nowhere to go on this backend (VynqTalk has no
+    /// reset): they must not show up anywhere either.
     static func typedOnly(_ backend: Backend) -> [String] {
         switch backend {
-        case .everday: [markers.newPassword]
         case .vynqTalk: [markers.resetPassword]
-        case .anonymousWall, .subspace, .hero365: []
+        case .anonymousWall, .everday, .subspace, .hero365: []
         }
     }
 
@@ -133,8 +132,9 @@ struct SecretMarkerEndToEndTests {
         stack.server.setRequirePasswordChange(username: "newkid", true)
         await client.logout()
         await client.send(Do.signIn("newkid", m.password))
-        await client.send(Do.changePassword(m.password, m.newPassword))  // No endpoint: an issue.
-        await client.logout()
+        await client.send(Do.changePassword(m.wrongPassword, m.newPassword))  // 401 `Invalid credentials`: the session is kept.
+        await client.send(Do.changePassword(m.password, m.newPassword))  // Accepted: every session of the user ends.
+        #expect(await client.waitFor(.signedOut(.passwordChanged)))
         await client.send(Do.forgot("newkid"))
         await client.send(Do.reset(token: try stack.lastCode(to: "newkid@example.com"), newPassword: m.resetPassword))
         await client.send(Do.signIn("newkid", m.resetPassword))

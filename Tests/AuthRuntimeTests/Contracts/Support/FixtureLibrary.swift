@@ -339,6 +339,7 @@ enum ReplyReading {
         switch name {
         case "badRequest": return .badRequest(value.string)
         case "unauthorized": return .unauthorized(value.string)
+        case "incorrectPassword": return .incorrectPassword(value.string)
         case "pendingApproval": return .pendingApproval(value.string)
         case "forbidden": return .forbidden(value.string)
         case "notFound": return .notFound(value.string)
