@@ -108,7 +108,8 @@ public struct DiagramCatalogue: Sendable {
             [.anonymousWall], [.session, .logout, .passwordSetup, .changePassword], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))
         ),
         "session.everday": (
-            [.everday], [.session, .rotatingRefresh, .logout, .passwordChangeRequired], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))
+            [.everday], [.session, .rotatingRefresh, .logout, .passwordChangeRequired, .changePassword],
+            .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))
         ),
         "session.subspace": ([.subspace], [.session, .rotatingRefresh, .logout], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))),
         "session.hero365": ([.hero365], [.session, .rotatingRefresh, .logout], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))),

@@ -285,7 +285,7 @@ public enum DocumentedFlows: Sendable {
                 ]),
             DocumentedFlow(
                 "everday.requirePasswordChange", backend: .everday, seed: everdaySeed,
-                section: "Login › RequirePasswordChange (the seed documents no change endpoint: log out, then Password Reset)",
+                section: "Login › RequirePasswordChange (changed at the deployed server's /auth/change-password, which ends every session)",
                 app: Apps.everday(),
                 steps: [
                     logIn(.submit(identifier: "newkid", password: password)),
@@ -296,13 +296,13 @@ public enum DocumentedFlows: Sendable {
                                 accessToken: AccessToken("jwt-1"), refreshToken: RefreshToken("opaque-1"), expiry: .after(lifetime), user: user,
                                 requiresPasswordChange: true))),
                     session(.call),  // Refused until the password is changed.
-                    session(.changePassword(old: password, new: PasswordInput("N3w-Passw0rd!"))),  // No endpoint: refused locally.
-                    session(.logout),  // The way out: log out and reset the password.
+                    session(.changePassword(old: password, new: PasswordInput("N3w-Passw0rd!"))),
+                    .answer(.changePassword, .accepted(nil)),  // 200 {"status":"ok"}: every refresh token of the user revoked.
                 ],
                 endsIn: "signedOut.first.editing",
                 expecting: [
-                    .emitted(.passwordChangeRequired), .noCallSent, .notSent(.changePassword),
-                    .completed(.rejected(.unsupported)), .vaultCleared,
+                    .emitted(.passwordChangeRequired), .noCallSent, .completed(.passwordChanged), .emitted(.signedOut(.passwordChanged)),
+                    .vaultCleared,
                 ]),
             DocumentedFlow(
                 "everday.rotatingRefresh", backend: .everday, seed: everdaySeed,
