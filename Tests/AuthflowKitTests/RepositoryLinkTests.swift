@@ -17,7 +17,8 @@ enum RepositoryLinks {
     /// would pass by looking at nothing.
     static let required = [
         "README.md", "CONTRIBUTING.md", "BENCHMARKS.md", "StateDiagrams/README.md", "Fixtures/INDEX.md",
-        "Sources/AuthRuntime/AuthRuntime.docc/Backends.md",
+        "Sources/AuthRuntime/AuthRuntime.docc/Backends.md", "Fixtures/anonymousWall/README.md", "Fixtures/vynqTalk/README.md",
+        "Fixtures/everday/README.md", "Fixtures/subspace/README.md", "Fixtures/hero365/README.md",
     ]
 
     /// Every Markdown file below `root` (build products and Git's folder left out), relative to it.
