@@ -404,7 +404,7 @@ extension SessionTable {
                 intent(.credentialsRejected), .passwordSetupRequired(SessionLifecycle.PasswordStep(credentials: c)),
                 [.finish(Samples.intent, .unchanged)]),
             row(
-                "active + changePassword → rejected unsupported (seed 002 documents no change endpoint)",
+                "active + changePassword → rejected unsupported (Everday's API document has no change endpoint)",
                 .active(SessionLifecycle.Active(credentials: c)),
                 intent(changeIntent), .active(SessionLifecycle.Active(credentials: c)), [.reject(Samples.intent, .unsupported)]),
             row(

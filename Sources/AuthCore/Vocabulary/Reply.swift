@@ -1,4 +1,4 @@
-/// Why the server (or the way to it) said no: the seeds' status taxonomy, backend-neutral.
+/// Why the server (or the way to it) said no: the backends' status taxonomy, backend-neutral.
 public enum AuthFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// 400: invalid input, invalid or expired code, invalid grant. The server's message, if any.
     case badRequest(String?)
@@ -32,8 +32,9 @@ public enum AuthFailure: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The message the seeds ask the UI to show: the server's own text where present, otherwise
-    /// "Invalid email or password", "Cannot connect to server", "Server error, please try again"…
+    /// The message the backends' API documents ask the UI to show: the server's own text where
+    /// present, otherwise "Invalid email or password", "Cannot connect to server", "Server error,
+    /// please try again"…
     public var userMessage: String {
         switch self {
         case .badRequest(let message): message ?? "Please check what you entered."

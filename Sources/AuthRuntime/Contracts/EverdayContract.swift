@@ -1,7 +1,8 @@
 import AuthCore
 import Foundation
 
-/// Everday (seed `002_84b84fbf05aff65e.txt`): every endpoint relative to `/api`; approval-gated
+/// Everday, as its API document describes it (summarised in `Fixtures/everday/README.md`, with
+/// where the deployed server differs): every endpoint relative to `/api`; approval-gated
 /// registration (`Status: PendingApproval`), username sign-in answering access and refresh tokens
 /// with `ExpiresIn`, rotating refresh, logout revoking the refresh token (with the bearer), forgot
 /// and reset by token. PascalCase bodies; errors `{"detail": …}`; a 403 whose detail says
@@ -9,10 +10,10 @@ import Foundation
 /// `AuthFailure.forbidden(_:)`.
 ///
 /// The registration form has one display name; it is sent as `FirstName` (its first word) and
-/// `LastName` (the rest), the seed's `RegisterRequest` fields. Optional fields the user left out
+/// `LastName` (the rest), the document's `RegisterRequest` fields. Optional fields the user left out
 /// are omitted, as Swift's `Encodable` does for `nil`.
 ///
-/// The seed documents `RequirePasswordChange` but no endpoint to change a password: a
+/// The document names `RequirePasswordChange` but no endpoint to change a password: a
 /// `APIRequest.changePassword(old:new:_:)` is unsupported here.
 public struct EverdayContract: BackendContract {
     /// The path prefix in front of every documented endpoint.
@@ -24,13 +25,13 @@ public struct EverdayContract: BackendContract {
 
     /// Always `Backend.everday`.
     public let backend = Backend.everday
-    /// Where the API lives, `/api` included (the seed's "Base URL").
+    /// Where the API lives, `/api` included (the document's "Base URL").
     public let baseURL: URL
 
     private var build: RequestBuilder { RequestBuilder(baseURL: baseURL) }
     private static let messageKeys = ["detail", "Detail", "Message", "message", "error"]
 
-    /// A contract for the API at `baseURL`, which already ends in `/api` as the seed writes it.
+    /// A contract for the API at `baseURL`, which already ends in `/api` as the document writes it.
     public init(baseURL: URL) { self.baseURL = baseURL }
 
     /// A contract for the server at `server`, whose documented paths start with `/api`.
@@ -102,7 +103,7 @@ public struct EverdayContract: BackendContract {
                     accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["RefreshToken"]).map(RefreshToken.init),
                     expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access)))
         case .revoke, .requestPasswordReset, .resetPassword:
-            // The seed shows no body for these: any success is done, with its `Message` if it has one.
+            // The document shows no body for these: any success is done, with its `Message` if it has one.
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode, .setPassword,
             .changePassword, .oauthURL, .signInNatively, .currentUser, .protected, .openRealtime:
@@ -118,7 +119,7 @@ public struct EverdayContract: BackendContract {
 
     // MARK: Reading
 
-    /// The seed's `TokenResponse`: the user is named by `Username` (the only identifier the
+    /// The document's `TokenResponse`: the user is named by `Username` (the only identifier the
     /// answer carries), shown by `FirstName LastName` when given.
     private func tokens(_ object: JSONObject) -> Grant? {
         guard let access = AnswerReading.string(object["AccessToken"]), let username = AnswerReading.string(object["Username"]) else {

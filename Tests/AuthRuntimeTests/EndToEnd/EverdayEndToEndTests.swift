@@ -105,7 +105,7 @@ struct EverdayEndToEndTests {
     }
 
     @Test(
-        "RequirePasswordChange holds the session in passwordChangeRequired; the seed has no endpoint to change it, so a change is refused before any request, and logout still works"
+        "RequirePasswordChange holds the session in passwordChangeRequired; the API document has no endpoint to change it, so a change is refused before any request, and logout still works"
     )
     func passwordChangeRequired() async throws {
         try await EndToEndStack.with(.everday) { stack in
