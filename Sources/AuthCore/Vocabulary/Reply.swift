@@ -86,7 +86,8 @@ public struct TokenRefresh: Hashable, Sendable, CustomStringConvertible {
         self.expiry = expiry
     }
 
-    /// Redacted summary.
+    /// `tokens(access: ‹access token›, refresh: ‹refresh token›, expiry: …)`: the tokens only as
+    /// their kind (`none` when no refresh token came) and the expiry.
     public var description: String {
         "tokens(access: \(accessToken), refresh: \(refreshToken.map(\.description) ?? "none"), expiry: \(expiry))"
     }
@@ -123,7 +124,9 @@ public enum Reply: Hashable, Sendable, CustomStringConvertible {
     /// The request failed.
     case failed(AuthFailure)
 
-    /// Redacted summary.
+    /// The case with what a trace needs: a grant or refresh as it prints itself (tokens only as
+    /// their kind), a user's id and `passwordSet`, a failure by its status. The server's messages
+    /// and the authorization URL are left out.
     public var description: String {
         switch self {
         case .granted(let grant): "granted(\(grant))"

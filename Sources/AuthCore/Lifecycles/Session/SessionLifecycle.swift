@@ -77,7 +77,8 @@ public struct SessionLifecycle: Lifecycle {
             self.waiting = waiting
         }
 
-        /// Redacted summary.
+        /// The credentials as they print themselves (tokens only as their kind, the user only by id),
+        /// the request asking the server, and the calls waiting for its answer.
         public var description: String {
             "\(credentials), \(request)\(waiting.isEmpty ? "" : ", waiting: \(waiting)")"
         }
@@ -106,7 +107,9 @@ public struct SessionLifecycle: Lifecycle {
         /// The bearer for protected requests.
         public var bearer: Bearer { credentials.bearer }
 
-        /// Redacted summary.
+        /// The credentials as they print themselves (tokens only as their kind, the user only by
+        /// id), where the refresh is, the calls not yet answered and a password change in flight
+        /// (its request only: the passwords are not part of the state).
         public var description: String {
             "\(credentials), \(refresh)\(calls.isEmpty ? "" : ", calls: \(calls)")\(passwordChange.map { ", changingPassword: \($0)" } ?? "")"
         }
@@ -140,7 +143,9 @@ public struct SessionLifecycle: Lifecycle {
             self.pending = pending
         }
 
-        /// Redacted summary.
+        /// The credentials as they print themselves (tokens only as their kind, the user only by
+        /// id) and the request setting or changing the password while one is in flight (the
+        /// password itself is not part of the state).
         public var description: String { "\(credentials)\(pending.map { ", pending: \($0)" } ?? "")" }
     }
 
