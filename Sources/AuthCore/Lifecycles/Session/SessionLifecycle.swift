@@ -9,8 +9,10 @@
 ///
 /// The reducer is split by event family, as swift-nio-http2 splits its connection state machine:
 /// intents (`SessionLifecycle+Intents.swift`), server answers (`+Replies`), time and launch
-/// (`+Time`); this file holds the states and what every family shares (beginning, entering and
-/// ending a session).
+/// (`+Time`), and logout with the server sign-out that follows it (`+SignOut`); this file holds
+/// the states and what every family shares (beginning, entering and ending a session). The types
+/// the session uses have files of their own beside it: `SessionPolicy`, `PendingCall` and
+/// `ServerSignOut`.
 public struct SessionLifecycle: Lifecycle {
     /// How this backend's session behaves.
     public var policy: SessionPolicy
