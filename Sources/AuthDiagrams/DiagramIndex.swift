@@ -27,8 +27,8 @@ public enum DiagramIndex: Sendable {
             "  call put in flight, a deadline moved) are listed under *Changes inside a case*, not drawn.",
             "- A relaunch starts the app from scratch and reads its vault, wherever it was: a launch is drawn from the initial",
             "  case, and a launch from another case only where it lands somewhere a launch from the initial case does not.",
-            "- Edges taken by the documented flows of the seeds (`Sources/AuthDiagrams/DocumentedFlows.swift`) are bold in DOT and",
-            "  listed under each diagram.",
+            "- Edges taken by the flows the backends' API documents write out (`Sources/AuthDiagrams/DocumentedFlows.swift`) are",
+            "  bold in DOT and listed under each diagram.",
             "- A *bounded* diagram was explored only up to the limits in `DiagramCatalogue.bounds` because its model does not reach",
             "  closure quickly enough to draw (the app models; `authflow verify` explores them to closure): edges beyond the bound are missing.",
             "- Files: `.mmd` (Mermaid), `.dot` (Graphviz), `.scxml` (W3C SCXML, importable by statechart tools) and `.svg`",
@@ -51,10 +51,12 @@ public enum DiagramIndex: Sendable {
         lines += [
             "", "## Documented flows", "",
             "Each is an event sequence driven through the backend's app machine by `DocumentedFlowTests`, which checks the end state",
-            "and the effects the seed names.", "", "| flow | backend | seed § section | ends in |", "|---|---|---|---|",
+            "and the effects the backend's API document names. Each backend links to the summary of its document.", "",
+            "| flow | backend | section of the API document | ends in |", "|---|---|---|---|",
         ]
         for flow in set.flows {
-            lines.append("| `\(flow.id)` | \(flow.backend) | `\(flow.seed)` § \(cell(flow.section)) | `\(flow.endsIn)` |")
+            let summary = "../Fixtures/\(flow.backend.rawValue)/README.md"
+            lines.append("| `\(flow.id)` | [\(flow.backend)](\(summary)) | \(cell(flow.section)) | `\(flow.endsIn)` |")
         }
         for diagram in lifecycles + compositions {
             lines += [""] + section(diagram, set: set)

@@ -105,9 +105,7 @@ public struct FlowSummary: Hashable, Sendable {
     public var id: String
     /// Its backend.
     public var backend: Backend
-    /// Its seed file.
-    public var seed: String
-    /// Its section.
+    /// The section of the backend's API document that writes it out.
     public var section: String
     /// The case path it ends in.
     public var endsIn: String
@@ -178,7 +176,7 @@ public struct DiagramSet: Sendable {
                     flowEdges: flowEdges.mapValues { $0.sorted() }))
         }
         let summaries = runs.map { flow, _ in
-            FlowSummary(id: flow.id, backend: flow.backend, seed: flow.seed, section: flow.section, endsIn: flow.expectedEnd)
+            FlowSummary(id: flow.id, backend: flow.backend, section: flow.section, endsIn: flow.expectedEnd)
         }
         return DiagramSet(diagrams: diagrams, flows: summaries)
     }

@@ -1,30 +1,29 @@
 import AuthCore
 
-/// A user flow a seed writes out step by step, as an event sequence driven through the backend's
-/// app machine (`Apps`), with the state it must end in and the effects the seed names.
+/// A user flow a backend's API document writes out step by step, as an event sequence driven
+/// through the backend's app machine (`Apps`), with the state it must end in and the effects the
+/// document names.
 public struct DocumentedFlow: Sendable, CustomStringConvertible {
     /// A short stable name (`anonymousWall.registration`).
     public let id: String
     /// The backend whose app runs the flow.
     public let backend: Backend
-    /// The seed document (`000_1489073dacbba4ce.txt`).
-    public let seed: String
-    /// The section that writes the flow out (`User Flows › Registration Flow`).
+    /// The section of the backend's API document that writes the flow out (`User Flows ›
+    /// Registration Flow`).
     public let section: String
     /// The app's case path the flow must end in (`signedIn.active.idle`).
     public let expectedEnd: String
-    /// The effects the seed names.
+    /// The effects the document names.
     public let expectations: [FlowExpectation]
     private let drive: @Sendable () -> FlowRun
 
     /// A flow through `app`, starting with `stored` in the vault.
     public init<App: Lifecycle>(
-        _ id: String, backend: Backend, seed: String, section: String, app: App, stored: StoredCredentials = .none,
+        _ id: String, backend: Backend, section: String, app: App, stored: StoredCredentials = .none,
         steps: [FlowStep], endsIn expectedEnd: String, expecting expectations: [FlowExpectation] = []
     ) {
         self.id = id
         self.backend = backend
-        self.seed = seed
         self.section = section
         self.expectedEnd = expectedEnd
         self.expectations = expectations
@@ -45,6 +44,6 @@ public struct DocumentedFlow: Sendable, CustomStringConvertible {
         return failures
     }
 
-    /// `id (seed § section)`.
-    public var description: String { "\(id) (\(seed) § \(section))" }
+    /// `id (Everday's API document § section)`.
+    public var description: String { "\(id) (\(backend)'s API document § \(section))" }
 }

@@ -1,22 +1,21 @@
 import AuthCore
 
-/// Every user flow the backends' documents (the seeds) write out step by step, as event sequences driven
-/// through the backends' app machines (`Apps`).
+/// Every user flow the backends' API documents write out step by step (each summarised in
+/// `Fixtures/<backend>/README.md`), as event sequences driven through the backends' app machines
+/// (`Apps`).
 ///
-/// Each flow cites its seed and section, uses the seed's own example values, names each request
-/// the seed names (an `.answer` fails the flow when the reducer never sent that request), and ends
-/// in the state and with the effects the seed documents. `AuthDiagramsTests` runs every flow; the
-/// diagram index marks the edges they take.
+/// Each flow cites the section of its backend's document, uses the document's own example values,
+/// names each request the document names (an `.answer` fails the flow when the reducer never sent
+/// that request), and ends in the state and with the effects the document describes.
+/// `AuthDiagramsTests` runs every flow; the diagram index marks the edges they take.
 public enum DocumentedFlows: Sendable {
     /// When every flow starts.
     public static let start = Instant.seconds(1_000_000)
 
-    /// Every documented flow, by backend in seed order.
+    /// Every documented flow, by backend in `Backend` order.
     public static var all: [DocumentedFlow] { anonymousWall + vynqTalk + everday + subspace + hero365 }
 
-    // MARK: Anonymous Wall (seed 000)
-
-    static let anonymousWallSeed = "000_1489073dacbba4ce.txt"
+    // MARK: Anonymous Wall
 
     /// Anonymous Wall's "User Flows": registration, login with password, login with code, forgot
     /// password, change password.
@@ -45,7 +44,7 @@ public enum DocumentedFlows: Sendable {
 
         return [
             DocumentedFlow(
-                "anonymousWall.registration", backend: .anonymousWall, seed: anonymousWallSeed, section: "User Flows › Registration Flow",
+                "anonymousWall.registration", backend: .anonymousWall, section: "User Flows › Registration Flow",
                 app: Apps.anonymousWall(),
                 steps: [
                     register(.submitEmail(student)),  // 1–2. "Get Code" → send-code (purpose: register)
@@ -68,7 +67,7 @@ public enum DocumentedFlows: Sendable {
                     .completed(.passwordSet), .vaultHolds(access: registrationToken, refresh: nil),
                 ]),
             DocumentedFlow(
-                "anonymousWall.sessionPersistence", backend: .anonymousWall, seed: anonymousWallSeed,
+                "anonymousWall.sessionPersistence", backend: .anonymousWall,
                 section: "Session Persistence (token in the Keychain, needsPasswordSetup kept)", app: Apps.anonymousWall(),
                 steps: [
                     register(.submitEmail(student)), .answer(.sendEmailCode, .accepted(nil)), register(.submitCode(CodeInput("123456"))),
@@ -78,7 +77,7 @@ public enum DocumentedFlows: Sendable {
                 endsIn: "signedIn.passwordSetupRequired",
                 expecting: [.vaultHolds(access: registrationToken, refresh: nil), .emitted(.passwordSetupRequired)]),
             DocumentedFlow(
-                "anonymousWall.loginWithPassword", backend: .anonymousWall, seed: anonymousWallSeed,
+                "anonymousWall.loginWithPassword", backend: .anonymousWall,
                 section: "User Flows › Login Flow (with Password)", app: Apps.anonymousWall(),
                 steps: signInWithPassword,  // 1–3. Password tab, email and password, "Login" → login/password
                 endsIn: "signedIn.active.idle",  // 4. WallView
@@ -87,7 +86,7 @@ public enum DocumentedFlows: Sendable {
                     .emitted(.signedIn(mitUser)), .vaultHolds(access: signInToken, refresh: nil),
                 ]),
             DocumentedFlow(
-                "anonymousWall.loginWithCode", backend: .anonymousWall, seed: anonymousWallSeed,
+                "anonymousWall.loginWithCode", backend: .anonymousWall,
                 section: "User Flows › Login Flow (with Verification Code)", app: Apps.anonymousWall(),
                 steps: [
                     codeSignIn(.submitDestination(nyu)),  // 2. "Get Code" → send-code (purpose: login)
@@ -102,7 +101,7 @@ public enum DocumentedFlows: Sendable {
                     .completedAs("codeSent"), .vaultHolds(access: signInToken, refresh: nil),
                 ]),
             DocumentedFlow(
-                "anonymousWall.forgotPassword", backend: .anonymousWall, seed: anonymousWallSeed, section: "User Flows › Forgot Password Flow",
+                "anonymousWall.forgotPassword", backend: .anonymousWall, section: "User Flows › Forgot Password Flow",
                 app: Apps.anonymousWall(),
                 steps: [
                     reset(.requestReset(mit)),  // 3. "Send Code" → password/reset-request
@@ -120,7 +119,7 @@ public enum DocumentedFlows: Sendable {
                     .completedAs("passwordResetRequested"), .emitted(.signedIn(mitUser)), .vaultHolds(access: resetToken, refresh: nil),
                 ]),
             DocumentedFlow(
-                "anonymousWall.changePassword", backend: .anonymousWall, seed: anonymousWallSeed, section: "User Flows › Change Password Flow",
+                "anonymousWall.changePassword", backend: .anonymousWall, section: "User Flows › Change Password Flow",
                 app: Apps.anonymousWall(),
                 steps: signInWithPassword + [  // 1. A logged-in user
                     // 3–4. → password/change
@@ -139,9 +138,7 @@ public enum DocumentedFlows: Sendable {
         ]
     }
 
-    // MARK: VynqTalk (seed 001)
-
-    static let vynqTalkSeed = "001_ad99535df9749d72.txt"
+    // MARK: VynqTalk
 
     /// VynqTalk's Requirement 5 (signup, login, automatic logout on 401/403) with Requirement 9's
     /// WebSocket authenticated by the token.
@@ -162,7 +159,7 @@ public enum DocumentedFlows: Sendable {
         ]
         func autoLogout(_ id: String, status: String, failure: AuthFailure) -> DocumentedFlow {
             DocumentedFlow(
-                id, backend: .vynqTalk, seed: vynqTalkSeed, section: "Requirement 5 › Acceptance Criteria 5 (\(status) → automatic logout)",
+                id, backend: .vynqTalk, section: "Requirement 5 › Acceptance Criteria 5 (\(status) → automatic logout)",
                 app: Apps.vynqTalk(),
                 steps: logInSteps + [
                     session(.call),  // 5.4 a request with the stored token
@@ -174,7 +171,7 @@ public enum DocumentedFlows: Sendable {
 
         return [
             DocumentedFlow(
-                "vynqTalk.signup", backend: .vynqTalk, seed: vynqTalkSeed, section: "Requirement 5 › Acceptance Criteria 1, 3, 4 (signup)",
+                "vynqTalk.signup", backend: .vynqTalk, section: "Requirement 5 › Acceptance Criteria 1, 3, 4 (signup)",
                 app: Apps.vynqTalk(),
                 steps: [
                     // 5.1 POST /auth/signup
@@ -195,14 +192,14 @@ public enum DocumentedFlows: Sendable {
                     .sent(.openRealtime(AccessToken(token))), .emitted(.realtimeConnected),
                 ]),
             DocumentedFlow(
-                "vynqTalk.login", backend: .vynqTalk, seed: vynqTalkSeed, section: "Requirement 5 › Acceptance Criteria 2–4 (login)",
+                "vynqTalk.login", backend: .vynqTalk, section: "Requirement 5 › Acceptance Criteria 2–4 (login)",
                 app: Apps.vynqTalk(), steps: logInSteps + [.wait(.seconds(10))], endsIn: "signedIn.(active.idle + connected)",
                 expecting: [
                     .sent(.signIn(.email(valid(Email.validate(email))), valid(Password.validate(PasswordInput("correct horse battery"))))),
                     .vaultHolds(access: token, refresh: nil), .sent(.openRealtime(AccessToken(token))),
                 ]),
             DocumentedFlow(
-                "vynqTalk.reconnect", backend: .vynqTalk, seed: vynqTalkSeed,
+                "vynqTalk.reconnect", backend: .vynqTalk,
                 section: "Requirement 9 › Acceptance Criteria 4 (reconnect with a valid token)",
                 app: Apps.vynqTalk(),
                 steps: logInSteps + [
@@ -219,9 +216,7 @@ public enum DocumentedFlows: Sendable {
         ]
     }
 
-    // MARK: Everday (seed 002)
-
-    static let everdaySeed = "002_84b84fbf05aff65e.txt"
+    // MARK: Everday
 
     /// Everday's Auth Lifecycle steps 1–6, launch restore (iOS Storage Guidance), and password reset.
     public static var everday: [DocumentedFlow] {
@@ -245,7 +240,7 @@ public enum DocumentedFlows: Sendable {
 
         return [
             DocumentedFlow(
-                "everday.register", backend: .everday, seed: everdaySeed, section: "Auth Lifecycle › 1 Register; Approval-Gated Registration",
+                "everday.register", backend: .everday, section: "Auth Lifecycle › 1 Register; Approval-Gated Registration",
                 app: Apps.everday(),
                 steps: [
                     register(.submit(RegistrationInput(name: "New Kid", email: "newkid@example.com", username: "newkid", password: password))),
@@ -262,7 +257,7 @@ public enum DocumentedFlows: Sendable {
                     .vaultUntouched,
                 ]),
             DocumentedFlow(
-                "everday.pendingApproval", backend: .everday, seed: everdaySeed,
+                "everday.pendingApproval", backend: .everday,
                 section: "Auth Lifecycle › 2 Parent approval; Approval-Gated Registration › Notes (403 until approved)", app: Apps.everday(),
                 steps: [
                     logIn(.submit(identifier: "newkid", password: password)),
@@ -271,7 +266,7 @@ public enum DocumentedFlows: Sendable {
                 endsIn: "signedOut.second.first.pendingApproval",
                 expecting: [.completed(.pendingApproval(pending)), .vaultUntouched]),
             DocumentedFlow(
-                "everday.login", backend: .everday, seed: everdaySeed, section: "Auth Lifecycle › 3 Login; 4 Use bearer token; iOS Storage Guidance",
+                "everday.login", backend: .everday, section: "Auth Lifecycle › 3 Login; 4 Use bearer token; iOS Storage Guidance",
                 app: Apps.everday(),
                 steps: logInSteps + [
                     session(.call),  // 4. Bearer token on a protected endpoint
@@ -284,7 +279,7 @@ public enum DocumentedFlows: Sendable {
                     .sentCall(with: Bearer(token: AccessToken("jwt-1"), userID: "kid-1")),
                 ]),
             DocumentedFlow(
-                "everday.requirePasswordChange", backend: .everday, seed: everdaySeed,
+                "everday.requirePasswordChange", backend: .everday,
                 section: "Login › RequirePasswordChange (changed at the deployed server's /auth/change-password, which ends every session)",
                 app: Apps.everday(),
                 steps: [
@@ -305,7 +300,7 @@ public enum DocumentedFlows: Sendable {
                     .vaultCleared,
                 ]),
             DocumentedFlow(
-                "everday.rotatingRefresh", backend: .everday, seed: everdaySeed,
+                "everday.rotatingRefresh", backend: .everday,
                 section: "Auth Lifecycle › 5 Refresh token rotation; Refresh (Rotating)",
                 app: Apps.everday(),
                 steps: logInSteps + [
@@ -327,7 +322,7 @@ public enum DocumentedFlows: Sendable {
                     .sentCall(with: Bearer(token: AccessToken("jwt-3"), userID: "kid-1")),
                 ]),
             DocumentedFlow(
-                "everday.logout", backend: .everday, seed: everdaySeed, section: "Auth Lifecycle › 6 Logout; Logout",
+                "everday.logout", backend: .everday, section: "Auth Lifecycle › 6 Logout; Logout",
                 app: Apps.everday(),
                 steps: logInSteps + [
                     session(.logout),  // POST /auth/logout revokes the refresh token…
@@ -339,7 +334,7 @@ public enum DocumentedFlows: Sendable {
                     .emitted(.signedOut(.userRequested)),
                 ]),
             DocumentedFlow(
-                "everday.launchRestore", backend: .everday, seed: everdaySeed,
+                "everday.launchRestore", backend: .everday,
                 section: "iOS Storage Guidance › On app launch (refresh token exists → /auth/refresh)", app: Apps.everday(), stored: .stored(stored),
                 steps: [
                     .relaunch,
@@ -350,14 +345,14 @@ public enum DocumentedFlows: Sendable {
                 endsIn: "signedIn.active.idle",
                 expecting: [.sent(.refresh(RefreshToken("opaque-1"))), .vaultHolds(access: "jwt-2", refresh: "opaque-2"), .emitted(.signedIn(user))]),
             DocumentedFlow(
-                "everday.launchRestoreRefused", backend: .everday, seed: everdaySeed,
+                "everday.launchRestoreRefused", backend: .everday,
                 section: "iOS Storage Guidance › On app launch (refresh fails 401/403 → clear auth, show login)", app: Apps.everday(),
                 stored: .stored(stored),
                 steps: [.relaunch, .answer(.refresh, .failed(.unauthorized(nil)))],
                 endsIn: "signedOut.first.editing",
                 expecting: [.sent(.refresh(RefreshToken("opaque-1"))), .vaultCleared, .emitted(.signedOut(.sessionExpired))]),
             DocumentedFlow(
-                "everday.passwordReset", backend: .everday, seed: everdaySeed, section: "Password Reset (forgot, then reset-password with the token)",
+                "everday.passwordReset", backend: .everday, section: "Password Reset (forgot, then reset-password with the token)",
                 app: Apps.everday(),
                 steps: [
                     reset(.requestReset("newkid")),  // POST /auth/forgot
@@ -377,9 +372,7 @@ public enum DocumentedFlows: Sendable {
         ]
     }
 
-    // MARK: Subspace (seed 003)
-
-    static let subspaceSeed = "003_c800e2013180f35b.txt"
+    // MARK: Subspace
 
     /// Subspace's Authentication Flow (register → login → me), token expiration and the 429 wait.
     public static var subspace: [DocumentedFlow] {
@@ -398,7 +391,7 @@ public enum DocumentedFlows: Sendable {
 
         return [
             DocumentedFlow(
-                "subspace.registerLoginMe", backend: .subspace, seed: subspaceSeed,
+                "subspace.registerLoginMe", backend: .subspace,
                 section: "Authentication Flow › Steps 1–5 (register → login → me)",
                 app: Apps.subspace(),
                 steps: [
@@ -422,20 +415,20 @@ public enum DocumentedFlows: Sendable {
                     .vaultHolds(access: "eyJ.login", refresh: nil),
                 ]),
             DocumentedFlow(
-                "subspace.tokenExpired", backend: .subspace, seed: subspaceSeed, section: "Error Handling › Handling Token Expiration (401 → logout)",
+                "subspace.tokenExpired", backend: .subspace, section: "Error Handling › Handling Token Expiration (401 → logout)",
                 app: Apps.subspace(),
                 steps: logInSteps + [session(.call), .answerCall(.failed(.unauthorized("token has expired")))],
                 endsIn: "signedOut.first.editing",  // "Token expired, logout user … Navigate to login screen"
                 expecting: [.vaultCleared, .emitted(.signedOut(.tokenRejected))]),
             DocumentedFlow(
-                "subspace.tokenLifetime", backend: .subspace, seed: subspaceSeed,
+                "subspace.tokenLifetime", backend: .subspace,
                 section: "Authentication Flow › Step 3 (24-hour expiration); Best Practices › 5. Token Refresh (re-authenticate)",
                 app: Apps.subspace(),
                 steps: logInSteps + [.wait(day)],
                 endsIn: "signedOut.first.editing",
                 expecting: [.vaultCleared, .emitted(.signedOut(.tokenExpired))]),
             DocumentedFlow(
-                "subspace.rateLimited", backend: .subspace, seed: subspaceSeed,
+                "subspace.rateLimited", backend: .subspace,
                 section: "Troubleshooting › 429 Too Many Requests (wait 1 minute before retrying)", app: Apps.subspace(),
                 steps: [
                     logIn(.submit(identifier: email, password: password)),
@@ -447,9 +440,7 @@ public enum DocumentedFlows: Sendable {
         ]
     }
 
-    // MARK: Hero365 (seed 004)
-
-    static let hero365Seed = "004_44f85e7a4d11ec6b.txt"
+    // MARK: Hero365
 
     /// Hero365's Authentication Flows 1–4, the Token Refresh Strategy, sign-up and recovery.
     public static var hero365: [DocumentedFlow] {
@@ -480,7 +471,7 @@ public enum DocumentedFlows: Sendable {
 
         return [
             DocumentedFlow(
-                "hero365.emailPassword", backend: .hero365, seed: hero365Seed, section: "Authentication Flows › 1. Email/Password Flow",
+                "hero365.emailPassword", backend: .hero365, section: "Authentication Flows › 1. Email/Password Flow",
                 app: Apps.hero365(),
                 steps: signedIn + [session(.call), .answerCall(.accepted(nil))],  // 1–4, then 6.
                 endsIn: "signedIn.active.idle",
@@ -490,7 +481,7 @@ public enum DocumentedFlows: Sendable {
                     .sentCall(with: Bearer(token: AccessToken("h-access-1"), userID: "user-uuid-here")),
                 ]),
             DocumentedFlow(
-                "hero365.phonePassword", backend: .hero365, seed: hero365Seed, section: "Authentication Flows › 2. Phone/Password Flow",
+                "hero365.phonePassword", backend: .hero365, section: "Authentication Flows › 2. Phone/Password Flow",
                 app: Apps.hero365(),
                 steps: [signIn(.submit(identifier: phone, password: password)), .answer(.signIn, .granted(grant(phoneUser)))],
                 endsIn: "signedIn.active.idle",
@@ -499,7 +490,7 @@ public enum DocumentedFlows: Sendable {
                     .vaultHolds(access: "h-access-1", refresh: "h-refresh-1"),
                 ]),
             DocumentedFlow(
-                "hero365.phoneOTP", backend: .hero365, seed: hero365Seed, section: "Authentication Flows › 3. Phone/OTP Flow",
+                "hero365.phoneOTP", backend: .hero365, section: "Authentication Flows › 3. Phone/OTP Flow",
                 app: Apps.hero365(),
                 steps: [
                     otp(.submitDestination(phone)),  // 1–2. POST /auth/otp/send
@@ -514,7 +505,7 @@ public enum DocumentedFlows: Sendable {
                     .vaultHolds(access: "h-access-1", refresh: "h-refresh-1"),
                 ]),
             DocumentedFlow(
-                "hero365.oauth", backend: .hero365, seed: hero365Seed, section: "Authentication Flows › 4. OAuth Flow (Google/Apple)",
+                "hero365.oauth", backend: .hero365, section: "Authentication Flows › 4. OAuth Flow (Google/Apple)",
                 app: Apps.hero365(),
                 steps: [
                     oauth(.begin(provider: "google", attempt: "attempt-1")),  // 1. GET /auth/oauth/google
@@ -527,7 +518,7 @@ public enum DocumentedFlows: Sendable {
                     .vaultHolds(access: "h-access-1", refresh: "h-refresh-1"),
                 ]),
             DocumentedFlow(
-                "hero365.refresh", backend: .hero365, seed: hero365Seed, section: "Token Management › Token Refresh Strategy 1–4",
+                "hero365.refresh", backend: .hero365, section: "Token Management › Token Refresh Strategy 1–4",
                 app: Apps.hero365(),
                 steps: expired + [
                     .answer(
@@ -543,21 +534,21 @@ public enum DocumentedFlows: Sendable {
                     .sentCall(with: Bearer(token: AccessToken("h-access-2"), userID: "user-uuid-here")),
                 ]),
             DocumentedFlow(
-                "hero365.refreshRefused", backend: .hero365, seed: hero365Seed,
+                "hero365.refreshRefused", backend: .hero365,
                 section: "Token Management › Token Refresh Strategy 5 (refresh fails 401)",
                 app: Apps.hero365(),
                 steps: expired + [.answer(.refresh, .failed(.unauthorized("Invalid refresh token")))],
                 endsIn: "signedOut.first.editing",  // "clear tokens and redirect to login"
                 expecting: [.sent(.refresh(RefreshToken("h-refresh-1"))), .vaultCleared, .emitted(.signedOut(.sessionExpired))]),
             DocumentedFlow(
-                "hero365.signOut", backend: .hero365, seed: hero365Seed,
+                "hero365.signOut", backend: .hero365,
                 section: "API Endpoints › 5. Sign Out (handled locally by clearing stored tokens)",
                 app: Apps.hero365(),
                 steps: signedIn + [session(.logout)],
                 endsIn: "signedOut.first.editing",
                 expecting: [.vaultCleared, .notSent(.revoke), .emitted(.signedOut(.userRequested))]),
             DocumentedFlow(
-                "hero365.signUpEmail", backend: .hero365, seed: hero365Seed, section: "API Endpoints › 1. Sign Up with Email",
+                "hero365.signUpEmail", backend: .hero365, section: "API Endpoints › 1. Sign Up with Email",
                 app: Apps.hero365(),
                 steps: [
                     signUp(.submit(RegistrationInput(name: "John Doe", email: email, password: password))),
@@ -573,7 +564,7 @@ public enum DocumentedFlows: Sendable {
                     .completed(.verificationRequired("User created successfully. Please check your email for verification.")), .vaultUntouched,
                 ]),
             DocumentedFlow(
-                "hero365.signUpPhone", backend: .hero365, seed: hero365Seed, section: "API Endpoints › 2. Sign Up with Phone",
+                "hero365.signUpPhone", backend: .hero365, section: "API Endpoints › 2. Sign Up with Phone",
                 app: Apps.hero365(),
                 steps: [
                     signUp(.submit(RegistrationInput(phone: phone, password: password))),
@@ -588,7 +579,7 @@ public enum DocumentedFlows: Sendable {
                     .vaultUntouched,
                 ]),
             DocumentedFlow(
-                "hero365.passwordRecovery", backend: .hero365, seed: hero365Seed, section: "API Endpoints › 5. Password Recovery",
+                "hero365.passwordRecovery", backend: .hero365, section: "API Endpoints › 5. Password Recovery",
                 app: Apps.hero365(),
                 steps: [recover(.requestReset(email)), .answer(.requestPasswordReset, .accepted("Password recovery email sent"))],
                 endsIn: "signedOut.second.second.second.second.linkSent",

@@ -24,7 +24,7 @@ public struct AnyIntent: Hashable, Sendable, CustomStringConvertible {
     public var description: String { String(describing: value) }
 }
 
-/// One step of a documented flow, in the terms the seeds use.
+/// One step of a documented flow, in the terms the API documents use.
 public enum FlowStep: Hashable, Sendable {
     /// The user does this ("Enters email and clicks Get Code"): an intent of one of the app's flows.
     case user(AnyIntent)
@@ -45,7 +45,7 @@ public enum FlowStep: Hashable, Sendable {
     case relaunch
 }
 
-/// What a documented flow must show beyond its end state: the effects the seed names.
+/// What a documented flow must show beyond its end state: the effects the API document names.
 public enum FlowExpectation: Hashable, Sendable, CustomStringConvertible {
     /// At the end the vault holds credentials with this access token, and this refresh token
     /// (`nil`: none).

@@ -174,7 +174,7 @@ extension Authflow {
                 .value("length", "L", "events in the walk, 1…\(Limits.length.upperBound) (default 400)", numeric: .count(Limits.length)),
                 .flag("json", "the failure as one JSON object (steps not printed)"),
             ],
-            examples: ["replay app.subspace --seed 12345 --length 400"], requiredArguments: ["passwordSignIn", "--seed", "1"]),
+            examples: ["replay app.subspace --seed 42 --length 400"], requiredArguments: ["passwordSignIn", "--seed", "1"]),
         CommandSpec(name: "list", synopsis: "authflow list", summary: "the models, one a line", options: [], examples: ["list"]),
         CommandSpec(
             name: "fixtures", synopsis: "authflow fixtures [--write] [--check] [DIR]",

@@ -20,7 +20,7 @@ import Darwin
 /// later" takes no time at all.
 public enum Demo {
     /// Runs the demo, handing each line to `out` as it happens. Returns 0 when every step went as
-    /// the seeds document, 1 otherwise (the failed steps are marked ✗).
+    /// their API documents describe, 1 otherwise (the failed steps are marked ✗).
     public static func run(out: @escaping @Sendable (String) -> Void) async -> Int32 {
         let clock = ManualClock(now: .seconds(0))
         var configuration = Configuration()
@@ -62,7 +62,7 @@ public enum Demo {
             result.failed.forEach { out("      ✗ \($0)") }
         }
         let failures = results.flatMap(\.failed).count
-        out(failures == 0 ? "✓ every lifecycle ran as its seed documents" : "✗ \(failures) steps did not go as documented")
+        out(failures == 0 ? "✓ every lifecycle ran as its API document describes" : "✗ \(failures) steps did not go as documented")
         return failures == 0 ? 0 : 1
     }
 

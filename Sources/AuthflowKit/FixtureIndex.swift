@@ -2,15 +2,18 @@ import AuthCore
 import AuthRuntime
 import Foundation
 
-/// `Fixtures/INDEX.md`: every fixture with its backend, endpoint, seed section and expected
-/// outcome, generated from each backend's `expectations.json` and the files beside it — never
-/// edited by hand. `authflow fixtures --check` (and a test) fails when the committed index differs
-/// from what this generates.
+/// `Fixtures/INDEX.md`: every fixture with its backend, endpoint, the section of the backend's API
+/// document it comes from and its expected outcome, generated from each backend's
+/// `expectations.json` and the files beside it — never edited by hand. `authflow fixtures --check`
+/// (and a test) fails when the committed index differs from what this generates.
 public enum FixtureIndex {
     /// The index's file name inside the fixtures directory.
     public static let fileName = "INDEX.md"
     /// Each backend folder's sidecar.
     public static let sidecarName = "expectations.json"
+    /// Each backend folder's summary of the backend's API document, written by hand: the files
+    /// beside it that are not fixtures are this and the sidecar.
+    public static let summaryName = "README.md"
 
     /// Why the fixtures cannot be indexed.
     public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
@@ -19,7 +22,8 @@ public enum FixtureIndex {
     }
 
     /// The index of the fixtures in `directory` (one folder per backend, named by its raw value).
-    /// Throws when a sidecar cannot be read, lists a file that does not exist, or a file is not listed.
+    /// Throws when a sidecar cannot be read, lists a file that does not exist, or a file is not
+    /// listed, and when a backend's folder has no API summary.
     public static func generate(fixturesAt directory: URL) throws(Problem) -> String {
         var sections: [Section] = []
         for backend in Backend.allCases {
@@ -34,16 +38,19 @@ public enum FixtureIndex {
             "Names read `<endpoint>.<request|response>[.<status>][.<variant>].json`. A request fixture is the JSON body the",
             "backend contract must send (`null`: no body), checked with the method, path (and query) and headers below; a response",
             "fixture is a body the server answers (`null`: an empty body; a JSON string marked `text/plain`: a plain-text",
-            "body), checked to decode to the expected outcome. The expectations are written by hand from the seeds in",
-            "each `\(sidecarName)`, with a note wherever a fixture had to go beyond the seed's text. A `deployed` variant",
-            "is what the backend's deployed server sends where it differs from its seed (written from the server's public",
-            "source); a contract reads both.",
+            "body), checked to decode to the expected outcome. The expectations are written by hand from each backend's API",
+            "document in its `\(sidecarName)`, with a note wherever a fixture had to go beyond the document's text. A `deployed`",
+            "variant is what the backend's deployed server sends where it differs from its document (written from the server's",
+            "public source); a contract reads both. Each backend's folder has a `\(summaryName)` saying what AuthCore knows of",
+            "its API: endpoints, keys, statuses, token lifetimes, and where the deployed server differs from the document.",
             "",
-            "| Backend | Seed | Request fixtures | Response fixtures |",
+            "| Backend | API summary | Request fixtures | Response fixtures |",
             "|---|---|---|---|",
         ]
         for section in sections {
-            lines.append("| [\(section.title)](#\(section.anchor)) | `\(section.seed)` | \(section.requestCount) | \(section.responseCount) |")
+            lines.append(
+                "| [\(section.title)](#\(section.anchor)) | [`\(section.summary)`](\(section.summary)) | \(section.requestCount) | "
+                    + "\(section.responseCount) |")
         }
         lines.append(
             "| **All** | | **\(sections.map(\.requestCount).reduce(0, +))** | **\(sections.map(\.responseCount).reduce(0, +))** |")
@@ -91,7 +98,8 @@ public enum FixtureIndex {
 private struct Section {
     var title: String
     var anchor: String
-    var seed: String
+    /// The backend's API summary, relative to the fixtures folder (`everday/README.md`).
+    var summary: String
     var requestCount = 0
     var responseCount = 0
     var lines: [String] = []
@@ -102,11 +110,14 @@ private struct Section {
             throw FixtureIndex.Problem(description: "\(place) cannot be read")
         }
         guard let sidecar = JSONValue.parse(data)?.object, let entries = sidecar["fixtures"]?.array,
-            let seed = sidecar["seed"]?.string, let baseURL = sidecar["baseURL"]?.string
-        else { throw FixtureIndex.Problem(description: "\(place) is not a sidecar (seed, baseURL, fixtures)") }
+            let baseURL = sidecar["baseURL"]?.string
+        else { throw FixtureIndex.Problem(description: "\(place) is not a sidecar (baseURL, fixtures)") }
         title = backend.description
         anchor = backend.description.lowercased().replacingOccurrences(of: " ", with: "-")
-        self.seed = seed
+        summary = "\(backend.rawValue)/\(FixtureIndex.summaryName)"
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(FixtureIndex.summaryName).path) else {
+            throw FixtureIndex.Problem(description: "\(summary), the summary of \(title)'s API document, does not exist")
+        }
 
         var byFile: [String: JSONObject] = [:]
         for entry in entries {
@@ -117,7 +128,9 @@ private struct Section {
             byFile[file] = object
         }
         let present = Set(
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0 != FixtureIndex.sidecarName })
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+                $0 != FixtureIndex.sidecarName && $0 != FixtureIndex.summaryName
+            })
         if let missing = Set(byFile.keys).subtracting(present).sorted().first {
             throw FixtureIndex.Problem(description: "\(place) lists \(missing), which does not exist")
         }
@@ -126,8 +139,8 @@ private struct Section {
         }
 
         lines = [
-            "## \(title)", "", "Seed `\(seed)`, base URL `\(baseURL)`.", "",
-            "| Fixture | Endpoint | Seed section | Expected outcome |", "|---|---|---|---|",
+            "## \(title)", "", "From \(title)'s API document, summarised in [`\(summary)`](\(summary)); base URL `\(baseURL)`.", "",
+            "| Fixture | Endpoint | Document section | Expected outcome |", "|---|---|---|---|",
         ]
         var notes: [String] = []
         for file in byFile.keys.sorted() {
@@ -161,7 +174,7 @@ private struct Section {
         }
         if !notes.isEmpty { lines += ["", "Notes:", ""] + notes }
         if let omitted = sidecar["omitted"]?.array, !omitted.isEmpty {
-            lines += ["", "Documented in the seed but not a fixture:", ""]
+            lines += ["", "In the API document but not a fixture:", ""]
             for item in omitted {
                 lines.append("- \(item["section"]?.string ?? "?"): \(item["reason"]?.string ?? "")")
             }

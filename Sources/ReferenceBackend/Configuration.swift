@@ -21,7 +21,7 @@ public struct Configuration: Sendable {
 
     /// How Anonymous Wall renders `createdAt`.
     public enum DateStyle: Sendable, Hashable {
-        /// `2026-01-30T15:17:41-08:00[America/Los_Angeles]`, as the seed shows (Java `ZonedDateTime`).
+        /// `2026-01-30T15:17:41-08:00[America/Los_Angeles]`, as Anonymous Wall's API document shows (Java `ZonedDateTime`).
         case zonedWithRegion(timeZoneIdentifier: String)
         /// Plain ISO 8601 in UTC, `2026-01-30T23:17:41Z`.
         case iso8601

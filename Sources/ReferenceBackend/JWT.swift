@@ -50,7 +50,7 @@ enum Secrets {
         return JWT.base64URL(Data(bytes))
     }
 
-    /// A random UUID string, lowercased as the seeds show.
+    /// A random UUID string, lowercased as the API documents show.
     static func uuid() -> String {
         UUID().uuidString.lowercased()
     }

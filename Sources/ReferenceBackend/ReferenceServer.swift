@@ -122,7 +122,7 @@ public final class ReferenceServer: Sendable {
     }
 
     /// The URL the backend's documented paths are appended to, e.g. `http://127.0.0.1:5123/everday`
-    /// (no prefix when it is mounted alone). For Everday, the seed's base URL is this plus `/api`.
+    /// (no prefix when it is mounted alone). For Everday, the document's base URL is this plus `/api`.
     public func baseURL(for backend: ServedBackend) -> URL {
         let prefix = backends.count == 1 ? "" : backend.pathPrefix
         return URL(string: "http://127.0.0.1:\(port ?? 0)\(prefix)")!

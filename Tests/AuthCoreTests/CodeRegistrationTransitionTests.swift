@@ -1,7 +1,7 @@
 import Testing
 @testable import AuthCore
 
-/// Anonymous Wall's registration by emailed code (seed 000, "Registration Flow").
+/// Anonymous Wall's registration by emailed code (its API document's Registration Flow).
 enum CodeRegistrationTable {
     typealias Phase = CodeRegistration.Phase
     static let machine = CodeRegistration(resendCooldown: .seconds(60))
@@ -144,7 +144,7 @@ enum CodeRegistrationTable {
                 "resendingCode + reply(stale id) → unchanged", .resendingCode(email, Samples.r(2)),
                 .reply(Samples.r(1), .accepted(nil), at: t0), .resendingCode(email, Samples.r(2)), []),
 
-            // registering: the error taxonomy of seed 000
+            // registering: the error taxonomy of Anonymous Wall's API document
             row(
                 "registering + reply(granted) → registered with the grant, handed over", .registering(email, Samples.r(3), resendAt: resendAt),
                 .reply(Samples.r(3), .granted(Samples.passwordUnsetGrant), at: t0), .registered(Samples.passwordUnsetGrant),

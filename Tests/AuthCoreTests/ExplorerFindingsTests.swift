@@ -101,7 +101,7 @@ struct CodeCooldownFindingsTests {
             ])
     }
 
-    @Test("a session beginning or ending clears the code cooldowns with the rest of the code context (seed 002 Logout)")
+    @Test("a session beginning or ending clears the code cooldowns with the rest of the code context (Everday's API document, Logout)")
     func sessionClearsCooldowns() {
         let app = Apps.anonymousWall(codeCooldown: Self.cooldown)
         var state = app.initial

@@ -1,7 +1,7 @@
 import Testing
 @testable import AuthCore
 
-/// One-time code sign-in, for Anonymous Wall's email codes and Hero365's phone OTP (seeds 000, 004).
+/// One-time code sign-in, for Anonymous Wall's email codes and Hero365's phone OTP.
 enum OneTimeCodeSignInTable {
     typealias Phase = OneTimeCodeSignIn.Phase
     typealias Intent = OneTimeCodeSignIn.Intent

@@ -1,7 +1,7 @@
 import Testing
 @testable import AuthCore
 
-/// VynqTalk's WebSocket (`ws://…/ws?token=`), seed 001 requirement 9.
+/// VynqTalk's WebSocket (`ws://…/ws?token=`), its API document's Requirement 9.
 enum RealtimeConnectionTable {
     typealias Phase = RealtimeConnection.Phase
     typealias Intent = RealtimeConnection.Intent

@@ -113,8 +113,8 @@ struct ValidationTests {
         #expect(PhoneNumber.validate(test.input).map(\.e164) == test.expected)
     }
 
-    /// The rule as the seed states it, character by character: what the byte-wise validator
-    /// must answer for every input.
+    /// The rule as Hero365's API document states it, character by character: what the byte-wise
+    /// validator must answer for every input.
     private static func phoneByCharacters(_ input: String) -> Result<String, ValidationError> {
         let trimmed = input.trimmedForInput
         let separators: [Character] = [" ", "(", ")", "-", "."]

@@ -8,7 +8,7 @@ extension DocumentedFlow: CustomTestStringConvertible {
 
 @Suite("Documented flows")
 struct DocumentedFlowTests {
-    @Test("every documented flow ends in the state and with the effects its seed documents", arguments: DocumentedFlows.all)
+    @Test("every documented flow ends in the state and with the effects its API document describes", arguments: DocumentedFlows.all)
     func documentedFlow(_ flow: DocumentedFlow) {
         let run = flow.run()
         let failures = flow.failures(of: run)
@@ -26,7 +26,7 @@ struct DocumentedFlowFailureTests {
     @Test("a flow that ends elsewhere than documented fails, naming both states")
     func wrongEnd() {
         let flow = DocumentedFlow(
-            "test.wrongEnd", backend: .subspace, seed: "seed", section: "section", app: Apps.subspace(), steps: Self.signIn,
+            "test.wrongEnd", backend: .subspace, section: "section", app: Apps.subspace(), steps: Self.signIn,
             endsIn: "signedOut.first.editing")
         #expect(flow.failures(of: flow.run()) == ["ends in signedIn.active.idle, not signedOut.first.editing"])
     }
@@ -34,7 +34,7 @@ struct DocumentedFlowFailureTests {
     @Test("answering a request the reducer never sent fails the flow")
     func requestNeverSent() {
         let flow = DocumentedFlow(
-            "test.unsent", backend: .subspace, seed: "seed", section: "section", app: Apps.subspace(),
+            "test.unsent", backend: .subspace, section: "section", app: Apps.subspace(),
             steps: Self.signIn + [.answer(.refresh, .failed(.network))], endsIn: "signedIn.active.idle")
         let failures = flow.failures(of: flow.run())
         #expect(failures.count == 1)
@@ -42,7 +42,7 @@ struct DocumentedFlowFailureTests {
     }
 
     @Test(
-        "an effect the seed names that does not happen fails the flow",
+        "an effect the API document names that does not happen fails the flow",
         arguments: [
             FlowExpectation.vaultCleared, .vaultUntouched, .vaultHolds(access: "other", refresh: nil), .notSent(.signIn),
             .emitted(.offline), .completed(.passwordSet), .completedAs("codeSent"), .sent(.refresh(RefreshToken("r"))),
@@ -50,7 +50,7 @@ struct DocumentedFlowFailureTests {
         ])
     func unmetExpectation(_ expectation: FlowExpectation) {
         let flow = DocumentedFlow(
-            "test.expectation", backend: .subspace, seed: "seed", section: "section", app: Apps.subspace(), steps: Self.signIn,
+            "test.expectation", backend: .subspace, section: "section", app: Apps.subspace(), steps: Self.signIn,
             endsIn: "signedIn.active.idle", expecting: [expectation])
         #expect(flow.failures(of: flow.run()).count == 1)
     }
@@ -58,7 +58,7 @@ struct DocumentedFlowFailureTests {
     @Test("a user step that no flow of the app takes fails the flow, naming the intent's type")
     func unroutableStep() {
         let flow = DocumentedFlow(
-            "test.unroutable", backend: .subspace, seed: "seed", section: "section", app: Apps.subspace(),
+            "test.unroutable", backend: .subspace, section: "section", app: Apps.subspace(),
             steps: [.user(AnyIntent(OAuthSignIn.Intent.cancel))], endsIn: "signedOut.first.editing")
         #expect(flow.failures(of: flow.run()) == ["step 1: no flow of the app takes Intent"])
     }

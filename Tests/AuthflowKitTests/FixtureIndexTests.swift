@@ -101,6 +101,20 @@ struct FixtureIndexTests {
         }
     }
 
+    @Test("a backend folder without its API summary is refused by name, and the index links every summary")
+    func requiresEverySummary() throws {
+        let index = try FixtureIndex.generate(fixturesAt: Self.fixtures)
+        for (backend, _) in Self.backends {
+            #expect(index.contains("[`\(backend)/README.md`](\(backend)/README.md)"), "the index does not link \(backend)'s summary")
+        }
+        try withCopyOfFixtures { directory in
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("hero365").appendingPathComponent(FixtureIndex.summaryName))
+            let missing = authflow(["fixtures", directory.path])
+            #expect(missing.status == 1)
+            #expect(missing.err.contains("hero365/README.md, the summary of Hero365's API document, does not exist"), "\(missing.err)")
+        }
+    }
+
     @Test("without flags the index is printed, and the usage text names the command")
     func printsAndDocuments() throws {
         let run = authflow(["fixtures", Self.fixtures.path])

@@ -135,7 +135,7 @@ struct DemoCommandTests {
             #expect(out.contains { $0.hasPrefix("━━ \(backend) ") }, "no tour of \(backend)")
             #expect(out.contains { $0.hasPrefix("  ✓ \(backend)") }, "\(backend) is not ✓ in the summary")
         }
-        #expect(out.last == "✓ every lifecycle ran as its seed documents")
+        #expect(out.last == "✓ every lifecycle ran as its API document describes")
         #expect(out.contains("    signIn(username:password:)"))
         #expect(out.contains("    ★ pendingApproval"))
         #expect(out.contains("    → pendingApproval"))
@@ -154,7 +154,7 @@ struct DemoCommandTests {
         let run = await onOwnThread { CommandRun(["demo"]) }
         #expect(run.status == 0)
         #expect(run.out.first == "authflow demo — each backend's main lifecycle, over HTTP, through its client")
-        #expect(run.out.last == "✓ every lifecycle ran as its seed documents")
+        #expect(run.out.last == "✓ every lifecycle ran as its API document describes")
         #expect(run.err.isEmpty)
         #expect(CommandRun(["demo", "everday"]).status == 64)
     }

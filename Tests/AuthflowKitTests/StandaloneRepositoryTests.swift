@@ -73,8 +73,8 @@ struct StandaloneRepositoryTests {
     @Test(
         "the check catches the shared folder, a link climbing above the root, and a home directory; it lets a link within the repository pass",
         arguments: [
-            ("README.md", "Read [design](" + OutsidePaths.sharedFolder + "/DESIGN.md).", true),
-            ("Sources/AuthCore/X.swift", "/// see `" + OutsidePaths.sharedFolder + "/seeds/`", true),
+            ("README.md", "Read [the notes](" + OutsidePaths.sharedFolder + "/NOTES.md).", true),
+            ("Sources/AuthCore/X.swift", "/// see `" + OutsidePaths.sharedFolder + "/documents/`", true),
             ("StateDiagrams/README.md", "[up](../../other/README.md)", true),
             ("CONTRIBUTING.md", "cd " + OutsidePaths.absolutePrefixes[0] + "main && swift test", true),
             ("Sources/AuthCore/X.swift", "let x = \"" + OutsidePaths.absolutePrefixes[1] + "someone/file\"", true),

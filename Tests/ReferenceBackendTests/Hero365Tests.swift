@@ -70,7 +70,7 @@ struct Hero365Tests {
         }
     }
 
-    @Test("a resend inside the cooldown is the seed's failed send (400 'Failed to send OTP: …'); after it a new OTP replaces the old")
+    @Test("a resend inside the cooldown is the API document's failed send (400 'Failed to send OTP: …'); after it a new OTP replaces the old")
     func otpCooldown() async throws {
         let clock = ManualClock()
         var configuration = Configuration()

@@ -1,4 +1,5 @@
-/// The five backends AuthCore documents (see the seeds).
+/// The five backends AuthCore speaks to, each described by its own API document (summarised in
+/// `Fixtures/<backend>/README.md`).
 public enum Backend: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Anonymous Wall: email codes, password set after registration, reset with auto-login.
     case anonymousWall
@@ -86,9 +87,9 @@ public typealias Hero365App = Handover<
     OneOf<Registration, OneOf<PasswordSignIn, OneOf<OneTimeCodeSignIn, OneOf<OAuthSignIn, PasswordReset>>>>, SessionLifecycle
 >
 
-/// The per-backend app machines, configured as each seed documents.
+/// The per-backend app machines, configured as each backend's API document describes it.
 public enum Apps {
-    /// Anonymous Wall (seed 000).
+    /// Anonymous Wall, as its API document describes it (`Fixtures/anonymousWall/README.md`).
     public static func anonymousWall(codeCooldown: Interval = .seconds(60)) -> AnonymousWallApp {
         Handover(
             entry: OneOf(
@@ -103,7 +104,7 @@ public enum Apps {
                     refresh: .none, restore: .trustStored, supportsPasswordSetup: true, supportsPasswordChange: true)))
     }
 
-    /// VynqTalk (seed 001).
+    /// VynqTalk, as its API document describes it (`Fixtures/vynqTalk/README.md`).
     public static func vynqTalk(connection: RealtimeConnection = RealtimeConnection()) -> VynqTalkApp {
         Handover(
             entry: OneOf(Registration(forms: [.nameEmailPassword]), PasswordSignIn(identifiers: .email)),
@@ -112,7 +113,7 @@ public enum Apps {
                 connection: connection))
     }
 
-    /// Everday (seed 002).
+    /// Everday, as its API document describes it (`Fixtures/everday/README.md`).
     public static func everday(
         refresh: RefreshPolicy = .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2)), serverSignOutAttempts: Int = 3
     ) -> EverdayApp {
@@ -129,7 +130,8 @@ public enum Apps {
                     passwordChangeEndsSessions: true, serverSignOutAttempts: serverSignOutAttempts)))
     }
 
-    /// Subspace (seed 003, and its deployed server): the document's grant carries no refresh token
+    /// Subspace, as its API document and its deployed server describe it
+    /// (`Fixtures/subspace/README.md`): the document's grant carries no refresh token
     /// and the session ends with its 24 h token; the deployed server's carries one and
     /// `/auth/refresh` rotates it, so the session refreshes as the other rotating backends do.
     /// `refresh` decides per session by what was granted (``RefreshPolicy/rotatingWhenGranted(margin:retryLimit:backoff:)``).
@@ -141,7 +143,7 @@ public enum Apps {
             session: SessionLifecycle(policy: SessionPolicy(refresh: refresh, restore: .fetchCurrentUser)))
     }
 
-    /// Hero365 (seed 004).
+    /// Hero365, as its API document describes it (`Fixtures/hero365/README.md`).
     public static func hero365(
         otp: OneTimeCodeSignIn = OneTimeCodeSignIn(channel: .phone),
         refresh: RefreshPolicy = .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2))

@@ -85,7 +85,7 @@ extension AppPhase: EitherShaped {
 /// out, the flows start again from the beginning. One request counter runs through both, so an
 /// answer for either side is never mistaken for the other's. The code cooldowns the flows keep
 /// in the context last while the user is signed out: a session beginning or ending clears them
-/// with the rest of the code and OTP context (seed 002 Logout).
+/// with the rest of the code and OTP context (Everday's API document, Logout).
 public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
     /// The signed-out flows.
     public var entry: Entry
@@ -169,7 +169,7 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
             guard let sessionEvent = sessionEvent(event) else { return [] }
             let effects = session.step(&inner, sessionEvent, &requests)
             if session.isSignedOut(inner) {
-                requests.forgetAllCooldowns()  // Signing out clears any code or OTP context (seed 002 Logout).
+                requests.forgetAllCooldowns()  // Signing out clears any code or OTP context (Everday's API document, Logout).
                 phase = .signedOut(entry.initialPhase)
             } else {
                 phase = .signedIn(inner)

@@ -12,7 +12,9 @@ public enum OAuthCallback: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Redacted summary.
+    /// `tokens(attempt: s1, grant(…))` or `failure(attempt: s1)`: the attempt, and the grant as it
+    /// prints itself (tokens only as their kind, the user only by id). A failure's message from the
+    /// provider is left out.
     public var description: String {
         switch self {
         case .tokens(let attempt, let grant): "tokens(attempt: \(attempt), \(grant))"

@@ -26,7 +26,8 @@ public struct RegistrationInput: Hashable, Sendable, CustomStringConvertible {
         self.discordHandle = discordHandle
     }
 
-    /// Redacted summary.
+    /// `form(name: …, email: …, username: …, phone: …, password: ‹password›)`: the fields as typed,
+    /// the password only as its kind. The Discord handle is left out.
     public var description: String {
         "form(name: \(name), email: \(email), username: \(username), phone: \(phone), password: \(password))"
     }

@@ -30,7 +30,7 @@ extension Reply {
     }
 
     /// Success without payload (code sent, reset requested, password set): any 2xx shape counts,
-    /// since the seeds answer "String or JSON with message".
+    /// since Anonymous Wall's API document answers with a plain string or JSON with a message.
     var acceptedOrFailure: Result<Void, AuthFailure> {
         switch self {
         case .accepted, .user, .pendingApproval, .verificationRequired: .success(())

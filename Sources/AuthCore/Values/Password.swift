@@ -1,5 +1,5 @@
-/// A password that passed validation: at least 8 characters (every seed; NIST SP 800-63B
-/// §5.1.1.2), at most 1,024, never trimmed or truncated.
+/// A password that passed validation: at least 8 characters (the rule of every backend's API
+/// document that sets one; NIST SP 800-63B §5.1.1.2), at most 1,024, never trimmed or truncated.
 ///
 /// The value lives in a ``Secret``, so it never appears in a description.
 public struct Password: ValidatedValue, CustomStringConvertible {

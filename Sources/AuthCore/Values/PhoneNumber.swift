@@ -1,7 +1,7 @@
 /// A phone number in E.164 form: `+` then 8 to 15 digits (Hero365 "Phone Number Validation").
 ///
 /// `+1 (234) 567-8900` is accepted and normalised to `+12345678900`; `234-567-8900` and
-/// `1234567890` are refused for missing the `+` and country code, as the seed lists.
+/// `1234567890` are refused for missing the `+` and country code, as Hero365's API document lists.
 public struct PhoneNumber: ValidatedValue, CustomStringConvertible {
     /// The normalised number, e.g. `+12345678900`.
     public let e164: String

@@ -12,7 +12,8 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
     case usernameTooLong
     /// The username has characters other than letters, digits, `.`, `_`, `-`, `#`.
     case usernameInvalidCharacters
-    /// The password is shorter than ``Password/minimumLength`` (NIST SP 800-63B §5.1.1.2; every seed says 8).
+    /// The password is shorter than ``Password/minimumLength`` (NIST SP 800-63B §5.1.1.2; 8
+    /// wherever a backend's API document sets a rule).
     case passwordTooShort(minimum: Int)
     /// The password is longer than ``Password/maximumLength``.
     case passwordTooLong(maximum: Int)
@@ -62,7 +63,8 @@ public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible 
 public protocol ValidatedValue: Hashable, Sendable {
     /// The raw input type (`String`, or a ``Secret`` for passwords and codes).
     associatedtype Input
-    /// Validates `input`, normalising where the seeds allow it, or says why it is refused.
+    /// Validates `input`, normalising where the backends' API documents allow it, or says why it is
+    /// refused.
     static func validate(_ input: Input) -> Result<Self, ValidationError>
 }
 

@@ -51,7 +51,8 @@ public struct RegistrationDetails: Hashable, Sendable, CustomStringConvertible {
         self.discordHandle = discordHandle
     }
 
-    /// Redacted summary.
+    /// `registration(email(…), password: ‹password›)`: how the account is named, and the password
+    /// only as its kind. The display name, the contact email and the Discord handle are left out.
     public var description: String { "registration(\(identifier), password: \(password))" }
 }
 
@@ -78,7 +79,8 @@ public enum ResetCompletion: Hashable, Sendable, CustomStringConvertible {
     /// An emailed token (Everday `/auth/reset-password`).
     case token(ResetProof)
 
-    /// Redacted summary.
+    /// `emailCode(<email>, ‹code›)` or `token(‹reset token›)`: the address, and the code or token
+    /// only as its kind.
     public var description: String {
         switch self {
         case .emailCode(let email, let code): "emailCode(\(email), \(code))"
@@ -138,7 +140,7 @@ public struct Bearer: Hashable, Sendable, CustomStringConvertible {
         self.userID = userID
     }
 
-    /// Redacted summary.
+    /// `bearer(‹access token›, user: u1)`: the token only as its kind, and the user's id.
     public var description: String { "bearer(\(token), user: \(userID))" }
 }
 
@@ -206,7 +208,10 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Redacted summary.
+    /// The case with its non-secret arguments: emails, phone numbers, usernames, code purposes,
+    /// providers and ids as they are; passwords, codes and tokens only as their kind (`‹password›`,
+    /// `‹refresh token›`); a registration and a native sign-in as they print themselves (no name or
+    /// user identifier).
     public var description: String {
         switch self {
         case .sendEmailCode(let email, let purpose): "sendEmailCode(\(email), \(purpose.rawValue))"

@@ -87,7 +87,9 @@ public struct Grant: Hashable, Sendable, CustomStringConvertible {
         self.requiresPasswordChange = requiresPasswordChange
     }
 
-    /// Redacted summary.
+    /// `grant(user(u1), access: ‹access token›, refresh: ‹refresh token›, expiry: …)`: the user by
+    /// id, the tokens only as their kind (`none` without a refresh token) and the expiry. The
+    /// user's email and name and whether a password change is required are left out.
     public var description: String {
         "grant(\(user), access: \(accessToken), refresh: \(refreshToken.map(\.description) ?? "none"), expiry: \(expiry))"
     }
@@ -128,7 +130,10 @@ public struct Credentials: Hashable, Sendable, CustomStringConvertible {
             lifetime: expiresAt.map { $0 - receivedAt }, user: grant.user)
     }
 
-    /// Redacted summary.
+    /// `credentials(user(u1), access: ‹access token›, refresh: ‹refresh token›, expires: …)`: the
+    /// user by id, the tokens only as their kind (`none` without a refresh token) and when the
+    /// access token expires (`unknown` when not known). The user's email and name and the token's
+    /// lifetime are left out.
     public var description: String {
         "credentials(\(user), access: \(accessToken), refresh: \(refreshToken.map(\.description) ?? "none"), expires: \(expiresAt.map(\.description) ?? "unknown"))"
     }

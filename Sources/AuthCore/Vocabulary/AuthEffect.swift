@@ -23,7 +23,10 @@ public enum AuthEffect: Hashable, Sendable, CustomStringConvertible {
     /// Close the realtime connection opened by this request.
     case closeRealtime(RequestID)
 
-    /// Redacted summary.
+    /// The effect with its arguments as they print themselves:
+    /// `send(r1, signIn(email(…), ‹password›))`, `persist(credentials(…))`,
+    /// `schedule(proactiveRefresh, at: …)`, `finish(#1, …)`. No password, code or token appears,
+    /// only its kind; traces and logs print effects this way.
     public var description: String {
         switch self {
         case .send(let id, let request): "send(\(id), \(request))"
@@ -66,7 +69,9 @@ public enum AuthEvent<Intent: Hashable & Sendable>: Hashable, Sendable, CustomSt
         }
     }
 
-    /// Redacted summary.
+    /// `<time> intent #1 <intent>`, `<time> reply r1 <reply>`, `<time> withdrawn #1`, `<time> tick`
+    /// or `<time> launched <stored>`: when, what, and the payload as it prints itself. No password,
+    /// code or token appears, only its kind; a reply's server message is left out.
     public var description: String {
         switch self {
         case .intent(let intent, let id, let at): "\(at) intent \(id) \(intent)"

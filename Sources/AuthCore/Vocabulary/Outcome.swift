@@ -108,7 +108,9 @@ public enum AuthOutcome: Hashable, Sendable, CustomStringConvertible {
     /// network or was refused): its refresh token may still work until it expires.
     case serverSessionNotConfirmed(AuthFailure)
 
-    /// Redacted summary.
+    /// The case with what a trace needs: the signed-in user by id, the sign-out reason, the retry
+    /// time, the failure by its status. The user's email and name and the server's messages are
+    /// left out.
     public var description: String {
         switch self {
         case .signedIn(let user): "signedIn(\(user))"

@@ -1,4 +1,4 @@
-/// Why the server (or the way to it) said no: the seeds' status taxonomy, backend-neutral.
+/// Why the server (or the way to it) said no: the backends' status taxonomy, backend-neutral.
 public enum AuthFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// 400: invalid input, invalid or expired code, invalid grant. The server's message, if any.
     case badRequest(String?)
@@ -37,8 +37,9 @@ public enum AuthFailure: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The message the seeds ask the UI to show: the server's own text where present, otherwise
-    /// "Invalid email or password", "Cannot connect to server", "Server error, please try again"…
+    /// The message the backends' API documents ask the UI to show: the server's own text where
+    /// present, otherwise "Invalid email or password", "Cannot connect to server", "Server error,
+    /// please try again"…
     public var userMessage: String {
         switch self {
         case .badRequest(let message): message ?? "Please check what you entered."
@@ -92,7 +93,8 @@ public struct TokenRefresh: Hashable, Sendable, CustomStringConvertible {
         self.expiry = expiry
     }
 
-    /// Redacted summary.
+    /// `tokens(access: ‹access token›, refresh: ‹refresh token›, expiry: …)`: the tokens only as
+    /// their kind (`none` when no refresh token came) and the expiry.
     public var description: String {
         "tokens(access: \(accessToken), refresh: \(refreshToken.map(\.description) ?? "none"), expiry: \(expiry))"
     }
@@ -129,7 +131,9 @@ public enum Reply: Hashable, Sendable, CustomStringConvertible {
     /// The request failed.
     case failed(AuthFailure)
 
-    /// Redacted summary.
+    /// The case with what a trace needs: a grant or refresh as it prints itself (tokens only as
+    /// their kind), a user's id and `passwordSet`, a failure by its status. The server's messages
+    /// and the authorization URL are left out.
     public var description: String {
         switch self {
         case .granted(let grant): "granted(\(grant))"

@@ -1,11 +1,12 @@
 import AuthCore
 import Foundation
 
-/// Anonymous Wall (seed `000_1489073dacbba4ce.txt`): email codes by purpose, registration that
+/// Anonymous Wall, as its API document describes it (summarised in `Fixtures/anonymousWall/README.md`,
+/// with where the deployed server differs): email codes by purpose, registration that
 /// signs in before a password exists, sign-in by code or password, set and change password with
 /// `Authorization: Bearer` and `X-User-Id`, reset by code with automatic sign-in. camelCase bodies.
 ///
-/// Where the seed contradicts itself, both forms are read:
+/// Where the document contradicts itself, both forms are read:
 /// - set and change password answer the whole user (`passwordSet: true`) in one list and
 ///   "(Success message)" in the other: `.user` and `.accepted` respectively;
 /// - send-code and reset-request answer `{"message": …}` or "String or JSON with message";
@@ -19,7 +20,7 @@ import Foundation
 /// - `createdAt` is `2026-01-28T...` or `2026-01-30T15:17:41-08:00[America/Los_Angeles]`: never
 ///   needed for a `Reply`, so neither form can make an answer unreadable.
 ///
-/// The seed documents no error body; the server's words are read from `error`, `message`,
+/// The document shows no error body; the server's words are read from `error`, `message`,
 /// `detail` or `reason`, or a plain-text body. 403 is "wrong school domain", 408 a timeout.
 /// The deployed server answers `{"error": "<message>"}`; a wrong email or password on
 /// `/login/password` is `400 {"error": "Invalid email or password"}` (never the documented 401),
@@ -29,7 +30,7 @@ import Foundation
 public struct AnonymousWallContract: BackendContract {
     /// The path prefix in front of every documented endpoint.
     public static let documentedPrefix = "/api/v1"
-    /// `http://localhost:8080/api/v1`, the seed's development server.
+    /// `http://localhost:8080/api/v1`, the document's development server.
     public static let development = AnonymousWallContract(server: URL(string: "http://localhost:8080")!)
     /// `https://staging-api.anonymouswall.com/api/v1`.
     public static let staging = AnonymousWallContract(server: URL(string: "https://staging-api.anonymouswall.com")!)
@@ -47,7 +48,7 @@ public struct AnonymousWallContract: BackendContract {
     /// A contract for the API at `baseURL`, which already ends in `/api/v1`.
     public init(baseURL: URL) { self.baseURL = baseURL }
 
-    /// A contract for the server at `server` (the seed's "Base URL", e.g. `http://localhost:8080`),
+    /// A contract for the server at `server` (the document's "Base URL", e.g. `http://localhost:8080`),
     /// whose documented paths start with `/api/v1`.
     public init(server: URL) { self.init(baseURL: RequestBuilder(baseURL: server).url(Self.documentedPrefix)) }
 

@@ -14,7 +14,7 @@ public enum ContractError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// One documented backend API: maps AuthCore's abstract requests to HTTP exactly as the seed
+/// One documented backend API: maps AuthCore's abstract requests to HTTP exactly as the document
 /// writes them (paths, headers, JSON key casing, envelopes), and HTTP answers back to `Reply`s
 /// (status taxonomy, error envelopes, expiry from `ExpiresIn` or a JWT `exp`).
 ///

@@ -3,7 +3,7 @@ import Foundation
 
 /// The five documented contracts, by backend.
 public enum BackendContracts {
-    /// The contract for `backend` served at `server`: the server root the seed's paths hang from
+    /// The contract for `backend` served at `server`: the server root the document's paths hang from
     /// (`http://localhost:8080`), to which each contract adds its documented prefix (`/api/v1`,
     /// `/api`, or none for VynqTalk).
     public static func contract(for backend: Backend, server: URL) -> any BackendContract {
@@ -22,7 +22,7 @@ public enum BackendContracts {
         Backend.allCases.map { contract(for: $0, server: server($0)) }
     }
 
-    /// All five at the development base URLs their seeds document.
+    /// All five at the development base URLs their API documents give.
     public static var documented: [any BackendContract] {
         [
             AnonymousWallContract.development, VynqTalkContract.development, EverdayContract.development,

@@ -1,7 +1,8 @@
 import AuthCore
 import Foundation
 
-/// Everday (seed `002_84b84fbf05aff65e.txt`): every endpoint relative to `/api`; approval-gated
+/// Everday, as its API document describes it (summarised in `Fixtures/everday/README.md`, with
+/// where the deployed server differs): every endpoint relative to `/api`; approval-gated
 /// registration (`Status: PendingApproval`), username sign-in answering access and refresh tokens
 /// with `ExpiresIn`, rotating refresh, logout revoking the refresh token (with the bearer), forgot
 /// and reset by token. PascalCase bodies; errors `{"detail": …}`; a 403 whose detail says
@@ -9,7 +10,7 @@ import Foundation
 /// `AuthFailure.forbidden(_:)`.
 ///
 /// The registration form has one display name; it is sent as `FirstName` (its first word) and
-/// `LastName` (the rest), the seed's `RegisterRequest` fields. Optional fields the user left out
+/// `LastName` (the rest), the document's `RegisterRequest` fields. Optional fields the user left out
 /// are omitted, as Swift's `Encodable` does for `nil`.
 ///
 /// The document shows `RequirePasswordChange` but no endpoint to act on it; the deployed server
@@ -27,13 +28,13 @@ public struct EverdayContract: BackendContract {
 
     /// Always `Backend.everday`.
     public let backend = Backend.everday
-    /// Where the API lives, `/api` included (the seed's "Base URL").
+    /// Where the API lives, `/api` included (the document's "Base URL").
     public let baseURL: URL
 
     private var build: RequestBuilder { RequestBuilder(baseURL: baseURL) }
     private static let messageKeys = ["detail", "Detail", "Message", "message", "error"]
 
-    /// A contract for the API at `baseURL`, which already ends in `/api` as the seed writes it.
+    /// A contract for the API at `baseURL`, which already ends in `/api` as the document writes it.
     public init(baseURL: URL) { self.baseURL = baseURL }
 
     /// A contract for the server at `server`, whose documented paths start with `/api`.
@@ -141,7 +142,7 @@ public struct EverdayContract: BackendContract {
         return text == "invalid credentials"
     }
 
-    /// The seed's `TokenResponse`: the user is named by `Username` (the only identifier the
+    /// The document's `TokenResponse`: the user is named by `Username` (the only identifier the
     /// answer carries), shown by `FirstName LastName` when given.
     private func tokens(_ object: JSONObject) -> Grant? {
         guard let access = AnswerReading.string(object["AccessToken"]), let username = AnswerReading.string(object["Username"]) else {

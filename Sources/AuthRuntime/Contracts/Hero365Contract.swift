@@ -1,8 +1,9 @@
 import AuthCore
 import Foundation
 
-/// Hero365 (seed `004_44f85e7a4d11ec6b.txt`, FastAPI over Supabase at `http://localhost:8000`,
-/// every endpoint under `/api/v1`): email and phone sign-up and sign-in, phone OTP send/verify,
+/// Hero365, as its API document describes it (summarised in `Fixtures/hero365/README.md`, with
+/// where the deployed server differs): FastAPI over Supabase at `http://localhost:8000`, every
+/// endpoint under `/api/v1`: email and phone sign-up and sign-in, phone OTP send/verify,
 /// OAuth URL per provider, refresh, password recovery, `GET /users/me`, sign-out. snake_case
 /// bodies; errors `{"detail": …}` (FastAPI's validation list `{"detail": [{"msg"}]}` too).
 ///
@@ -12,7 +13,7 @@ import Foundation
 /// with Supabase's `expires_in: 3600` beside a 24-hour business token: trusting the number would
 /// refresh hourly for nothing; the token is accepted until its `exp`.)
 ///
-/// Where the deployed server differs from the seed, both forms are read or sent:
+/// Where the deployed server differs from the document, both forms are read or sent:
 /// - the API lives under `/api/v1` in development and `/v1` in production: the prefix is
 ///   configuration (``init(server:prefix:)``, ``productionPrefix``), not a constant;
 /// - password recovery reads the email from the query string (`?email=…`, FastAPI's bare scalar),
@@ -41,7 +42,7 @@ import Foundation
 public struct Hero365Contract: BackendContract {
     /// The path prefix in front of every documented endpoint.
     public static let documentedPrefix = "/api/v1"
-    /// `http://localhost:8000/api/v1`, the seed's development server.
+    /// `http://localhost:8000/api/v1`, the document's development server.
     public static let development = Hero365Contract(server: URL(string: "http://localhost:8000")!)
 
     /// Always `Backend.hero365`.
@@ -114,7 +115,7 @@ public struct Hero365Contract: BackendContract {
         case .currentUser(let bearer):
             return build.bodiless("GET", "/users/me", headers: [Self.contentType, RequestBuilder.bearer(bearer.token)])
         case .revoke(_, let bearer):
-            // The seed documents no body; Supabase signs out the session of the bearer.
+            // The document shows no body; Supabase signs out the session of the bearer.
             return build.bodiless("POST", "/auth/signout", headers: [Self.contentType, RequestBuilder.bearer(bearer.token)])
         case .signIn(.username, _): throw .unsupported("sign-in by username")
         case .requestPasswordReset(.usernameOrEmail): throw .unsupported("password recovery by username")
@@ -199,7 +200,7 @@ public struct Hero365Contract: BackendContract {
     /// The app cannot choose the `state`: `GET /auth/oauth/{provider}` takes no parameter and the
     /// server puts its own in the URL, so a callback read by its `state` alone never names the
     /// app's attempt and the reducer refuses it. Here the callback must carry the `state` the
-    /// authorization URL carried (when it carried one: the seed's example URL has none, and then
+    /// authorization URL carried (when it carried one: the document's example URL has none, and then
     /// neither has the callback), and it is named by `attempt`. `nil` when the states differ, or
     /// the URL carries neither tokens nor an error.
     public func oauthCallback(_ url: URL, attempt: String, authorizationURL: String) -> OAuthCallback? {

@@ -1,15 +1,16 @@
 import AuthCore
 import Foundation
 
-/// Subspace (seed `003_c800e2013180f35b.txt`): `http://localhost:8080`, API version v1 under
+/// Subspace, as its API document describes it (summarised in `Fixtures/subspace/README.md`, with
+/// where the deployed server differs): `http://localhost:8080`, API version v1 under
 /// `/api/v1`; register answers a token at once (201), login, `GET /auth/me` to restore a session;
 /// a 24 h JWT (claims `user_id`, `email`, `exp`, `iat`) and no refresh. camelCase bodies; errors
 /// `{"error": …}`; 429 when the rate limit (100 requests a minute) is exceeded, with `Retry-After`
 /// when the server sends one.
 ///
-/// The deployed server has moved on from the seed, and both forms are read:
+/// The deployed server has moved on from the document, and both forms are read:
 /// - register (201) and login (200) answer `{"accessToken", "refreshToken", "user"}` where the
-///   seed says `{"token", "user"}`; either key names the access token (`accessToken` first), and
+///   document says `{"token", "user"}`; either key names the access token (`accessToken` first), and
 ///   a refresh token, when sent, is kept in the grant;
 /// - errors are `{"error": "<HTTP status text>", "message": "<detail>"}`: the status text says
 ///   nothing the status does not, so the detail under `message` is the one shown;
@@ -21,17 +22,17 @@ import Foundation
 ///   only protection: `RefreshPolicy.rotatingWhenGranted(margin:retryLimit:backoff:)`
 ///   gives this backend every guarantee the other rotating backends have.
 ///
-/// Every request carries `Content-Type: application/json`, as the seed's "Base Configuration" and
+/// Every request carries `Content-Type: application/json`, as the document's "Base Configuration" and
 /// its own Swift client (which sets it on `GET` too) do.
 public struct SubspaceContract: BackendContract {
     /// The path prefix in front of every documented endpoint.
     public static let documentedPrefix = "/api/v1"
-    /// `http://localhost:8080/api/v1`, the seed's development server.
+    /// `http://localhost:8080/api/v1`, the document's development server.
     public static let development = SubspaceContract(server: URL(string: "http://localhost:8080")!)
 
     /// Always `Backend.subspace`.
     public let backend = Backend.subspace
-    /// Where the API lives, `/api/v1` included (the seed's client `baseURL`).
+    /// Where the API lives, `/api/v1` included (the document's client `baseURL`).
     public let baseURL: URL
 
     private var build: RequestBuilder { RequestBuilder(baseURL: baseURL) }

@@ -1,9 +1,10 @@
 import AuthCore
 import Foundation
 
-/// VynqTalk (seed `001_ad99535df9749d72.txt`, a Vapor server at `http://localhost:8080`, no path
-/// prefix): `POST /auth/signup` with name, email and password, `POST /auth/login` with email and
-/// password; every answer in the `APIResponse` envelope `{"success", "data", "message"}`, where
+/// VynqTalk, as its API document describes it (summarised in `Fixtures/vynqTalk/README.md`, with
+/// where the deployed server differs): a Vapor server at `http://localhost:8080`, no path prefix;
+/// `POST /auth/signup` with name, email and password, `POST /auth/login` with email and password;
+/// every answer in the `APIResponse` envelope `{"success", "data", "message"}`, where
 /// `success: false` is a failure *whatever the HTTP status*, 200 included (Requirement 4), and
 /// Vapor's own errors in its default body `{"error": true, "reason": …}`. The realtime connection
 /// is `ws://localhost:8080/ws?token=<auth_token>` (Requirement 9).
@@ -19,7 +20,7 @@ import Foundation
 public struct VynqTalkContract: BackendContract {
     /// The path prefix in front of every documented endpoint: none.
     public static let documentedPrefix = ""
-    /// `http://localhost:8080`, the seed's development server.
+    /// `http://localhost:8080`, the document's development server.
     public static let development = VynqTalkContract(baseURL: URL(string: "http://localhost:8080")!)
 
     /// Always `Backend.vynqTalk`.
@@ -32,7 +33,7 @@ public struct VynqTalkContract: BackendContract {
     /// The standard `exp`, else the deployed server's `expiration` (jwt-kit's `SessionPayload`).
     static let expiryClaims = ["exp", "expiration"]
 
-    /// A contract for the API at `baseURL` (`http://localhost:8080` in the seed).
+    /// A contract for the API at `baseURL` (`http://localhost:8080` in the document).
     public init(baseURL: URL) { self.baseURL = baseURL }
 
     /// A contract for the server at `server`: VynqTalk's paths have no prefix, so this is

@@ -6,10 +6,10 @@ import Foundation
 /// Reading goes through Foundation's `JSONSerialization`, behind a quick pass over the bytes that
 /// bounds the nesting first (``maximumDepth``) and notes each object's keys in the order written,
 /// so untrusted bytes never trap and never reach the parser deeper than the bound. Objects keep
-/// their keys in the order they were read or given, so request bodies read like the seeds'
+/// their keys in the order they were read or given, so request bodies read like the API documents'
 /// examples.
 ///
-/// Numbers are `Double`s: every number the seeds show (ids, `ExpiresIn`, `exp`) fits exactly;
+/// Numbers are `Double`s: every number the API documents show (ids, `ExpiresIn`, `exp`) fits exactly;
 /// a larger integer reads as the nearest `Double`.
 public enum JSONValue: Hashable, Sendable, CustomStringConvertible {
     /// `null`.

@@ -4,7 +4,7 @@ import Foundation
 /// Why an operation did not give what it asked for: the one error every app-facing call throws.
 ///
 /// Its `errorDescription` (what `localizedDescription` shows) is the text a UI can put in front of
-/// the user: the server's own message where it sent one ("Email already registered"), the seeds'
+/// the user: the server's own message where it sent one ("Email already registered"), the API documents'
 /// defaults otherwise ("Invalid email or password", "Cannot connect to server"), and waits as
 /// durations from now ("Try again in 45 s"). No description names a password, code or token.
 public enum AuthError: Error, LocalizedError, Hashable, Sendable, CustomStringConvertible {

@@ -7,7 +7,7 @@ import Security
 ///
 /// The item is never synchronizable (it stays on this device, out of iCloud Keychain) and is
 /// readable only while the device is unlocked (`kSecAttrAccessibleWhenUnlockedThisDeviceOnly`),
-/// as the seeds ask; apps that refresh in the background choose
+/// as the API documents ask; apps that refresh in the background choose
 /// ``Accessibility/afterFirstUnlockThisDeviceOnly``. A locked device is ``VaultError/unavailable``,
 /// never "no session".
 ///

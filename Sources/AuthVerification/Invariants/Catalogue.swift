@@ -1,8 +1,10 @@
 import AuthCore
 
-/// The invariant catalogue (DESIGN.md, "Invariants"). Each is generic over the lifecycle, reads
-/// only the world and the transition, and holds trivially where it does not apply (an entry flow
-/// has no session), so every model can check all of them.
+/// AuthCore's invariant catalogue: every promise the explorer and the fuzzer check, each with the
+/// source it comes from (an RFC, OWASP, NIST, a backend's API document — summarised in
+/// `Fixtures/<backend>/README.md` — or AuthCore's own design). Each is generic over the lifecycle,
+/// reads only the world and the transition, and holds trivially where it does not apply (an entry
+/// flow has no session), so every model can check all of them.
 public enum Catalogue {
     /// Every invariant; the code invariants when `codes` is given, and ``noOrphanedServerSession()``
     /// when the backend revokes at logout (`serverSignOut`).
@@ -105,7 +107,7 @@ public enum Catalogue {
     /// the state is signed in. (OWASP MASVS-STORAGE-1; Everday: "clear local auth state regardless".)
     public static func credentialsOnlyWhenSignedIn<M>() -> Invariant<M> {
         Invariant(
-            "no credentials outside signed-in states", source: "OWASP MASVS-STORAGE-1; seed 002 Logout",
+            "no credentials outside signed-in states", source: "OWASP MASVS-STORAGE-1; Everday's API document, Logout",
             .state { s in
                 s.world.vault.credentials != nil && !s.isSignedIn ? "the vault holds credentials in \(s.casePath)" : nil
             })
@@ -113,10 +115,10 @@ public enum Catalogue {
 
     /// The session in memory is the one in the vault: a rotated pair or an updated profile is
     /// persisted in the same step it is adopted, so a crash never loses a rotated token.
-    /// (RFC 9700 §4.14.2; seed 002 "Store the newly returned refresh token immediately".)
+    /// (RFC 9700 §4.14.2; Everday's API document, Refresh: store the new refresh token at once.)
     public static func sessionMatchesVault<M>() -> Invariant<M> {
         Invariant(
-            "the session's credentials are persisted", source: "RFC 9700 §4.14.2; seed 002 Refresh",
+            "the session's credentials are persisted", source: "RFC 9700 §4.14.2; Everday's API document, Refresh",
             .state { s in
                 guard let held = s.sessionCredentials else { return nil }
                 return s.world.vault.credentials == held ? nil : "\(s.casePath) holds credentials the vault does not"
@@ -124,7 +126,8 @@ public enum Catalogue {
     }
 
     /// Logout always reaches signed-out with credentials cleared, whatever the server says.
-    /// (Seed 002 Logout: "clear local auth state regardless of API error"; OWASP ASVS V3.3.1.)
+    /// (Everday's API document, Logout: the client clears its state whatever the server answers;
+    /// OWASP ASVS V3.3.1.)
     /// The logout is recognised however deeply a composition wraps it (`.session(.logout)`).
     public static func logoutAlwaysSignsOut<M>() -> Invariant<M> {
         let isLogout = Memo<M.Intent, Bool>()
@@ -132,7 +135,7 @@ public enum Catalogue {
         // environment numbers afresh) takes the intent's own answer, as the leak scanner does.
         let isLogoutKey = Memo<EventKey, Bool>()
         return Invariant(
-            "logout always signs out and clears the vault", source: "seed 002 Logout; OWASP ASVS V3.3.1",
+            "logout always signs out and clears the vault", source: "Everday's API document, Logout; OWASP ASVS V3.3.1",
             .step { t in
                 // Matched without binding the intent: a copy of a nested intent is made only when its
                 // key is not known yet (or it has none).
@@ -241,10 +244,10 @@ public enum Catalogue {
     }
 
     /// Every access token a request carries is the vault's at that point of the effect list: a
-    /// rotated pair is persisted before the new access token is used. (Seed 002 Refresh.)
+    /// rotated pair is persisted before the new access token is used. (Everday's API document, Refresh.)
     public static func persistedBeforeUse<M>() -> Invariant<M> {
         Invariant(
-            "a new token is persisted before it is used", source: "seed 002 Refresh; RFC 9700 §4.14.2",
+            "a new token is persisted before it is used", source: "Everday's API document, Refresh; RFC 9700 §4.14.2",
             .step { t in
                 guard !t.sent.isEmpty else { return nil }  // Only a request can use a token.
                 var vault = t.before.world.vault.credentials
@@ -265,11 +268,11 @@ public enum Catalogue {
     }
 
     /// Only definitive refresh answers (400/401/403, ``SourceRules/refreshRefused(_:)``) end the
-    /// session; network errors, timeouts, 5xx, 429 and unreadable answers keep it. (Seed 002
-    /// Storage Guidance; RFC 6749 §5.2.)
+    /// session; network errors, timeouts, 5xx, 429 and unreadable answers keep it. (Everday's API
+    /// document, iOS Storage Guidance; RFC 6749 §5.2.)
     public static func onlyDefinitiveRefreshErrorsEndSession<M>() -> Invariant<M> {
         Invariant(
-            "only definitive refresh errors end the session", source: "seed 002 Storage Guidance; RFC 6749 §5.2",
+            "only definitive refresh errors end the session", source: "Everday's API document, iOS Storage Guidance; RFC 6749 §5.2",
             .step { t in
                 guard t.answersCurrentRequest, let answered = t.answered?.request, case .refresh = answered, case .failed(let failure)? = t.reply,
                     t.before.isSignedIn, !t.before.world.history.endsLoggedOutSession(answered)  // Not a logged-out session's.
@@ -285,10 +288,12 @@ public enum Catalogue {
     // MARK: Stale answers and logout races
 
     /// An answer to a request that is no longer current (after logout, cancel, or a newer attempt)
-    /// changes nothing and asks for nothing. (Seed issues: supabase-swift, AppAuth stale writes.)
+    /// changes nothing and asks for nothing. (AuthCore's design: every answer names the request it
+    /// answers; late answers written over a newer state are a known bug class in auth clients such
+    /// as supabase-swift and AppAuth.)
     public static func staleAnswersChangeNothing<M>() -> Invariant<M> {
         Invariant(
-            "stale answers change nothing", source: "DESIGN.md Invariants",
+            "stale answers change nothing", source: "AuthCore's design: every answer names the request it answers",
             .step { t in
                 guard case .reply(let id, _, _) = t.move.event, !t.before.refers(to: id) else { return nil }
                 // Compared as surveyed: a code cooldown that has ended and is forgotten meanwhile is no change.
@@ -312,13 +317,13 @@ public enum Catalogue {
     // MARK: Gates
 
     /// A pending-approval account never reaches signed-in except through a sign-in answer that
-    /// grants a session. (Seed 002 Approval-Gated Registration.) A relaunch that restores what the
-    /// vault already held is not a way in for the pending account: those credentials were granted
-    /// to an earlier sign-in (found by the explorer: a vault unreadable at one launch and readable
-    /// at the next, with a registration pending in between).
+    /// grants a session. (Everday's API document, Approval-Gated Registration.) A relaunch that
+    /// restores what the vault already held is not a way in for the pending account: those
+    /// credentials were granted to an earlier sign-in (found by the explorer: a vault unreadable at
+    /// one launch and readable at the next, with a registration pending in between).
     public static func pendingApprovalNeverSignsIn<M>() -> Invariant<M> {
         Invariant(
-            "pending approval never reaches signed-in", source: "seed 002 Approval-Gated Registration",
+            "pending approval never reaches signed-in", source: "Everday's API document, Approval-Gated Registration",
             .step { t in
                 guard !t.before.isSignedIn, t.after.isSignedIn else { return nil }
                 if case .launched(.stored(let stored), _) = t.move.event,
@@ -334,11 +339,12 @@ public enum Catalogue {
     }
 
     /// While the password must be set or changed, nothing else is sent and every call is refused.
-    /// (Seed 002 `RequirePasswordChange`; seed 000 "SetPasswordView appears".) A relaunch is a new
-    /// process restoring the session; ``passwordStepNeverSkipped()`` guards where it lands.
+    /// (Everday's API document, `RequirePasswordChange`; Anonymous Wall's, Registration Flow: the
+    /// password is set before anything else.) A relaunch is a new process restoring the session;
+    /// ``passwordStepNeverSkipped()`` guards where it lands.
     public static func passwordRequirementAllowsNothingElse<M>() -> Invariant<M> {
         Invariant(
-            "a required password step allows nothing else", source: "seed 002 Login; seed 000 Registration Flow",
+            "a required password step allows nothing else", source: "Everday's API document, Login; Anonymous Wall's, Registration Flow",
             .step { t in
                 if case .launched = t.move.event { return nil }
                 let setup: Bool
@@ -366,11 +372,11 @@ public enum Catalogue {
     }
 
     /// A password step the server demanded at sign-in is never skipped: no usable session exists
-    /// until the server confirmed it done, across relaunches and restores too. (Seed 002
-    /// `RequirePasswordChange`; seed 000 Registration Flow "Set password".)
+    /// until the server confirmed it done, across relaunches and restores too. (Everday's API
+    /// document, `RequirePasswordChange`; Anonymous Wall's, Registration Flow.)
     public static func passwordStepNeverSkipped<M>() -> Invariant<M> {
         Invariant(
-            "a demanded password step is never skipped", source: "seed 002 Login; seed 000 Registration Flow",
+            "a demanded password step is never skipped", source: "Everday's API document, Login; Anonymous Wall's, Registration Flow",
             .state { s in
                 guard let due = s.world.history.passwordStepDue, let session = s.session else { return nil }
                 switch session {
@@ -383,10 +389,12 @@ public enum Catalogue {
     }
 
     /// A code is submitted (register, sign in, reset) only for a destination the server confirmed
-    /// sending a code to, for that purpose. (Seed 000 Registration Flow; seed 004 Phone/OTP Flow.)
+    /// sending a code to, for that purpose. (Anonymous Wall's API document, Registration Flow;
+    /// Hero365's, Phone/OTP Flow.)
     public static func codeOnlyAfterCodeSent<M>() -> Invariant<M> {
         Invariant(
-            "a code is submitted only after one was sent there", source: "seed 000 Registration Flow; seed 004 OTP",
+            "a code is submitted only after one was sent there",
+            source: "Anonymous Wall's API document, Registration Flow; Hero365's, Phone/OTP Flow",
             .step { t in
                 for request in t.sent {
                     guard let destination = request.codeVerifiedFor else { continue }
@@ -398,10 +406,11 @@ public enum Catalogue {
             })
     }
 
-    /// The first password is set only while signed in with it unset. (Seed 000 Set Password.)
+    /// The first password is set only while signed in with it unset. (Anonymous Wall's API document,
+    /// Set Password.)
     public static func setPasswordOnlyWhileUnset<M>() -> Invariant<M> {
         Invariant(
-            "set-password only while the password is unset", source: "seed 000 Set Password",
+            "set-password only while the password is unset", source: "Anonymous Wall's API document, Set Password",
             .step { t in
                 guard t.sent.contains(where: { if case .setPassword = $0 { true } else { false } }) else { return nil }
                 if case .passwordSetupRequired? = t.before.session { return nil }
@@ -410,10 +419,11 @@ public enum Catalogue {
     }
 
     /// Sign-in, registration, code and password requests are never sent without a user action:
-    /// nothing of the kind is retried by itself. (Seed 004 OTP; NIST SP 800-63B §5.2.2 throttling.)
+    /// nothing of the kind is retried by itself. (Hero365's API document, OTP Best Practices; NIST SP
+    /// 800-63B §5.2.2 throttling.)
     public static func signInRequestsNeedTheUser<M>() -> Invariant<M> {
         Invariant(
-            "codes and sign-ins are never retried by themselves", source: "seed 004 OTP Best Practices; NIST SP 800-63B §5.2.2",
+            "codes and sign-ins are never retried by themselves", source: "Hero365's API document, OTP Best Practices; NIST SP 800-63B §5.2.2",
             .step { t in
                 guard !t.move.choice.isUserAction else { return nil }
                 let automatic = t.sent.filter(\.needsUserAction)
@@ -421,10 +431,10 @@ public enum Catalogue {
             })
     }
 
-    /// At most one code verification in flight. (Seed 004 OTP.)
+    /// At most one code verification in flight. (Hero365's API document, Phone OTP.)
     public static func atMostOneVerificationInFlight<M>() -> Invariant<M> {
         Invariant(
-            "at most one verification in flight", source: "seed 004 OTP",
+            "at most one verification in flight", source: "Hero365's API document, Phone OTP",
             .state { s in
                 let current = s.world.network.filter { $0.request.codeVerifiedFor != nil && s.refers(to: $0.id) }
                 return current.count <= 1 ? nil : "\(current.count) verifications in flight"
@@ -432,11 +442,11 @@ public enum Catalogue {
     }
 
     /// A reset that signs in replaces the whole session with the reset's answer (or, for the reset
-    /// flow alone, hands exactly that grant over). (Seed 000 Reset Password: "User is
-    /// automatically logged in".)
+    /// flow alone, hands exactly that grant over). (Anonymous Wall's API document, Reset Password: the
+    /// reset signs the user in.)
     public static func resetSignInReplacesSession<M>() -> Invariant<M> {
         Invariant(
-            "a reset that signs in replaces the whole session", source: "seed 000 Reset Password",
+            "a reset that signs in replaces the whole session", source: "Anonymous Wall's API document, Reset Password",
             .step { t in
                 guard t.answersCurrentRequest, case .resetPassword? = t.answered?.request, case .granted(let grant)? = t.reply
                 else { return nil }
@@ -450,11 +460,13 @@ public enum Catalogue {
     }
 
     /// No request carries input the documented validation rejects: email format, password ≥ 8,
-    /// E.164 phone, 6-digit code. (Seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2.)
+    /// E.164 phone, 6-digit code. (The API documents of Anonymous Wall, Subspace and Hero365; NIST SP
+    /// 800-63B §5.1.1.2.)
     public static func onlyValidInputSent<M>() -> Invariant<M> {
         let valid = Memo<APIRequest, Bool>()
         return Invariant(
-            "no request carries input the validation rejects", source: "seeds 000, 003, 004; NIST SP 800-63B §5.1.1.2",
+            "no request carries input the validation rejects",
+            source: "the API documents of Anonymous Wall, Subspace and Hero365; NIST SP 800-63B §5.1.1.2",
             .step { t in
                 // Only requests a user's input went into are looked up (hashing one walks all of it):
                 // refreshes, protected calls and the like carry none.
@@ -466,16 +478,16 @@ public enum Catalogue {
     }
 
     /// No secret (password, code, token) appears in the description of any state, event or effect.
-    /// (OWASP MASVS-STORAGE-2; seed 001 Requirement 8.5.) Every description is scanned against
-    /// every secret known so far, and again when new secrets appear. Events and effects are
-    /// described once per distinct value (see ``noSecretInEventsOrEffects()``); a lifecycle state
-    /// once per canonical state (its fingerprint, see ``Survey``): states with one fingerprint
-    /// differ only in the names of ids and tokens and in where `now` is, so one shows a secret
-    /// exactly when the other shows its renamed counterpart.
+    /// (OWASP MASVS-STORAGE-2; VynqTalk's API document, Requirement 8.5.) Every description is
+    /// scanned against every secret known so far, and again when new secrets appear. Events and
+    /// effects are described once per distinct value (see ``noSecretInEventsOrEffects()``); a
+    /// lifecycle state once per canonical state (its fingerprint, see ``Survey``): states with one
+    /// fingerprint differ only in the names of ids and tokens and in where `now` is, so one shows a
+    /// secret exactly when the other shows its renamed counterpart.
     public static func noSecretInDescriptions<M>() -> Invariant<M> {
         let scanner = LeakScanner<StateLeakKey>()
         return Invariant(
-            "no secret in any description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8",
+            "no secret in any description", source: "OWASP MASVS-STORAGE-2; VynqTalk's API document, Requirement 8",
             .state { s in
                 scanner.learn(s.secrets)
                 let inState = scanner.leak(.state(s.stateFingerprint)) { _ in
@@ -520,7 +532,7 @@ public enum Catalogue {
             return ([String(describing: shown), String(reflecting: shown)], secretsInside(shown))
         }
         return Invariant(
-            "no secret in any event or effect description", source: "OWASP MASVS-STORAGE-2; seed 001 Requirement 8",
+            "no secret in any event or effect description", source: "OWASP MASVS-STORAGE-2; VynqTalk's API document, Requirement 8",
             .step { t in
                 scanner.learn(t.before.secrets, t.after.secrets)
                 // An event the environment numbered is looked up by its key, without copying or hashing it.
@@ -554,10 +566,10 @@ public enum Catalogue {
     }
 
     /// An access token known to have expired is never attached to a request. (RFC 6750 §3.1;
-    /// seed 004 Token Refresh Strategy: "Before each API request, check if access_token is expired".)
+    /// Hero365's API document, Token Refresh Strategy: check the token's expiry before each request.)
     public static func expiredTokenNeverAttached<M>() -> Invariant<M> {
         Invariant(
-            "an expired access token is never attached", source: "seed 004 Token Refresh Strategy; RFC 6750",
+            "an expired access token is never attached", source: "Hero365's API document, Token Refresh Strategy; RFC 6750",
             .step { t in
                 for request in t.sent {
                     guard let token = request.accessToken else { continue }
@@ -572,11 +584,12 @@ public enum Catalogue {
     // MARK: One-time codes
 
     /// The code invariants: a new code only after the cooldown, a code only within its lifetime,
-    /// submissions per code bounded. (Seed 004 OTP Best Practices; NIST SP 800-63B §5.1.3.)
+    /// submissions per code bounded. (Hero365's API document, OTP Best Practices; NIST SP 800-63B
+    /// §5.1.3.)
     public static func codeInvariants<M>(_ rules: CodeRules) -> [Invariant<M>] {
         var list: [Invariant<M>] = [
             Invariant(
-                "a new code only after the cooldown", source: "seed 004 OTP Best Practices (30-60 s)",
+                "a new code only after the cooldown", source: "Hero365's API document, OTP Best Practices (30-60 s)",
                 .step { t in
                     for request in t.sent {
                         guard let destination = request.codeSentTo,
@@ -590,7 +603,7 @@ public enum Catalogue {
         if let lifetime = rules.lifetime {
             list.append(
                 Invariant(
-                    "a code is submitted only within its lifetime", source: "seed 004 OTP Best Practices; NIST SP 800-63B §5.1.3",
+                    "a code is submitted only within its lifetime", source: "Hero365's API document, OTP Best Practices; NIST SP 800-63B §5.1.3",
                     .step { t in
                         for request in t.sent {
                             guard let destination = request.codeVerifiedFor,

@@ -65,12 +65,12 @@ public enum SourceRules {
 
     // MARK: Input
 
-    /// NIST SP 800-63B §5.1.1.2, and every seed's password rule: at least 8 characters, counted
-    /// as typed; and at most 1,024, the bound AuthCore documents (NIST asks that at least 64 be
-    /// allowed; a bound keeps a server from hashing megabytes).
+    /// NIST SP 800-63B §5.1.1.2, and the password rule of every API document that sets one: at
+    /// least 8 characters, counted as typed; and at most 1,024, the bound AuthCore documents (NIST
+    /// asks that at least 64 be allowed; a bound keeps a server from hashing megabytes).
     public static func isPassword(_ text: String) -> Bool { (8...1_024).contains(text.count) }
 
-    /// The seeds' one-time codes (Anonymous Wall, Hero365 OTP, Everday's email code): six digits.
+    /// The backends' one-time codes (Anonymous Wall, Hero365 OTP, Everday's email code): six digits.
     public static func isCode(_ text: String) -> Bool {
         text.utf8.count == 6 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }

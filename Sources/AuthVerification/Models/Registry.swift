@@ -68,7 +68,7 @@ public enum Models {
     /// Looks a model up by name.
     public static func named(_ name: String) -> AnyModel? { all.first { $0.name == name } }
 
-    /// One model per lifecycle (and per distinct configuration the seeds need).
+    /// One model per lifecycle (and per distinct configuration the backends need).
     public static var lifecycles: [AnyModel] {
         [
             AnyModel(codeRegistration()), AnyModel(oneTimeCode(.email)), AnyModel(oneTimeCode(.phone)),
@@ -86,11 +86,11 @@ public enum Models {
 
     static let failures = ReplyCatalogue.standardFailures
 
-    /// The access-token lifetime the models use in place of the seeds' (30 minutes, 24 hours, 8
+    /// The access-token lifetime the models use in place of the documented ones (30 minutes, 24 hours, 8
     /// days): twice the refresh margin, so a proactive refresh, its retries, a rate limit and the
     /// expiry itself all fall within a few steps of each other. The reducers' behaviour depends
     /// only on how a lifetime compares with margins, backoffs and waits, not on its size (the
-    /// small-scope hypothesis); a seed-sized lifetime would only add thousands of states that
+    /// small-scope hypothesis); a documented lifetime would only add thousands of states that
     /// differ in how long is left.
     public static let tokenLifetime = Interval.seconds(120)
 

@@ -1,10 +1,11 @@
 import Foundation
 
-/// Anonymous Wall (seed 000): email codes per purpose, registration that signs in before a
+/// Anonymous Wall, as its API document describes it (summarised in `Fixtures/anonymousWall/README.md`):
+/// email codes per purpose, registration that signs in before a
 /// password exists, login by code or password, set/change password (bearer + `X-User-Id`),
 /// reset by code with auto-login. camelCase bodies, errors `{"error": …}`.
 ///
-/// Choices where the seed is loose: errors are `{"error": "<message>"}`; a wrong old password
+/// Choices where the document is loose: errors are `{"error": "<message>"}`; a wrong old password
 /// on change is 400 (not 401, which clients treat as "session expired"); a mismatched
 /// `X-User-Id` is 403; setting a password twice is 400; a code login for an unknown email creates
 /// the account (`passwordSet: false`) unless `codeLoginCreatesAccount` is off, then it is 401.

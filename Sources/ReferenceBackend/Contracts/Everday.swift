@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everday (seed 002): approval-gated registration, rotating refresh with reuse detection,
+/// Everday, as its API document describes it (summarised in `Fixtures/everday/README.md`):
+/// approval-gated registration, rotating refresh with reuse detection,
 /// logout, forgot/reset by token. Paths under `/api`, PascalCase bodies, errors `{"detail": …}`.
 struct Everday: Contract {
     static let pendingApproval = "Account pending approval. A parent must approve this account before sign in."

@@ -1,13 +1,14 @@
 import Foundation
 
-/// Hero365 (seed 004, FastAPI over Supabase): email and phone sign-up/sign-in, phone OTP with
+/// Hero365, as its API document describes it (summarised in `Fixtures/hero365/README.md`), FastAPI
+/// over Supabase: email and phone sign-up/sign-in, phone OTP with
 /// expiry, resend cooldown and attempt limit, OAuth URL plus a dev callback, rotating refresh
 /// with reuse detection, password recovery, `/users/me`, sign-out. snake_case bodies, errors
 /// `{"detail": …}`.
 ///
-/// A resend inside the cooldown is refused as the seed documents a failed send: 400
+/// A resend inside the cooldown is refused as the document describes a failed send: 400
 /// `Failed to send OTP: [reason]` (Send OTP answers only 200, 400 and 503), the reason in
-/// Supabase's words. Where the seed is silent: every OTP failure (wrong, expired, burned after
+/// Supabase's words. Where the document is silent: every OTP failure (wrong, expired, burned after
 /// too many attempts) is 401 `Invalid OTP`.
 ///
 /// With `deployed` set it answers as the server people run does: password recovery reads

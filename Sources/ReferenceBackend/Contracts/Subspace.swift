@@ -1,6 +1,7 @@
 import Foundation
 
-/// Subspace (seed 003): register returns a token at once, login, `/auth/me`, `/health`,
+/// Subspace, as its API document describes it (summarised in `Fixtures/subspace/README.md`):
+/// register returns a token at once, login, `/auth/me`, `/health`,
 /// 24 h JWT (claims `user_id`, `email`, `exp`, `iat`), no refresh, a per-client rate limit
 /// answered with 429 and `Retry-After`. camelCase bodies, errors `{"error": …}`.
 ///

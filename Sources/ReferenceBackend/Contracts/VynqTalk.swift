@@ -1,6 +1,7 @@
 import Foundation
 
-/// VynqTalk (seed 001, a Vapor server): `POST /auth/signup`, `POST /auth/login`, protected
+/// VynqTalk, as its API document describes it (summarised in `Fixtures/vynqTalk/README.md`), a
+/// Vapor server: `POST /auth/signup`, `POST /auth/login`, protected
 /// `GET /users` and `GET /users/search?query=`. Every API answer is the `{"success","data","message"}`
 /// envelope (Requirement 4.1), the app's own refusals included: bad credentials (401) and a taken
 /// email (409) are `success: false` with their HTTP status and the message to show (4.2). Framework

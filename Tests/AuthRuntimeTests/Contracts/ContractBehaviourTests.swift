@@ -44,7 +44,7 @@ enum SampleRequests {
         ("openRealtime", .openRealtime(bearer.token)),
     ]
 
-    /// What each seed documents, written from the seeds (not from the contracts).
+    /// What each backend's API document describes, written from the documents (not from the contracts).
     static let documented: [Backend: Set<String>] = [
         .anonymousWall: [
             "sendEmailCode", "registerWithEmailCode", "signInWithEmailCode", "signIn(email)", "requestPasswordReset(email)",
@@ -72,7 +72,7 @@ struct ContractBehaviourTests {
     static let now = Instant.seconds(1_767_225_600)
 
     @Test(
-        "each contract encodes exactly the requests its seed documents, and refuses the rest without naming a secret",
+        "each contract encodes exactly the requests its API document describes, and refuses the rest without naming a secret",
         arguments: Backend.allCases)
     func encodesExactlyTheDocumentedRequests(_ backend: Backend) {
         let contract = SampleRequests.contract(backend)
@@ -93,7 +93,7 @@ struct ContractBehaviourTests {
     }
 
     @Test(
-        "the server root gets each seed's documented prefix",
+        "the server root gets each API document's prefix",
         arguments: [
             (Backend.anonymousWall, "http://h:1/api/v1"), (.vynqTalk, "http://h:1"), (.everday, "http://h:1/api"),
             (.subspace, "http://h:1/api/v1"), (.hero365, "http://h:1/api/v1"),
@@ -106,7 +106,7 @@ struct ContractBehaviourTests {
         #expect(mounted.baseURL.absoluteString == base.replacingOccurrences(of: "h:1", with: "h:1/mount"))
     }
 
-    @Test("the documented development servers are the seeds' base URLs")
+    @Test("the documented development servers are the API documents' base URLs")
     func developmentServers() {
         #expect(
             BackendContracts.documented.map(\.baseURL.absoluteString) == [
@@ -339,7 +339,7 @@ struct ContractBehaviourTests {
         #expect(contract.oauthCallback(forged, attempt: "app-attempt", authorizationURL: opened) == nil)
         let stateless = try #require(URL(string: "hero365://auth/callback#access_token=\(jwt)"))
         #expect(contract.oauthCallback(stateless, attempt: "app-attempt", authorizationURL: opened) == nil)
-        // The seed's example URL carries no state; then the callback carries none either.
+        // The document's example URL carries no state; then the callback carries none either.
         let documented = "https://your-project.supabase.co/auth/v1/authorize?provider=google"
         #expect(contract.oauthCallback(stateless, attempt: "app-attempt", authorizationURL: documented)?.attempt == "app-attempt")
         let cancelled = try #require(URL(string: "hero365://auth/callback#error=access_denied&error_description=User%20cancelled&state=server-state"))

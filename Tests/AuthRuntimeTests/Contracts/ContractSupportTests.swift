@@ -16,7 +16,7 @@ struct JSONValueTests {
         #expect(value.object?.keys == ["b", "a"])
     }
 
-    @Test("written objects keep the order their keys were given, so bodies read like the seeds")
+    @Test("written objects keep the order their keys were given, so bodies read like the API documents")
     func keepsKeyOrder() {
         let body: JSONObject = ["email": .string("student@harvard.edu"), "purpose": .string("register"), "n": .number(1800)]
         #expect(JSONValue.object(body).text == #"{"email":"student@harvard.edu","purpose":"register","n":1800}"#)
@@ -154,7 +154,7 @@ struct JWTClaimsTests {
     }
 
     @Test(
-        "no exp, an opaque token, or a token cut short as the seeds print it means expiry unknown, never a crash",
+        "no exp, an opaque token, or a token cut short as the API documents print it means expiry unknown, never a crash",
         arguments: [
             jwt(#"{"sub":"u1"}"#), jwt(#"{"exp":"soon"}"#), jwt(#"{"exp":1e300}"#), jwt(#"{"exp":-5}"#), jwt(#"{"exp":null}"#),
             jwt("[1,2]"), jwt("not json"), "opaque...", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...", "eyJhbGc...", "jwt-token-here",
@@ -173,7 +173,7 @@ struct JWTClaimsTests {
 @Suite("Contract support: dates")
 struct ServerDateTests {
     @Test(
-        "every date form the seeds print is read, the zoned one by its offset",
+        "every date form the API documents print is read, the zoned one by its offset",
         arguments: [
             ("2026-01-30T15:17:41-08:00[America/Los_Angeles]", Int64(1_769_815_061_000)),
             ("2025-10-10T10:00:00Z", 1_760_090_400_000),
@@ -193,7 +193,7 @@ struct ServerDateTests {
     }
 
     @Test(
-        "dates cut short as the seeds print them, or not dates at all, are nil, not a crash",
+        "dates cut short as the API documents print them, or not dates at all, are nil, not a crash",
         arguments: [
             "2026-01-28T...", "2026-01-30T...", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-30T15:17:41",
             "2026-01-30T15:17:41-08:00[", "yesterday", "", "Sun, 32 Nov 1994 08:49:37 GMT", "2026-01-30T25:00:00Z",
@@ -208,7 +208,7 @@ struct AnswerReadingTests {
     static let now = Instant.seconds(1_767_225_600)
 
     @Test(
-        "statuses map to the seeds' taxonomy",
+        "statuses map to the backends' taxonomy",
         arguments: [
             (400, AuthFailure.badRequest("m")), (401, .unauthorized("m")), (403, .forbidden("m")), (404, .notFound("m")),
             (408, .timeout), (409, .conflict("m")), (422, .badRequest("m")), (429, .rateLimited(retryAfter: nil)),
@@ -260,7 +260,7 @@ struct AnswerReadingTests {
         #expect(message(#"{"other": "x"}"#) == nil)
     }
 
-    @Test("a message that only repeats the status's reason phrase gives way to the seeds' own wording")
+    @Test("a message that only repeats the status's reason phrase gives way to the API documents' own wording")
     func reasonPhrasesDropped() {
         let body = ResponseBody(HTTPResponse(status: 500, body: Data(#"{"error": true, "reason": "Internal Server Error"}"#.utf8)))
         let failure = AnswerReading.failure(

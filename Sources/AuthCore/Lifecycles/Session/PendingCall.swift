@@ -31,7 +31,8 @@ public struct PendingCall: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// Redacted summary.
+    /// `#3(sent r5)`, `#3(sent r5, replayed)` or `#3(waiting)`: the call, the request it went out
+    /// as and whether it was replayed. The access token it was sent with is left out.
     public var description: String {
         switch stage {
         case .sent(let request, _): "\(id)(sent \(request)\(replayed ? ", replayed" : ""))"

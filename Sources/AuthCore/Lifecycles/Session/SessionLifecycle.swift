@@ -9,8 +9,10 @@
 ///
 /// The reducer is split by event family, as swift-nio-http2 splits its connection state machine:
 /// intents (`SessionLifecycle+Intents.swift`), server answers (`+Replies`), time and launch
-/// (`+Time`); this file holds the states and what every family shares (beginning, entering and
-/// ending a session).
+/// (`+Time`), and logout with the server sign-out that follows it (`+SignOut`); this file holds
+/// the states and what every family shares (beginning, entering and ending a session). The types
+/// the session uses have files of their own beside it: `SessionPolicy`, `PendingCall` and
+/// `ServerSignOut`.
 public struct SessionLifecycle: Lifecycle {
     /// How this backend's session behaves.
     public var policy: SessionPolicy
@@ -77,7 +79,8 @@ public struct SessionLifecycle: Lifecycle {
             self.waiting = waiting
         }
 
-        /// Redacted summary.
+        /// The credentials as they print themselves (tokens only as their kind, the user only by id),
+        /// the request asking the server, and the calls waiting for its answer.
         public var description: String {
             "\(credentials), \(request)\(waiting.isEmpty ? "" : ", waiting: \(waiting)")"
         }
@@ -106,7 +109,9 @@ public struct SessionLifecycle: Lifecycle {
         /// The bearer for protected requests.
         public var bearer: Bearer { credentials.bearer }
 
-        /// Redacted summary.
+        /// The credentials as they print themselves (tokens only as their kind, the user only by
+        /// id), where the refresh is, the calls not yet answered and a password change in flight
+        /// (its request only: the passwords are not part of the state).
         public var description: String {
             "\(credentials), \(refresh)\(calls.isEmpty ? "" : ", calls: \(calls)")\(passwordChange.map { ", changingPassword: \($0)" } ?? "")"
         }
@@ -148,7 +153,9 @@ public struct SessionLifecycle: Lifecycle {
             self.pending = pending
         }
 
-        /// Redacted summary.
+        /// The credentials as they print themselves (tokens only as their kind, the user only by
+        /// id) and the request setting or changing the password while one is in flight (the
+        /// password itself is not part of the state).
         public var description: String { "\(credentials)\(pending.map { ", pending: \($0)" } ?? "")" }
     }
 

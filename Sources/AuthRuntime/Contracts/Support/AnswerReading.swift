@@ -39,7 +39,7 @@ struct ResponseBody: Sendable {
 /// Reads answers: success shapes shared by several backends, and error bodies → `AuthFailure`.
 enum AnswerReading {
     /// Messages a server gives that only repeat the status's reason phrase (Vapor's and
-    /// FastAPI's defaults): they say nothing the status does not, so the seeds' own wording
+    /// FastAPI's defaults): they say nothing the status does not, so the API documents' own wording
     /// ("Invalid email or password", "Server error, please try again") is shown instead.
     static let reasonPhrases: Set<String> = [
         "bad request", "unauthorized", "forbidden", "not found", "method not allowed", "request timeout", "conflict",
@@ -62,7 +62,7 @@ enum AnswerReading {
             receivedAt: receivedAt)
     }
 
-    /// The seeds' status taxonomy. A 403 whose message says the account is pending approval
+    /// The backends' status taxonomy. A 403 whose message says the account is pending approval
     /// (Everday: "Account pending approval. A parent must approve this account before sign in.")
     /// is `AuthFailure.pendingApproval(_:)`; any other 403 is `AuthFailure.forbidden(_:)`.
     /// 408 is a timeout (Anonymous Wall's `NetworkError.timeout`); 429 carries `Retry-After`.
@@ -236,8 +236,8 @@ extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
-/// Builds the HTTP requests of one contract: its base URL plus the seed's paths, JSON bodies with
-/// keys in the seed's order, `Content-Type: application/json` as every seed writes it.
+/// Builds the HTTP requests of one contract: its base URL plus the document's paths, JSON bodies
+/// with keys in the document's order, `Content-Type: application/json` as every document writes it.
 struct RequestBuilder: Sendable {
     /// The contract's base URL, documented prefix included.
     let baseURL: URL

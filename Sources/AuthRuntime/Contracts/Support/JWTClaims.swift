@@ -5,9 +5,9 @@ import Foundation
 /// to know when its own token stops working (`exp`) and whom it names (`sub`, `email`, `phone`);
 /// the server remains the judge of whether the token is genuine.
 public enum JWTClaims {
-    /// The payload of a JWT (`header.payload.signature`, base64url, padding optional), or `nil`
-    /// for anything else: an opaque token, a token cut short as the seeds print it (`eyJhbGc...`),
-    /// a payload that is not a JSON object.
+    /// The payload of a JWT (`header.payload.signature`, base64url, padding optional), or `nil` for
+    /// anything else: an opaque token, a token cut short as the API documents print it
+    /// (`eyJhbGc...`), a payload that is not a JSON object.
     public static func payload(of token: String) -> JSONObject? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let data = base64URLDecoded(parts[1]) else { return nil }

@@ -1,8 +1,8 @@
 import AuthCore
 import Foundation
 
-/// Reads the date forms the seeds and HTTP show, by hand (no `DateFormatter`: no locale, no shared
-/// mutable state), and never traps on what it cannot read.
+/// Reads the date forms the API documents and HTTP show, by hand (no `DateFormatter`: no locale, no
+/// shared mutable state), and never traps on what it cannot read.
 ///
 /// - RFC 3339 / ISO 8601 with `Z` or an offset, fractional seconds optional:
 ///   `2025-10-10T10:00:00Z` (Subspace), `2026-01-30T15:17:41.123-08:00`.
@@ -11,7 +11,7 @@ import Foundation
 ///   instant; a region without an offset is looked up in the system's time-zone database.
 /// - The IMF-fixdate form of HTTP (`Retry-After`, RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`.
 ///
-/// Text cut short as the seeds print it (`2026-01-28T...`) is `nil`, not an error: the contracts
+/// Text cut short as the API documents print it (`2026-01-28T...`) is `nil`, not an error: the contracts
 /// never make an answer unreadable because of a date they do not need.
 public enum ServerDate {
     /// The instant `text` names, or `nil`.

@@ -95,7 +95,7 @@ struct AnonymousWallCrossCheckTests {
         }
     }
 
-    @Test("answers in plain ISO dates decode as well as the zoned form the seed prints")
+    @Test("answers in plain ISO dates decode as well as the zoned form the API document prints")
     func isoDates() async throws {
         try await withReference(.anonymousWall, configure: { $0.anonymousWall.dateStyle = .iso8601 }) { wall in
             let email = try Typed.email(Self.student)

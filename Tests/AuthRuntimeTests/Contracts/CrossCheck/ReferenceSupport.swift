@@ -79,7 +79,7 @@ struct ContractClient: Sendable {
     }
 }
 
-/// Starts a reference server mounting only `backend` (so the seed's paths sit at its root),
+/// Starts a reference server mounting only `backend` (so the API document's paths sit at its root),
 /// with the clock fixed at ``referenceNow``, and runs `body` with a contract client for it.
 func withReference<T>(
     _ backend: Backend, configure: (inout Configuration) -> Void = { _ in },

@@ -59,7 +59,7 @@ struct SubspaceCrossCheckTests {
         }
     }
 
-    @Test("faults the seeds warn about: a 500 in the error envelope, a body that is not JSON, a captive portal's page")
+    @Test("faults the API documents warn about: a 500 in the error envelope, a body that is not JSON, a captive portal's page")
     func faults() async throws {
         try await withReference(.subspace) { subspace in
             let signIn = APIRequest.signIn(.email(try Typed.email("admin@subspace.dev")), try Typed.password("admin123"))

@@ -4,10 +4,11 @@ import AuthTestSupport
 import Foundation
 import Testing
 
-/// The one way tests read `Fixtures/`: each backend's folder holds the seed's example bodies
-/// (`<endpoint>.<request|response>[.<status>][.<variant>].json`) and a hand-written sidecar,
-/// `expectations.json`, saying for each file which section of the seed it comes from, which
-/// `APIRequest` it encodes (method, path, headers) or answers, and the `Reply` it must decode to.
+/// The one way tests read `Fixtures/`: each backend's folder holds the example bodies of its API
+/// document (`<endpoint>.<request|response>[.<status>][.<variant>].json`), a summary of that
+/// document (`README.md`) and a hand-written sidecar, `expectations.json`, saying for each file
+/// which section of the document it comes from, which `APIRequest` it encodes (method, path,
+/// headers) or answers, and the `Reply` it must decode to.
 ///
 /// The sidecar is read with Foundation's `JSONDecoder`, not with the `JSONValue` under test.
 enum FixtureLibrary {
@@ -16,6 +17,8 @@ enum FixtureLibrary {
 
     /// The sidecar's name in each backend folder.
     static let sidecarName = "expectations.json"
+    /// The API summary's name in each backend folder.
+    static let summaryName = "README.md"
 
     /// Every fixture of every backend, or an empty list when the library cannot be read (the test
     /// "the fixture library loads…" then says why).
@@ -53,10 +56,10 @@ enum FixtureLibrary {
         return try JSONDecoder().decode(Sidecar.self, from: data)
     }
 
-    /// The file names in one backend's folder, sidecar excluded.
+    /// The fixture file names in one backend's folder: the sidecar and the summary excluded.
     static func files(_ backend: Backend) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(backend.rawValue).path)
-            .filter { $0 != sidecarName }.sorted()
+            .filter { $0 != sidecarName && $0 != summaryName }.sorted()
     }
 
     /// The fixture `file` of `backend`.
@@ -109,7 +112,6 @@ struct Sidecar: Decodable, Sendable {
         var note: String?
     }
     var backend: String
-    var seed: String
     var baseURL: String
     var fixtures: [Entry]
 }
@@ -132,7 +134,7 @@ struct FixtureCase: Sendable, CustomTestStringConvertible {
     /// True for a request fixture.
     var isRequest: Bool { if case .request = kind { true } else { false } }
 
-    /// The contract at the sidecar's base URL (the seed's development server).
+    /// The contract at the sidecar's base URL (the development server of the backend's API document).
     func contract() throws -> any BackendContract {
         guard let url = URL(string: baseURL) else { throw FixtureProblem("bad baseURL \(baseURL)") }
         return switch backend {

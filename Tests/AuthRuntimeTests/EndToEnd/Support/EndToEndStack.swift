@@ -22,7 +22,7 @@ final class EndToEndStack: Sendable {
     /// The redacted log of every runner made here: a recorder and a line logger into a buffer.
     let log = LogSink()
 
-    /// Starts a server mounting only `backend` (the seed's paths at its root), Subspace's rate
+    /// Starts a server mounting only `backend` (the API document's paths at its root), Subspace's rate
     /// limit out of reach unless `configure` sets one.
     init(_ backend: Backend, configure: (inout Configuration) -> Void = { _ in }) throws {
         let clock = ManualClock(now: Instant(referenceNow))

@@ -3,10 +3,11 @@ import AuthRuntime
 import Foundation
 import Testing
 
-/// Where a seed says two different things, the contract reads both; each test names the
-/// contradiction and decodes (or encodes) both forms through the fixtures.
-@Suite("Seed contradictions: both forms are supported")
-struct SeedContradictionTests {
+/// Where a backend's API document says two different things, the contract reads both; each test
+/// names the contradiction and decodes (or encodes) both forms through the fixtures. Each backend's
+/// summary (`Fixtures/<backend>/README.md`) lists its document's contradictions.
+@Suite("Where an API document contradicts itself, both forms are supported")
+struct DocumentContradictionTests {
     static let receivedAt = FixtureTests.receivedAt
 
     private func decode(_ backend: Backend, _ file: String) throws -> Reply {

@@ -49,7 +49,8 @@ public enum VaultContents: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// Redacted summary.
+    /// `empty`, `holds(credentials(…))` or `unreadable`: readable credentials as they print
+    /// themselves (tokens only as their kind); credentials the app cannot read are left out.
     @inlinable public var description: String {
         switch self {
         case .empty: "empty"
