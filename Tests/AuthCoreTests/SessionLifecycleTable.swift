@@ -115,5 +115,5 @@ enum SessionTable {
     static let declaredPhaseCases = SessionLifecycle.Phase.declaredCases.flatMap { name in
         name == "active" ? SessionLifecycle.Refresh.declaredCases.map { "active." + $0 } : [name]
     }
-    static let intentCases = ["call", "logout", "setPassword", "changePassword", "credentialsRejected"]
+    static let intentCases = ["call", "logout", "setPassword", "changePassword", "credentialsRejected", "deleteAccount"]
 }

@@ -75,6 +75,15 @@ extension SessionTable {
         } else {
             rows += rejectedRows(machine, "\(label): no password change here", phases: ph, intents: [("changePassword", changeIntent)], .unsupported)
         }
+        let deletion: [(String, Intent)] = [("deleteAccount", .deleteAccount)]
+        if machine.policy.supportsAccountDeletion {
+            rows += rejectedRows(machine, "\(label): nobody signed in", phases: [ph[0], ph[1]], intents: deletion, .notSignedIn)
+            rows += rejectedRows(machine, "\(label): the token is being renewed", phases: [ph[3], ph[4], ph[5]], intents: deletion, .busy)
+            rows += rejectedRows(machine, "\(label): the password must be set first", phases: [ph[6]], intents: deletion, .passwordSetupRequired)
+            rows += rejectedRows(machine, "\(label): the password must be changed first", phases: [ph[7]], intents: deletion, .passwordChangeRequired)
+        } else {
+            rows += rejectedRows(machine, "\(label): no account deletion here", phases: ph, intents: deletion, .unsupported)
+        }
         rows += unchangedRows(
             machine, "\(label): nothing to reject or a refresh already on its way", phases: [ph[0], ph[1], ph[3], ph[4]],
             events: [("credentialsRejected", intent(.credentialsRejected))])
@@ -304,8 +313,18 @@ extension SessionTable {
 
             // restoring
             row(
-                "restoring + reply(401) → signedOut(sessionExpired), vault cleared", ph[1].1,
+                "restoring by the current user + reply(401) → restoring by refresh: the refresh token decides, once", ph[1].1,
                 .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10), asking: .refresh)),
+                [.send(Samples.r(10), .refresh(Samples.refresh1))]),
+            row(
+                "restoring by refresh + reply(401) → signedOut(sessionExpired), vault cleared",
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .refresh)),
+                .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),
+                .signedOut, [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
+            row(
+                "restoring by the current user + reply(404: the account is gone) → signedOut(sessionExpired)", ph[1].1,
+                .reply(Samples.r(1), .failed(.notFound("User not found")), at: t0),
                 .signedOut, [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
                 "restoring + reply(network) → offline, signed in with the stored credentials kept", ph[1].1,
@@ -447,6 +466,20 @@ extension SessionTable {
                 .reply(Samples.r(4), .failed(.unauthorized(nil)), at: t0), .signedOut,
                 [.finish(Samples.pending, .failed(.unauthorized(nil))), .clearCredentials] + timersCancelled
                     + [.emit(.signedOut(.tokenRejected))]),
+            row(
+                "active + deleteAccount → sends deleteAccount with the bearer", .active(SessionLifecycle.Active(credentials: c)),
+                intent(.deleteAccount), .active(SessionLifecycle.Active(credentials: c, accountDeletion: Samples.r(10))),
+                [.send(Samples.r(10), .deleteAccount(Samples.bearer))]),
+            row(
+                "active + reply(account deleted) → signedOut(accountDeleted): the server removed the account and its sessions",
+                .active(SessionLifecycle.Active(credentials: c, accountDeletion: Samples.r(6))), .reply(Samples.r(6), .accepted(nil), at: t0),
+                .signedOut, [.finish(Samples.pending, .done), .clearCredentials] + timersCancelled + [.emit(.signedOut(.accountDeleted))]),
+            row(
+                "active + reply(409 to the deletion) → active kept, fails conflict",
+                .active(SessionLifecycle.Active(credentials: c, accountDeletion: Samples.r(6))),
+                .reply(Samples.r(6), .failed(.conflict("Parent accounts with children cannot be deleted")), at: t0),
+                .active(SessionLifecycle.Active(credentials: c)),
+                [.finish(Samples.pending, .failed(.conflict("Parent accounts with children cannot be deleted")))]),
             row(
                 "active + changePassword with the bearer due → rejected busy, the token renewed first",
                 .active(SessionLifecycle.Active(credentials: c)), intent(changeIntent, at: Samples.at(1750)),
@@ -672,6 +705,11 @@ extension SessionTable {
                 "Subspace", subspace, "restoring + reply(401) → signedOut(sessionExpired)",
                 .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser)),
                 .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0), .signedOut,
+                [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
+            row(
+                "Subspace", subspace, "restoring + reply(404 User not found: a deleted account) → signedOut(sessionExpired), not offline",
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .currentUser)),
+                .reply(Samples.r(1), .failed(.notFound("User not found")), at: t0), .signedOut,
                 [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
             row(
                 "Subspace", subspace, "restoring with a waiting call + reply(user) → active, the call is sent with the confirmed token",

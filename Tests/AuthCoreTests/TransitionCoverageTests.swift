@@ -85,9 +85,9 @@ struct TransitionCoverageTests {
         let expectedCounts = [
             "CodeRegistration": 6 * 9, "OneTimeCodeSignIn (email)": 8 * 9, "OneTimeCodeSignIn (phone)": 8 * 9, "PasswordSignIn": 5 * 7,
             "Registration": 5 * 7, "PasswordReset (code with auto-login)": resetPairs, "PasswordReset (emailed token)": resetPairs,
-            "PasswordReset (emailed link)": resetPairs, "OAuthSignIn": 5 * 9, "SessionLifecycle": 8 * 10, "SessionLifecycle (Anonymous Wall)": 8 * 10,
-            "SessionLifecycle (Everday)": 8 * 10, "SessionLifecycle (Subspace)": 8 * 10, "SessionLifecycle (Hero365)": 8 * 10,
-            "SessionLifecycle (VynqTalk)": 8 * 10, "RealtimeConnection": 7 * 7,
+            "PasswordReset (emailed link)": resetPairs, "OAuthSignIn": 5 * 9, "SessionLifecycle": 8 * 11, "SessionLifecycle (Anonymous Wall)": 8 * 11,
+            "SessionLifecycle (Everday)": 8 * 11, "SessionLifecycle (Subspace)": 8 * 11, "SessionLifecycle (Hero365)": 8 * 11,
+            "SessionLifecycle (VynqTalk)": 8 * 11, "RealtimeConnection": 7 * 7,
             "OneOf": 2 * 7, "Handover": 2 * 7, "SessionWithRealtime": 7 * 12,
         ]
         var total = 0

@@ -102,7 +102,7 @@ enum Coverage {
         case let session as SessionLifecycle.Phase:
             switch session {
             case .passwordSetupRequired(let step), .passwordChangeRequired(let step): return waiting(step.pending)
-            case .active(let active): return waiting(active.passwordChange)
+            case .active(let active): return waiting(active.passwordChange) + waiting(active.accountDeletion)
             case .signedOut, .restoring: return []
             }
         case let product as SessionWithRealtime.Phase:

@@ -157,6 +157,7 @@ struct InputClassTests {
         case .call: ("call", [])
         case .logout: ("logout", [])
         case .credentialsRejected: ("credentialsRejected", [])
+        case .deleteAccount: ("deleteAccount", [])
         }
     }
 

@@ -28,7 +28,7 @@ struct SurveyTests {
             name: "RegistrationDetails",
             value: RegistrationDetails(identifier: .username(try! Username("kid")), password: try! Password(PasswordInput("pw-valid-secret"))),
             surveyedFields: 5),
-        Shape(name: "SessionLifecycle.Active", value: SessionLifecycle.Active(credentials: credentials), surveyedFields: 4),
+        Shape(name: "SessionLifecycle.Active", value: SessionLifecycle.Active(credentials: credentials), surveyedFields: 5),
         Shape(
             name: "SessionLifecycle.Restoring",
             value: SessionLifecycle.Restoring(credentials: credentials, request: RequestID(1), asking: .currentUser),

@@ -127,7 +127,7 @@ public enum Apps {
                 // refresh token of the user when it does, so a change ends the session cleanly.
                 policy: SessionPolicy(
                     refresh: refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: true,
-                    passwordChangeEndsSessions: true, serverSignOutAttempts: serverSignOutAttempts)))
+                    passwordChangeEndsSessions: true, supportsAccountDeletion: true, serverSignOutAttempts: serverSignOutAttempts)))
     }
 
     /// Subspace, as its API document and its deployed server describe it

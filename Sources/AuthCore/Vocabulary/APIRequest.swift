@@ -179,6 +179,9 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
     case currentUser(Bearer)
     /// Revoke the refresh token (Everday `/auth/logout`). Best effort: its answer changes nothing.
     case revoke(RefreshToken, Bearer)
+    /// Delete the signed-in user's account and what it owns (Everday's deployed `DELETE
+    /// /auth/account`); the server ends every session of the account with it.
+    case deleteAccount(Bearer)
     /// One of the app's own protected calls, sent with this bearer.
     case protected(IntentID, Bearer)
     /// Open the realtime connection (VynqTalk `ws://…/ws?token=`).
@@ -204,6 +207,7 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
         case .refresh: .refresh
         case .currentUser: .currentUser
         case .revoke: .revoke
+        case .deleteAccount: .deleteAccount
         case .protected, .openRealtime: nil
         }
     }
@@ -230,6 +234,7 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
         case .refresh(let token): "refresh(\(token))"
         case .currentUser(let bearer): "currentUser(\(bearer))"
         case .revoke(let token, let bearer): "revoke(\(token), \(bearer))"
+        case .deleteAccount(let bearer): "deleteAccount(\(bearer))"
         case .protected(let call, let bearer): "protected(\(call), \(bearer))"
         case .openRealtime(let token): "openRealtime(\(token))"
         }
@@ -270,4 +275,6 @@ public enum ServerEndpoint: String, Hashable, Sendable, CaseIterable {
     case currentUser
     /// Revoke a refresh token (sign out on the server).
     case revoke
+    /// Delete the account.
+    case deleteAccount
 }

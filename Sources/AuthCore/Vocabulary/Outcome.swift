@@ -62,6 +62,8 @@ public enum SignOutReason: Hashable, Sendable, CustomStringConvertible {
     /// The password was changed and the server ended every session of the user with it
     /// (Everday revokes every refresh token): sign in again with the new password.
     case passwordChanged
+    /// The user deleted their account; the server ended its sessions with it.
+    case accountDeleted
 
     /// The case name.
     public var description: String {
@@ -71,6 +73,7 @@ public enum SignOutReason: Hashable, Sendable, CustomStringConvertible {
         case .tokenRejected: "tokenRejected"
         case .tokenExpired: "tokenExpired"
         case .passwordChanged: "passwordChanged"
+        case .accountDeleted: "accountDeleted"
         }
     }
 }

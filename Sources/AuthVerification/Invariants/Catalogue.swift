@@ -17,6 +17,7 @@ public enum Catalogue {
             signInRequestsNeedTheUser(), atMostOneVerificationInFlight(), resetSignInReplacesSession(), onlyValidInputSent(),
             noSecretInDescriptions(), noSecretInEventsOrEffects(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
             everyIntentFinishedOnce(), noRequestBeforeTheServersTime(), wrongCurrentPasswordKeepsSession(), noRevokedRefreshTokenUsed(),
+            refusedLaunchCheckTriesRefresh(), deletedAccountLeavesNoSession(),
         ]
         if let codes { list += codeInvariants(codes) }
         if serverSignOut { list.append(noOrphanedServerSession()) }
@@ -208,6 +209,39 @@ public enum Catalogue {
                     return "the vault keeps a refresh token the server revoked at a password change"
                 }
                 return nil
+            })
+    }
+
+    /// An account the server confirmed deleted leaves no session behind: nothing in memory, nothing
+    /// in the vault, in the step that learns it. (Everday's deployed `DELETE /auth/account`, which
+    /// removes the user's refresh tokens with the account; App Store Review Guideline 5.1.1(v):
+    /// deleting the account ends its use in the app.)
+    public static func deletedAccountLeavesNoSession<M>() -> Invariant<M> {
+        Invariant(
+            "an account the server deleted leaves no session behind", source: "Everday's account deletion; App Store Review Guideline 5.1.1(v)",
+            .step { t in
+                guard t.answersCurrentRequest, case .deleteAccount? = t.answered?.request, let reply = t.reply, SourceRules.acknowledged(reply)
+                else { return nil }
+                if t.after.sessionCredentials != nil { return "\(t.after.casePath) keeps a session after the account was deleted" }
+                return t.after.world.vault.credentials == nil ? nil : "the vault keeps the deleted account's credentials"
+            })
+    }
+
+    /// A stored session whose launch check (the current-user endpoint) is refused for its access
+    /// token is not ended while it holds a refresh token not yet tried: a 401 there may be the
+    /// server's own upstream hiccup (Hero365) or a clock ahead of the client's, and only the
+    /// refresh endpoint can say the session is over. (RFC 6750 §3.1: 401 refuses the bearer;
+    /// RFC 6749 §6: the refresh token obtains a new one.)
+    public static func refusedLaunchCheckTriesRefresh<M>() -> Invariant<M> {
+        Invariant(
+            "a launch check refused for its access token tries the refresh token before signing out", source: "RFC 6750 §3.1; RFC 6749 §6",
+            .step { t in
+                guard t.answersCurrentRequest, case .currentUser? = t.answered?.request, case .failed(let failure)? = t.reply,
+                    SourceRules.accessTokenRefused(failure), case .restoring(let restoring)? = t.before.session,
+                    restoring.credentials.refreshToken != nil
+                else { return nil }
+                for request in t.sent { if case .refresh = request { return nil } }
+                return t.after.sessionCredentials == nil ? "the launch check's 401 signed out with the refresh token untried" : nil
             })
     }
 
@@ -648,6 +682,7 @@ extension APIRequest {
         case .refresh: "refresh"
         case .currentUser: "currentUser"
         case .revoke: "revoke"
+        case .deleteAccount: "deleteAccount"
         case .protected, .openRealtime: nil
         }
     }
@@ -682,7 +717,7 @@ extension APIRequest {
         case .setPassword(let password, _): return ok(password)
         case .changePassword(let old, let new, _): return ok(old) && ok(new)
         case .signInNatively(let details): return details.identityToken.reveal().contains { !$0.isWhitespace }
-        case .oauthURL, .refresh, .currentUser, .revoke, .protected, .openRealtime: return true
+        case .oauthURL, .refresh, .currentUser, .revoke, .deleteAccount, .protected, .openRealtime: return true
         }
     }
 }

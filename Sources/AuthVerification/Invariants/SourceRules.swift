@@ -25,16 +25,30 @@ public enum SourceRules {
         }
     }
 
-    /// Whether a password change answered `reply` was accepted: the server changed the password.
+    /// Whether `reply` acknowledges a request asking the server to act — a password changed, an
+    /// account deleted.
     ///
-    /// Anonymous Wall answers the user (`200` with the profile), Everday's deployed server
-    /// `200 {"status":"ok"}`; any failure, or an answer of another kind, changed nothing the
-    /// client can know of.
-    public static func passwordChangeAccepted(_ reply: Reply) -> Bool {
+    /// Anonymous Wall answers a change with the user (`200` with the profile), Everday's deployed
+    /// server with `200 {"status":"ok"}` and a deletion with a count of what it removed; any
+    /// failure, or an answer of another kind, changed nothing the client can know of.
+    public static func acknowledged(_ reply: Reply) -> Bool {
         switch reply {
         case .accepted, .user: true
         case .granted, .refreshed, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened,
             .realtimeClosed, .failed:
+            false
+        }
+    }
+
+    /// Whether `failure` refuses the access token presented and says nothing of the refresh token:
+    /// RFC 6750 §3.1, an invalid, expired or revoked bearer is 401. A server's own hiccup, or a
+    /// clock ahead of the client's, reads the same; only the refresh endpoint can say the session
+    /// is over.
+    public static func accessTokenRefused(_ failure: AuthFailure) -> Bool {
+        switch failure {
+        case .unauthorized: true
+        case .badRequest, .incorrectPassword, .forbidden, .pendingApproval, .network, .timeout, .server, .rateLimited, .malformed,
+            .notFound, .conflict:
             false
         }
     }

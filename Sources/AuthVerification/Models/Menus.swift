@@ -165,7 +165,7 @@ public enum Menus {
         let new = PasswordInput("pw-new-secret")
         menu += [.logout, .setPassword(Inputs.password)] + badPasswords.map { .setPassword($0) }
         menu += [.changePassword(old: Inputs.password, new: new)] + badPasswords.map { .changePassword(old: $0, new: new) }
-        menu += badPasswords.map { .changePassword(old: Inputs.password, new: $0) } + [.credentialsRejected]
+        menu += badPasswords.map { .changePassword(old: Inputs.password, new: $0) } + [.credentialsRejected, .deleteAccount]
         return menu
     }
 }

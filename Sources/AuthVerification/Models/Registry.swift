@@ -223,7 +223,8 @@ public enum Models {
             policy = SessionPolicy(
                 refresh: modelRefresh(retryLimit: 3),
                 restore: backend == .everday ? .refresh : .fetchCurrentUser, revokesOnLogout: backend == .everday,
-                supportsPasswordChange: backend == .everday, passwordChangeEndsSessions: backend == .everday, serverSignOutAttempts: 2)
+                supportsPasswordChange: backend == .everday, passwordChangeEndsSessions: backend == .everday,
+                supportsAccountDeletion: backend == .everday, serverSignOutAttempts: 2)
             replies = ReplyCatalogue(
                 grants: backend == .everday
                     ? [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]

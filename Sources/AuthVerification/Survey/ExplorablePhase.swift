@@ -466,6 +466,7 @@ extension SessionLifecycle.Phase: ExplorablePhase {
             s.visit(active.credentials)
             s.visit(unordered: active.calls)  // Each call is handled alike, wherever it stands.
             s.visit(active.passwordChange)
+            s.visit(active.accountDeletion)
             s.visit(active.refresh)
         case .passwordSetupRequired(let step), .passwordChangeRequired(let step):
             s.visit(step.credentials)

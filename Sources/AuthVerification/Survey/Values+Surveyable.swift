@@ -211,6 +211,9 @@ extension APIRequest: Surveyable {
             s.tag("revoke")
             s.visit(token)
             s.visit(bearer)
+        case .deleteAccount(let bearer):
+            s.tag("deleteAccount")
+            s.visit(bearer)
         case .protected(let call, let bearer):
             s.tag("protected")
             s.visit(call)

@@ -409,7 +409,7 @@ extension Survey {
                 if snapshot.refers(to: id) {
                     record(reply, to: exchange, in: &world.history, at: world.now)
                     if replies.passwordChangeRevokesRefreshTokens, case .changePassword = exchange.request,
-                        SourceRules.passwordChangeAccepted(reply), let token = snapshot.sessionCredentials?.refreshToken,
+                        SourceRules.acknowledged(reply), let token = snapshot.sessionCredentials?.refreshToken,
                         !world.history.revokedRefreshTokens.contains(token)
                     {
                         world.history.revokedRefreshTokens.append(token)  // The server ended every session of the user.
@@ -636,7 +636,7 @@ extension APIRequest {
     @inlinable var accessToken: AccessToken? {
         switch self {
         case .setPassword(_, let bearer), .changePassword(_, _, let bearer), .currentUser(let bearer),
-            .revoke(_, let bearer), .protected(_, let bearer):
+            .revoke(_, let bearer), .deleteAccount(let bearer), .protected(_, let bearer):
             bearer.token
         case .openRealtime(let token): token
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
@@ -651,7 +651,7 @@ extension APIRequest {
         case .refresh(let token), .revoke(let token, _): token
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL,
-            .signInNatively, .currentUser, .protected, .openRealtime:
+            .signInNatively, .currentUser, .deleteAccount, .protected, .openRealtime:
             nil
         }
     }
@@ -664,7 +664,7 @@ extension APIRequest {
         case .requestPasswordReset(.email(let email)): "email:\(email.rawValue):reset_password"
         case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .register,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .signInNatively, .refresh,
-            .currentUser, .revoke, .protected, .openRealtime:
+            .currentUser, .revoke, .deleteAccount, .protected, .openRealtime:
             nil
         }
     }
@@ -677,17 +677,18 @@ extension APIRequest {
         case .signInWithPhoneCode(let phone, _): "phone:\(phone.e164):login"
         case .resetPassword(.emailCode(let email, _), _): "email:\(email.rawValue):reset_password"
         case .sendEmailCode, .sendPhoneCode, .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword,
-            .changePassword, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .protected, .openRealtime:
+            .changePassword, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .deleteAccount, .protected, .openRealtime:
             nil
         }
     }
 
-    /// Requests only a user's action may cause: sign-ins, registrations, codes, resets, password steps.
+    /// Requests only a user's action may cause: sign-ins, registrations, codes, resets, password
+    /// steps, an account deletion.
     @inlinable var needsUserAction: Bool {
         switch self {
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL,
-            .signInNatively:
+            .signInNatively, .deleteAccount:
             true
         case .refresh, .currentUser, .revoke, .protected, .openRealtime:
             false

@@ -106,7 +106,7 @@ public struct ReplyCatalogue: Sendable {
             self.background = background
             kind =
                 switch exchange.request {
-                case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke, .resetPassword(.token, _): .accepted
+                case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke, .deleteAccount, .resetPassword(.token, _): .accepted
                 case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .signInNatively, .resetPassword(.emailCode, _):
                     .granted
                 case .register: .registration

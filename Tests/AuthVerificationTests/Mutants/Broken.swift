@@ -184,6 +184,26 @@ enum Broken {
         return SignInSession(entry: SmallModels.changing.entry, session: SessionLifecycle(policy: policy))
     }()
 
+    /// A launch check answered 401 ends the stored session at once, as AuthCore did before, though
+    /// the refresh token might still hold: read as a definitive refusal (403).
+    static let launchCheckEndsTheSession = Mutant<SignInSession>(SmallModels.restoringByUser) { base, phase, event, requests in
+        if case .reply(let id, .failed(.unauthorized(let message)), let at) = event, case .signedIn(.restoring(let restoring)) = phase,
+            restoring.endpoint == .currentUser
+        {
+            return base.step(&phase, .reply(id, .failed(.forbidden(message)), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// An account deletion the server confirmed is read as refused (409): the session goes on with
+    /// the deleted account's tokens.
+    static let deletedAccountKept = Mutant<SignInSession>(SmallModels.restoringByUser) { base, phase, event, requests in
+        if case .reply(let id, .accepted, let at) = event, case .signedIn(.active(let active)) = phase, active.accountDeletion == id {
+            return base.step(&phase, .reply(id, .failed(.conflict(nil)), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
     /// A sign-in answer's `RequirePasswordChange` is ignored: the session starts usable.
     static let demandedChangeIgnored = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
         if case .reply(let id, .granted(var grant), let at) = event, grant.requiresPasswordChange {

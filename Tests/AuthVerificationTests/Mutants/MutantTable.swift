@@ -170,6 +170,14 @@ enum MutantTable {
         MutantCase(
             "a refresh token revoked at a password change is never used again", shortest: 4, "sessionKeptAfterPasswordChange",
             Broken.sessionKeptAfterPasswordChange, under: .changingSession),
+        // Sign in (2), relaunch: the launch check goes out (1), answered 401 (1).
+        MutantCase(
+            "a launch check refused for its access token tries the refresh token before signing out", shortest: 4,
+            "launchCheckEndsTheSession", Broken.launchCheckEndsTheSession, under: .restoringSession),
+        // Sign in (2), delete the account (1), the server confirms (1).
+        MutantCase(
+            "an account the server deleted leaves no session behind", shortest: 4, "deletedAccountKept", Broken.deletedAccountKept,
+            under: .restoringSession),
         // Submit (1), start over (1), the abandoned sign-in's answer arrives (1): nothing is in
         // flight and the first sign-in was never answered to its caller.
         MutantCase(

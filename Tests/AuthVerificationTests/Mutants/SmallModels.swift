@@ -41,6 +41,15 @@ enum SmallModels {
                 refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
                 revokesOnLogout: true, supportsPasswordChange: true, passwordChangeEndsSessions: true)))
 
+    /// Hero365's rotating session, restored at launch by asking who the token belongs to, with
+    /// Everday's account deletion.
+    static let restoringByUser = SignInSession(
+        entry: PasswordSignIn(identifiers: .email),
+        session: SessionLifecycle(
+            policy: SessionPolicy(
+                refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .fetchCurrentUser,
+                supportsAccountDeletion: true)))
+
     /// A session without refresh whose token expiry is known (Subspace's), with Anonymous Wall's
     /// password steps (a grant may say the password is not set yet).
     static let plain = SignInSession(
@@ -124,6 +133,28 @@ enum SmallModels {
             ) { snapshot in
                 [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
                     + Menus.session(in: snapshot, callers: 1).map { .session($0) }
+            }
+        }
+    }
+
+    /// ``restoringByUser``'s model: grants with a refresh token, relaunches (the launch check),
+    /// one refusal and one transient failure.
+    struct RestoringSession: SmallModel {
+        typealias Intent = SessionIntent
+        var name: String { "session.restoringByUser" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == SessionIntent {
+            var replies = ReplyCatalogue(grants: [.init(withRefreshToken: true)], accessLifetime: Models.tokenLifetime)
+            replies.failures = [.unauthorized(nil), .network]
+            replies.callFailures = [.unauthorized(nil)]
+            let unreachable = sessionUnreachable.filter { $0.key != "SessionLifecycle.Phase.restoring" }.merging([
+                "PasswordSignIn.Phase.pendingApproval": "no pending approval in this model",
+                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
+            ]) { $1 }
+            return Model(
+                name: name, machine: machine, replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero,
+                maxInFlight: 2, maxStale: 1
+            ) { snapshot in
+                [.entry(.submit(identifier: Inputs.email, password: Inputs.password))] + Menus.session(in: snapshot, callers: 1).map { .session($0) }
             }
         }
     }
@@ -236,6 +267,11 @@ extension SmallModel where Self == SmallModels.RotatingSession {
 extension SmallModel where Self == SmallModels.ChangingSession {
     /// See ``SmallModels/ChangingSession``.
     static var changingSession: Self { Self() }
+}
+
+extension SmallModel where Self == SmallModels.RestoringSession {
+    /// See ``SmallModels/RestoringSession``.
+    static var restoringSession: Self { Self() }
 }
 
 extension SmallModel where Self == SmallModels.PlainSession {

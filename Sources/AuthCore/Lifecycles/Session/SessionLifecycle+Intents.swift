@@ -8,6 +8,7 @@ extension SessionLifecycle {
         case .setPassword(let raw): setPassword(raw, id, at: now, &phase, &requests)
         case .changePassword(let old, let new): changePassword(old: old, new: new, id, at: now, &phase, &requests)
         case .credentialsRejected: credentialsRejected(id, at: now, &phase, &requests)
+        case .deleteAccount: deleteAccount(id, at: now, &phase, &requests)
         }
     }
 
@@ -136,6 +137,33 @@ extension SessionLifecycle {
         }
     }
 
+    private func deleteAccount(_ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        guard policy.supportsAccountDeletion else { return [.reject(id, .unsupported)] }
+        switch phase {
+        case .active(var active)
+        where active.refresh == .idle && active.passwordChange == nil && active.accountDeletion == nil
+            && tokenUsable(active.credentials, at: now):
+            let request = requests.issue(for: id)
+            active.accountDeletion = request
+            phase = .active(active)
+            return [.send(request, .deleteAccount(active.bearer))]
+        case .active(let active)
+        where active.accountDeletion == nil && active.passwordChange == nil && !tokenUsable(active.credentials, at: now)
+            && active.refresh.isIdleOrOffline:
+            // The bearer is due: renew it first (without refresh the session's expiry timer ends it).
+            guard case .rotating = policy.refresh.applied(to: active.credentials) else { return [.reject(id, .busy)] }
+            return [.reject(id, .busy)] + startRefresh(active, attempt: 0, &phase, &requests)
+        case .active:
+            return [.reject(id, .busy)]  // A deletion or a password change in flight, or the token is being renewed.
+        case .passwordSetupRequired:
+            return [.reject(id, .passwordSetupRequired)]
+        case .passwordChangeRequired:
+            return [.reject(id, .passwordChangeRequired)]
+        case .signedOut, .restoring:
+            return [.reject(id, .notSignedIn)]
+        }
+    }
+
     private func credentialsRejected(_ id: IntentID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         let effects = tokenRefused(at: now, &phase, &requests)
         return effects + [.finish(id, effects.isEmpty ? .unchanged : .done)]
@@ -181,6 +209,11 @@ extension SessionLifecycle {
                 active.calls.remove(at: index)
                 phase = .active(active)
                 return effects + [.finish(intent, .cancelled)]
+            }
+            if let deletion = active.accountDeletion, requests.intent(waitingFor: deletion) == intent {
+                active.accountDeletion = nil  // Abandoned; if the server deleted the account, the next call finds out.
+                phase = .active(active)
+                return [.cancel(deletion)] + requests.finish(waitingFor: deletion, .cancelled)
             }
             guard let change = active.passwordChange, requests.intent(waitingFor: change) == intent else { return [] }
             active.passwordChange = nil

@@ -54,6 +54,17 @@ extension SessionLifecycle {
         if case .refreshing(let current, let attempt) = active.refresh, current == id {
             return refreshed(active, reply, attempt: attempt, at: now, &phase, &requests)
         }
+        if let deletion = active.accountDeletion, deletion == id {
+            var active = active
+            active.accountDeletion = nil
+            phase = .active(active)
+            switch reply.acceptedOrFailure {
+            case .success:
+                // The account and its sessions are gone on the server: end this one cleanly.
+                return requests.finish(waitingFor: id, .done) + end(&phase, reason: .accountDeleted, &requests)
+            case .failure(let failure): return passwordStepFailed(failure, answering: id, &phase, &requests)
+            }
+        }
         if let change = active.passwordChange, change == id {
             var active = active
             active.passwordChange = nil
@@ -81,10 +92,10 @@ extension SessionLifecycle {
         return changed + end(&phase, reason: .passwordChanged, &requests)
     }
 
-    /// A password step refused: its intent fails. A wrong current password says nothing about the
-    /// session. A 401 means the server refused the token: without refresh the session ends; with
-    /// refresh an active session renews it, so the user's next try carries a fresh bearer, and a
-    /// password step, which allows nothing else, ends.
+    /// A password step (or an account deletion) refused: its intent fails. A wrong current
+    /// password says nothing about the session. A 401 means the server refused the token: without
+    /// refresh the session ends; with refresh an active session renews it, so the user's next try
+    /// carries a fresh bearer, and a password step, which allows nothing else, ends.
     private func passwordStepFailed(
         _ failure: AuthFailure, answering request: RequestID, _ phase: inout Phase, _ requests: inout FlowContext
     ) -> [AuthEffect] {
@@ -124,6 +135,17 @@ extension SessionLifecycle {
             let (next, effects) = enter(confirmed, at: now, [.persist(confirmed), .emit(.signedIn(confirmed.user))])
             phase = next
             return effects + release(restoring.waiting, at: now, &phase, &requests)
+        case .failed(.unauthorized) where restoring.endpoint == .currentUser:
+            // The server refused the access token, which may be its own hiccup or a clock ahead of
+            // ours: the refresh token decides, once, before the session ends.
+            guard case .rotating = policy.refresh.applied(to: credentials), let token = credentials.refreshToken else {
+                return end(&phase, reason: .sessionExpired, &requests)
+            }
+            let id = requests.issue()
+            phase = .restoring(Restoring(credentials: credentials, request: id, asking: .refresh, waiting: restoring.waiting))
+            return [.send(id, .refresh(token))]
+        case .failed(.notFound) where restoring.endpoint == .currentUser:
+            return end(&phase, reason: .sessionExpired, &requests)  // The account is gone (Subspace's `User not found`).
         case .failed(let failure) where !failure.isTransient:
             return end(&phase, reason: .sessionExpired, &requests)
         case .failed(let failure):

@@ -87,7 +87,8 @@ public struct SessionLifecycle: Lifecycle {
     }
 
     /// What is true in a usable session: the credentials, the protected calls not yet answered to
-    /// their callers, a password change in flight, and where the renewal of the token is.
+    /// their callers, a password change or an account deletion in flight, and where the renewal of
+    /// the token is.
     public struct Active: Hashable, Sendable, CustomStringConvertible {
         /// What the vault holds.
         public var credentials: Credentials
@@ -95,14 +96,20 @@ public struct SessionLifecycle: Lifecycle {
         public var calls: [PendingCall]
         /// A password change in flight.
         public var passwordChange: RequestID?
+        /// An account deletion in flight.
+        public var accountDeletion: RequestID?
         /// Where the renewal of the access token is.
         public var refresh: Refresh
 
         /// Creates an active session.
-        public init(credentials: Credentials, calls: [PendingCall] = [], passwordChange: RequestID? = nil, refresh: Refresh = .idle) {
+        public init(
+            credentials: Credentials, calls: [PendingCall] = [], passwordChange: RequestID? = nil, accountDeletion: RequestID? = nil,
+            refresh: Refresh = .idle
+        ) {
             self.credentials = credentials
             self.calls = calls
             self.passwordChange = passwordChange
+            self.accountDeletion = accountDeletion
             self.refresh = refresh
         }
 
@@ -113,7 +120,8 @@ public struct SessionLifecycle: Lifecycle {
         /// id), where the refresh is, the calls not yet answered and a password change in flight
         /// (its request only: the passwords are not part of the state).
         public var description: String {
-            "\(credentials), \(refresh)\(calls.isEmpty ? "" : ", calls: \(calls)")\(passwordChange.map { ", changingPassword: \($0)" } ?? "")"
+            "\(credentials), \(refresh)\(calls.isEmpty ? "" : ", calls: \(calls)")"
+                + "\(passwordChange.map { ", changingPassword: \($0)" } ?? "")\(accountDeletion.map { ", deletingAccount: \($0)" } ?? "")"
         }
     }
 
@@ -162,7 +170,7 @@ public struct SessionLifecycle: Lifecycle {
     /// What the user (or the app on their behalf) can do.
     public enum Intent: CaseListing {
         /// Every case, by name.
-        public static let declaredCases = ["call", "logout", "setPassword", "changePassword", "credentialsRejected"]
+        public static let declaredCases = ["call", "logout", "setPassword", "changePassword", "credentialsRejected", "deleteAccount"]
 
         /// Make a protected call (the runner's `authorized(_:)`); the intent's id names the call.
         case call
@@ -174,6 +182,8 @@ public struct SessionLifecycle: Lifecycle {
         case changePassword(old: PasswordInput, new: PasswordInput)
         /// Another channel (the realtime connection) was refused with the current token.
         case credentialsRejected
+        /// Delete the account: once the server confirms, the session ends (``SignOutReason/accountDeleted``).
+        case deleteAccount
     }
 
     /// Starts signed out.
@@ -267,6 +277,7 @@ public struct SessionLifecycle: Lifecycle {
             calls = active.calls.map(\.id)
             if case .refreshing(let refresh, _) = active.refresh { inFlight.append(refresh) }
             inFlight += active.passwordChange.map { [$0] } ?? []
+            inFlight += active.accountDeletion.map { [$0] } ?? []
             inFlight += active.calls.compactMap(\.request)
         }
         effects += inFlight.map(AuthEffect.cancel)

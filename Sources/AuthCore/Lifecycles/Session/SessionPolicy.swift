@@ -84,12 +84,15 @@ public struct SessionPolicy: Hashable, Sendable {
     /// with ``SignOutReason/passwordChanged``, and its revoked refresh token is never sent again.
     /// The app signs in with the new password (the Everday client does it in the same call).
     public var passwordChangeEndsSessions: Bool
+    /// The backend deletes the signed-in user's account on request (Everday's deployed `DELETE
+    /// /auth/account`): the session then ends with ``SignOutReason/accountDeleted``.
+    public var supportsAccountDeletion: Bool
 
     /// Creates a policy.
     public init(
         refresh: RefreshPolicy, restore: RestorePolicy, revokesOnLogout: Bool = false, forbiddenEndsSession: Bool = false,
         supportsPasswordSetup: Bool = false, supportsPasswordChange: Bool = false, passwordChangeEndsSessions: Bool = false,
-        serverSignOutAttempts: Int = 3
+        supportsAccountDeletion: Bool = false, serverSignOutAttempts: Int = 3
     ) {
         self.serverSignOutAttempts = max(1, serverSignOutAttempts)
         self.refresh = refresh
@@ -99,5 +102,6 @@ public struct SessionPolicy: Hashable, Sendable {
         self.supportsPasswordSetup = supportsPasswordSetup
         self.supportsPasswordChange = supportsPasswordChange
         self.passwordChangeEndsSessions = passwordChangeEndsSessions
+        self.supportsAccountDeletion = supportsAccountDeletion
     }
 }
