@@ -68,6 +68,13 @@ public final class EverdayClient: BackendClient {
         return try await signIn(username: username, password: new)
     }
 
+    /// Deletes the signed-in user's account and what it owns on the server, then ends the session
+    /// (signed out with `SignOutReason.accountDeleted`, the vault cleared). Irreversible: ask the
+    /// user to confirm first. A failure (404, 409, 500, no network) throws and keeps the session.
+    public func deleteAccount() async throws(AuthError) {
+        try await completing(SessionLifecycle.Intent.deleteAccount, expecting: .done)
+    }
+
     /// Resets the password with the emailed token; sign in with the new one afterwards.
     public func resetPassword(token: String, newPassword: String) async throws(AuthError) {
         try await completing(

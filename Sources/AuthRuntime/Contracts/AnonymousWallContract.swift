@@ -89,6 +89,7 @@ public struct AnonymousWallContract: BackendContract {
         case .refresh: throw .unsupported("token refresh")
         case .currentUser: throw .unsupported("a current-user endpoint")
         case .revoke: throw .unsupported("server-side logout")
+        case .deleteAccount: throw .unsupported("account deletion")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
         case .signInNatively: throw .unsupported("native sign-in with an identity token")
@@ -118,7 +119,7 @@ public struct AnonymousWallContract: BackendContract {
                 return Self.user(object).map(Reply.user) ?? .failed(.malformed)
             }
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
-        case .register, .sendPhoneCode, .signInWithPhoneCode, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .protected,
+        case .register, .sendPhoneCode, .signInWithPhoneCode, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .deleteAccount, .protected,
             .openRealtime:
             return .failed(.malformed)  // Never encoded for this backend.
         }

@@ -17,7 +17,9 @@ import Foundation
 /// changes a password at `POST /auth/change-password` (Bearer; `{"CurrentPassword",
 /// "NewPassword"}`; 200 `{"status":"ok"}`), and answers a wrong current password 401 `Invalid
 /// credentials` — read as `AuthFailure.incorrectPassword(_:)`, told apart from the 401 it gives an
-/// expired bearer by that detail. Its success revokes every refresh token of the user.
+/// expired bearer by that detail. Its success revokes every refresh token of the user. The
+/// deployed server also deletes the signed-in account at `DELETE /auth/account` (Bearer; 200 with
+/// a summary of what it removed; 404, 409 or 500 otherwise).
 public struct EverdayContract: BackendContract {
     /// The path prefix in front of every documented endpoint.
     public static let documentedPrefix = "/api"
@@ -74,6 +76,8 @@ public struct EverdayContract: BackendContract {
         case .resetPassword(.emailCode, _): throw .unsupported("password reset by emailed code")
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode: throw .unsupported("email codes")
         case .sendPhoneCode, .signInWithPhoneCode: throw .unsupported("phone codes")
+        case .deleteAccount(let bearer):
+            return build.bodiless("DELETE", "/auth/account", headers: [RequestBuilder.bearer(bearer.token)])
         case .changePassword(let old, let new, let bearer):
             return build.json(
                 "POST", "/auth/change-password",
@@ -114,9 +118,9 @@ public struct EverdayContract: BackendContract {
                 TokenRefresh(
                     accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["RefreshToken"]).map(RefreshToken.init),
                     expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access)))
-        case .revoke, .requestPasswordReset, .resetPassword, .changePassword:
-            // No body to read for these (change-password answers `{"status":"ok"}`): any success is
-            // done, with its `Message` if it has one.
+        case .revoke, .requestPasswordReset, .resetPassword, .changePassword, .deleteAccount:
+            // No body to read for these (change-password answers `{"status":"ok"}`, account deletion
+            // a count of what it removed): any success is done, with its `Message` if it has one.
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode, .setPassword,
             .oauthURL, .signInNatively, .currentUser, .protected, .openRealtime:

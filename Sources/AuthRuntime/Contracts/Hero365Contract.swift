@@ -122,6 +122,7 @@ public struct Hero365Contract: BackendContract {
         case .resetPassword: throw .unsupported("completing a reset in the app (the recovery email's link does it)")
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode: throw .unsupported("email codes")
         case .setPassword, .changePassword: throw .unsupported("password management")
+        case .deleteAccount: throw .unsupported("account deletion")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
         }
@@ -168,7 +169,7 @@ public struct Hero365Contract: BackendContract {
                     id: id, email: AnswerReading.string(object["email"]), phone: AnswerReading.string(object["phone"]),
                     name: AnswerReading.string(object["full_name"])))
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .resetPassword, .setPassword, .changePassword,
-            .protected, .openRealtime:
+            .deleteAccount, .protected, .openRealtime:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

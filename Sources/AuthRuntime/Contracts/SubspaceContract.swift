@@ -68,6 +68,7 @@ public struct SubspaceContract: BackendContract {
             // Deployed only: the document has no refresh, and a refresh token comes only from the deployed grant.
             return build.json("POST", "/auth/refresh", ["refreshToken": .string(token.reveal())])
         case .revoke: throw .unsupported("server-side logout")
+        case .deleteAccount: throw .unsupported("account deletion")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
         case .signInNatively: throw .unsupported("native sign-in with an identity token")
@@ -101,7 +102,7 @@ public struct SubspaceContract: BackendContract {
                     accessToken: AccessToken(token), refreshToken: AnswerReading.string(object["refreshToken"]).map(RefreshToken.init),
                     expiry: JWTClaims.expiry(of: token)))
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
-            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .revoke, .protected,
+            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .revoke, .deleteAccount, .protected,
             .openRealtime, .signInNatively:
             return .failed(.malformed)  // Never encoded for this backend.
         }

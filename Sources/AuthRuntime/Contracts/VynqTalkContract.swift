@@ -60,6 +60,7 @@ public struct VynqTalkContract: BackendContract {
         case .refresh: throw .unsupported("token refresh")
         case .currentUser: throw .unsupported("a current-user endpoint")
         case .revoke: throw .unsupported("server-side logout")
+        case .deleteAccount: throw .unsupported("account deletion")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("the realtime connection through encode (use realtimeURL)")
         case .signInNatively: throw .unsupported("native sign-in with an identity token")
@@ -78,7 +79,7 @@ public struct VynqTalkContract: BackendContract {
             else { return .failed(.malformed) }
             return .granted(Grant(accessToken: AccessToken(token), expiry: JWTClaims.expiry(of: token, claims: Self.expiryClaims), user: user))
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
-            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .currentUser, .revoke,
+            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .currentUser, .revoke, .deleteAccount,
             .protected, .openRealtime, .signInNatively:
             return .failed(.malformed)  // Never encoded for this backend.
         }

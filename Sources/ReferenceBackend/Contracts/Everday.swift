@@ -62,6 +62,7 @@ struct Everday: Contract {
             Route("POST", "/api/auth/forgot", forgot),
             Route("POST", "/api/auth/reset-password", resetPassword),
             Route("POST", "/api/auth/change-password", changePassword),
+            Route("DELETE", "/api/auth/account", deleteAccount),
             Route("PUT", "/api/settings/users/{user_id}/approve", approveOverHTTP),
         ]
     }
@@ -242,6 +243,22 @@ struct Everday: Contract {
         }
         services.sessions.revokeAllSessions(of: grant.subject, for: backend)
         return .json(200, ["status": "ok"])
+    }
+
+    /// The deployed server's account deletion (served in both forms): Bearer; the account, its
+    /// reset tokens and every refresh token go; 200 with a count of what was removed, as the
+    /// deployed server answers; 404 when the bearer's account no longer exists.
+    private func deleteAccount(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
+        let grant = try authorize(request)
+        let userID = Int(grant.subject) ?? 0
+        let removed = try state.withLock { state throws(Rejection) -> Int in
+            guard state.users.removeValue(forKey: userID) != nil else { throw Rejection(404, "User not found") }
+            let tokens = state.resetTokens.filter { $0.value.userID == userID }.map(\.key)
+            for token in tokens { state.resetTokens.removeValue(forKey: token) }
+            return 1 + tokens.count
+        }
+        services.sessions.revokeAllSessions(of: grant.subject, for: backend)
+        return .json(200, ["DeletedRows": .int(removed), "ReassignedRows": .int(0)])
     }
 
     private func approveOverHTTP(_ request: ContractRequest) throws(Rejection) -> ServerResponse {

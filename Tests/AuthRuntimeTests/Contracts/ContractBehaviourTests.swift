@@ -40,6 +40,7 @@ enum SampleRequests {
         ("refresh", .refresh(refresh)),
         ("currentUser", .currentUser(bearer)),
         ("revoke", .revoke(refresh, bearer)),
+        ("deleteAccount", .deleteAccount(bearer)),
         ("protected", .protected(IntentID(1), bearer)),
         ("openRealtime", .openRealtime(bearer.token)),
     ]
@@ -53,7 +54,7 @@ enum SampleRequests {
         .vynqTalk: ["signIn(email)", "register(email)"],
         .everday: [
             "signIn(username)", "register(username)", "requestPasswordReset(email)", "requestPasswordReset(usernameOrEmail)",
-            "resetPassword(token)", "refresh", "revoke", "changePassword",
+            "resetPassword(token)", "refresh", "revoke", "changePassword", "deleteAccount",
         ],
         .subspace: ["signIn(email)", "register(email)", "currentUser", "refresh"],
         .hero365: [

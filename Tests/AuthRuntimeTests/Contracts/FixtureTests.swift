@@ -99,7 +99,7 @@ enum Secrets {
         case .setPassword(let password, let bearer): [password.secret.reveal(), bearer.token.reveal()]
         case .changePassword(let old, let new, let bearer): [old.secret.reveal(), new.secret.reveal(), bearer.token.reveal()]
         case .refresh(let token): [token.reveal()]
-        case .currentUser(let bearer), .protected(_, let bearer): [bearer.token.reveal()]
+        case .currentUser(let bearer), .deleteAccount(let bearer), .protected(_, let bearer): [bearer.token.reveal()]
         case .revoke(let token, let bearer): [token.reveal(), bearer.token.reveal()]
         case .openRealtime(let token): [token.reveal()]
         case .signInNatively(let details): [details.identityToken.reveal()]

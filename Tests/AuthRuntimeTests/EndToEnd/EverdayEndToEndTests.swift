@@ -146,6 +146,32 @@ struct EverdayEndToEndTests {
         }
     }
 
+    @Test(
+        "the document has no account deletion; the deployed server deletes the account with its sessions: the session ends cleanly; a refusal keeps it"
+    )
+    func deleteAccount() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.everday(), vault: vault)
+            await Accounts.everday(stack, client, username: "newkid")
+            await client.send(Do.signIn("newkid", Accounts.password))
+            let refresh = try #require(await client.credentials?.refreshToken).reveal()
+
+            stack.server.inject(.serverError(status: 409), path: "/api/auth/account", times: 1)
+            #expect(await client.send(SessionLifecycle.Intent.deleteAccount) == .failed(.conflict(nil)))
+            #expect(await client.isActive, "a refused deletion keeps the session")
+
+            #expect(await client.send(SessionLifecycle.Intent.deleteAccount) == .done)
+            #expect(await client.waitFor(.signedOut(.accountDeleted)))
+            #expect(await client.session == nil)
+            #expect(vault.credentials == nil)
+            #expect(stack.server.refreshTokenStatus(refresh) != .live)
+            #expect(stack.server.everdayUserID(username: "newkid") == nil, "the account is gone")
+            #expect(await client.send(Do.signIn("newkid", Accounts.password)) == .failed(.unauthorized("Invalid username or password.")))
+            _ = await client.stop()
+        }
+    }
+
     @Test("a password change whose bearer the server refuses is told apart from a wrong password: the 401 renews the token, the session is kept")
     func passwordChangeWithARefusedBearer() async throws {
         try await EndToEndStack.with(.everday) { stack in

@@ -43,6 +43,39 @@ struct SessionEndToEndTests {
         }
     }
 
+    @Test(
+        "a launch check answered 401 (an upstream hiccup, a clock ahead of ours) tries the refresh token once: the session is kept; refused there too, it ends"
+    )
+    func refusedLaunchCheckTriesRefresh() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let first = await stack.client(Apps.hero365(), vault: FileVault(directory: directory.url))
+            await Accounts.hero365(first, email: "hero@example.com")
+            await first.send(Hero365Intents.signIn("hero@example.com", Accounts.password))
+            #expect(await first.isActive)
+            _ = await first.stop()  // The app is killed; the vault stays.
+
+            stack.server.inject(.serverError(status: 401), path: "/api/v1/users/me", times: 1)
+            var before = stack.wire.exchanges.count
+            let second = await stack.client(Apps.hero365(), vault: FileVault(directory: directory.url))
+            await second.settle()
+            #expect(await second.isActive, "the refresh token renewed the stored session")
+            #expect(stack.wire.exchanges.dropFirst(before).map(\.request.url.lastPathComponent) == ["me", "refresh"])
+            _ = await second.stop()
+
+            stack.server.inject(.serverError(status: 401), path: "/api/v1/users/me", times: 1)
+            stack.server.inject(.serverError(status: 401), path: "/api/v1/auth/refresh", times: 1)
+            before = stack.wire.exchanges.count
+            let third = await stack.client(Apps.hero365(), vault: FileVault(directory: directory.url))
+            await third.settle()
+            #expect(await third.session == nil, "refused by the refresh endpoint too: the session is over")
+            #expect(try FileVault(directory: directory.url).load() == nil)
+            #expect(stack.wire.exchanges.dropFirst(before).map(\.request.url.lastPathComponent) == ["me", "refresh"])
+            _ = await third.stop()
+        }
+    }
+
     /// Prepares an account, signs in, calls, "kills" the app, relaunches over the same vault
     /// directory (expecting exactly `restoreRequests` on the way), calls again, logs out, and
     /// relaunches once more to find nothing.

@@ -61,6 +61,8 @@ struct StubContract: BackendContract {
         case .revoke(let token, let owner):
             fields = ["refreshToken": token.reveal()]
             bearer = owner
+        case .deleteAccount(let owner):
+            bearer = owner
         case .protected, .openRealtime:
             throw .unsupported(kind)
         }
@@ -98,7 +100,7 @@ struct StubContract: BackendContract {
                 Grant(
                     accessToken: AccessToken(access), refreshToken: string("refreshToken").map(RefreshToken.init), expiry: expiry,
                     user: user))
-        case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .setPassword, .changePassword, .revoke, .protected,
+        case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .setPassword, .changePassword, .revoke, .deleteAccount, .protected,
             .openRealtime:
             return .accepted(string("message"))
         }

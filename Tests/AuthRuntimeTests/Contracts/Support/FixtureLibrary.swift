@@ -298,6 +298,7 @@ enum RequestReading {
         case "refresh": return .refresh(RefreshToken(try text("refreshToken")))
         case "currentUser": return .currentUser(try bearer())
         case "revoke": return .revoke(RefreshToken(try text("refreshToken")), try bearer())
+        case "deleteAccount": return .deleteAccount(try bearer())
         default: throw FixtureProblem("unknown request \(name)")
         }
     }
