@@ -18,6 +18,9 @@ import Foundation
 /// "NewPassword"}`; 200 `{"status":"ok"}`), and answers a wrong current password 401 `Invalid
 /// credentials` — read as `AuthFailure.incorrectPassword(_:)`, told apart from the 401 it gives an
 /// expired bearer by that detail. Its success revokes every refresh token of the user.
+///
+/// The login and refresh answers carry the user's `Role` (`Parent`, `Kid`), read into
+/// `UserProfile.role`; a refresh answer's user replaces the stored one, so a changed role is seen.
 public struct EverdayContract: BackendContract {
     /// The path prefix in front of every documented endpoint.
     public static let documentedPrefix = "/api"
@@ -113,7 +116,7 @@ public struct EverdayContract: BackendContract {
             return .refreshed(
                 TokenRefresh(
                     accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["RefreshToken"]).map(RefreshToken.init),
-                    expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access)))
+                    expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access), user: Self.user(object)))
         case .revoke, .requestPasswordReset, .resetPassword, .changePassword:
             // No body to read for these (change-password answers `{"status":"ok"}`): any success is
             // done, with its `Message` if it has one.
@@ -132,6 +135,25 @@ public struct EverdayContract: BackendContract {
 
     // MARK: Reading
 
+    /// The keys of the token answer that are not the user's own fields, or that the profile's
+    /// typed fields hold.
+    private static let tokenAnswerKeys: Set<String> = [
+        "AccessToken", "RefreshToken", "TokenType", "ExpiresIn", "Username", "RequirePasswordChange", "Role", "FirstName",
+        "LastName", "Email",
+    ]
+
+    /// The user a token answer (login or refresh) describes: named by `Username` (the only
+    /// identifier the answer carries), shown by `FirstName LastName` when given, with its `Role`
+    /// (`Parent`, `Kid`: the token has no role claim, so this is the only place the app learns it)
+    /// and the answer's other members (`DiscordHandle`…) as attributes. `nil` without `Username`.
+    private static func user(_ object: JSONObject) -> UserProfile? {
+        guard let username = AnswerReading.string(object["Username"]) else { return nil }
+        let fullName = [object["FirstName"], object["LastName"]].compactMap(AnswerReading.string).joined(separator: " ")
+        return UserProfile(
+            id: username, email: AnswerReading.string(object["Email"]), name: fullName.isEmpty ? username : fullName,
+            role: AnswerReading.role(object["Role"]), attributes: AnswerReading.attributes(object, except: tokenAnswerKeys))
+    }
+
     /// Whether a 401's detail is the deployed server's wrong-password answer, exactly `Invalid
     /// credentials`, as opposed to what its token check says of a bearer (`Token expired`,
     /// `Invalid token`, `Authentication required`) or the document's catch-all
@@ -142,14 +164,9 @@ public struct EverdayContract: BackendContract {
         return text == "invalid credentials"
     }
 
-    /// The document's `TokenResponse`: the user is named by `Username` (the only identifier the
-    /// answer carries), shown by `FirstName LastName` when given.
+    /// The document's `TokenResponse`, whose user is ``user(_:)``.
     private func tokens(_ object: JSONObject) -> Grant? {
-        guard let access = AnswerReading.string(object["AccessToken"]), let username = AnswerReading.string(object["Username"]) else {
-            return nil
-        }
-        let fullName = [object["FirstName"], object["LastName"]].compactMap(AnswerReading.string).joined(separator: " ")
-        let user = UserProfile(id: username, email: AnswerReading.string(object["Email"]), name: fullName.isEmpty ? username : fullName)
+        guard let access = AnswerReading.string(object["AccessToken"]), let user = Self.user(object) else { return nil }
         return Grant(
             accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["RefreshToken"]).map(RefreshToken.init),
             expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access), user: user,
