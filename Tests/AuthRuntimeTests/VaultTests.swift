@@ -17,6 +17,15 @@ struct VaultTests {
         lifetime: .seconds(3600),
         user: UserProfile(id: "user-1", email: "kid@example.com", phone: "+61400000000", name: "New Kid", passwordSet: false))
     static let minimal = Credentials(accessToken: AccessToken("access-2"), user: UserProfile(id: "user-2"))
+    /// A user with a role and the server's other fields, every kind of attribute among them.
+    static let withRole = Credentials(
+        accessToken: AccessToken("access-3"), refreshToken: RefreshToken("refresh-3"),
+        user: UserProfile(
+            id: "parent", name: "Pat Parent", role: .parent,
+            attributes: [
+                "DiscordHandle": .string("pat#1"), "onboarding_completed_at": .null, "online": .bool(true), "messageCount": .number(3),
+                "completed_steps": .array([.string("profile")]), "user_metadata": .object(["full_name": .string("Pat Parent")]),
+            ]))
 
     private func mode(_ path: String) -> mode_t {
         var status = stat()
@@ -24,7 +33,7 @@ struct VaultTests {
         return status.st_mode & 0o777
     }
 
-    @Test("the memory vault stores, replaces and clears", arguments: [full, minimal])
+    @Test("the memory vault stores, replaces and clears", arguments: [full, minimal, withRole])
     func memory(credentials: Credentials) throws {
         let vault = MemoryVault()
         #expect(try vault.load() == nil)
@@ -34,7 +43,7 @@ struct VaultTests {
         #expect(try vault.load() == nil)
     }
 
-    @Test("the file vault round-trips every field", arguments: [full, minimal])
+    @Test("the file vault round-trips every field, the role and attributes among them", arguments: [full, minimal, withRole])
     func fileRoundTrip(credentials: Credentials) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -97,6 +106,25 @@ struct VaultTests {
                 == #"{"accessToken":"access-2","user":{"id":"user-2"},"version":1}"#)
     }
 
+    @Test("the role and attributes are stored under the user, keys sorted; a record without them writes neither")
+    func recordFormWithRole() throws {
+        #expect(
+            String(decoding: CredentialsRecord.encode(Self.withRole), as: UTF8.self)
+                == #"{"accessToken":"access-3","refreshToken":"refresh-3","user":{"attributes":{"DiscordHandle":"pat#1","completed_steps":["profile"],"messageCount":3,"onboarding_completed_at":null,"online":true,"user_metadata":{"full_name":"Pat Parent"}},"id":"parent","name":"Pat Parent","role":"Parent"},"version":1}"#
+        )
+        #expect(try CredentialsRecord.decode(CredentialsRecord.encode(Self.withRole)) == Self.withRole)
+    }
+
+    @Test("a record written before roles and attributes existed reads with no role and no attributes")
+    func recordWrittenBeforeRoles() throws {
+        let written =
+            #"{"accessToken":"access-1","expiresAt":1700003600000,"lifetime":3600000,"refreshToken":"refresh-1","user":{"email":"kid@example.com","id":"user-1","name":"New Kid","passwordSet":false,"phone":"+61400000000"},"version":1}"#
+        let credentials = try CredentialsRecord.decode(Data(written.utf8))
+        #expect(credentials == Self.full)
+        #expect(credentials.user.role == nil)
+        #expect(credentials.user.attributes.isEmpty)
+    }
+
     @Test("a record JSONEncoder wrote (slashes escaped, nulls for absent members) still reads")
     func recordWrittenByJSONEncoder() throws {
         let written =
@@ -116,6 +144,7 @@ struct VaultTests {
             #"{"version":1,"accessToken":"a","user":"u"}"#, #"{"version":1,"accessToken":"a","expiresAt":"soon","user":{"id":"u"}}"#,
             #"{"version":1,"accessToken":"a","expiresAt":1.5,"user":{"id":"u"}}"#,
             #"{"version":1,"accessToken":"a","user":{"id":"u","passwordSet":1}}"#, #"{"version":true,"accessToken":"a","user":{"id":"u"}}"#,
+            #"{"version":1,"accessToken":"a","user":{"id":"u","role":1}}"#, #"{"version":1,"accessToken":"a","user":{"id":"u","attributes":[]}}"#,
         ])
     func recordWrongType(contents: String) {
         #expect(throws: VaultError.corrupt) { try CredentialsRecord.decode(Data(contents.utf8)) }

@@ -21,8 +21,8 @@ struct SurveyTests {
     static let shapes: [Shape] = [
         Shape(name: "Grant", value: grant, surveyedFields: 5),
         Shape(name: "Credentials", value: credentials, surveyedFields: 5),
-        Shape(name: "UserProfile", value: UserProfile(id: "u1"), surveyedFields: 6),
-        Shape(name: "TokenRefresh", value: TokenRefresh(accessToken: AccessToken("a"), refreshToken: nil), surveyedFields: 3),
+        Shape(name: "UserProfile", value: UserProfile(id: "u1"), surveyedFields: 8),
+        Shape(name: "TokenRefresh", value: TokenRefresh(accessToken: AccessToken("a"), refreshToken: nil), surveyedFields: 4),
         Shape(name: "Bearer", value: Bearer(token: AccessToken("a"), userID: "u1"), surveyedFields: 2),
         Shape(
             name: "RegistrationDetails",

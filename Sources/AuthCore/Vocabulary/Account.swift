@@ -14,11 +14,18 @@ public struct UserProfile: Hashable, Sendable, CustomStringConvertible {
     /// Everday's `RequirePasswordChange`, kept with the profile so that it is persisted with the
     /// credentials: relaunching the app must not skip the change the server demanded.
     public var passwordChangeRequired: Bool
+    /// The user's role, as the server spells it, when it sent one: Everday's `Role` (`.parent`,
+    /// `.kid`), VynqTalk's `role`. An app routes its screens on it (`user.role == .parent`).
+    public var role: UserRole?
+    /// The server's other user fields, by the server's key (Hero365's `onboarding_completed`,
+    /// VynqTalk's `status`, Everday's `DiscordHandle`…): what the contract read into no field
+    /// above, passwords and tokens never kept. Empty when the server sent none.
+    public var attributes: [String: UserAttribute]
 
     /// Creates a profile.
     public init(
         id: String, email: String? = nil, phone: String? = nil, name: String? = nil, passwordSet: Bool? = nil,
-        passwordChangeRequired: Bool = false
+        passwordChangeRequired: Bool = false, role: UserRole? = nil, attributes: [String: UserAttribute] = [:]
     ) {
         self.id = id
         self.email = email
@@ -26,9 +33,11 @@ public struct UserProfile: Hashable, Sendable, CustomStringConvertible {
         self.name = name
         self.passwordSet = passwordSet
         self.passwordChangeRequired = passwordChangeRequired
+        self.role = role
+        self.attributes = attributes
     }
 
-    /// `user(<id>)`.
+    /// `user(<id>)`: nothing else, the attributes may hold personal data.
     public var description: String { "user(\(id))" }
 }
 

@@ -85,16 +85,20 @@ public struct TokenRefresh: Hashable, Sendable, CustomStringConvertible {
     public var refreshToken: RefreshToken?
     /// When the new access token expires.
     public var expiry: TokenExpiry
+    /// The user as the refresh answer describes them, when it does (Everday's answer carries the
+    /// user's `Role` and names again): the renewed credentials take it, so a changed role is seen.
+    public var user: UserProfile?
 
     /// Creates a refresh answer.
-    public init(accessToken: AccessToken, refreshToken: RefreshToken?, expiry: TokenExpiry = .unknown) {
+    public init(accessToken: AccessToken, refreshToken: RefreshToken?, expiry: TokenExpiry = .unknown, user: UserProfile? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiry = expiry
+        self.user = user
     }
 
     /// `tokens(access: ‹access token›, refresh: ‹refresh token›, expiry: …)`: the tokens only as
-    /// their kind (`none` when no refresh token came) and the expiry.
+    /// their kind (`none` when no refresh token came) and the expiry; the user is left out.
     public var description: String {
         "tokens(access: \(accessToken), refresh: \(refreshToken.map(\.description) ?? "none"), expiry: \(expiry))"
     }

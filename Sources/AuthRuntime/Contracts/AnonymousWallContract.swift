@@ -154,8 +154,11 @@ public struct AnonymousWallContract: BackendContract {
     }
 
     /// `{"id", "email", "isVerified", "passwordSet"?, "createdAt"}`.
+    /// Keys other than the id, email and `passwordSet` are attributes.
     private static func user(_ object: JSONObject) -> UserProfile? {
         guard let id = AnswerReading.identifier(object["id"]) else { return nil }
-        return UserProfile(id: id, email: AnswerReading.string(object["email"]), passwordSet: AnswerReading.bool(object["passwordSet"]))
+        return UserProfile(
+            id: id, email: AnswerReading.string(object["email"]), passwordSet: AnswerReading.bool(object["passwordSet"]),
+            attributes: AnswerReading.attributes(object, except: ["id", "email", "passwordSet"]))
     }
 }

@@ -20,6 +20,9 @@ import Foundation
 /// expired bearer by that detail. Its success revokes every refresh token of the user. The
 /// deployed server also deletes the signed-in account at `DELETE /auth/account` (Bearer; 200 with
 /// a summary of what it removed; 404, 409 or 500 otherwise).
+///
+/// The login and refresh answers carry the user's `Role` (`Parent`, `Kid`), read into
+/// `UserProfile.role`; a refresh answer's user replaces the stored one, so a changed role is seen.
 public struct EverdayContract: BackendContract {
     /// The path prefix in front of every documented endpoint.
     public static let documentedPrefix = "/api"
@@ -117,7 +120,7 @@ public struct EverdayContract: BackendContract {
             return .refreshed(
                 TokenRefresh(
                     accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["RefreshToken"]).map(RefreshToken.init),
-                    expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access)))
+                    expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access), user: Self.user(object)))
         case .revoke, .requestPasswordReset, .resetPassword, .changePassword, .deleteAccount:
             // No body to read for these (change-password answers `{"status":"ok"}`, account deletion
             // a count of what it removed): any success is done, with its `Message` if it has one.
@@ -136,6 +139,25 @@ public struct EverdayContract: BackendContract {
 
     // MARK: Reading
 
+    /// The keys of the token answer that are not the user's own fields, or that the profile's
+    /// typed fields hold.
+    private static let tokenAnswerKeys: Set<String> = [
+        "AccessToken", "RefreshToken", "TokenType", "ExpiresIn", "Username", "RequirePasswordChange", "Role", "FirstName",
+        "LastName", "Email",
+    ]
+
+    /// The user a token answer (login or refresh) describes: named by `Username` (the only
+    /// identifier the answer carries), shown by `FirstName LastName` when given, with its `Role`
+    /// (`Parent`, `Kid`: the token has no role claim, so this is the only place the app learns it)
+    /// and the answer's other members (`DiscordHandle`…) as attributes. `nil` without `Username`.
+    private static func user(_ object: JSONObject) -> UserProfile? {
+        guard let username = AnswerReading.string(object["Username"]) else { return nil }
+        let fullName = [object["FirstName"], object["LastName"]].compactMap(AnswerReading.string).joined(separator: " ")
+        return UserProfile(
+            id: username, email: AnswerReading.string(object["Email"]), name: fullName.isEmpty ? username : fullName,
+            role: AnswerReading.role(object["Role"]), attributes: AnswerReading.attributes(object, except: tokenAnswerKeys))
+    }
+
     /// Whether a 401's detail is the deployed server's wrong-password answer, exactly `Invalid
     /// credentials`, as opposed to what its token check says of a bearer (`Token expired`,
     /// `Invalid token`, `Authentication required`) or the document's catch-all
@@ -146,14 +168,9 @@ public struct EverdayContract: BackendContract {
         return text == "invalid credentials"
     }
 
-    /// The document's `TokenResponse`: the user is named by `Username` (the only identifier the
-    /// answer carries), shown by `FirstName LastName` when given.
+    /// The document's `TokenResponse`, whose user is ``user(_:)``.
     private func tokens(_ object: JSONObject) -> Grant? {
-        guard let access = AnswerReading.string(object["AccessToken"]), let username = AnswerReading.string(object["Username"]) else {
-            return nil
-        }
-        let fullName = [object["FirstName"], object["LastName"]].compactMap(AnswerReading.string).joined(separator: " ")
-        let user = UserProfile(id: username, email: AnswerReading.string(object["Email"]), name: fullName.isEmpty ? username : fullName)
+        guard let access = AnswerReading.string(object["AccessToken"]), let user = Self.user(object) else { return nil }
         return Grant(
             accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["RefreshToken"]).map(RefreshToken.init),
             expiry: AnswerReading.expiry(expiresIn: object["ExpiresIn"], accessToken: access), user: user,

@@ -163,11 +163,7 @@ public struct Hero365Contract: BackendContract {
                     accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["refresh_token"]).map(RefreshToken.init),
                     expiry: AnswerReading.expiry(accessToken: access, otherwise: object["expires_in"])))
         case .currentUser:
-            guard let object = body.object, let id = AnswerReading.identifier(object["id"]) else { return .failed(.malformed) }
-            return .user(
-                UserProfile(
-                    id: id, email: AnswerReading.string(object["email"]), phone: AnswerReading.string(object["phone"]),
-                    name: AnswerReading.string(object["full_name"])))
+            return body.object.flatMap(Self.user).map(Reply.user) ?? .failed(.malformed)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .resetPassword, .setPassword, .changePassword,
             .deleteAccount, .protected, .openRealtime:
             return .failed(.malformed)  // Never encoded for this backend.
@@ -241,15 +237,24 @@ public struct Hero365Contract: BackendContract {
         return .tokens(attempt: attempt, grant)
     }
 
+    /// A user object (`/users/me`'s answer, a sign-in's `user`): `id`, `email`, `phone`, the name
+    /// under `user_metadata.full_name` or `full_name`; every other key (the deployed server's
+    /// `onboarding_completed`, `completed_steps`, `is_active`…, and `user_metadata` itself) is an
+    /// attribute. `nil` without an id.
+    private static func user(_ object: JSONObject) -> UserProfile? {
+        guard let id = AnswerReading.identifier(object["id"]) else { return nil }
+        return UserProfile(
+            id: id, email: AnswerReading.string(object["email"]), phone: AnswerReading.string(object["phone"]),
+            name: AnswerReading.string(object["user_metadata"]?["full_name"]) ?? AnswerReading.string(object["full_name"]),
+            attributes: AnswerReading.attributes(object, except: ["id", "email", "phone", "full_name"]))
+    }
+
     /// `{"access_token", "refresh_token", "user": {"id", "email"?, "phone"?, "user_metadata": {"full_name"?}}}`; native
     /// sign-in's user has `full_name` at its top level.
     private static func session(_ object: JSONObject) -> Grant? {
-        guard let access = AnswerReading.string(object["access_token"]), let user = object["user"]?.object,
-            let id = AnswerReading.identifier(user["id"])
-        else { return nil }
-        let profile = UserProfile(
-            id: id, email: AnswerReading.string(user["email"]), phone: AnswerReading.string(user["phone"]),
-            name: AnswerReading.string(user["user_metadata"]?["full_name"]) ?? AnswerReading.string(user["full_name"]))
+        guard let access = AnswerReading.string(object["access_token"]), let profile = object["user"]?.object.flatMap(user) else {
+            return nil
+        }
         return Grant(
             accessToken: AccessToken(access), refreshToken: AnswerReading.string(object["refresh_token"]).map(RefreshToken.init),
             expiry: AnswerReading.expiry(accessToken: access, otherwise: object["expires_in"]), user: profile)

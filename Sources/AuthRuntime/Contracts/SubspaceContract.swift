@@ -114,8 +114,11 @@ public struct SubspaceContract: BackendContract {
     }
 
     /// `{"id", "name", "email", "createdAt", "updatedAt"}`.
+    /// Keys other than the id, email and name are attributes.
     private static func user(_ object: JSONObject) -> UserProfile? {
         guard let id = AnswerReading.identifier(object["id"]) else { return nil }
-        return UserProfile(id: id, email: AnswerReading.string(object["email"]), name: AnswerReading.string(object["name"]))
+        return UserProfile(
+            id: id, email: AnswerReading.string(object["email"]), name: AnswerReading.string(object["name"]),
+            attributes: AnswerReading.attributes(object, except: ["id", "email", "name"]))
     }
 }

@@ -120,10 +120,15 @@ public struct VynqTalkContract: BackendContract {
         return .badRequest(message)
     }
 
-    /// `{"id", "name", "email", …}`; the id a UUID string or an integer.
+    /// `{"id", "name", "email", "role", "status", …}`; the id a UUID string or an integer. The role
+    /// is `role`, or the deployed server's `userRole`; `status` and every other key are attributes
+    /// (the deployed `password` hash never is).
     private static func user(_ object: JSONObject) -> UserProfile? {
         guard let id = AnswerReading.identifier(object["id"]) else { return nil }
-        return UserProfile(id: id, email: AnswerReading.string(object["email"]), name: AnswerReading.string(object["name"]))
+        return UserProfile(
+            id: id, email: AnswerReading.string(object["email"]), name: AnswerReading.string(object["name"]),
+            role: AnswerReading.role(object["role"]) ?? AnswerReading.role(object["userRole"]),
+            attributes: AnswerReading.attributes(object, except: ["id", "email", "name", "role", "userRole"]))
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters.

@@ -16,6 +16,11 @@ struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
         var passwordSet: Bool?
         /// Absent in records written before it existed: read as `false`.
         var passwordChangeRequired: Bool?
+        /// The server's spelling; absent in records written before it existed (no role known).
+        var role: String?
+        /// The server's other user fields; absent when there are none, and in records written
+        /// before they existed.
+        var attributes: JSONObject?
     }
 
     /// The format version; a record of another version is unreadable, not "no session".
@@ -39,7 +44,8 @@ struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
         user = User(
             id: credentials.user.id, email: credentials.user.email, phone: credentials.user.phone,
             name: credentials.user.name, passwordSet: credentials.user.passwordSet,
-            passwordChangeRequired: credentials.user.passwordChangeRequired ? true : nil)
+            passwordChangeRequired: credentials.user.passwordChangeRequired ? true : nil, role: credentials.user.role?.rawValue,
+            attributes: credentials.user.attributes.isEmpty ? nil : Self.json(credentials.user.attributes))
     }
 
     /// The credentials this record holds.
@@ -49,7 +55,24 @@ struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
             expiresAt: expiresAt.map(Instant.init(milliseconds:)), lifetime: lifetime.map(Interval.init(milliseconds:)),
             user: UserProfile(
                 id: user.id, email: user.email, phone: user.phone, name: user.name, passwordSet: user.passwordSet,
-                passwordChangeRequired: user.passwordChangeRequired ?? false))
+                passwordChangeRequired: user.passwordChangeRequired ?? false, role: user.role.map { UserRole($0) },
+                attributes: user.attributes.map { AnswerReading.attributes($0, except: []) } ?? [:]))
+    }
+
+    /// Attributes as a JSON object, keys sorted.
+    private static func json(_ attributes: [String: UserAttribute]) -> JSONObject {
+        JSONObject(attributes.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) })
+    }
+
+    private static func json(_ attribute: UserAttribute) -> JSONValue {
+        switch attribute {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .number(let number): .number(number)
+        case .string(let text): .string(text)
+        case .array(let elements): .array(elements.map(json))
+        case .object(let members): .object(json(members))
+        }
     }
 
     /// The stored form of `credentials`.
@@ -69,12 +92,14 @@ struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
     /// The record as JSON, keys sorted, absent members left out.
     var json: JSONValue {
         var user: JSONObject = [:]
+        user["attributes"] = self.user.attributes.map(JSONValue.object)
         user["email"] = self.user.email.map(JSONValue.string)
         user["id"] = .string(self.user.id)
         user["name"] = self.user.name.map(JSONValue.string)
         user["passwordChangeRequired"] = self.user.passwordChangeRequired.map(JSONValue.bool)
         user["passwordSet"] = self.user.passwordSet.map(JSONValue.bool)
         user["phone"] = self.user.phone.map(JSONValue.string)
+        user["role"] = self.user.role.map(JSONValue.string)
         var record: JSONObject = [:]
         record["accessToken"] = .string(accessToken)
         record["expiresAt"] = expiresAt.map { .number(Double($0)) }
@@ -100,7 +125,9 @@ struct CredentialsRecord: Sendable, CustomStringConvertible, CustomReflectable {
             phone: try Self.optional(user["phone"]) { $0.string },
             name: try Self.optional(user["name"]) { $0.string },
             passwordSet: try Self.optional(user["passwordSet"]) { $0.bool },
-            passwordChangeRequired: try Self.optional(user["passwordChangeRequired"]) { $0.bool })
+            passwordChangeRequired: try Self.optional(user["passwordChangeRequired"]) { $0.bool },
+            role: try Self.optional(user["role"]) { $0.string },
+            attributes: try Self.optional(user["attributes"]) { $0.object })
     }
 
     /// A member missing or of the wrong type.

@@ -106,15 +106,18 @@ extension UserProfile: Surveyable {
         s.plain(name)
         s.number(passwordSet.map { $0 ? 1 : 0 } ?? -1)
         s.number(passwordChangeRequired ? 1 : 0)
+        s.plain(role?.rawValue)
+        if attributes.isEmpty { s.number(0) } else { s.plain(attributes) }
     }
 }
 
 extension TokenRefresh: Surveyable {
-    /// Tokens and expiry.
+    /// Tokens, expiry and the user the answer describes.
     @inlinable public func survey(_ s: inout Survey) {
         s.visit(accessToken)
         s.visit(refreshToken)
         s.visit(expiry)
+        s.visit(user)
     }
 }
 

@@ -36,7 +36,10 @@ struct EverdayEndToEndTests {
             await kid.send(Do.signIn("newkid", Accounts.password))
             #expect(await kid.isActive)
             let credentials = try #require(await kid.credentials)
-            #expect(credentials.user == UserProfile(id: "newkid", email: "newkid@example.com", name: "New Kid"))
+            #expect(
+                credentials.user
+                    == UserProfile(
+                        id: "newkid", email: "newkid@example.com", name: "New Kid", role: .kid, attributes: ["DiscordHandle": .null]))
             #expect(credentials.refreshToken != nil)
             #expect(credentials.expiresAt == Instant(referenceNow) + .seconds(1800))
             // A kid's token is valid but not a parent's: the server says so with 403, not 401.
@@ -45,6 +48,27 @@ struct EverdayEndToEndTests {
             #expect(await kid.isActive)
             _ = await kid.stop()
             _ = await parent.stop()
+        }
+    }
+
+    @Test("the client says who is signed in by role: a parent's currentUser is Parent, a kid's is Kid, and the vault keeps it")
+    func roles() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let vault = MemoryVault()
+            let parent = EverdayClient(baseURL: stack.baseURL, vault: vault, clock: stack.clock)
+            _ = try await parent.signIn(username: "parent", password: "ParentPassw0rd!")
+            #expect(await parent.currentUser?.role == .parent)
+            #expect(await parent.currentUser?.role?.rawValue == "Parent")
+            #expect(vault.credentials?.user.role == .parent, "persisted with the credentials")
+
+            let kid = EverdayClient(baseURL: stack.baseURL, vault: MemoryVault(), clock: stack.clock)
+            _ = try await kid.register(username: "newkid", password: Accounts.password, email: "newkid@example.com", displayName: "New Kid")
+            #expect(stack.server.approve(username: "newkid"))
+            _ = try await kid.signIn(username: "newkid", password: Accounts.password)
+            #expect(await kid.currentUser?.role == .kid)
+            #expect(await kid.currentUser?.role != .parent)
+            await kid.stop()
+            await parent.stop()
         }
     }
 

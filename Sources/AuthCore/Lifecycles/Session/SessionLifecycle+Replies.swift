@@ -198,12 +198,20 @@ extension SessionLifecycle {
     // MARK: Refresh
 
     /// The credentials after a refresh: a new access token and expiry, the rotated refresh token
-    /// or, when the answer carried none, the one already held.
+    /// or, when the answer carried none, the one already held; and the user the answer describes,
+    /// when it describes the same user (its role and fields replace the old ones). A password
+    /// change demanded before is not lifted by it, as by `/me` at restore.
     func renew(_ credentials: Credentials, with tokens: TokenRefresh, at now: Instant) -> Credentials {
         let expiresAt = tokens.expiry.deadline(receivedAt: now)
+        var user = credentials.user
+        if let described = tokens.user, described.id == user.id {
+            user = described
+            user.passwordChangeRequired = described.passwordChangeRequired || credentials.user.passwordChangeRequired
+            user.passwordSet = described.passwordSet ?? credentials.user.passwordSet
+        }
         return Credentials(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? credentials.refreshToken, expiresAt: expiresAt,
-            lifetime: expiresAt.map { $0 - now }, user: credentials.user)
+            lifetime: expiresAt.map { $0 - now }, user: user)
     }
 
     private func refreshed(

@@ -182,6 +182,39 @@ enum AnswerReading {
     /// A Boolean member, `nil` when absent or not a Boolean.
     static func bool(_ value: JSONValue?) -> Bool? { value?.bool }
 
+    /// A role member as the server spelled it (trimmed), `nil` when absent, empty or not a string.
+    static func role(_ value: JSONValue?) -> UserRole? { string(value).map { UserRole($0) } }
+
+    /// The server's other user fields: every member of `object` except the keys in `read` (those
+    /// the contract read into `UserProfile`'s own fields, and an answer's token members) and any
+    /// key that names a secret (`password`, `…token…`, `secret`, `…hash…`: VynqTalk's deployed
+    /// user carries its stored password hash), which is never kept.
+    static func attributes(_ object: JSONObject, except read: Set<String>) -> [String: UserAttribute] {
+        var attributes: [String: UserAttribute] = [:]
+        for key in object.keys where !read.contains(key) && !namesSecret(key) {
+            if let value = object[key] { attributes[key] = attribute(value) }
+        }
+        return attributes
+    }
+
+    /// `value` as a user attribute.
+    static func attribute(_ value: JSONValue) -> UserAttribute {
+        switch value {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .number(let number): .number(number)
+        case .string(let text): .string(text)
+        case .array(let elements): .array(elements.map(attribute))
+        case .object(let members): .object(attributes(members, except: []))
+        }
+    }
+
+    /// Whether a user key names a secret, which is never kept as an attribute.
+    static func namesSecret(_ key: String) -> Bool {
+        let key = key.lowercased()
+        return ["password", "token", "secret", "hash"].contains { key.contains($0) }
+    }
+
     /// A token's expiry when the token itself is the authority: its JWT `exp` when it has one,
     /// else `expiresIn` (Hero365's deployed refresh answers Supabase's `expires_in: 3600` beside a
     /// 24 h business token: the server accepts the token until its `exp`, whatever the number says).

@@ -38,7 +38,12 @@ struct EverdayCrossCheckTests {
             #expect(approval == .accepted(nil))
 
             guard let grant = try await Self.login(everday).grant() else { return }
-            #expect(grant.user == UserProfile(id: "newkid", email: "newkid@example.com", name: "New Kid"))
+            #expect(
+                grant.user
+                    == UserProfile(
+                        id: "newkid", email: "newkid@example.com", name: "New Kid", role: .kid, attributes: ["DiscordHandle": .string("newkid#1234")])
+            )
+            #expect(parent.user.role == .parent)
             #expect(grant.expiry == .after(.seconds(1800)))
             #expect(grant.refreshToken != nil)
             #expect(grant.requiresPasswordChange == false)
