@@ -159,7 +159,8 @@ extension Models {
                 "PasswordReset.Phase.requestingAgain": "a link is requested afresh",
                 "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
             ],
-            codes: codes, timeHorizon: .zero, maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale
+            codes: codes, timeHorizon: .zero, maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale,
+            endsServerSessions: true  // Logout revokes at the deployed `/revoke-tokens/{user_id}`.
         ) { snapshot in
             // The OAuth intents depend on three facts of the world (the pending attempt, the next
             // token indices), the session's on the call it can offer: the menu is built once for
