@@ -542,11 +542,17 @@ public enum DocumentedFlows: Sendable {
                 expecting: [.sent(.refresh(RefreshToken("h-refresh-1"))), .vaultCleared, .emitted(.signedOut(.sessionExpired))]),
             DocumentedFlow(
                 "hero365.signOut", backend: .hero365,
-                section: "API Endpoints › 5. Sign Out (handled locally by clearing stored tokens)",
+                section: "API Endpoints › 5. Sign Out (cleared locally); deployed server › POST /revoke-tokens/{user_id}",
                 app: Apps.hero365(),
-                steps: signedIn + [session(.logout)],
+                // Signed out locally at once; then every refresh token of the user is revoked
+                // (Supabase's global sign-out: every device), in the background.
+                steps: signedIn + [session(.logout), .answer(.revoke, .accepted(nil))],
                 endsIn: "signedOut.first.editing",
-                expecting: [.vaultCleared, .notSent(.revoke), .emitted(.signedOut(.userRequested))]),
+                expecting: [
+                    .vaultCleared, .emitted(.signedOut(.userRequested)),
+                    .sent(.revoke(RefreshToken("h-refresh-1"), Bearer(token: AccessToken("h-access-1"), userID: "user-uuid-here"))),
+                    .emitted(.serverSessionEnded),
+                ]),
             DocumentedFlow(
                 "hero365.signUpEmail", backend: .hero365, section: "API Endpoints › 1. Sign Up with Email",
                 app: Apps.hero365(),

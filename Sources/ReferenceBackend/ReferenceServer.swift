@@ -25,6 +25,7 @@ public final class ReferenceServer: Sendable {
     private let faults = FaultBoard()
     private let sessions: SessionStore
     private let everday: Everday?
+    private let hero365: Hero365?
     private let vynqTalk: VynqTalk?
     private let http: HTTPServer
     private let boundPort = Locked<UInt16?>(nil)
@@ -76,6 +77,7 @@ public final class ReferenceServer: Sendable {
             return Dispatcher.Mount(prefix: unique.count == 1 ? "" : backend.pathPrefix, contract: contract)
         }
         self.everday = everday
+        self.hero365 = hero365
         self.vynqTalk = vynqTalk
         let dispatcher = Dispatcher(
             mounts: mounts, faults: faults, ledger: recorder,
@@ -226,5 +228,11 @@ public final class ReferenceServer: Sendable {
     /// The numeric Everday user id `PUT /api/settings/users/{user_id}/approve` takes.
     public func everdayUserID(username: String) -> Int? {
         everday?.userID(username: username)
+    }
+
+    /// The Hero365 user id (Supabase's: the tokens' `sub`, `/revoke-tokens/{user_id}`'s path) of
+    /// the account with `identifier`, an email address or a phone number.
+    public func hero365UserID(_ identifier: String) -> String? {
+        hero365?.userID(identifier)
     }
 }

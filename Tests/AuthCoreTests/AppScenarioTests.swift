@@ -203,14 +203,39 @@ struct AppScenarioTests {
         #expect(offline.effects.joined().filter { if case .emit(.serverSessionNotConfirmed) = $0 { true } else { false } }.count == 1)
     }
 
-    @Test("Hero365 (no revocation documented): logout is local only, and sends nothing")
-    func hero365LogoutIsLocal() {
+    @Test(
+        "Hero365: logout is local at once, then revokes every refresh token of the user in the background (deployed /revoke-tokens), with Everday's guarantees: refreshed first when expired, retried, reported"
+    )
+    func hero365LogoutRevokes() {
         let app = Apps.hero365()
         let run = play(
             app, from: .signedIn(.active(SessionLifecycle.Active(credentials: Samples.rotatingCredentials))), requests: 4,
-            [.intent(.session(.logout), at: Samples.t0)])
-        #expect(!run.effects[0].contains { if case .send = $0 { true } else { false } })
+            [
+                .intent(.session(.logout), at: Samples.t0),
+                .reply(Samples.r(4), .failed(.network), at: Samples.at(1)),
+                .reply(Samples.r(5), .accepted(nil), at: Samples.at(2)),
+            ])
+        #expect(run.effects[0].contains(.clearCredentials))
+        #expect(run.effects[0].contains(.send(Samples.r(4), .revoke(Samples.refresh1, Samples.bearer))))
+        #expect(run.effects[0].last == .finish(Samples.intent, .signedOut), "the caller is answered at once")
+        #expect(run.effects[1] == [.send(Samples.r(5), .revoke(Samples.refresh1, Samples.bearer))], "a network failure is retried")
+        #expect(run.effects[2] == [.emit(.serverSessionEnded)])
         #expect(run.phase == app.initialPhase)
+
+        let expired = Samples.at(1800) + .seconds(1)  // Past the sample credentials' expiry.
+        let afterExpiry = play(
+            app, from: .signedIn(.active(SessionLifecycle.Active(credentials: Samples.rotatingCredentials, refresh: .offline))),
+            requests: 4,
+            [
+                .intent(.session(.logout), at: expired),
+                .reply(Samples.r(4), .refreshed(Samples.rotated), at: expired + .seconds(1)),
+                .reply(Samples.r(5), .failed(.forbidden("Not authorized to revoke tokens for this user")), at: expired + .seconds(2)),
+            ])
+        #expect(afterExpiry.effects[0].contains(.send(Samples.r(4), .refresh(Samples.refresh1))), "renewed first, never stored")
+        #expect(afterExpiry.effects[1] == [.send(Samples.r(5), .revoke(Samples.refresh2, Samples.bearer2))])
+        #expect(
+            afterExpiry.effects[2] == [.emit(.serverSessionNotConfirmed(.forbidden("Not authorized to revoke tokens for this user")))],
+            "a refusal is reported, not retried")
     }
 
     @Test("Hero365: two calls answered 401 make one refresh; the rotated pair is persisted before either replay")

@@ -115,7 +115,23 @@ enum RegistrationTable {
                 "submitting + reply(stale id) → unchanged", phases[1].1, .reply(Samples.staleID, .granted(Samples.plainGrant), at: t0),
                 phases[1].1, []),
         ]
-        + rejectedRows(subspace, "account exists", phases: [phases[2], phases[3]], intents: [("submit", submit)], .notAvailableNow)
+        + rejectedRows(subspace, "account exists, to verify", phases: [phases[2]], intents: [("submit", submit)], .notAvailableNow)
+        + [
+            // A parent registers several children: a new registration starts over from pending approval.
+            row(
+                "pendingApproval + submit(username) on Everday → submitting, sends register (another account)", in: everday,
+                .pendingApproval,
+                .intent(.submit(RegistrationInput(username: Samples.usernameText, password: Samples.passwordInput)), at: t0),
+                .submitting(Samples.r(1)),
+                [.send(Samples.r(1), .register(RegistrationDetails(identifier: .username(Samples.username), password: Samples.password)))]),
+            row(
+                "pendingApproval + submit → submitting, sends register, as from editing", .pendingApproval, .intent(submit, at: t0),
+                .submitting(Samples.r(1)), [.send(Samples.r(1), .register(details))]),
+            row(
+                "pendingApproval + submit(7-character password) → rejected passwordTooShort, still pending, nothing sent", .pendingApproval,
+                .intent(.submit(RegistrationInput(name: Samples.nameText, email: Samples.emailText, password: Samples.shortPasswordInput)), at: t0),
+                .pendingApproval, [.reject(Samples.intent, .invalid(.passwordTooShort(minimum: 8)))]),
+        ]
         + [phases[2], phases[3]].map { name, phase in
             row("\(name) + startOver → editing", phase, .intent(.startOver, at: t0), .editing, [.finish(Samples.intent, .done)])
         }

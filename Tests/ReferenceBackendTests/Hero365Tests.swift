@@ -227,6 +227,40 @@ struct Hero365Tests {
         }
     }
 
+    @Test(
+        "the deployed server's POST /revoke-tokens/{user_id}: the user themself revokes every refresh token of theirs (every device); another user's id is 403; no bearer is 401"
+    )
+    func revokeTokens() async throws {
+        try await withServer([.hero365]) { server in
+            let hero = client(server, .hero365)
+            let credentials = ["email": "user@example.com", "password": "SecurePassword123!"]
+            _ = try await hero.post("/api/v1/auth/signup", credentials)
+            _ = try await hero.post("/api/v1/auth/signup", ["email": "other@example.com", "password": "SecurePassword123!"])
+            let phone = try await hero.post("/api/v1/auth/signin", credentials)
+            let laptop = try await hero.post("/api/v1/auth/signin", credentials)
+            let other = try await hero.post("/api/v1/auth/signin", ["email": "other@example.com", "password": "SecurePassword123!"])
+            let user = try #require(phone.value("user", "id") as? String)
+            let otherUser = try #require(other.value("user", "id") as? String)
+            #expect(server.liveRefreshTokens(of: user, on: .hero365) == 2)
+
+            let anonymous = try await hero.send("POST", "/api/v1/revoke-tokens/\(user)")
+            #expect(anonymous.status == 401)
+            let foreign = try await hero.send("POST", "/api/v1/revoke-tokens/\(user)", bearer: other.string("access_token"))
+            #expect(foreign.status == 403)
+            #expect(foreign.string("detail") == "Not authorized to revoke tokens for this user")
+            #expect(server.liveRefreshTokens(of: user, on: .hero365) == 2, "refused: nothing revoked")
+
+            let revoked = try await hero.send("POST", "/api/v1/revoke-tokens/\(user)", bearer: phone.string("access_token"))
+            #expect(revoked.status == 200)
+            #expect(revoked.string("message") == "All tokens revoked for user")
+            #expect(server.liveRefreshTokens(of: user, on: .hero365) == 0, "every device")
+            #expect(server.liveRefreshTokens(of: otherUser, on: .hero365) == 1, "only that user")
+            let refresh = try await hero.post("/api/v1/auth/refresh", ["refresh_token": try #require(laptop.string("refresh_token"))])
+            #expect(refresh.status == 401)
+            #expect(server.hero365UserID("user@example.com") == user)
+        }
+    }
+
     @Test("/users/me refuses missing and expired tokens with 401")
     func meRefusals() async throws {
         var configuration = Configuration()

@@ -143,7 +143,8 @@ public enum Apps {
             session: SessionLifecycle(policy: SessionPolicy(refresh: refresh, restore: .fetchCurrentUser)))
     }
 
-    /// Hero365, as its API document describes it (`Fixtures/hero365/README.md`).
+    /// Hero365, as its API document describes it (`Fixtures/hero365/README.md`), logout ending the
+    /// server session at its deployed server's `/revoke-tokens/{user_id}`.
     public static func hero365(
         otp: OneTimeCodeSignIn = OneTimeCodeSignIn(channel: .phone),
         refresh: RefreshPolicy = .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2))
@@ -154,6 +155,9 @@ public enum Apps {
                 OneOf(
                     PasswordSignIn(identifiers: .emailOrPhone),
                     OneOf(otp, OneOf(OAuthSignIn(), PasswordReset(style: .emailLink))))),
-            session: SessionLifecycle(policy: SessionPolicy(refresh: refresh, restore: .fetchCurrentUser)))
+            // The document's `/auth/signout` ends nothing on the server; its deployed server's
+            // `/revoke-tokens/{user_id}` (Supabase's global sign-out) revokes every refresh token of
+            // the user, so logout ends the server session, on every device, in the background.
+            session: SessionLifecycle(policy: SessionPolicy(refresh: refresh, restore: .fetchCurrentUser, revokesOnLogout: true)))
     }
 }

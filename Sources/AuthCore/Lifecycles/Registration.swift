@@ -67,6 +67,7 @@ public struct Registration: EntryFlow {
         /// The account exists and must be verified by email or phone before signing in (Hero365).
         case awaitingVerification
         /// The account exists and awaits a parent's approval; it cannot sign in until then (Everday).
+        /// Another registration may start from here (a parent registers several children).
         case pendingApproval
         /// Registered and signed in at once: handed over to the session.
         /// (Indirect: a grant is large, and a phase is as large as its largest case, as is every
@@ -154,12 +155,7 @@ public struct Registration: EntryFlow {
         switch phase {
         case .editing:
             switch intent {
-            case .submit(let input):
-                var effects: [AuthEffect] = []
-                guard let details = validate(input).valueOrReject(id, into: &effects) else { return effects }
-                let request = requests.issue(for: id)
-                phase = .submitting(request)
-                return [.send(request, .register(details))]
+            case .submit(let input): return submit(input, id, &phase, &requests)
             case .startOver: return [.finish(id, .unchanged)]
             }
         case .submitting(let request):
@@ -169,7 +165,17 @@ public struct Registration: EntryFlow {
                 phase = .editing  // The request in flight becomes stale.
                 return requests.finish(waitingFor: request, .superseded) + [.finish(id, .done)]
             }
-        case .awaitingVerification, .pendingApproval:
+        case .pendingApproval:
+            switch intent {
+            case .submit(let input):
+                // Another account (an Everday parent registers several children): a new submission,
+                // as from `editing`; the account already registered waits for approval on the server.
+                return submit(input, id, &phase, &requests)
+            case .startOver:
+                phase = .editing
+                return [.finish(id, .done)]
+            }
+        case .awaitingVerification:
             switch intent {
             case .submit: return [.reject(id, .notAvailableNow)]
             case .startOver:
@@ -181,6 +187,16 @@ public struct Registration: EntryFlow {
             case .submit, .startOver: return [.reject(id, .alreadySignedIn)]
             }
         }
+    }
+
+    /// Sends the form when it is valid (the phase is then `submitting`); otherwise rejects it and
+    /// leaves the phase as it is.
+    private func submit(_ input: RegistrationInput, _ id: IntentID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+        var effects: [AuthEffect] = []
+        guard let details = validate(input).valueOrReject(id, into: &effects) else { return effects }
+        let request = requests.issue(for: id)
+        phase = .submitting(request)
+        return [.send(request, .register(details))]
     }
 
     private func handle(_ reply: Reply, to id: RequestID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {

@@ -37,6 +37,17 @@ public enum ServerSignOutResult: Hashable, Sendable {
     case ended
     /// It could not be confirmed (network, 401, 5xx…): the refresh token may live until it expires.
     case notConfirmed(AuthError)
+
+    /// The report an outcome carries, if it is a background sign-out's end.
+    init?(_ outcome: AuthOutcome) {
+        switch outcome {
+        case .serverSessionEnded: self = .ended
+        case .serverSessionNotConfirmed(let failure): self = .notConfirmed(.server(failure))
+        case .signedIn, .signedOut, .tokenRefreshed, .refreshRetryScheduled, .offline, .passwordSetupRequired, .passwordChangeRequired,
+            .realtimeConnected, .realtimeDisconnected, .vaultUnreadable, .failed:
+            return nil
+        }
+    }
 }
 
 /// What a registration gave.
@@ -120,11 +131,42 @@ extension BackendClient {
 
     /// Signs out: the vault is cleared and the user signed out at once, whatever the network does.
     /// Where the backend revokes, the server session is then ended in the background (refreshing
-    /// first when the access token has expired, revoking a refresh's successor), and the outcome
-    /// stream reports how that went; ``signOutAndEndServerSession()`` waits for it.
+    /// first when the access token has expired, revoking a refresh's successor, retrying a failure
+    /// a few times), and ``serverSignOutReports()`` tells how that ended;
+    /// ``signOutAndEndServerSession()`` waits for it instead.
     public func signOut() async {
         await runner.start()
         _ = await runner.perform(SessionLifecycle.Intent.logout)
+    }
+
+    /// How each background sign-out ended, from now on: ``ServerSignOutResult/ended`` when the
+    /// server confirmed the session's refresh token is dead, ``ServerSignOutResult/notConfirmed(_:)``
+    /// when it could not be confirmed (offline, refused, a server error after the retries): the
+    /// refresh token may then live on the server until it expires, and the app may tell the user
+    /// (to sign out again later, or end the sessions from another device).
+    ///
+    /// One report per ``signOut()`` that had a server session to end, on backends that end server
+    /// sessions (Everday, Hero365); none elsewhere. Subscribe before signing out: the stream
+    /// holds what is reported after it was made, until the client stops.
+    ///
+    /// ```swift
+    /// let reports = await auth.serverSignOutReports()
+    /// await auth.signOut()  // Signed out here at once.
+    /// for await report in reports {
+    ///     if case .notConfirmed(let error) = report { log(error.errorDescription ?? "") }
+    /// }
+    /// ```
+    public func serverSignOutReports() async -> AsyncStream<ServerSignOutResult> {
+        let outcomes = await runner.outcomes()  // Subscribed now: nothing reported from here on is missed.
+        let (reports, continuation) = AsyncStream.makeStream(of: ServerSignOutResult.self)
+        let relay = Task {
+            for await outcome in outcomes {
+                if let report = ServerSignOutResult(outcome) { continuation.yield(report) }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in relay.cancel() }
+        return reports
     }
 
     /// Signs out at once, like ``signOut()``, then waits for the server session to be ended in the
@@ -135,11 +177,7 @@ extension BackendClient {
         await runner.start()
         await runner.forgetServerSignOutReport()
         _ = await runner.perform(SessionLifecycle.Intent.logout)
-        switch await runner.serverSignOutsSettled() {
-        case .serverSessionEnded?: return .ended
-        case .serverSessionNotConfirmed(let failure)?: return .notConfirmed(.server(failure))
-        default: return nil
-        }
+        return await runner.serverSignOutsSettled().flatMap(ServerSignOutResult.init)
     }
 
     /// Sends one of the app's own requests with the session's bearer, refreshing first (once, for

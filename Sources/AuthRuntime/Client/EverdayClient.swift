@@ -28,7 +28,9 @@ public final class EverdayClient: BackendClient {
             Apps.everday(), contract: EverdayContract(baseURL: baseURL), transport: transport, vault: vault, clock: clock, logger: logger)
     }
 
-    /// Registers an account; it awaits a parent's approval before it can sign in.
+    /// Registers an account; it awaits a parent's approval before it can sign in. A parent
+    /// registering several children calls it once for each, one after the other: a registration
+    /// pending approval does not hold back the next.
     public func register(
         username: String, password: String, email: String? = nil, displayName: String? = nil, discordHandle: String? = nil
     ) async throws(AuthError) -> RegistrationResult {

@@ -6,6 +6,12 @@ import Foundation
 /// the browser where the server hands out a URL, natively with the provider's identity token where
 /// it does not), password recovery by an emailed link, and a session with rotating refresh.
 ///
+/// Signing out (``BackendClient/signOut()``) signs the user out on every device: the user is
+/// signed out here at once, then the server session is ended in the background at the deployed
+/// server's `POST /revoke-tokens/{user_id}`, Supabase's global sign-out, which revokes every
+/// refresh token of the user (the document's `/auth/signout` ends nothing on the server).
+/// ``BackendClient/serverSignOutReports()`` tells whether the server confirmed it.
+///
 /// ```swift
 /// let auth = Hero365Client(baseURL: URL(string: "https://hero365.example/api/v1")!, vault: KeychainVault())
 /// try await auth.sendOTP(to: "+1 234 567 8900")

@@ -4,8 +4,8 @@ import Foundation
 /// Hero365, as its API document describes it (summarised in `Fixtures/hero365/README.md`, with
 /// where the deployed server differs): FastAPI over Supabase at `http://localhost:8000`, every
 /// endpoint under `/api/v1`: email and phone sign-up and sign-in, phone OTP send/verify,
-/// OAuth URL per provider, refresh, password recovery, `GET /users/me`, sign-out. snake_case
-/// bodies; errors `{"detail": …}` (FastAPI's validation list `{"detail": [{"msg"}]}` too).
+/// OAuth URL per provider, refresh, password recovery, `GET /users/me`. snake_case bodies; errors
+/// `{"detail": …}` (FastAPI's validation list `{"detail": [{"msg"}]}` too).
 ///
 /// Every request carries `Content-Type: application/json` ("All requests should use…"), protected
 /// ones `Authorization: Bearer {access_token}`. The access token's own `exp` claim says when it
@@ -34,6 +34,12 @@ import Foundation
 ///   the same Apple user id) to that endpoint under this contract's base path; it answers
 ///   `{access_token, refresh_token, expires_in, token_type, user, is_new_user}`. The identity token
 ///   goes in the body, never in a URL;
+/// - the document's `POST /auth/signout` ends nothing on the server (the refresh token would stay
+///   valid after logout); the deployed server's `POST /revoke-tokens/{user_id}` (bearer: the user
+///   or an admin) is Supabase's global sign-out, which revokes every refresh token of the user.
+///   `APIRequest.revoke(_:_:)` is sent there, with the Supabase user id the session holds in the
+///   path and no body, so signing out signs the user out on every device; any 2xx (a 200 with a
+///   message, a 204) is done;
 /// - errors are `{"detail": …}` for `HTTPException` and `{"error": {"type", "message", "details"}}`
 ///   for validation: the message is read from either (a validation detail's `input` is never
 ///   shown: it may echo what the user typed).
@@ -115,8 +121,16 @@ public struct Hero365Contract: BackendContract {
         case .currentUser(let bearer):
             return build.bodiless("GET", "/users/me", headers: [Self.contentType, RequestBuilder.bearer(bearer.token)])
         case .revoke(_, let bearer):
-            // The document shows no body; Supabase signs out the session of the bearer.
-            return build.bodiless("POST", "/auth/signout", headers: [Self.contentType, RequestBuilder.bearer(bearer.token)])
+            // Deployed: the document's `/auth/signout` ends nothing; `/revoke-tokens/{user_id}` is
+            // Supabase's global sign-out of the user (every refresh token, every device). No body.
+            // The user id is Supabase's, as the session holds it; an OAuth callback's user without
+            // one is named by the access token's `sub`, which is the same id.
+            let userID =
+                bearer.userID.isEmpty
+                ? JWTClaims.payload(of: bearer.token.reveal()).flatMap { AnswerReading.identifier($0["sub"]) } ?? "" : bearer.userID
+            guard !userID.isEmpty else { throw .unsupported("revoking the tokens of a user whose id is unknown") }
+            return build.bodiless(
+                "POST", "/revoke-tokens/" + RequestBuilder.queryValue(userID), headers: [Self.contentType, RequestBuilder.bearer(bearer.token)])
         case .signIn(.username, _): throw .unsupported("sign-in by username")
         case .requestPasswordReset(.usernameOrEmail): throw .unsupported("password recovery by username")
         case .resetPassword: throw .unsupported("completing a reset in the app (the recovery email's link does it)")

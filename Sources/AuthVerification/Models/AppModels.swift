@@ -10,11 +10,12 @@ extension Models {
     /// - The single flows, Anonymous Wall's session, the realtime connection and VynqTalk's app: 4
     ///   requests in flight and 2 answers left over (``fullBounds``, ``LifecycleModel``'s default).
     /// - The three refreshing sessions (Everday's, Subspace's, Hero365's) and Everday's and
-    ///   Subspace's apps: 4 and 1 (``refreshingBounds``; 3,617 to 20,801 states each). A second
-    ///   answer left over takes the three sessions to 54,401–68,851 states each, 13 seconds of CPU
-    ///   together, more than the budget leaves for them.
+    ///   Subspace's apps: 4 and 1 (``refreshingBounds``; 3,617 to 24,494 states each, Hero365's
+    ///   session the largest since its logout revokes in the background). A second answer left
+    ///   over takes the three sessions to 54,401–116,618 states each, more than the budget leaves
+    ///   for them.
     /// - Anonymous Wall's and Hero365's apps: one request at a time (``oneAtATime``; 57,621 and
-    ///   25,163 states). With a second request in flight they hold 130,611 and 148,450 states:
+    ///   25,173 states). With a second request in flight they hold 130,611 and 148,476 states:
     ///   Anonymous Wall's alone then takes about 10 seconds on one core, and the two together
     ///   leave no room for the rest. Each has four entry flows whose code cooldowns (and Anonymous
     ///   Wall's 429 windows) outlive the flow that met them; at 4 and 2 they close at 1,418,158 and
@@ -159,7 +160,8 @@ extension Models {
                 "PasswordReset.Phase.requestingAgain": "a link is requested afresh",
                 "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
             ],
-            codes: codes, timeHorizon: .zero, maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale
+            codes: codes, timeHorizon: .zero, maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale,
+            endsServerSessions: true  // Logout revokes at the deployed `/revoke-tokens/{user_id}`.
         ) { snapshot in
             // The OAuth intents depend on three facts of the world (the pending attempt, the next
             // token indices), the session's on the call it can offer: the menu is built once for

@@ -222,7 +222,9 @@ public enum Models {
             bounds = refreshingBounds
             policy = SessionPolicy(
                 refresh: modelRefresh(retryLimit: 3),
-                restore: backend == .everday ? .refresh : .fetchCurrentUser, revokesOnLogout: backend == .everday,
+                // Both end the server session at logout: Everday's `/auth/logout`, Hero365's deployed
+                // `/revoke-tokens/{user_id}`.
+                restore: backend == .everday ? .refresh : .fetchCurrentUser, revokesOnLogout: true,
                 supportsPasswordChange: backend == .everday, passwordChangeEndsSessions: backend == .everday,
                 supportsAccountDeletion: backend == .everday, serverSignOutAttempts: 2)
             replies = ReplyCatalogue(

@@ -23,7 +23,8 @@ struct Hero365Probe {
         "the current user once the access token expired", "200 from /auth/refresh {access_token, refresh_token}, then 200; client: the user",
         needs: [.clock])
     static let consumedRefresh = ProbeStep("refresh with the consumed refresh token", "401 (refused)", needs: [.clock])
-    static let signOut = ProbeStep("sign out", "client: signed out (the document leaves sign-out to the client)")
+    static let signOut = ProbeStep(
+        "sign out", "client: signed out at once, then every refresh token of the user revoked (deployed /revoke-tokens/{user_id})")
     static let otp = ProbeStep(
         "sign in with an SMS code", "200 from /auth/otp/send, then 200 {access_token, …}; client: signed in", needs: [.phone, .code])
     static let oauth = ProbeStep("sign in with OAuth (google)", "200 {url}; the callback signs in; client: signed in", needs: [.oauth])
@@ -189,7 +190,8 @@ struct Hero365Probe {
             let after = await relaunched.authState
             run.record(
                 Self.signOut, since: mark, client: "\(ended.map(ProbeRun.brief) ?? "no server sign-out"), \(after.brief)",
-                verdict: after.isSignedIn ? .breaks : .conforms, note: after.isSignedIn ? "still signed in" : "")
+                verdict: after.isSignedIn ? .breaks : .conforms,
+                note: after.isSignedIn ? "still signed in" : ended == .ended ? "" : "the server session was not confirmed ended")
             await relaunched.stop()
         } else {
             for step in [Self.relaunch, Self.expiredBearer, Self.refresh, Self.consumedRefresh, Self.signOut] { run.skip(step, notSignedIn) }

@@ -3,8 +3,9 @@ import Foundation
 /// Hero365, as its API document describes it (summarised in `Fixtures/hero365/README.md`), FastAPI
 /// over Supabase: email and phone sign-up/sign-in, phone OTP with
 /// expiry, resend cooldown and attempt limit, OAuth URL plus a dev callback, rotating refresh
-/// with reuse detection, password recovery, `/users/me`, sign-out. snake_case bodies, errors
-/// `{"detail": …}`.
+/// with reuse detection, password recovery, `/users/me`, sign-out (which ends nothing), and the
+/// deployed server's `/revoke-tokens/{user_id}` (which ends every session of the user). snake_case
+/// bodies, errors `{"detail": …}`.
 ///
 /// A resend inside the cooldown is refused as the document describes a failed send: 400
 /// `Failed to send OTP: [reason]` (Send OTP answers only 200, 400 and 503), the reason in
@@ -61,6 +62,11 @@ struct Hero365: Contract {
 
     private var settings: Configuration.Hero365 { services.configuration.hero365 }
 
+    /// The id of the account with `identifier`, an email address or a phone number.
+    func userID(_ identifier: String) -> String? {
+        state.withLock { ($0.user(email: identifier.lowercased()) ?? $0.user(phone: identifier))?.id }
+    }
+
     var routes: [Route] {
         [
             Route("POST", "/api/v1/auth/signup", signup),
@@ -76,6 +82,7 @@ struct Hero365: Contract {
             Route("POST", "/api/v1/auth/password-recovery", passwordRecovery),
             Route("GET", "/api/v1/users/me", me),
             Route("POST", "/api/v1/auth/signout", signout),
+            Route("POST", "/api/v1/revoke-tokens/{user_id}", revokeTokens),
         ]
     }
 
@@ -331,6 +338,22 @@ struct Hero365: Contract {
 
     private func signout(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         .json(200, ["message": "Sign out should be handled by the frontend Supabase client"])
+    }
+
+    /// The deployed server's `POST /revoke-tokens/{user_id}` (not in the document; served in both
+    /// forms, as the client sends it to either): Supabase's global sign-out. Bearer; the user
+    /// themself or an admin (this server has no admins, so only the user), 403 otherwise; every
+    /// refresh token of the user is revoked, on every device. 200 `{"message"}`.
+    private func revokeTokens(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
+        let grant = try services.authorize(
+            request, for: backend, missing: "Not authenticated", invalid: "Could not validate credentials",
+            expired: "Token has expired"
+        )
+        guard let userID = request.parameters["user_id"], userID == grant.subject else {
+            throw Rejection(403, "Not authorized to revoke tokens for this user")
+        }
+        services.sessions.revokeAllSessions(of: userID, for: backend)
+        return .json(200, ["message": "All tokens revoked for user"])
     }
 
     // MARK: Helpers

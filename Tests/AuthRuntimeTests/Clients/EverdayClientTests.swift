@@ -80,6 +80,25 @@ struct EverdayClientTests {
         }
     }
 
+    @Test("a parent registers two children in a row: the second registration starts over from pending approval; both await approval")
+    func registersTwoChildrenInARow() async throws {
+        try await EndToEndStack.with(.everday) { stack in
+            let auth = Self.client(stack)
+            let first = try await auth.register(username: "firstkid", password: Self.password, email: "firstkid@example.com")
+            #expect(first == .pendingApproval(message: Self.pending))
+            #expect(await auth.authState == .pendingApproval)
+            let second = try await auth.register(username: "secondkid", password: Self.password, email: "secondkid@example.com")
+            #expect(second == .pendingApproval(message: Self.pending))
+            #expect(await auth.authState == .pendingApproval)
+            #expect(stack.server.ledger.requests("POST", "/api/auth/register") == 2)
+            #expect(stack.server.approve(username: "firstkid"))
+            #expect(stack.server.approve(username: "secondkid"), "the second account exists and awaits approval too")
+            let signedIn = try await auth.signIn(username: "secondkid", password: Self.password)
+            #expect(signedIn.user?.email == "secondkid@example.com")
+            await auth.stop()
+        }
+    }
+
     @Test("a duplicate registration (from another device) throws the server's message")
     func duplicate() async throws {
         try await EndToEndStack.with(.everday) { stack in

@@ -31,6 +31,39 @@ struct Hero365ClientTests {
         }
     }
 
+    @Test(
+        "signOut signs out at once and serverSignOutReports() tells how the server session ended: ended when the server revoked every refresh token of the user; notConfirmed after the retries when the server keeps failing"
+    )
+    func serverSignOutReports() async throws {
+        try await EndToEndStack.with(.hero365) { stack in
+            let auth = Self.client(stack)
+            _ = try await auth.signUp(identifier: "hero@example.com", password: Self.password)
+            let reports = await auth.serverSignOutReports()
+            var next = reports.makeAsyncIterator()
+
+            let user = try await auth.signIn(identifier: "hero@example.com", password: Self.password)
+            #expect(stack.server.liveRefreshTokens(of: user.id, on: .hero365) == 1)
+            await auth.signOut()
+            #expect(await auth.authState == .signedOut, "signed out at once")
+            #expect(await next.next() == .ended)
+            #expect(stack.server.liveRefreshTokens(of: user.id, on: .hero365) == 0)
+
+            _ = try await auth.signIn(identifier: "hero@example.com", password: Self.password)
+            stack.server.inject(.serverError(status: 503), path: "/api/v1/revoke-tokens/\(user.id)")
+            await auth.signOut()
+            #expect(await auth.authState == .signedOut, "signed out at once, whatever the server does")
+            guard case .notConfirmed(let error)? = await next.next() else {
+                Issue.record("the failed revoke was not reported as not confirmed")
+                return
+            }
+            #expect(error.errorDescription?.isEmpty == false)
+            let revokes = stack.server.ledger.requests("POST", "/api/v1/revoke-tokens/{user_id}")
+            #expect(revokes == 4, "the first sign-out's, then the second's sent and retried a bounded number of times")
+            #expect(stack.server.liveRefreshTokens(of: user.id, on: .hero365) == 1, "the refresh token lives on, and the app was told")
+            await auth.stop()
+        }
+    }
+
     @Test("OTP: send, a resend inside the cooldown is refused with the wait, a wrong code throws 'Invalid OTP', the texted one signs in")
     func otp() async throws {
         try await EndToEndStack.with(.hero365) { stack in

@@ -78,6 +78,35 @@ struct DeployedFormTests {
 
     // MARK: Hero365
 
+    @Test(
+        "the document says POST /auth/signout, which ends nothing on the server; the deployed server revokes every refresh token of the user at POST /revoke-tokens/{user_id}; revoke is sent there, and a 200 with a message or a bare 204 is done"
+    )
+    func hero365RevokeTokens() throws {
+        let contract = Hero365Contract(server: URL(string: "https://hero365.example")!, prefix: Hero365Contract.productionPrefix)
+        let token = AccessToken("h-access")
+        let revoke = APIRequest.revoke(RefreshToken("h-refresh"), Bearer(token: token, userID: "3f2b6c1e-7f0a-4a51-9d0e-2b1b6d9f1a11"))
+        let request = try contract.encode(revoke)
+        #expect(request.method == "POST")
+        #expect(request.url.path == "/v1/revoke-tokens/3f2b6c1e-7f0a-4a51-9d0e-2b1b6d9f1a11", "under the configured prefix")
+        #expect(request.headers["Authorization"] == "Bearer h-access")
+        #expect(request.body == nil, "the refresh token is never sent: the server revokes every one of the user")
+        #expect(!request.url.path.contains("signout"))
+
+        #expect(try Self.decoded(.hero365, "revoke-tokens.response.200.deployed.json") == .accepted("All tokens revoked for user"))
+        #expect(contract.decode(HTTPResponse(status: 204, body: Data()), for: revoke, receivedAt: Self.receivedAt) == .accepted(nil))
+        #expect(
+            try Self.decoded(.hero365, "revoke-tokens.response.403.deployed.json")
+                == .failed(.forbidden("Not authorized to revoke tokens for this user")))
+
+        // An OAuth callback's user without an id: the access token's `sub` names the same user.
+        let claims = Data(#"{"sub":"7d1e0c9a","exp":1767312000}"#.utf8).base64EncodedString()
+            .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let jwt = AccessToken("eyJhbGciOiJIUzI1NiJ9.\(claims).sig")
+        let unnamed = try contract.encode(.revoke(RefreshToken("h-refresh"), Bearer(token: jwt, userID: "")))
+        #expect(unnamed.url.path == "/v1/revoke-tokens/7d1e0c9a")
+        #expect(throws: ContractError.self) { try contract.encode(.revoke(RefreshToken("h-refresh"), Bearer(token: token, userID: ""))) }
+    }
+
     @Test("the document says password recovery sends {email} as a body; the deployed server reads ?email=; both are sent, the query percent-encoded")
     func hero365RecoveryQuery() throws {
         let contract = Hero365Contract.development

@@ -111,7 +111,66 @@ struct Hero365EndToEndTests {
             #expect(await client.call(request).status == 200)
             let user = try #require(await client.credentials?.user.id)
             await client.logout()
-            #expect(stack.server.liveRefreshTokens(of: user, on: .hero365) == 1, "Hero365 documents no revocation: sign-out is local")
+            #expect(await client.waitFor(.serverSessionEnded))
+            #expect(stack.server.liveRefreshTokens(of: user, on: .hero365) == 0, "sign-out ends the server session")
+            _ = await client.stop()
+        }
+    }
+
+    @Test(
+        "the document says /auth/signout, which ends nothing on the server; the deployed server revokes every refresh token of the user at /revoke-tokens/{user_id}; both work: logout is local at once, then no refresh token of the user is live, on any device",
+        arguments: ServerForm.allCases)
+    func logoutRevokesEverySession(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.hero365, configure: form.configure) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.hero365(), vault: vault)
+            await Accounts.hero365(client, email: "hero@example.com")
+            await client.send(Do.signIn("hero@example.com", Accounts.password))
+            let other = await stack.client(Apps.hero365())  // The same user on another device.
+            await other.send(Do.signIn("hero@example.com", Accounts.password))
+            let user = try #require(await client.credentials?.user.id)
+            #expect(stack.server.liveRefreshTokens(of: user, on: .hero365) == 2)
+
+            await client.logout()
+            #expect(await client.session == nil)
+            #expect(vault.credentials == nil, "cleared at once")
+            #expect(await client.waitFor(.serverSessionEnded))
+            let revokes = stack.wire.exchanges.filter { $0.request.url.path.contains("/revoke-tokens/") }
+            #expect(revokes.map(\.request.url.path) == ["/api/v1/revoke-tokens/\(user)"])
+            #expect(revokes.map(\.answer.status) == [200])
+            #expect(stack.server.ledger.requests("POST", "/api/v1/auth/signout") == 0, "the document's sign-out ends nothing: not sent")
+            #expect(stack.server.liveRefreshTokens(of: user, on: .hero365) == 0, "every device is signed out on the server")
+            let otherCall = await other.call(try Accounts.protectedRequest(stack))
+            #expect(otherCall.status == 401 || otherCall.failureValue == .sessionEnded, "the other device's session is over")
+            _ = await client.stop()
+            _ = await other.stop()
+        }
+    }
+
+    @Test(
+        "logout after the access token expired (refresh failing meanwhile, then the server back): the pair is renewed, never stored, and revoked; a failed revoke is retried; no refresh token of the user is live"
+    )
+    func logoutWithExpiredAccessToken() async throws {
+        try await EndToEndStack.with(.hero365, configure: ServerForm.deployed.configure) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.hero365(), vault: vault)
+            await Accounts.hero365(client, email: "hero@example.com")
+            await client.send(Do.signIn("hero@example.com", Accounts.password))
+            let user = try #require(await client.credentials?.user.id)
+            let lifetime = Int64(stack.server.configuration.hero365.tokens.accessTokenLifetime)
+            stack.server.inject(.serverError(status: 503), path: "/api/v1/auth/refresh")  // The refresh keeps failing.
+            await client.advance(stack.clock, by: .seconds(lifetime + 1))
+            for _ in 0..<3 { await client.advance(stack.clock, by: .seconds(60)) }
+            stack.server.clearFaults()
+            stack.server.inject(.serverError(status: 503), path: "/api/v1/revoke-tokens/\(user)", times: 1)
+            let refreshesBefore = stack.server.ledger.requests("POST", "/api/v1/auth/refresh")
+            await client.logout()
+            #expect(vault.credentials == nil, "cleared at once")
+            #expect(await client.waitFor(.serverSessionEnded))
+            #expect(stack.server.ledger.requests("POST", "/api/v1/auth/refresh") == refreshesBefore + 1, "renewed once, to revoke")
+            #expect(stack.wire.exchanges(to: "/revoke-tokens/\(user)").map(\.answer.status) == [503, 200], "retried after a 503")
+            #expect(stack.server.liveRefreshTokens(of: user, on: .hero365) == 0)
+            #expect(vault.credentials == nil, "the renewed pair was never stored")
             _ = await client.stop()
         }
     }
@@ -193,7 +252,8 @@ struct Hero365EndToEndTests {
             #expect(await client.call(request).status == 200)
             let user = try #require(await client.credentials?.user.id)
             await client.logout()
-            #expect(stack.server.liveRefreshTokens(of: user, on: .hero365) == 1, "Hero365 documents no revocation: sign-out is local")
+            #expect(await client.waitFor(.serverSessionEnded))
+            #expect(stack.server.liveRefreshTokens(of: user, on: .hero365) == 0, "the OAuth session ends on the server too")
             _ = await client.stop()
         }
     }

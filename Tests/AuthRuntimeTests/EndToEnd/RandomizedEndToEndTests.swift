@@ -93,7 +93,10 @@ struct RandomizedEndToEndTests {
     static let hero365 = RandomBackend<Hero365App>(
         app: Apps.hero365(), lifetime: 8 * 24 * 3600,
         signIn: { Hero365Intents.signIn("hero@example.com", $0) },
-        paths: [.refresh: "/api/v1/auth/refresh", .signIn: "/api/v1/auth/signin", .protected: "/api/v1/users/me"],
+        paths: [
+            .refresh: "/api/v1/auth/refresh", .signIn: "/api/v1/auth/signin", .protected: "/api/v1/users/me",
+            .logout: "/api/v1/revoke-tokens/",
+        ],
         protectedRequest: { try Accounts.protectedRequest($0) },
         prepare: { _, client in
             await Accounts.hero365(client, email: "hero@example.com")
@@ -104,6 +107,12 @@ struct RandomizedEndToEndTests {
             await client.send(Hero365Intents.sendCode(phone))
             if let code = stack.server.outbox(to: phone).last?.code { await client.send(Hero365Intents.verify(code)) }
             return password
+        },
+        liveRefreshTokens: { stack in
+            // Logout revokes every refresh token of the user holding the session: the email account,
+            // or the phone account a code sign-in opened.
+            let users = ["hero@example.com", "+15551234567"].compactMap { stack.server.hero365UserID($0) }
+            return users.reduce(0) { $0 + stack.server.liveRefreshTokens(of: $1, on: .hero365) }
         })
 
     @Test(

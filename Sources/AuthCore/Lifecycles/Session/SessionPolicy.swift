@@ -64,8 +64,9 @@ public struct SessionPolicy: Hashable, Sendable {
     /// What to do with stored credentials at launch.
     public var restore: RestorePolicy
     /// End the server session at logout, in the background (Everday `/auth/logout` revokes the
-    /// refresh token); `false` where the backend documents no revocation (Hero365: sign-out is
-    /// local), and the refresh token then lives on the server until it expires.
+    /// refresh token; Hero365's deployed `/revoke-tokens/{user_id}` revokes every refresh token of
+    /// the user); `false` where the backend offers no revocation, and the refresh token then lives
+    /// on the server until it expires.
     public var revokesOnLogout: Bool
     /// How many times the background sign-out sends each of its requests before it reports that
     /// the server session could not be confirmed ended (the first send and the retries).

@@ -281,7 +281,7 @@ enum RandomRuns {
                 // One exception, by design: after a logout, the pair a background refresh renews is
                 // never stored, and its access token only revokes that pair.
                 let revokesWithRenewedPair =
-                    moves.paths[.logout].map { request.url.path.hasSuffix($0) } == true && Self.accessTokenRefreshed(token, in: stack.wire)
+                    moves.paths[.logout].map { request.url.path.contains($0) } == true && Self.accessTokenRefreshed(token, in: stack.wire)
                 if !revokesWithRenewedPair {
                     violations.withLock { $0.append("an access token was used before it was stored (\(request.url.path))") }
                 }
