@@ -77,7 +77,8 @@ enum SessionTable {
         // The password-setup sample holds credentials without a refresh token: nothing to revoke.
         let c = name == "passwordSetupRequired" ? Samples.passwordUnsetCredentials : credentials(machine)
         let revokes = machine.policy.revokesOnLogout && name != "signedOut" && c.refreshToken != nil
-        let awaitsRefresh = revokes && (name == "restoring" || name == "active.refreshing")
+        // The restoring sample asks for the current user: only a refresh is awaited.
+        let awaitsRefresh = revokes && name == "active.refreshing"
         let revoke: [AuthEffect] =
             revokes && !awaitsRefresh
             ? [.send(Samples.r(revokeID), .revoke(c.refreshToken!, Bearer(token: c.accessToken, userID: c.user.id)))] : []

@@ -318,6 +318,11 @@ extension SessionTable {
                 .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(10), asking: .refresh)),
                 [.send(Samples.r(10), .refresh(Samples.refresh1))]),
             row(
+                "restoring by refresh + logout → signedOut at once; where the backend revokes, the refresh is awaited for its successor",
+                .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .refresh)), intent(.logout), .signedOut,
+                [.clearCredentials] + (machine.policy.revokesOnLogout ? [] : [.cancel(Samples.r(1))]) + timersCancelled
+                    + [.emit(.signedOut(.userRequested)), .finish(Samples.intent, .signedOut)]),
+            row(
                 "restoring by refresh + reply(401) → signedOut(sessionExpired), vault cleared",
                 .restoring(SessionLifecycle.Restoring(credentials: c, request: Samples.r(1), asking: .refresh)),
                 .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0),

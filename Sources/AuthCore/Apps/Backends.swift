@@ -113,9 +113,12 @@ public enum Apps {
                 connection: connection))
     }
 
-    /// Everday, as its API document describes it (`Fixtures/everday/README.md`).
+    /// Everday, as its API document describes it (`Fixtures/everday/README.md`), with what its
+    /// deployed server adds: the password change and, unless `accountDeletion` is `false`, the
+    /// account deletion.
     public static func everday(
-        refresh: RefreshPolicy = .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2)), serverSignOutAttempts: Int = 3
+        refresh: RefreshPolicy = .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2)), serverSignOutAttempts: Int = 3,
+        accountDeletion: Bool = true
     ) -> EverdayApp {
         Handover(
             entry: OneOf(
@@ -127,7 +130,7 @@ public enum Apps {
                 // refresh token of the user when it does, so a change ends the session cleanly.
                 policy: SessionPolicy(
                     refresh: refresh, restore: .refresh, revokesOnLogout: true, supportsPasswordChange: true,
-                    passwordChangeEndsSessions: true, supportsAccountDeletion: true, serverSignOutAttempts: serverSignOutAttempts)))
+                    passwordChangeEndsSessions: true, supportsAccountDeletion: accountDeletion, serverSignOutAttempts: serverSignOutAttempts)))
     }
 
     /// Subspace, as its API document and its deployed server describe it

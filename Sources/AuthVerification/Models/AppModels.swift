@@ -89,7 +89,10 @@ extension Models {
 
     /// Everday's whole app.
     public static func everdayApp() -> Model<EverdayApp> {
-        let app = Apps.everday(refresh: modelRefresh(retryLimit: 2), serverSignOutAttempts: 2)
+        // Without the account deletion: with it this model holds 42,239 states at 4/1 (14,939
+        // without) and does not close in two minutes at 4/2; the deletion is explored by the
+        // mutant models (`session.restoringByUser`) and its transitions are tabled.
+        let app = Apps.everday(refresh: modelRefresh(retryLimit: 2), serverSignOutAttempts: 2, accountDeletion: false)
         let entries =
             Menus.routed(Menus.registration([.usernamePassword]), into: app) + Menus.routed(Menus.passwordSignIn(.username), into: app)
             + Menus.routed(Menus.passwordReset(.emailedToken), into: app)

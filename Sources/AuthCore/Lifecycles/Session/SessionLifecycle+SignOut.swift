@@ -38,7 +38,8 @@ extension SessionLifecycle {
             if case .refreshing(let id, _) = active.refresh { return id }
             return nil
         case .restoring(let restoring):
-            return policy.restore == .refresh && policy.refresh != .none && restoring.credentials.refreshToken != nil ? restoring.request : nil
+            // Restoring by refresh: at launch (Everday), or after the launch check's 401 (Hero365, Subspace).
+            return restoring.endpoint == .refresh ? restoring.request : nil
         case .signedOut, .passwordSetupRequired, .passwordChangeRequired:
             return nil
         }
