@@ -119,21 +119,11 @@ enum SmallModels {
         typealias Intent = SessionIntent
         var name: String { "session.changing" }
         func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == SessionIntent {
-            var replies = ReplyCatalogue(
-                grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)],
-                accessLifetime: Models.tokenLifetime)
-            replies.failures = [.unauthorized(nil), .network]
-            replies.callFailures = [.unauthorized(nil)]
-            replies.passwordStepFailures = [.incorrectPassword(nil)]
-            replies.passwordChangeRevokesRefreshTokens = true
-            replies.passwordStepAnswersUser = false
-            return Model(
-                name: name, machine: machine, replies: replies, unreachableByDesign: rotatingUnreachable, timeHorizon: .zero,
-                endsServerSessions: true
-            ) { snapshot in
-                [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
-                    + Menus.session(in: snapshot, callers: 1).map { .session($0) }
-            }
+            var model = RotatingSession()(name, machine)
+            model.replies.passwordStepFailures = [.incorrectPassword(nil)]
+            model.replies.passwordChangeRevokesRefreshTokens = true
+            model.replies.passwordStepAnswersUser = false
+            return model
         }
     }
 
