@@ -8,7 +8,7 @@ import Testing
 struct Hero365CrossCheckTests {
     static let lifetime: Int64 = 8 * 24 * 3600
 
-    @Test("email sign-up asks to verify, sign-in grants with a refresh token and exp, /users/me, recovery, sign-out")
+    @Test("email sign-up asks to verify, sign-in grants with a refresh token and exp, /users/me, recovery, a sign-out that revokes every refresh token")
     func emailLifecycle() async throws {
         try await withReference(.hero365) { hero in
             let email = try Typed.email("user@example.com")
@@ -30,7 +30,8 @@ struct Hero365CrossCheckTests {
                 try await hero.send(.signIn(.email(email), try Typed.password("WrongPassword1"))) == .failed(.unauthorized("Invalid credentials")))
             #expect(
                 try await hero.send(.revoke(try #require(grant.refreshToken), bearer))
-                    == .accepted("Sign out should be handled by the frontend Supabase client"))
+                    == .accepted("All tokens revoked for user"))
+            #expect(try await hero.send(.refresh(try #require(grant.refreshToken))) == .failed(.unauthorized("Invalid refresh token")))
             #expect(
                 try await hero.send(.currentUser(Bearer(token: AccessToken("forged"), userID: "x")))
                     == .failed(.unauthorized("Could not validate credentials")))
