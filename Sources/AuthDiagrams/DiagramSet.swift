@@ -253,6 +253,20 @@ extension DiagramSet {
     public static func standard(progress: (String) -> Void = { _ in }) -> DiagramSet {
         StandardSet.shared.get(progress: progress)
     }
+
+    /// What each lifecycle diagram of `reference` (the same lifecycles explored at higher bounds)
+    /// has that this set's lacks: a state or an edge, per diagram name, in a stable order. Empty
+    /// when the diagrams drawn here miss nothing.
+    public func missing(comparedTo reference: DiagramSet) -> [(diagram: String, missing: [String])] {
+        var found: [(diagram: String, missing: [String])] = []
+        for drawn in diagrams where drawn.kind == .lifecycle {
+            guard let wider = reference.diagram(named: drawn.name) else { continue }
+            let states = Set(wider.graph.states).subtracting(drawn.graph.states).sorted().map { "state \($0)" }
+            let edges = Set(wider.graph.edges).subtracting(drawn.graph.edges).sorted().map { "edge \($0.from) —\($0.label)→ \($0.to)" }
+            if !(states + edges).isEmpty { found.append((drawn.name, states + edges)) }
+        }
+        return found
+    }
 }
 
 /// The standard set, explored at most once per process.

@@ -182,14 +182,18 @@ extension Authflow {
             options: [.flag("write", "write DIR/INDEX.md"), .flag("check", "exit 1 when DIR/INDEX.md differs from what the fixtures give")],
             examples: ["fixtures --check"]),
         CommandSpec(
-            name: "diagrams", synopsis: "authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check]",
+            name: "diagrams", synopsis: "authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check [--full-bounds]]",
             summary: "generate StateDiagrams/ from the reducers (.mmd, .dot, .scxml, README.md; .svg where Graphviz's dot is on the PATH)",
             options: [
                 .value("output", "DIR", "where to write (default StateDiagrams)"),
                 .value("format", "F", "mermaid, dot, scxml or all, comma-separated (default all)"),
                 .flag("check", "write nothing; exit 1 naming every file that differs from what the code generates (.svg not compared)"),
+                .flag(
+                    "full-bounds",
+                    "with --check: explore every lifecycle at 4 in flight / 2 left over too, and exit 1 if a diagram (drawn at verify's default bounds) lacks a state or an edge found there"
+                ),
             ],
-            examples: ["diagrams", "diagrams --check"]),
+            examples: ["diagrams", "diagrams --check", "diagrams --check --full-bounds"]),
         CommandSpec(
             name: "serve", synopsis: "authflow serve [--backend NAME|all] [--port 8080] [--deployed] [--deviate LIST] [--quiet]",
             summary: "run the reference backend for local app development, logging each request; Ctrl-C stops it",

@@ -1,10 +1,12 @@
 import AuthDiagrams
+import AuthVerification
 import Foundation
 
 extension Authflow {
-    /// `authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check]`: generates
-    /// `StateDiagrams/` from the reducers, or with `--check` says which files differ from what
-    /// the code generates (exit 1). Where Graphviz's `dot` is on the `PATH`, writing also renders
+    /// `authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check [--full-bounds]]`:
+    /// generates `StateDiagrams/` from the reducers, or with `--check` says which files differ from
+    /// what the code generates (exit 1); `--full-bounds` also explores every lifecycle at 4 in
+    /// flight / 2 left over and fails when a drawn diagram lacks a state or an edge found there. Where Graphviz's `dot` is on the `PATH`, writing also renders
     /// every `.dot` to `.svg`; `--check` never compares `.svg` files.
     static func diagrams(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         guard arguments.positional.isEmpty else {
@@ -26,6 +28,19 @@ extension Authflow {
                 return 1
             }
             out("✓ \(folder.path) is what the code generates (\(files.count) files; .svg files are not compared)")
+            guard arguments.flags.contains("full-bounds") else { return 0 }
+            let full = Models.fullBounds
+            let reference = DiagramSet.explore(.atFullBounds, progress: { err("at \(full.inFlight)/\(full.stale): \($0)") })
+            let missing = set.missing(comparedTo: reference)
+            guard missing.isEmpty else {
+                for (diagram, lacks) in missing {
+                    err("\(diagram), drawn at the bounds verify checks by default, lacks what \(full.inFlight) in flight / \(full.stale) left over reach:")
+                    lacks.forEach { err("  \($0)") }
+                }
+                err("raise that model's bounds (its LifecycleModel) until its diagram misses nothing")
+                return 1
+            }
+            out("✓ drawn at the bounds verify checks by default, no lifecycle diagram misses a state or an edge of \(full.inFlight) in flight / \(full.stale) left over")
             return 0
         }
 

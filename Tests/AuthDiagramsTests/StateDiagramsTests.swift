@@ -38,6 +38,18 @@ struct StateDiagramsTests {
         #expect(Set(stale) == Set(["\(name).mmd", "\(name).dot", "\(name).scxml", "README.md"].map { StaleFile(path: $0, reason: .differs) }))
     }
 
+    @Test("the full-bounds check names what a lifecycle diagram lacks of a wider exploration, and nothing when it lacks nothing")
+    func fullBoundsCheckNamesMissingEdges() async throws {
+        let generated = await Committed.generated
+        #expect(generated.missing(comparedTo: generated).isEmpty)
+        let diagram = try #require(generated.diagram(named: "session.everday"))
+        let edge = try #require(diagram.graph.edges.last)
+        let narrower = generated.changing("session.everday") { $0.removing(edge) }
+        let missing = narrower.missing(comparedTo: generated)
+        #expect(missing.map(\.diagram) == ["session.everday"])
+        #expect(missing.first?.missing == ["edge \(edge.from) —\(edge.label)→ \(edge.to)"])
+    }
+
     @Test("a graph with one edge added makes the check fail, naming the diagram's files")
     func addedEdgeIsStale() async throws {
         let generated = await Committed.generated
