@@ -34,13 +34,17 @@ extension Authflow {
             let missing = set.missing(comparedTo: reference)
             guard missing.isEmpty else {
                 for (diagram, lacks) in missing {
-                    err("\(diagram), drawn at the bounds verify checks by default, lacks what \(full.inFlight) in flight / \(full.stale) left over reach:")
+                    err(
+                        "\(diagram), drawn at the bounds verify checks by default, lacks what \(full.inFlight) in flight / \(full.stale) left over reach:"
+                    )
                     lacks.forEach { err("  \($0)") }
                 }
                 err("raise that model's bounds (its LifecycleModel) until its diagram misses nothing")
                 return 1
             }
-            out("✓ drawn at the bounds verify checks by default, no lifecycle diagram misses a state or an edge of \(full.inFlight) in flight / \(full.stale) left over")
+            out(
+                "✓ drawn at the bounds verify checks by default, no lifecycle diagram misses a state or an edge of \(full.inFlight) in flight / \(full.stale) left over"
+            )
             return 0
         }
 

@@ -8,7 +8,8 @@ import Testing
 struct Hero365CrossCheckTests {
     static let lifetime: Int64 = 8 * 24 * 3600
 
-    @Test("email sign-up asks to verify, sign-in grants with a refresh token and exp, /users/me, recovery, a sign-out that revokes every refresh token")
+    @Test(
+        "email sign-up asks to verify, sign-in grants with a refresh token and exp, /users/me, recovery, a sign-out that revokes every refresh token")
     func emailLifecycle() async throws {
         try await withReference(.hero365) { hero in
             let email = try Typed.email("user@example.com")
