@@ -16,7 +16,8 @@ import Foundation
 /// clients can practise reconnecting.
 ///
 /// A suspended account (`ReferenceServer.suspendVynqTalkUser(email:)`) is 403 "Your account is
-/// suspended." on every protected call. With `deployed` set, `/ws` answers as the server people run
+/// suspended." on every protected call. With `deployed` set, a refused login is HTTP 200 with
+/// `{"success": false, "message": "Incorrect Password."}`, and `/ws` answers as the server people run
 /// does: it always switches protocols, then closes at once (1001, no message) when the token is
 /// missing, invalid or expired, and for a suspended user sends `online_users` and `user_suspended`
 /// (the `{"success","data","message"}` envelope, the event in `message`) before closing.
@@ -91,6 +92,11 @@ struct VynqTalk: Contract {
         let email = body.string("email")?.lowercased() ?? ""
         let password = body.fields["password"]?.string ?? ""
         guard let user = users.withLock({ $0[email] }), user.password == password else {
+            // The deployed server answers a refused login 200, `success: false`, no `data`; an
+            // unknown email the same way here (it was seen answering a wrong password only).
+            guard !services.configuration.vynqTalk.deployed else {
+                return .json(200, ["success": false, "message": "Incorrect Password."])
+            }
             return refused(401, "Invalid email or password")
         }
         return signedIn(user, message: "Login successful")
