@@ -2,7 +2,7 @@ import Foundation
 
 /// VynqTalk, as its API document describes it (summarised in `Fixtures/vynqTalk/README.md`), a
 /// Vapor server: `POST /auth/signup`, `POST /auth/login`, protected
-/// `GET /users` and `GET /users/search?query=`. Every API answer is the `{"success","data","message"}`
+/// `GET /users`, `GET /users/me` (the bearer's own user) and `GET /users/search?query=`. Every API answer is the `{"success","data","message"}`
 /// envelope (Requirement 4.1), the app's own refusals included: bad credentials (401) and a taken
 /// email (409) are `success: false` with their HTTP status and the message to show (4.2). Framework
 /// errors (input validation, an undecodable body, the token middleware, unknown routes) use Vapor's
@@ -46,6 +46,7 @@ struct VynqTalk: Contract {
             Route("POST", "/auth/signup", signup),
             Route("POST", "/auth/login", login),
             Route("GET", "/users", list),
+            Route("GET", "/users/me", me),
             Route("GET", "/users/search", search),
             Route("GET", "/ws", webSocket),
         ]
@@ -113,6 +114,13 @@ struct VynqTalk: Contract {
         return .json(200, ["success": true, "data": .array(all.map(json)), "message": nil])
     }
 
+    /// `GET /users/me`: the bearer's own user in the envelope; 401 without a valid token, 403 suspended.
+    private func me(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
+        let subject = try authorize(request)
+        guard let user = users.withLock({ $0.values.first { $0.id == subject } }) else { throw Rejection(404, "User not found") }
+        return .json(200, ["success": true, "data": json(user), "message": nil])
+    }
+
     private func search(_ request: ContractRequest) throws(Rejection) -> ServerResponse {
         try authorize(request)
         let query = (request.http.query["query"] ?? "").lowercased()
@@ -177,9 +185,12 @@ struct VynqTalk: Contract {
         }
     }
 
-    private func authorize(_ request: ContractRequest) throws(Rejection) {
+    /// The bearer's user id, once its token is valid and its user not suspended.
+    @discardableResult
+    private func authorize(_ request: ContractRequest) throws(Rejection) -> String {
         let grant = try services.authorize(request, for: backend, missing: "Unauthorized", invalid: "Unauthorized", expired: "Token expired")
         guard !suspended.withLock({ $0.contains(grant.subject) }) else { throw Rejection(403, "Your account is suspended.") }
+        return grant.subject
     }
 
     private func signedIn(_ user: User, message: String) -> ServerResponse {
