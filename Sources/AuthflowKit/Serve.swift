@@ -88,7 +88,7 @@ public final class DevServer: Sendable {
 
     /// The names `--deviate` takes, each a way Everday may answer otherwise than its document says.
     public static let deviationNames = [
-        "keep-session-at-logout", "accept-consumed-refresh", "register-201", "rename-token-keys", "strict-password",
+        "keep-session-at-logout", "accept-consumed-refresh", "register-201", "rename-token-keys", "strict-password", "lockout",
     ]
 
     /// The deviations a comma-separated list of ``deviationNames`` switches on, or `nil` naming the first unknown one.
@@ -101,6 +101,7 @@ public final class DevServer: Sendable {
             case "register-201": deviations.registrationStatus = 201
             case "rename-token-keys": deviations.renamedTokenKeys = ["AccessToken": "access_token", "RefreshToken": "refresh_token"]
             case "strict-password": deviations.minimumPasswordLength = 12
+            case "lockout": deviations.lockoutAfterFailures = 5
             default:
                 return .failure(
                     Authflow.CommandProblem(description: "--deviate takes \(deviationNames.joined(separator: ", ")), not '\(name)'"))

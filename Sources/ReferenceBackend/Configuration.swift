@@ -51,9 +51,11 @@ public struct Configuration: Sendable {
     public struct VynqTalk: Sendable {
         /// Access-token policy (default 1 hour).
         public var tokens = TokenPolicy(accessTokenLifetime: 3600)
-        /// Answer `/ws` as the deployed server does: the upgrade is always accepted, then closed
-        /// at once for a missing, invalid or expired token, and after `user_suspended` for a
-        /// suspended user (the document's server refuses the handshake with 401 or 403). Off by default.
+        /// Answer as the deployed server does: `/ws` always accepts the upgrade, then closes at
+        /// once for a missing, invalid or expired token, and after `user_suspended` for a suspended
+        /// user (the document's server refuses the handshake with 401 or 403); a refused login is
+        /// HTTP 200 with `{"success": false, "message": "Incorrect Password."}` and no `data` (the
+        /// document's server answers 401 in the envelope). Off by default.
         public var deployed = false
         /// Creates the defaults.
         public init() {}
@@ -121,6 +123,13 @@ public struct Configuration: Sendable {
             public var renamedTokenKeys: [String: String] = [:]
             /// Registration refuses a password shorter than this with 400; `nil` (the document) sets no rule.
             public var minimumPasswordLength: Int?
+            /// The deployed server's lockout: after this many failed logins in a row an account is
+            /// refused with 403 `Account locked. Try again later.`, whatever password is sent, for
+            /// ``lockoutWindow``; `nil` (the document) locks nothing.
+            public var lockoutAfterFailures: Int?
+            /// How long a lockout lasts, by the server's clock (15 minutes). The deployed server's own
+            /// window is not published; the failures are forgotten when it ends, and at any successful login.
+            public var lockoutWindow: TimeInterval = 15 * 60
             /// Creates the documented behaviour.
             public init() {}
         }
@@ -197,6 +206,7 @@ public struct Configuration: Sendable {
     public mutating func answerAsDeployed() {
         everday.deviations.registrationStatus = 201  // FastAPI's `status_code=201` on register.
         everday.deviations.minimumPasswordLength = 12  // Its `AUTH_PASSWORD_MIN_LENGTH`.
+        everday.deviations.lockoutAfterFailures = 5  // "Account locked. Try again later." after five failures.
         subspace.deployed = true
         hero365.deployed = true
         anonymousWall.deployed = true

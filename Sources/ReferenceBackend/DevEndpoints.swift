@@ -12,7 +12,8 @@ import Foundation
 ///   the same callback as a 302 redirect, like a provider would.
 /// - `POST /__dev/clock` with `{"advanceBy": seconds}` moves the server clock forward.
 /// - `POST /__dev/everday/approve` with `{"username": …}` approves a pending Everday account, as
-///   the seeded parent would (404 when there is no such account).
+///   the seeded parent would (404 when there is no such account); `POST /__dev/everday/unapprove`
+///   with the same body withdraws the approval, so the account is pending again.
 struct DevEndpoints: Sendable {
     var outbox: Outbox
     var faults: FaultBoard
@@ -65,6 +66,13 @@ struct DevEndpoints: Sendable {
             }
             guard everday.approve(username: username) else { return error(404, "No such user") }
             return .json(200, ["approved": true])
+        case ("POST", "/__dev/everday/unapprove"):
+            guard let everday else { return error(404, "Everday is not mounted") }
+            guard let username = JSONValue.decode(request.body)?.object?["username"]?.string else {
+                return error(400, "Body must be {\"username\": …}")
+            }
+            guard everday.withdrawApproval(username: username) else { return error(404, "No such user") }
+            return .json(200, ["approved": false])
         default:
             return error(404, "Not Found")
         }

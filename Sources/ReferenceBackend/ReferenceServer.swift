@@ -193,6 +193,13 @@ public final class ReferenceServer: Sendable {
         everday?.approve(username: username) ?? false
     }
 
+    /// Withdraws an Everday account's approval: it is pending again, and its login and refresh
+    /// answer the pending-approval 403 until a parent approves it again. Returns whether the user exists.
+    @discardableResult
+    public func withdrawApproval(username: String) -> Bool {
+        everday?.withdrawApproval(username: username) ?? false
+    }
+
     /// Sets whether Everday's login reports `RequirePasswordChange` for a user; returns whether the user exists.
     @discardableResult
     public func setRequirePasswordChange(username: String, _ required: Bool) -> Bool {

@@ -18,6 +18,7 @@ enum RealtimeConnectionTable {
         ("rejected", .rejected),
         ("gaveUp", .gaveUp(a1)),
         ("settling", .settling(a1, Samples.r(2), stableAt: Samples.at(10), attempt: 0, flaps: 0)),
+        ("checkingToken", .checkingToken(a1, Samples.r(3), attempt: 2)),
     ]
 
     /// Open after one flap: the next close before `stableAt` is the second, and the last.
@@ -74,9 +75,39 @@ enum RealtimeConnectionTable {
                 .waitingToReconnect(a1, retryAt: Samples.at(2), attempt: 1, flaps: 1),
                 [.cancelTimer(.realtimeStable), .schedule(.reconnect, at: Samples.at(2))]),
             row(
-                "settling(flaps 1) + reply(closed) → rejected after maxFlaps flaps, fails unauthorized with the flapping message",
-                settlingAfterAFlap, .reply(Samples.r(2), .realtimeClosed, at: t0), .rejected,
-                [.cancelTimer(.realtimeStable), .emit(.failed(.unauthorized(RealtimeConnection.flappingMessage)))]),
+                "settling(flaps 1) + reply(closed) → checkingToken after maxFlaps flaps: the server is asked (the composition sends it), attempt 2",
+                settlingAfterAFlap, .reply(Samples.r(2), .realtimeClosed, at: t0), .checkingToken(a1, Samples.r(10), attempt: 2),
+                [.cancelTimer(.realtimeStable)]),
+            row(
+                "the document says nothing of early closes; the deployed server closes a refused token's socket at once: checkingToken + reply(401) → rejected, fails unauthorized with the flapping message",
+                phases[7].1, .reply(Samples.r(3), .failed(.unauthorized(nil)), at: t0), .rejected,
+                [.emit(.failed(.unauthorized(RealtimeConnection.flappingMessage)))]),
+            row(
+                "checkingToken + reply(403) → rejected, fails unauthorized with the flapping message", phases[7].1,
+                .reply(Samples.r(3), .failed(.forbidden(nil)), at: t0), .rejected,
+                [.emit(.failed(.unauthorized(RealtimeConnection.flappingMessage)))]),
+            row(
+                "a flaky network closes sockets early too: checkingToken + reply(user) → the token is good, waitingToReconnect 4 s, attempt 2, flaps 0",
+                phases[7].1, .reply(Samples.r(3), .user(Samples.user), at: t0), .waitingToReconnect(a1, retryAt: Samples.at(4), attempt: 2, flaps: 0),
+                [.schedule(.reconnect, at: Samples.at(4))]),
+            row(
+                "checkingToken + reply(network) → nothing said of the token: waitingToReconnect 4 s, attempt 2, flaps 0", phases[7].1,
+                .reply(Samples.r(3), .failed(.network), at: t0), .waitingToReconnect(a1, retryAt: Samples.at(4), attempt: 2, flaps: 0),
+                [.schedule(.reconnect, at: Samples.at(4))]),
+            row(
+                "checkingToken + reply(500) → waitingToReconnect 4 s, attempt 2, flaps 0", phases[7].1,
+                .reply(Samples.r(3), .failed(.server(status: 500, nil)), at: t0),
+                .waitingToReconnect(a1, retryAt: Samples.at(4), attempt: 2, flaps: 0), [.schedule(.reconnect, at: Samples.at(4))]),
+            row(
+                "checkingToken(attempt 5) + reply(user) → gaveUp: maxAttempts still bounds a flapping network",
+                .checkingToken(a1, Samples.r(3), attempt: 5), .reply(Samples.r(3), .user(Samples.user), at: t0), .gaveUp(a1),
+                [.emit(.realtimeDisconnected)]),
+            row(
+                "checkingToken + disconnect → idle, the check cancelled", phases[7].1, intent(.disconnect), .idle,
+                [.cancel(Samples.r(3)), .emit(.realtimeDisconnected), .finish(Samples.intent, .done)]),
+            row(
+                "checkingToken + connect(new token) → checkingToken with it, the check kept", phases[7].1, intent(.connect(a2)),
+                .checkingToken(a2, Samples.r(3), attempt: 2), [.finish(Samples.intent, .done)]),
             row(
                 "settling + reply(401) → rejected, fails unauthorized", phases[6].1, .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0),
                 .rejected, [.cancelTimer(.realtimeStable), .emit(.failed(.unauthorized(nil)))]),
@@ -151,10 +182,11 @@ enum RealtimeConnectionTable {
                 .gaveUp(a1), [.emit(.realtimeDisconnected)]),
         ]
         + unchangedRows(
-            machine, "nothing current", phases: [phases[0], phases[3], phases[4], phases[5], phases[6]],
+            machine, "nothing current", phases: [phases[0], phases[3], phases[4], phases[5], phases[6], phases[7]],
             events: [("reply(stale id)", .reply(Samples.r(1), .realtimeOpened, at: t0))])
         + unchangedRows(
-            machine, "nothing due", phases: [phases[0], phases[1], phases[2], phases[4], phases[5]], events: [("tick", .tick(Samples.at(60)))])
+            machine, "nothing due", phases: [phases[0], phases[1], phases[2], phases[4], phases[5], phases[7]],
+            events: [("tick", .tick(Samples.at(60)))])
         + unchangedRows(
             machine, "connecting is the session's decision", phases: phases,
             events: [("launched(stored)", .launched(.stored(Samples.plainCredentials), at: t0))])
@@ -189,9 +221,12 @@ struct RealtimeConnectionTransitionTests {
         #expect(effects == [.emit(.realtimeDisconnected)])
     }
 
-    /// The deployed VynqTalk server accepts the upgrade, then closes at once on a refused token.
-    @Test("a server that accepts every open and closes it at once: the backoff grows, and after maxFlaps opens the token counts as refused")
-    func flappingIsARefusal() {
+    /// The deployed VynqTalk server accepts the upgrade, then closes at once on a refused token; a
+    /// flaky mobile network closes sockets early too. After maxFlaps such opens the server is asked.
+    @Test(
+        "the document says nothing of early closes; the deployed server closes a refused token's socket at once; both work: after maxFlaps early closes the server is asked, 401/403 refuses, a user reconnects",
+        arguments: [Reply.failed(.unauthorized(nil)), .failed(.forbidden(nil)), .user(Samples.user), .failed(.network)])
+    func flappingAsksTheServer(_ answer: Reply) {
         let machine = RealtimeConnection(
             initialDelay: .seconds(1), maximumDelay: .seconds(30), maxAttempts: 5, stableAfter: .seconds(10), maxFlaps: 3)
         var phase = RealtimeConnection.Phase.idle
@@ -212,7 +247,19 @@ struct RealtimeConnectionTransitionTests {
         }
         #expect(opens == 3)
         #expect(delays == [.seconds(2), .seconds(4)], "each flap is a failed attempt: the delay doubles, it never starts over")
-        #expect(phase == .rejected)
-        #expect(effects == [.cancelTimer(.realtimeStable), .emit(.failed(.unauthorized(RealtimeConnection.flappingMessage)))])
+        guard case .checkingToken(Samples.access1, let check, attempt: 3) = phase else {
+            Issue.record("not checking the token: \(phase)")
+            return
+        }
+        #expect(effects == [.cancelTimer(.realtimeStable)], "the composition sends the check, with the session's bearer")
+        effects = machine.step(&phase, .reply(check, answer, at: now), &ids)
+        switch answer {
+        case .failed(.unauthorized), .failed(.forbidden):
+            #expect(phase == .rejected)
+            #expect(effects == [.emit(.failed(.unauthorized(RealtimeConnection.flappingMessage)))])
+        default:
+            #expect(phase == .waitingToReconnect(Samples.access1, retryAt: now + .seconds(8), attempt: 3, flaps: 0), "flaps counted afresh")
+            #expect(effects == [.schedule(.reconnect, at: now + .seconds(8))])
+        }
     }
 }

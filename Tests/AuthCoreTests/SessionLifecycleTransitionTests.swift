@@ -745,9 +745,31 @@ extension SessionTable {
 
     static let vynqTalkRows: [Row<SessionLifecycle>] = [
         row(
-            "VynqTalk", vynqTalk, "signedOut + launched(stored) → active (trust stored), schedules sessionExpiry", .signedOut,
-            .launched(.stored(Samples.expiringCredentials), at: t0), .active(SessionLifecycle.Active(credentials: Samples.expiringCredentials)),
-            [.emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
+            "VynqTalk", vynqTalk, "signedOut + launched(stored) → restoring with GET /users/me, as a flapping socket is checked", .signedOut,
+            .launched(.stored(Samples.expiringCredentials), at: t0),
+            .restoring(SessionLifecycle.Restoring(credentials: Samples.expiringCredentials, request: Samples.r(10), asking: .currentUser)),
+            [.send(Samples.r(10), .currentUser(Samples.bearer))]),
+        row(
+            "VynqTalk", vynqTalk, "restoring + reply(user) → active, schedules sessionExpiry",
+            .restoring(SessionLifecycle.Restoring(credentials: Samples.expiringCredentials, request: Samples.r(1), asking: .currentUser)),
+            .reply(Samples.r(1), .user(Samples.user), at: t0), .active(SessionLifecycle.Active(credentials: Samples.expiringCredentials)),
+            [.persist(Samples.expiringCredentials), .emit(.signedIn(Samples.user)), .schedule(.sessionExpiry, at: Samples.at(1800))]),
+        row(
+            "VynqTalk", vynqTalk, "restoring + reply(401) → signedOut(sessionExpired): no refresh token to try",
+            .restoring(SessionLifecycle.Restoring(credentials: Samples.expiringCredentials, request: Samples.r(1), asking: .currentUser)),
+            .reply(Samples.r(1), .failed(.unauthorized(nil)), at: t0), .signedOut,
+            [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
+        row(
+            "VynqTalk", vynqTalk, "restoring + reply(403: suspended) → signedOut(sessionExpired)",
+            .restoring(SessionLifecycle.Restoring(credentials: Samples.expiringCredentials, request: Samples.r(1), asking: .currentUser)),
+            .reply(Samples.r(1), .failed(.forbidden("Your account is suspended.")), at: t0), .signedOut,
+            [.clearCredentials, .cancel(Samples.r(1))] + timersCancelled + [.emit(.signedOut(.sessionExpired))]),
+        row(
+            "VynqTalk", vynqTalk, "restoring + reply(network) → active offline: a flaky network keeps the session",
+            .restoring(SessionLifecycle.Restoring(credentials: Samples.expiringCredentials, request: Samples.r(1), asking: .currentUser)),
+            .reply(Samples.r(1), .failed(.network), at: t0),
+            .active(SessionLifecycle.Active(credentials: Samples.expiringCredentials, refresh: .offline)),
+            [.emit(.signedIn(Samples.user)), .emit(.failed(.network)), .emit(.offline)]),
         row(
             "VynqTalk", vynqTalk, "signedOut + launched(stored, expired) → signedOut, vault cleared", .signedOut,
             .launched(.stored(Samples.expiringCredentials), at: Samples.at(1800)), .signedOut, [.clearCredentials, .emit(.signedOut(.tokenExpired))]),

@@ -23,6 +23,7 @@ enum SessionWithRealtimeTable {
         ("rejected", .rejected),
         ("gaveUp", .gaveUp(a1)),
         ("settling", .settling(a1, Samples.r(2), stableAt: Samples.at(10), attempt: 0, flaps: 0)),
+        ("checkingToken", .checkingToken(a1, Samples.r(3), attempt: 2)),
     ]
 
     /// What closing each connection asks for when the session signs out.
@@ -32,6 +33,7 @@ enum SessionWithRealtimeTable {
         case "connected": [.closeRealtime(Samples.r(2)), .emit(.realtimeDisconnected)]
         case "waitingToReconnect": [.cancelTimer(.reconnect), .emit(.realtimeDisconnected)]
         case "settling": [.cancelTimer(.realtimeStable), .closeRealtime(Samples.r(2)), .emit(.realtimeDisconnected)]
+        case "checkingToken": [.cancel(Samples.r(3)), .emit(.realtimeDisconnected)]
         default: []
         }
     }
@@ -116,11 +118,28 @@ enum SessionWithRealtimeTable {
                 Phase(session: session, connection: .settling(a1, Samples.r(1), stableAt: Samples.at(10), attempt: 0, flaps: 0)),
                 [.schedule(.realtimeStable, at: Samples.at(10)), .emit(.realtimeConnected)]),
             row(
-                "settling after a flap + reply(closed) → the flapping connection counts as a refused token: session signed out (tokenRejected)",
+                "settling after a flap + reply(closed) → checkingToken: the composition asks GET /users/me with the session's bearer",
                 Phase(session: session, connection: .settling(a1, Samples.r(2), stableAt: Samples.at(10), attempt: 1, flaps: 1)),
-                .reply(Samples.r(2), .realtimeClosed, at: t0), signedOut,
-                [.cancelTimer(.realtimeStable), .emit(.failed(.unauthorized(RealtimeConnection.flappingMessage)))]
-                    + ended(.tokenRejected, "idle")),
+                .reply(Samples.r(2), .realtimeClosed, at: t0), Phase(session: session, connection: .checkingToken(a1, Samples.r(10), attempt: 2)),
+                [.cancelTimer(.realtimeStable), .send(Samples.r(10), .currentUser(Samples.bearer))]),
+            row(
+                "the document says nothing of early closes; the deployed server closes a refused token's socket at once: checkingToken + reply(401) → the token is refused, session signed out (tokenRejected)",
+                Phase(session: session, connection: connections[7].1), .reply(Samples.r(3), .failed(.unauthorized(nil)), at: t0), signedOut,
+                [.emit(.failed(.unauthorized(RealtimeConnection.flappingMessage)))] + ended(.tokenRejected, "idle")),
+            row(
+                "checkingToken + reply(403) → the token is refused, session signed out (tokenRejected)",
+                Phase(session: session, connection: connections[7].1), .reply(Samples.r(3), .failed(.forbidden(nil)), at: t0), signedOut,
+                [.emit(.failed(.unauthorized(RealtimeConnection.flappingMessage)))] + ended(.tokenRejected, "idle")),
+            row(
+                "a flaky mobile network closes sockets early too: checkingToken + reply(user) → the session is kept, reconnect in 4 s",
+                Phase(session: session, connection: connections[7].1), .reply(Samples.r(3), .user(Samples.user), at: t0),
+                Phase(session: session, connection: .waitingToReconnect(a1, retryAt: Samples.at(4), attempt: 2, flaps: 0)),
+                [.schedule(.reconnect, at: Samples.at(4))]),
+            row(
+                "checkingToken + reply(network) → nothing said of the token: the session is kept, reconnect in 4 s",
+                Phase(session: session, connection: connections[7].1), .reply(Samples.r(3), .failed(.network), at: t0),
+                Phase(session: session, connection: .waitingToReconnect(a1, retryAt: Samples.at(4), attempt: 2, flaps: 0)),
+                [.schedule(.reconnect, at: Samples.at(4))]),
             row(
                 "connected + reply(401 from the socket) → session signed out (tokenRejected), connection idle",
                 Phase(session: session, connection: connections[2].1), .reply(Samples.r(2), .failed(.unauthorized(nil)), at: t0), signedOut,

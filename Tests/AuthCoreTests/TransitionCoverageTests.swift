@@ -87,8 +87,8 @@ struct TransitionCoverageTests {
             "Registration": 5 * 7, "PasswordReset (code with auto-login)": resetPairs, "PasswordReset (emailed token)": resetPairs,
             "PasswordReset (emailed link)": resetPairs, "OAuthSignIn": 5 * 9, "SessionLifecycle": 8 * 11, "SessionLifecycle (Anonymous Wall)": 8 * 11,
             "SessionLifecycle (Everday)": 8 * 11, "SessionLifecycle (Subspace)": 8 * 11, "SessionLifecycle (Hero365)": 8 * 11,
-            "SessionLifecycle (VynqTalk)": 8 * 11, "RealtimeConnection": 7 * 7,
-            "OneOf": 2 * 7, "Handover": 2 * 7, "SessionWithRealtime": 7 * 12,
+            "SessionLifecycle (VynqTalk)": 8 * 11, "RealtimeConnection": 8 * 7,
+            "OneOf": 2 * 7, "Handover": 2 * 7, "SessionWithRealtime": 8 * 12,
         ]
         var total = 0
         for entry in Self.required {

@@ -46,7 +46,8 @@ final class ProbedServer: Sendable {
             oauth: { url in
                 let state = URLComponents(string: url)?.queryItems?.first { $0.name == "state" }?.value ?? ""
                 return await ProbedServer.callback(server.rootURL, state: state)
-            })
+            },
+            withdrawApproval: backend == .everday ? { @Sendable username in server.withdrawApproval(username: username) } : nil)
     }
 
     /// The callback URL the reference backend's OAuth dev endpoint gives for `state`.
@@ -108,7 +109,7 @@ final class ProbedServer: Sendable {
 
 /// One way a server may differ from Everday's document, and the row and verdict the probe must give it.
 enum Deviation: String, CaseIterable, Sendable {
-    case keepsSessionAtLogout, acceptsConsumedRefreshTokens, registrationAnswers201, renamedTokenKeys, stricterPasswordRule
+    case keepsSessionAtLogout, acceptsConsumedRefreshTokens, registrationAnswers201, renamedTokenKeys, stricterPasswordRule, lockout
 
     func apply(_ configuration: inout Configuration) {
         switch self {
@@ -117,6 +118,7 @@ enum Deviation: String, CaseIterable, Sendable {
         case .registrationAnswers201: configuration.everday.deviations.registrationStatus = 201
         case .renamedTokenKeys: configuration.everday.deviations.renamedTokenKeys = ["AccessToken": "access_token", "RefreshToken": "refresh_token"]
         case .stricterPasswordRule: configuration.everday.deviations.minimumPasswordLength = 12
+        case .lockout: configuration.everday.deviations.lockoutAfterFailures = 5
         }
     }
 
@@ -128,6 +130,7 @@ enum Deviation: String, CaseIterable, Sendable {
         case .registrationAnswers201: EverdayProbe.register
         case .renamedTokenKeys: EverdayProbe.signIn
         case .stricterPasswordRule: EverdayProbe.shortestPassword
+        case .lockout: EverdayProbe.lockout
         }
     }
 
@@ -135,7 +138,7 @@ enum Deviation: String, CaseIterable, Sendable {
     var verdict: ProbeVerdict {
         switch self {
         case .keepsSessionAtLogout, .acceptsConsumedRefreshTokens, .renamedTokenKeys: .breaks
-        case .registrationAnswers201, .stricterPasswordRule: .copes
+        case .registrationAnswers201, .stricterPasswordRule, .lockout: .copes
         }
     }
 }
@@ -171,6 +174,42 @@ struct ProbeTests {
         #expect(relaunch.verdict == .copes)
         #expect(relaunch.note.contains("an endpoint the document does not mention"), "\(relaunch.note)")
         #expect(report.status == 0, "\(report.text)")
+    }
+
+    @Test(
+        "Everday: the document says nothing of change-password or a lockout; the deployed server changes passwords (revoking every refresh token) and locks after five failures; the probe covers both, the client copes"
+    )
+    func everdayDeployed() async throws {
+        let served = try ProbedServer(.everday) { $0.answerAsDeployed() }
+        let report = await served.probe()
+        func row(_ step: ProbeStep) throws -> ProbeRow { try #require(report.rows.first { $0.step == step.name }) }
+        for step in [EverdayProbe.wrongCurrentPassword, EverdayProbe.changePassword, EverdayProbe.refreshAfterChange, EverdayProbe.pendingRefresh] {
+            let found = try row(step)
+            #expect(found.verdict == .conforms, "\(step.name): \(found.observed) — \(found.note)")
+        }
+        let lockout = try row(EverdayProbe.lockout)
+        #expect(lockout.verdict == .copes, "\(lockout.observed) — \(lockout.note)")
+        #expect(lockout.exchanges.map(\.status) == [401, 401, 401, 401, 401, 403], "five failures, then the lockout's 403")
+        let register = try row(EverdayProbe.register)
+        #expect(register.verdict == .copes, "the 201")
+        #expect(report.rows.filter { $0.verdict == .breaks }.isEmpty, "\(report.text)")
+        #expect(report.status == 0)
+        #expect(report.requests <= RequestBudget.limit)
+    }
+
+    @Test("Everday's pending-approval refresh needs the operator's withdrawal: without --unapprove-command its row is skipped, saying so")
+    func pendingRefreshNeedsWithdrawal() async throws {
+        let served = try ProbedServer(.everday)
+        var hooks = served.hooks
+        hooks.withdrawApproval = nil
+        let report = await EverdayProbe(baseURL: served.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
+        let row = try #require(report.rows.first { $0.step == EverdayProbe.pendingRefresh.name })
+        #expect(row.verdict == .skipped)
+        #expect(row.note == "needs: --unapprove-command")
+        let lockout = try #require(report.rows.first { $0.step == EverdayProbe.lockout.name })
+        #expect(lockout.verdict == .conforms, "the document locks nothing: \(lockout.observed) — \(lockout.note)")
+        #expect(served.server.everdayUserID(username: "\(report.accountPrefix)lock") != nil, "the lockout ran on an account of its own")
+        #expect(report.status == 0)
     }
 
     @Test("each deviation switched on in the reference backend is named on its row with its verdict", arguments: Deviation.allCases)
@@ -266,7 +305,7 @@ struct ProbeTests {
         let deviations = try DevServer.deviations(named: name).get()
         let switched = [
             deviations.keepsSessionAtLogout, deviations.acceptsConsumedRefreshTokens, deviations.registrationStatus != 200,
-            !deviations.renamedTokenKeys.isEmpty, deviations.minimumPasswordLength != nil,
+            !deviations.renamedTokenKeys.isEmpty, deviations.minimumPasswordLength != nil, deviations.lockoutAfterFailures != nil,
         ]
         #expect(switched.filter { $0 }.count == 1)
     }

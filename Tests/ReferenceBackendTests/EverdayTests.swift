@@ -55,6 +55,25 @@ struct EverdayTests {
         }
     }
 
+    @Test("the dev endpoints approve a pending account and withdraw the approval again; an unknown username is 404")
+    func devApproval() async throws {
+        try await withServer([.everday]) { server in
+            let everday = client(server, .everday)
+            let dev = TestClient(server.rootURL)
+            _ = try await everday.post("/api/auth/register", Self.newKid)
+            let login = ["Username": "newkid", "Password": "Passw0rd!123"]
+            #expect(try await dev.post("/__dev/everday/approve", ["username": "newkid"]).status == 200)
+            let signedIn = try await everday.post("/api/auth/login", login)
+            #expect(signedIn.status == 200)
+            #expect(try await dev.post("/__dev/everday/unapprove", ["username": "newkid"]).bool("approved") == false)
+            let refresh = try await everday.post("/api/auth/refresh", ["RefreshToken": signedIn.string("RefreshToken") ?? ""])
+            #expect(refresh.status == 403)
+            #expect(refresh.string("detail") == Self.pending)
+            #expect(try await everday.post("/api/auth/login", login).status == 403)
+            #expect(try await dev.post("/__dev/everday/unapprove", ["username": "nobody"]).status == 404)
+        }
+    }
+
     @Test("approval needs a Parent's bearer token and an existing user")
     func approvalErrors() async throws {
         try await withServer([.everday]) { server in

@@ -109,7 +109,9 @@ public enum Apps {
         Handover(
             entry: OneOf(Registration(forms: [.nameEmailPassword]), PasswordSignIn(identifiers: .email)),
             session: SessionWithRealtime(
-                session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: true)),
+                // Stored credentials are checked at launch (`GET /users/me`), as a flapping connection
+                // is: 401 or 403 ends the session, a user confirms it, no answer keeps it offline.
+                session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .fetchCurrentUser, forbiddenEndsSession: true)),
                 connection: connection))
     }
 

@@ -1,6 +1,9 @@
 /// A session with a realtime connection beside it (VynqTalk): the connection opens when the
 /// session signs in, follows the current token, closes at sign-out, and a token the connection's
-/// server refused is reported to the session, which refreshes or signs out.
+/// server refused is reported to the session, which refreshes or signs out. When opens keep being
+/// closed at once, the connection asks the server about the token
+/// (``RealtimeConnection/Phase/checkingToken(_:_:attempt:)``): this composition sends that
+/// request, the current-user endpoint with the session's bearer.
 ///
 /// The glue reacts to *changes* only (the connection became rejected, the token changed, the
 /// session signed in or out), so no timer or failure can make it loop.
@@ -106,8 +109,13 @@ public struct SessionWithRealtime: SessionRole {
 
     /// The access token a signed-in, usable session holds.
     static func usableToken(_ phase: SessionLifecycle.Phase) -> AccessToken? {
+        usableBearer(phase)?.token
+    }
+
+    /// The bearer of a signed-in, usable session.
+    static func usableBearer(_ phase: SessionLifecycle.Phase) -> Bearer? {
         switch phase {
-        case .active(let active): active.credentials.accessToken
+        case .active(let active): active.bearer
         case .signedOut, .restoring, .passwordSetupRequired, .passwordChangeRequired: nil
         }
     }
@@ -117,22 +125,35 @@ public struct SessionWithRealtime: SessionRole {
         if phase.connection == .rejected, before.connection != .rejected {
             effects += session.tokenRefused(at: now, &phase.session, &requests)
         }
-        let token = Self.usableToken(phase.session)
+        let bearer = Self.usableBearer(phase.session)
         let previous = Self.usableToken(before.session)
-        switch (token, phase.connection) {
+        // The connection asks about its token from now on: the request is this composition's to send.
+        var checkToSend: RequestID?
+        if case .checkingToken(_, let id, _) = phase.connection {
+            if case .checkingToken(_, id, _) = before.connection {} else { checkToSend = id }
+        }
+        switch (bearer, phase.connection) {
         case (nil, .idle), (nil, .rejected), (nil, .gaveUp):
             if phase.connection != .idle { phase.connection = .idle }
-        case (nil, .connecting), (nil, .settling), (nil, .connected), (nil, .waitingToReconnect):
+        case (nil, .checkingToken) where checkToSend != nil:
+            phase.connection = .idle  // Never sent: nothing to cancel.
+            effects.append(.emit(.realtimeDisconnected))
+        case (nil, .connecting), (nil, .settling), (nil, .connected), (nil, .checkingToken), (nil, .waitingToReconnect):
             effects += connection.disconnect(&phase.connection)
-        case (let token?, .idle), (let token?, .rejected), (let token?, .gaveUp):
-            let signedInNow = previous == nil
-            let rejectedThenRenewed = phase.connection == .rejected && token != previous
-            if signedInNow || rejectedThenRenewed {
-                effects += connection.connect(token, &phase.connection, &requests)
+        case (let bearer?, .checkingToken(_, let id, _)):
+            if id == checkToSend { effects.append(.send(id, .currentUser(bearer))) }
+            if bearer.token != previous {
+                effects += connection.connect(bearer.token, &phase.connection, &requests)
             }
-        case (let token?, .connecting), (let token?, .settling), (let token?, .connected), (let token?, .waitingToReconnect):
-            if token != previous {
-                effects += connection.connect(token, &phase.connection, &requests)
+        case (let bearer?, .idle), (let bearer?, .rejected), (let bearer?, .gaveUp):
+            let signedInNow = previous == nil
+            let rejectedThenRenewed = phase.connection == .rejected && bearer.token != previous
+            if signedInNow || rejectedThenRenewed {
+                effects += connection.connect(bearer.token, &phase.connection, &requests)
+            }
+        case (let bearer?, .connecting), (let bearer?, .settling), (let bearer?, .connected), (let bearer?, .waitingToReconnect):
+            if bearer.token != previous {
+                effects += connection.connect(bearer.token, &phase.connection, &requests)
             }
         }
         return effects

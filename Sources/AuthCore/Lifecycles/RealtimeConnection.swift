@@ -8,7 +8,12 @@
 /// connection counts as established only once it stayed open for ``stableAfter`` (a timer the
 /// reducer schedules when it opens: no clock is read). Until then it is ``Phase/settling(_:_:stableAt:attempt:flaps:)``,
 /// and a close there is a *flap*: it is a failed attempt (the backoff grows instead of starting
-/// over), and ``maxFlaps`` flaps in a row count as a refused token, reported as one.
+/// over). A flaky mobile network closes sockets early too, so ``maxFlaps`` flaps in a row do not
+/// by themselves refuse the token: the server is asked (``Phase/checkingToken(_:_:attempt:)``,
+/// the current-user endpoint with the session's bearer, which ``SessionWithRealtime`` sends).
+/// 401 or 403 there is a refused token, reported as one; a user (the token is good: the network
+/// flaps) or a failure that says nothing of the token backs off and reconnects, the flaps counted
+/// afresh, so ``maxAttempts`` still bounds the whole.
 public struct RealtimeConnection: Lifecycle {
     /// The first reconnect delay; each failed attempt doubles it.
     public var initialDelay: Interval
@@ -19,8 +24,9 @@ public struct RealtimeConnection: Lifecycle {
     /// How long an open connection must stay open before it counts as established: a close
     /// before then is a flap, and only an established connection starts its backoff over.
     public var stableAfter: Interval
-    /// Flaps in a row (opens closed before ``stableAfter``) that count as a refused token. At
-    /// least 1; keep it at most ``maxAttempts`` so flapping is reported as a refusal, not a give-up.
+    /// Flaps in a row (opens closed before ``stableAfter``) after which the server is asked
+    /// whether it still accepts the token. At least 1; keep it at most ``maxAttempts`` so a refused
+    /// token is found out before the connection gives up.
     public var maxFlaps: Int
 
     /// A connection policy.
@@ -35,13 +41,15 @@ public struct RealtimeConnection: Lifecycle {
         self.maxFlaps = max(1, maxFlaps)
     }
 
-    /// What the app is told when flapping counts as a refused token.
+    /// What the app is told when the server, asked after flapping, refused the token.
     public static let flappingMessage = "The server closed the realtime connection right after opening it."
 
     /// Where the connection is.
     public enum Phase: LifecyclePhase {
         /// Every case, by name.
-        public static let declaredCases = ["idle", "connecting", "settling", "connected", "waitingToReconnect", "rejected", "gaveUp"]
+        public static let declaredCases = [
+            "idle", "connecting", "settling", "connected", "checkingToken", "waitingToReconnect", "rejected", "gaveUp",
+        ]
 
         /// Not connected and not asked to be.
         case idle
@@ -53,10 +61,15 @@ public struct RealtimeConnection: Lifecycle {
         case settling(AccessToken, RequestID, stableAt: Instant, attempt: Int, flaps: Int)
         /// Open and established; reconnects will use this token.
         case connected(AccessToken, RequestID)
+        /// ``RealtimeConnection/maxFlaps`` opens in a row were closed at once: the server is asked
+        /// (request `id`, the current-user endpoint) whether it still accepts the token, a flaky
+        /// network and a refused token looking alike from the socket. `attempt` failed attempts
+        /// came before. The composition sends the request, with the session's bearer.
+        case checkingToken(AccessToken, RequestID, attempt: Int)
         /// Dropped; the next attempt, with this token, is at `retryAt`.
         case waitingToReconnect(AccessToken, retryAt: Instant, attempt: Int, flaps: Int)
-        /// The server refused the token (at the handshake, or by closing every open at once); the
-        /// session must refresh or sign out before connecting again.
+        /// The server refused the token (at the handshake, or asked after opens closed at once);
+        /// the session must refresh or sign out before connecting again.
         case rejected
         /// Too many failed attempts; waits for the user to reconnect.
         case gaveUp(AccessToken)
@@ -114,10 +127,11 @@ public struct RealtimeConnection: Lifecycle {
             case .settling(let token, let current, _, let attempt, let flaps) where current == id:
                 switch reply {
                 case .realtimeClosed:
-                    // Closed before it was established: the server accepted the upgrade only to refuse.
+                    // Closed before it was established: a server accepting the upgrade only to
+                    // refuse the token, or a network that flaps. After `maxFlaps`, ask the server.
                     guard flaps + 1 < maxFlaps else {
-                        phase = .rejected
-                        return [.cancelTimer(.realtimeStable), .fail(.unauthorized(Self.flappingMessage))]
+                        phase = .checkingToken(token, requests.issue(), attempt: attempt + 1)
+                        return [.cancelTimer(.realtimeStable)]
                     }
                     return [.cancelTimer(.realtimeStable)] + dropped(token, attempt: attempt + 1, flaps: flaps + 1, at: now, &phase)
                 case .failed(.unauthorized), .failed(.forbidden), .failed(.pendingApproval):
@@ -140,7 +154,21 @@ public struct RealtimeConnection: Lifecycle {
                     .authorizationURL, .nativeSignInRequired:
                     return []  // Nothing new about an open connection.
                 }
-            case .idle, .connecting, .settling, .connected, .waitingToReconnect, .rejected, .gaveUp:
+            case .checkingToken(let token, let current, let attempt) where current == id:
+                switch reply {
+                case .failed(.unauthorized), .failed(.forbidden), .failed(.pendingApproval):
+                    phase = .rejected  // The server refuses the token: the flaps were its refusal.
+                    return [.fail(.unauthorized(Self.flappingMessage))]
+                case .user, .accepted:
+                    // The server knows the token: the network flaps. Back off and reconnect.
+                    return dropped(token, attempt: attempt, flaps: 0, at: now, &phase)
+                case .failed, .realtimeOpened, .realtimeClosed, .granted, .refreshed, .pendingApproval, .verificationRequired,
+                    .authorizationURL, .nativeSignInRequired:
+                    // Nothing said about the token (no network, a 5xx, an answer that is no user):
+                    // back off and reconnect, as for any failed attempt.
+                    return dropped(token, attempt: attempt, flaps: 0, at: now, &phase)
+                }
+            case .idle, .connecting, .settling, .connected, .checkingToken, .waitingToReconnect, .rejected, .gaveUp:
                 return []  // An answer about a connection that is no longer current changes nothing.
             }
         case .tick(let now):
@@ -152,7 +180,7 @@ public struct RealtimeConnection: Lifecycle {
             case .settling(let token, let id, let stableAt, _, _) where now >= stableAt:
                 phase = .connected(token, id)  // It stayed open: established, the failed attempts are forgotten.
                 return []
-            case .idle, .connecting, .settling, .connected, .waitingToReconnect, .rejected, .gaveUp:
+            case .idle, .connecting, .settling, .connected, .checkingToken, .waitingToReconnect, .rejected, .gaveUp:
                 return []  // Nothing is due.
             }
         case .launched:
@@ -176,6 +204,9 @@ public struct RealtimeConnection: Lifecycle {
         case .connected(_, let id):
             phase = .connected(token, id)
             return []
+        case .checkingToken(_, let id, let attempt):
+            phase = .checkingToken(token, id, attempt: attempt)  // The reconnect after the check uses this one.
+            return []
         case .waitingToReconnect(_, let retryAt, let attempt, let flaps):
             phase = .waitingToReconnect(token, retryAt: retryAt, attempt: attempt, flaps: flaps)
             return []
@@ -197,6 +228,9 @@ public struct RealtimeConnection: Lifecycle {
         case .connected(_, let id):
             phase = .idle
             return [.closeRealtime(id), .emit(.realtimeDisconnected)]
+        case .checkingToken(_, let id, _):
+            phase = .idle
+            return [.cancel(id), .emit(.realtimeDisconnected)]
         case .waitingToReconnect:
             phase = .idle
             return [.cancelTimer(.reconnect), .emit(.realtimeDisconnected)]

@@ -9,6 +9,11 @@ import Foundation
 /// Vapor's own errors in its default body `{"error": true, "reason": …}`. The realtime connection
 /// is `ws://localhost:8080/ws?token=<auth_token>` (Requirement 9).
 ///
+/// `GET /users/me` with the bearer answers the signed-in user in the envelope: AuthCore asks it at
+/// launch, to check stored credentials, and when the realtime socket keeps closing right after
+/// opening, to tell a refused token (401 or 403: the session ends) from a network that flaps (the
+/// user: back off and reconnect).
+///
 /// The user-facing messages follow Requirement 7: a refused sign-in without a message of its own
 /// reads "Invalid email or password", and any 5xx "Server error, please try again" (the server's
 /// text is not shown for a 500). User ids are read as a UUID string or an integer (Requirement 6
@@ -58,7 +63,8 @@ public struct VynqTalkContract: BackendContract {
         case .setPassword, .changePassword: throw .unsupported("password management")
         case .oauthURL: throw .unsupported("OAuth sign-in")
         case .refresh: throw .unsupported("token refresh")
-        case .currentUser: throw .unsupported("a current-user endpoint")
+        case .currentUser(let bearer):
+            return build.bodiless("GET", "/users/me", headers: [RequestBuilder.bearer(bearer.token)])
         case .revoke: throw .unsupported("server-side logout")
         case .deleteAccount: throw .unsupported("account deletion")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
@@ -78,8 +84,10 @@ public struct VynqTalkContract: BackendContract {
                 let user = data["user"]?.object.flatMap(Self.user)
             else { return .failed(.malformed) }
             return .granted(Grant(accessToken: AccessToken(token), expiry: JWTClaims.expiry(of: token, claims: Self.expiryClaims), user: user))
+        case .currentUser:
+            return envelope["data"]?.object.flatMap(Self.user).map(Reply.user) ?? .failed(.malformed)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
-            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .currentUser, .revoke, .deleteAccount,
+            .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .revoke, .deleteAccount,
             .protected, .openRealtime, .signInNatively:
             return .failed(.malformed)  // Never encoded for this backend.
         }

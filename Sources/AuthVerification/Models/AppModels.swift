@@ -77,7 +77,6 @@ extension Models {
             relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
-                "SessionLifecycle.Refresh.offline": "idem", "SessionLifecycle.Phase.restoring": "stored tokens are trusted",
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
                 "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",

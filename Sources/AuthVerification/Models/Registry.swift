@@ -203,13 +203,17 @@ public enum Models {
         case .anonymousWall, .vynqTalk:
             bounds = fullBounds  // No refresh: closes in a tenth of a second.
             policy = SessionPolicy(
-                refresh: .none, restore: .trustStored, forbiddenEndsSession: backend == .vynqTalk, supportsPasswordSetup: backend == .anonymousWall,
-                supportsPasswordChange: backend == .anonymousWall)
+                refresh: .none, restore: backend == .vynqTalk ? .fetchCurrentUser : .trustStored, forbiddenEndsSession: backend == .vynqTalk,
+                supportsPasswordSetup: backend == .anonymousWall, supportsPasswordChange: backend == .anonymousWall)
             // `passwordSet` is Anonymous Wall's field; VynqTalk's users never carry it.
             replies = ReplyCatalogue(grants: backend == .anonymousWall ? [.init(passwordSet: false), .init(passwordSet: nil)] : [.init()])
-            unreachable = noRefresh.merging([
-                "SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Refresh.offline": "no refresh to fail",
-            ]) { $1 }
+            // VynqTalk checks stored credentials at launch (`/users/me`): restoring, and offline when unanswered.
+            unreachable =
+                backend == .vynqTalk
+                ? noRefresh
+                : noRefresh.merging([
+                    "SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Refresh.offline": "no refresh to fail",
+                ]) { $1 }
         case .subspace:
             bounds = refreshingBounds
             // Both forms in one model: the document's grant (no refresh token: the session ends with
@@ -267,12 +271,12 @@ public enum Models {
         realtime("realtimeConnection", realtimeMachine)
     }
 
-    /// What ``realtime()`` explores: a VynqTalk session without refresh, its connection trying 3
-    /// times and counting 2 opens closed at once as a refused token.
+    /// What ``realtime()`` explores: a VynqTalk session without refresh, checked at launch, its
+    /// connection trying 3 times and asking the server about its token after 2 opens closed at once.
     public static let realtimeMachine = Handover(
         entry: PasswordSignIn(identifiers: .email),
         session: SessionWithRealtime(
-            session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .trustStored, forbiddenEndsSession: true)),
+            session: SessionLifecycle(policy: SessionPolicy(refresh: .none, restore: .fetchCurrentUser, forbiddenEndsSession: true)),
             connection: RealtimeConnection(maxAttempts: 3, maxFlaps: 2)))
 
     /// ``realtime()``'s model around `machine` (a broken variant of ``realtimeMachine``, say). The
@@ -288,8 +292,7 @@ public enum Models {
             replies: replies, relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
-                "SessionLifecycle.Refresh.offline": "idem",
-                "SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
+                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "sign-in is a door here",
                 "PasswordSignIn.Phase.rateLimited": "idem",
                 "RealtimeConnection.Phase.rejected": "without refresh a refused token ends the session in the same step",

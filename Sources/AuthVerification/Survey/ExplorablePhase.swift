@@ -509,6 +509,7 @@ extension RealtimeConnection.Phase: ExplorablePhase {
         case .connecting: "connecting"
         case .settling: "settling"
         case .connected: "connected"
+        case .checkingToken: "checkingToken"
         case .waitingToReconnect: "waitingToReconnect"
         case .rejected: "rejected"
         case .gaveUp: "gaveUp"
@@ -534,6 +535,10 @@ extension RealtimeConnection.Phase: ExplorablePhase {
         case .connected(let token, let id):
             s.visit(token)
             s.visit(id)
+        case .checkingToken(let token, let id, let attempt):
+            s.visit(token)
+            s.visit(id)
+            s.number(attempt)
         case .waitingToReconnect(let token, let retryAt, let attempt, let flaps):
             s.visit(token)
             s.visit(retryAt)

@@ -5,7 +5,10 @@ import Foundation
 /// The probe of an Everday server: every lifecycle its document describes (approval-gated
 /// registration, sign-in, rotating refresh on launch, sign-out, forgot and reset) through the real
 /// `EverdayClient`, then the edge requests a client depends on, sent as raw requests where the
-/// client cannot express them.
+/// client cannot express them. It also covers what the deployed server adds: the password change
+/// (a wrong current password, the change, the refresh token it revoked), the pending-approval
+/// refresh (with the operator's withdrawal of the approval) and the lockout after failed logins,
+/// tried on an account of its own so the main one is never locked.
 struct EverdayProbe {
     // MARK: The plan
 
@@ -35,6 +38,19 @@ struct EverdayProbe {
     static let missingField = ProbeStep("login without Password", "400")
     static let shortestPassword = ProbeStep(
         "register with the shortest password the client accepts", "200 {Status: PendingApproval}; client: pending approval")
+    static let wrongCurrentPassword = ProbeStep(
+        "change the password with a wrong current password", "401 Invalid credentials; client: incorrect password, still signed in",
+        needs: [.approval])
+    static let changePassword = ProbeStep(
+        "change the password", "200 {status: ok}; client: the session ended, signed in again with the new password", needs: [.approval])
+    static let refreshAfterChange = ProbeStep(
+        "refresh with the refresh token from before the change", "401 (the change revoked every refresh token)", needs: [.approval])
+    static let pendingRefresh = ProbeStep(
+        "relaunch after the approval was withdrawn: refresh", "403 pending approval; client: signed out, the vault cleared",
+        needs: [.approval, .withdrawal])
+    static let lockout = ProbeStep(
+        "five wrong passwords on a new account, then the right one",
+        "401 five times, then 200 (the document locks nothing; a lockout's 403 is read as forbidden, with its message)", needs: [.approval])
     static let forgot = ProbeStep("ask for a password reset", "200; client: reset sent")
     static let reset = ProbeStep("reset the password with the e-mailed token", "200; client: done", needs: [.code])
     static let signInAfterReset = ProbeStep("sign in with the new password", "200; client: signed in", needs: [.approval, .code])
@@ -43,7 +59,8 @@ struct EverdayProbe {
     static let plan: [ProbeStep] = [
         register, duplicate, pendingSignIn, approval, wrongPassword, signIn, protectedCall, noBearer, malformedBearer, launchRefresh,
         consumedRefresh, familyRevoked, signOut, refreshAfterSignOut, malformedBody, unknownField, missingField, shortestPassword,
-        expiredBearer, expiredSignOut, forgot, reset, signInAfterReset,
+        expiredBearer, expiredSignOut, wrongCurrentPassword, changePassword, refreshAfterChange, pendingRefresh, lockout, forgot, reset,
+        signInAfterReset,
     ]
 
     // MARK: A run
@@ -137,6 +154,9 @@ private struct EverdaySteps {
         await bodies(progress)
         await passwordRule()
         await expiry(progress)
+        let current = await passwordChange(progress)
+        await pendingRefresh(progress, password: current)
+        await lockout(progress)
         await reset(progress)
         await first.stop()
     }
@@ -405,6 +425,179 @@ private struct EverdaySteps {
             run.skip(Probe.expiredSignOut, why)
         }
 
+    }
+
+    /// The deployed server's password change, on the main account: a wrong current password,
+    /// the change, then the refresh token held before it. Returns the account's password after.
+    private func passwordChange(_ progress: Progress) async -> String {
+        let steps = [Probe.wrongCurrentPassword, Probe.changePassword, Probe.refreshAfterChange]
+        guard progress.signedIn else {
+            for step in steps { run.skip(step, progress.notSignedIn) }
+            return password
+        }
+        let fifth = client("fifth")
+        let after = await passwordChange(fifth, steps)
+        await fifth.stop()
+        return after
+    }
+
+    private func passwordChange(_ fifth: EverdayClient, _ steps: [ProbeStep]) async -> String {
+        var mark = run.transport.mark
+        let session = await outcome { try await fifth.signIn(username: kid, password: password) }
+        guard case .success(.signedIn) = session, let before = credentials("fifth")?.refreshToken?.reveal() else {
+            for step in steps { run.skip(step, "needs: a session (sign-in failed: \(session.brief))") }
+            return password
+        }
+        let newPassword = makePassword()
+        mark = run.transport.mark
+        let wrong = await outcome { try await fifth.changePassword(old: password + "-wrong", new: newPassword) }
+        let changeStatus = run.transport.exchanges(since: mark).first { $0.path.hasSuffix("/auth/change-password") }?.status
+        if changeStatus == 404 || changeStatus == 405 {
+            run.record(
+                Probe.wrongCurrentPassword, since: mark, client: wrong.brief, verdict: .copes,
+                note: "the server has no change-password (the document has none): the client reports the refusal")
+            run.skip(Probe.changePassword, "needs: a change-password endpoint")
+            run.skip(Probe.refreshAfterChange, "needs: a change-password endpoint")
+            await fifth.signOutAndEndServerSession()
+            return password
+        }
+        let kept = await fifth.authState.isSignedIn
+        if case .failure(.server(.incorrectPassword)) = wrong, kept {
+            run.record(
+                Probe.wrongCurrentPassword, since: mark, client: "\(wrong.brief), still signed in",
+                verdict: run.statusVerdict(since: mark, expected: [401]), note: run.statusNote(since: mark, expected: [401]))
+        } else {
+            run.record(
+                Probe.wrongCurrentPassword, since: mark, client: "\(wrong.brief), \(kept ? "still signed in" : "signed out")", verdict: .breaks,
+                note: wrong.isSuccess
+                    ? "a wrong current password changed the password" : "the client did not read a wrong current password, keeping the session")
+            if wrong.isSuccess { return newPassword }
+        }
+
+        mark = run.transport.mark
+        let changed = await outcome { try await fifth.changePassword(old: password, new: newPassword) }
+        let changedStatus = run.transport.exchanges(since: mark).first { $0.path.hasSuffix("/auth/change-password") }?.status
+        guard changedStatus.map({ (200..<300).contains($0) }) == true else {
+            run.record(
+                Probe.changePassword, since: mark, client: changed.brief, verdict: .breaks,
+                note: "the change was refused: answered \(changedStatus.map(String.init) ?? "nothing")")
+            run.skip(Probe.refreshAfterChange, "needs: the change (it failed)")
+            await fifth.signOutAndEndServerSession()
+            return password
+        }
+        if case .success(.signedIn) = changed {
+            run.record(
+                Probe.changePassword, since: mark, client: "\(changed.brief) again",
+                verdict: run.statusVerdict(since: mark, expected: [200]), note: run.statusNote(since: mark, expected: [200]))
+        } else {
+            run.record(
+                Probe.changePassword, since: mark, client: changed.brief, verdict: .breaks,
+                note: "the password changed, but the client did not sign in again with the new one: \(changed.brief)")
+        }
+        let after = await run.send(Probe.refresh(baseURL, before))
+        let accepted = after.status.map { (200..<300).contains($0) } == true
+        run.record(
+            Probe.refreshAfterChange, exchange: after, verdict: after.status == 401 ? .conforms : accepted ? .breaks : .copes,
+            note: after.status == 401
+                ? ""
+                : accepted
+                    ? "a refresh token from before the change still refreshes: the client told the user every session ended"
+                    : "answered \(after.status.map(String.init) ?? "nothing")")
+        return newPassword
+    }
+
+    /// The pending-approval refresh: a signed-in account whose approval the operator withdraws,
+    /// relaunched. The approval is given back afterwards, for the steps that follow.
+    private func pendingRefresh(_ progress: Progress, password: String) async {
+        guard progress.signedIn else { return run.skip(Probe.pendingRefresh, progress.notSignedIn) }
+        guard let withdraw = hooks.withdrawApproval, let approve = hooks.approve else {
+            return run.skip(Probe.pendingRefresh, "needs: --unapprove-command")
+        }
+        let sixth = client("sixth")
+        let session = await outcome { try await sixth.signIn(username: kid, password: password) }
+        await sixth.stop()
+        guard case .success(.signedIn) = session else {
+            return run.skip(Probe.pendingRefresh, "needs: a session (sign-in failed: \(session.brief))")
+        }
+        guard await withdraw(kid) else {
+            let again = client("sixth")
+            _ = await settledState(of: again)
+            await again.signOutAndEndServerSession()
+            await again.stop()
+            return run.skip(Probe.pendingRefresh, "--unapprove-command failed (exit status not 0)")
+        }
+        let relaunched = client("sixth")
+        let mark = run.transport.mark
+        let state = await settledState(of: relaunched)
+        await relaunched.stop()
+        let restored = await approve(kid)
+        let status = run.transport.exchanges(since: mark).first { $0.path == "/auth/refresh" }?.status
+        let cleared = credentials("sixth") == nil
+        let note = restored ? "" : "; the approval could not be given back (--approve-command failed)"
+        if status == 403, !state.isSignedIn, cleared {
+            run.record(
+                Probe.pendingRefresh, since: mark, client: "\(state.brief), vault cleared", verdict: restored ? .conforms : .copes,
+                note: note.isEmpty ? "" : String(note.dropFirst(2)))
+        } else if status.map({ (200..<300).contains($0) }) == true {
+            run.record(
+                Probe.pendingRefresh, since: mark, client: state.brief, verdict: .copes,
+                note: "the server renewed the session of an account pending approval (the document says 403)" + note)
+        } else {
+            run.record(
+                Probe.pendingRefresh, since: mark, client: "\(state.brief)\(cleared ? ", vault cleared" : "")",
+                verdict: state.isSignedIn || !cleared ? .breaks : .copes,
+                note: (state.isSignedIn || !cleared
+                    ? "a refused refresh at launch left the session in place"
+                    : "answered \(status.map(String.init) ?? "nothing") where the document says 403") + note)
+        }
+    }
+
+    /// The lockout, on an account of its own: five wrong passwords, then the right one. The
+    /// document locks nothing; a server that locks answers 403 (`Account locked. Try again
+    /// later.`), which the client must read as a refusal with the server's message, not as
+    /// pending approval, and not as a session.
+    private func lockout(_ progress: Progress) async {
+        guard let approve = hooks.approve else { return run.skip(Probe.lockout, "needs: --approve-command") }
+        guard progress.registered else { return run.skip(Probe.lockout, "needs: the registration (it failed)") }
+        let name = prefix + "lock"
+        let locked = client("lock")
+        var mark = run.transport.mark
+        let registered = await outcome { () async throws(AuthError) in
+            try await locked.register(username: name, password: password, email: "\(name)@example.invalid")
+        }
+        guard case .success(.pendingApproval) = registered, await approve(name) else {
+            await locked.stop()
+            return run.record(
+                Probe.lockout, since: mark, client: registered.brief, verdict: .breaks,
+                note: "the account for the lockout could not be registered and approved")
+        }
+        mark = run.transport.mark
+        await lockout(locked, name, since: mark)
+        await locked.stop()
+    }
+
+    private func lockout(_ locked: EverdayClient, _ name: String, since mark: Int) async {
+        var wrong: [Result<SignInResult, AuthError>] = []
+        for _ in 0..<5 { wrong.append(await outcome { try await locked.signIn(username: name, password: password + "-wrong") }) }
+        let right = await outcome { try await locked.signIn(username: name, password: password) }
+        let failures = wrong.filter { if case .failure(.server(.unauthorized)) = $0 { true } else { false } }.count
+        let observed = "\(failures) of 5 refused as wrong credentials, then \(right.brief)"
+        switch right {
+        case .success(.signedIn):
+            await locked.signOutAndEndServerSession()
+            let fine = failures == 5
+            run.record(
+                Probe.lockout, since: mark, client: observed, verdict: fine ? run.statusVerdict(since: mark, expected: [200, 401]) : .breaks,
+                note: fine ? run.statusNote(since: mark, expected: [200, 401]) : "a wrong password was not refused as wrong credentials")
+        case .failure(.server(.forbidden(let message))) where !(message ?? "").isEmpty:
+            run.record(
+                Probe.lockout, since: mark, client: "\(observed), the server's message shown", verdict: .copes,
+                note: "the server locks an account after failed logins (403; the document has no lockout): the user sees its message")
+        case .success, .failure:
+            run.record(
+                Probe.lockout, since: mark, client: observed, verdict: .breaks,
+                note: "the client did not read the answer after five failures as a refusal with the server's message")
+        }
     }
 
     /// Forgot and reset, with the operator's code.

@@ -14,6 +14,7 @@ struct ProbeSettings: Sendable {
     var codeCommand: String?
     var approveCommand: String?
     var clockCommand: String?
+    var unapproveCommand: String?
     /// The domain of the addresses the probe's accounts get (Anonymous Wall: a school's), when given.
     var emailDomain: String?
     /// The operator's phone number, for Hero365's SMS code.
@@ -51,7 +52,7 @@ struct ProbeSettings: Sendable {
                     + "add --i-own-this-server if the server is yours to test")
         }
         var commands: [String: String] = [:]
-        for option in ["code-command", "approve-command", "clock-command", "oauth-command"] {
+        for option in ["code-command", "approve-command", "unapprove-command", "clock-command", "oauth-command"] {
             guard let command = arguments.options[option] else { continue }
             guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw Authflow.CommandProblem(description: "--\(option) needs a command")
@@ -77,6 +78,7 @@ struct ProbeSettings: Sendable {
         dryRun = arguments.flags.contains("dry-run")
         codeCommand = commands["code-command"]
         approveCommand = commands["approve-command"]
+        unapproveCommand = commands["unapprove-command"]
         clockCommand = commands["clock-command"]
         oauthCommand = commands["oauth-command"]
     }
@@ -101,13 +103,16 @@ struct ProbeSettings: Sendable {
     }
 
     /// The hooks, present for each command given.
-    var operatorHooks: ProbeOperator { .commands(code: codeCommand, approve: approveCommand, clock: clockCommand, oauth: oauthCommand) }
+    var operatorHooks: ProbeOperator {
+        .commands(code: codeCommand, approve: approveCommand, clock: clockCommand, oauth: oauthCommand, unapprove: unapproveCommand)
+    }
 
     /// What `--dry-run` prints: each step, what it expects, and whether it would run.
     var planText: String {
         var given: Set<ProbeNeed> = []
         if codeCommand != nil { given.insert(.code) }
         if approveCommand != nil { given.insert(.approval) }
+        if unapproveCommand != nil { given.insert(.withdrawal) }
         if clockCommand != nil { given.insert(.clock) }
         if oauthCommand != nil { given.insert(.oauth) }
         if phone != nil { given.insert(.phone) }
@@ -149,7 +154,7 @@ enum Probe {
 
 extension Authflow {
     /// `authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C]
-    /// [--clock-command C] [--i-own-this-server]`.
+    /// [--unapprove-command C] [--clock-command C] [--i-own-this-server]`.
     static func probe(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         let settings = try ProbeSettings(arguments)
         if settings.dryRun {
@@ -163,8 +168,8 @@ extension Authflow {
     static let probeSpec = CommandSpec(
         name: "probe",
         synopsis:
-            "authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C] "
-            + "[--oauth-command C] [--phone P] [--email-domain D] [--i-own-this-server]",
+            "authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] "
+            + "[--unapprove-command C] [--clock-command C] [--oauth-command C] [--phone P] [--email-domain D] [--i-own-this-server]",
         summary:
             "check a live server against its backend's document through the real client: each lifecycle and edge request a row, "
             + "judged conforms, differs but the client copes, or breaks the client (exit 1). Covers every backend. It creates "
@@ -181,6 +186,10 @@ extension Authflow {
             .value(
                 "approve-command", "C",
                 "a shell command approving the pending account {username} (exit 0); without it, steps after approval are skipped"),
+            .value(
+                "unapprove-command", "C",
+                "a shell command withdrawing the approval of {username} (exit 0), for everday's pending-approval refresh; without it, that step is skipped"
+            ),
             .value("clock-command", "C", "a shell command moving the server's clock {seconds} ahead (exit 0); without it, expiry steps are skipped"),
             .value("oauth-command", "C", "a shell command following the OAuth URL {url} and printing the callback URL it lands on (hero365)"),
             .value("phone", "P", "your phone, in E.164 form, for hero365's SMS code (read with --code-command); without it, that step is skipped"),

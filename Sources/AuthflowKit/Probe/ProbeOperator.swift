@@ -1,12 +1,15 @@
 import Foundation
 
-/// What only the operator has: an e-mailed code, a parent's approval, the server's clock. Each is
+/// What only the operator has: an e-mailed code, a parent's approval (and its withdrawal), the
+/// server's clock. Each is
 /// a hook that may be absent; a step needing an absent one is skipped with "needs: …", never guessed.
 struct ProbeOperator: Sendable {
     /// The latest code or token sent to `recipient` (`{to}`), or `nil` when none could be had.
     var code: (@Sendable (_ recipient: String) async -> String?)?
     /// Approves the pending account `username` (`{username}`); whether it worked.
     var approve: (@Sendable (_ username: String) async -> Bool)?
+    /// Withdraws the approval of the account `username` (`{username}`), so it is pending again; whether it worked.
+    var withdrawApproval: (@Sendable (_ username: String) async -> Bool)?
     /// Moves the server's clock `seconds` (`{seconds}`) ahead; whether it worked.
     var advanceClock: (@Sendable (_ seconds: Int) async -> Bool)?
     /// Follows the OAuth authorization URL `url` (`{url}`) as a browser would and returns the
@@ -16,10 +19,12 @@ struct ProbeOperator: Sendable {
     /// No hooks: every step that needs one is skipped.
     init(
         code: (@Sendable (_ recipient: String) async -> String?)? = nil, approve: (@Sendable (_ username: String) async -> Bool)? = nil,
-        advanceClock: (@Sendable (_ seconds: Int) async -> Bool)? = nil, oauth: (@Sendable (_ url: String) async -> String?)? = nil
+        advanceClock: (@Sendable (_ seconds: Int) async -> Bool)? = nil, oauth: (@Sendable (_ url: String) async -> String?)? = nil,
+        withdrawApproval: (@Sendable (_ username: String) async -> Bool)? = nil
     ) {
         self.code = code
         self.approve = approve
+        self.withdrawApproval = withdrawApproval
         self.advanceClock = advanceClock
         self.oauth = oauth
     }
@@ -27,8 +32,13 @@ struct ProbeOperator: Sendable {
     /// Hooks that run the operator's shell commands (`/bin/sh -c`), the placeholder replaced by
     /// a value the probe made itself (letters, digits, `-`, `@`, `.`). A command succeeds when it
     /// exits 0; the code is its standard output, trimmed, which is never printed.
-    static func commands(code: String?, approve: String?, clock: String?, oauth: String? = nil) -> ProbeOperator {
+    static func commands(code: String?, approve: String?, clock: String?, oauth: String? = nil, unapprove: String? = nil) -> ProbeOperator {
         var hooks = ProbeOperator()
+        if let unapprove {
+            hooks.withdrawApproval = { @Sendable (username: String) async -> Bool in
+                await Self.shell(unapprove.replacingOccurrences(of: "{username}", with: username)) != nil
+            }
+        }
         if let oauth {
             hooks.oauth = { @Sendable (url: String) async -> String? in
                 // The URL is the server's: quoted, so the shell takes it as one word whatever it holds.

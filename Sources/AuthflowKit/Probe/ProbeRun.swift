@@ -8,6 +8,8 @@ enum ProbeNeed: String, Sendable, Hashable {
     case code = "--code-command"
     /// A parent's (or an administrator's) approval.
     case approval = "--approve-command"
+    /// A parent's approval withdrawn, so the account is pending again.
+    case withdrawal = "--unapprove-command"
     /// Time passing on the server (an access token's lifetime).
     case clock = "--clock-command"
     /// An OAuth provider's callback, after the user consented in a browser.

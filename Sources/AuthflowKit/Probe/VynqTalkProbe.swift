@@ -18,7 +18,7 @@ struct VynqTalkProbe {
     static let noBearer = ProbeStep("/users with no bearer", "401")
     static let malformedBearer = ProbeStep("/users with a malformed bearer", "401")
     static let webSocketWithoutToken = ProbeStep("/ws with no token", "401")
-    static let relaunch = ProbeStep("relaunch: restore the stored session", "client: signed in")
+    static let relaunch = ProbeStep("relaunch: restore the stored session", "200 (GET /users/me); client: signed in")
     static let signOut = ProbeStep("sign out", "nothing sent (no logout endpoint); client: signed out")
     static let malformedBody = ProbeStep("login with a body that is not JSON", "400")
     static let unknownField = ProbeStep("login with an unknown field", "200 (the field ignored)")
@@ -128,8 +128,9 @@ struct VynqTalkProbe {
             mark = run.transport.mark
             let state = await settledState(of: relaunched, realtime: true)
             run.record(
-                Self.relaunch, since: mark, client: state.brief, verdict: state.isSignedIn ? .conforms : .breaks,
-                note: state.isSignedIn ? "" : "the stored session was not restored")
+                Self.relaunch, since: mark, client: state.brief,
+                verdict: state.isSignedIn ? run.statusVerdict(since: mark, expected: [200]) : .breaks,
+                note: state.isSignedIn ? run.statusNote(since: mark, expected: [200]) : "the stored session was not restored")
             mark = run.transport.mark
             let ended = await relaunched.signOutAndEndServerSession()
             let after = await relaunched.authState
@@ -215,11 +216,11 @@ struct VynqTalkProbe {
 }
 
 /// The client's state once the launch's requests have been answered (or after ten seconds); an
-/// open realtime connection, when `realtime`, is not waited for.
+/// open realtime connection, when `realtime`, is not waited for (the launch check is).
 func settledState<Client: BackendClient>(of client: Client, realtime: Bool = false) async -> AuthState {
     await client.start()
     for _ in 0..<1_000 {
-        if await client.runner.inFlight.count <= (realtime ? 1 : 0) { break }
+        if await client.runner.inFlight.count <= (realtime ? 1 : 0), await client.authState != .restoring { break }
         try? await Task.sleep(for: .milliseconds(10))
     }
     return await client.authState

@@ -3,6 +3,9 @@ import Foundation
 /// Everday, as its API document describes it (summarised in `Fixtures/everday/README.md`):
 /// approval-gated registration, rotating refresh with reuse detection,
 /// logout, forgot/reset by token. Paths under `/api`, PascalCase bodies, errors `{"detail": …}`.
+/// What the deployed server adds or answers otherwise is served too: change-password and account
+/// deletion always, the rest under `Configuration.Everday.Deviations` (registration's 201, the
+/// 12-character minimum, the lockout after five failed logins).
 struct Everday: Contract {
     static let pendingApproval = "Account pending approval. A parent must approve this account before sign in."
 
@@ -26,10 +29,17 @@ struct Everday: Contract {
         var expiresAt: Date
     }
 
+    /// Failed logins of one account, for the deployed server's lockout.
+    private struct Failures {
+        var count = 0
+        var lockedUntil: Date?
+    }
+
     private struct State {
         var nextID = 1
         var users: [Int: User] = [:]
         var resetTokens: [String: ResetToken] = [:]
+        var failures: [Int: Failures] = [:]
 
         func user(named name: String) -> User? {
             users.values.first { $0.username.lowercased() == name.lowercased() }
@@ -85,6 +95,18 @@ struct Everday: Contract {
         }
     }
 
+    /// Withdraws an account's approval, as a parent undoing it would: the account is pending again,
+    /// so login and refresh answer the pending-approval 403. Returns whether the user exists.
+    func withdrawApproval(username: String) -> Bool {
+        state.withLock { state in
+            guard let user = state.user(named: username) else { return false }
+            state.users[user.id]?.isApproved = false
+            state.users[user.id]?.approvedAt = nil
+            state.users[user.id]?.approvedByUserId = nil
+            return true
+        }
+    }
+
     /// Sets the flag login reports as `RequirePasswordChange`; returns whether the user exists.
     func setRequirePasswordChange(username: String, _ required: Bool) -> Bool {
         state.withLock { state in
@@ -134,15 +156,42 @@ struct Everday: Contract {
         let body = try request.jsonObject()
         let username = try body.require("Username", "Username and Password are required.")
         let password = try body.requireSecret("Password", "Username and Password are required.")
-        guard let user = state.withLock({ $0.user(named: username) }), user.password == password else {
-            throw Rejection(401, "Invalid username or password.")
-        }
+        let user = try checkPassword(username, password)
         guard user.isApproved else { throw Rejection(403, Everday.pendingApproval) }
         let issued = services.sessions.open(
             backend, subject: String(user.id), claims: ["username": .string(user.username), "role": .string(user.role)],
             refreshLifetime: services.configuration.everday.refreshTokenLifetime
         )
         return tokenResponse(user, accessToken: issued.accessToken, refreshToken: issued.refreshToken ?? "")
+    }
+
+    /// The account `username` names, when `password` is its own. With the deployed lockout, an
+    /// account that failed `lockoutAfterFailures` times in a row is refused 403 `Account locked.
+    /// Try again later.` for `lockoutWindow`, whatever password is sent (the failure that locks it
+    /// is still the 401); an unknown username counts nothing; a success forgets the failures.
+    private func checkPassword(_ username: String, _ password: String) throws(Rejection) -> User {
+        let lockout = deviations.lockoutAfterFailures.map { (failures: $0, window: deviations.lockoutWindow) }
+        let now = services.clock.now
+        return try state.withLock { state throws(Rejection) -> User in
+            guard let user = state.user(named: username) else { throw Rejection(401, "Invalid username or password.") }
+            guard let lockout else {
+                guard user.password == password else { throw Rejection(401, "Invalid username or password.") }
+                return user
+            }
+            var failures = state.failures[user.id] ?? Failures()
+            if let until = failures.lockedUntil {
+                guard now >= until else { throw Rejection(403, "Account locked. Try again later.") }
+                failures = Failures()  // The window ended: the account starts over.
+            }
+            guard user.password == password else {
+                failures.count += 1
+                if failures.count >= lockout.failures { failures.lockedUntil = now.addingTimeInterval(lockout.window) }
+                state.failures[user.id] = failures
+                throw Rejection(401, "Invalid username or password.")
+            }
+            state.failures[user.id] = nil
+            return user
+        }
     }
 
     private func refresh(_ request: ContractRequest) throws(Rejection) -> ServerResponse {

@@ -51,7 +51,7 @@ enum SampleRequests {
             "sendEmailCode", "registerWithEmailCode", "signInWithEmailCode", "signIn(email)", "requestPasswordReset(email)",
             "resetPassword(emailCode)", "setPassword", "changePassword",
         ],
-        .vynqTalk: ["signIn(email)", "register(email)"],
+        .vynqTalk: ["signIn(email)", "register(email)", "currentUser"],  // `/users/me`, which its deployed server has.
         .everday: [
             "signIn(username)", "register(username)", "requestPasswordReset(email)", "requestPasswordReset(usernameOrEmail)",
             "resetPassword(token)", "refresh", "revoke", "changePassword", "deleteAccount",

@@ -279,7 +279,47 @@ struct DeployedFormTests {
         }
     }
 
+    // MARK: Everday
+
+    @Test(
+        "the document says a login 403 is pending approval or access denied; the deployed server also locks an account after five failures (403 Account locked); both work"
+    )
+    func everdayLockout() throws {
+        let locked = try Self.decoded(.everday, "auth-login.response.403.deployed.json")
+        #expect(locked == .failed(.forbidden("Account locked. Try again later.")))
+        guard case .failed(let failure) = locked else { return }
+        #expect(!failure.isTransient, "a lockout is not retried")
+        #expect(try Self.shown(.everday, "auth-login.response.403.deployed.json") == "Account locked. Try again later.")
+        #expect(try Self.decoded(.everday, "auth-login.response.403.json") == .failed(.pendingApproval(EverdayCrossCheckTests.pending)))
+        #expect(try Self.decoded(.everday, "auth-login.response.403.access-denied.json") == .failed(.forbidden("access denied")))
+        // A sign-in refused with it finishes failed and stays signed out: no session is begun or ended.
+        let signIn = PasswordSignIn(identifiers: .username)
+        var phase = PasswordSignIn.Phase.enteringCredentials
+        var context = FlowContext()
+        let at = Instant.seconds(0)
+        let sent = signIn.step(&phase, .intent(Sample.everdaySignIn(), id: IntentID(1), at: at), &context)
+        guard case .send(let request, _)? = sent.first else {
+            Issue.record("no request: \(sent)")
+            return
+        }
+        let effects = signIn.step(&phase, .reply(request, locked, at: at), &context)
+        #expect(phase == .enteringCredentials)
+        #expect(effects == [.finish(IntentID(1), .failed(.forbidden("Account locked. Try again later.")))])
+    }
+
     // MARK: VynqTalk
+
+    @Test(
+        "the document says a refused login is 401 in the envelope; the deployed server answers HTTP 200 with success false and no data; both are a refusal, never a grant"
+    )
+    func vynqTalkRefusedLogin() throws {
+        let documented = try Self.decoded(.vynqTalk, "auth-login.response.401.success-false.json")
+        let deployed = try Self.decoded(.vynqTalk, "auth-login.response.200.deployed-incorrect-password.json")
+        #expect(documented == .failed(.unauthorized("Invalid email or password")))
+        #expect(deployed == .failed(.unauthorized("Incorrect Password.")))
+        let fixture = try FixtureLibrary.fixture(.vynqTalk, "auth-login.response.200.deployed-incorrect-password.json")
+        #expect(try fixture.response().status == 200, "the refusal comes under 200")
+    }
 
     @Test("the document's token would carry exp; the deployed token carries expiration (fractional seconds) and no exp; both are read")
     func vynqTalkExpiration() throws {

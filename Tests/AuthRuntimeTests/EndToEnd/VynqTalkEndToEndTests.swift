@@ -92,7 +92,7 @@ struct VynqTalkEndToEndTests {
                     guard case .signedIn(let phase)? = states.last?.phase else { return false }
                     switch phase.connection {
                     case .settling, .connected, .waitingToReconnect, .gaveUp: return true
-                    case .idle, .connecting, .rejected: return false
+                    case .idle, .connecting, .checkingToken, .rejected: return false
                     }
                 })
             #expect(client.outcomes.elements.contains(.realtimeConnected) || client.issues.elements.contains(unsupported))

@@ -150,7 +150,8 @@ struct StructuralMutantTests {
             mutant: AnyModel(Models.realtime("flappingResetsBackoff", Broken.flappingResetsBackoff)),
             original: AnyModel(Models.realtime())
         )
-        .alsoFinding("unreachedCase: RealtimeConnection.Phase.settling"),
+        .alsoFinding("unreachedCase: RealtimeConnection.Phase.settling")
+        .alsoFinding("unreachedCase: RealtimeConnection.Phase.checkingToken"),
         StructuralCase(
             .unreachedCase, "PasswordSignIn.Phase.rateLimited", trace: 0, "rateLimitTakenForAFailure", Broken.rateLimitTakenForAFailure,
             under: .passwordSignIn),

@@ -49,9 +49,9 @@ public enum AppliedRefresh: Hashable, Sendable {
 
 /// What to do with stored credentials at launch.
 public enum RestorePolicy: Hashable, Sendable {
-    /// Use them as they are (Anonymous Wall, VynqTalk); a 401 later ends the session.
+    /// Use them as they are (Anonymous Wall); a 401 later ends the session.
     case trustStored
-    /// Ask the server who the token belongs to (Subspace `/auth/me`, Hero365 `/users/me`).
+    /// Ask the server who the token belongs to (Subspace `/auth/me`, Hero365 and VynqTalk `/users/me`).
     case fetchCurrentUser
     /// Refresh at once (Everday: "if refresh token exists, call `/auth/refresh`").
     case refresh

@@ -105,6 +105,49 @@ struct EverdayCrossCheckTests {
         }
     }
 
+    @Test(
+        "the document locks nothing; the deployed server answers 403 Account locked after five failed logins, for 15 minutes; both work",
+        arguments: [false, true])
+    func lockout(_ deployed: Bool) async throws {
+        try await withReference(.everday, configure: { if deployed { $0.answerAsDeployed() } }) { everday in
+            _ = try await Self.register(everday)
+            everday.server.approve(username: "newkid")
+            for _ in 0..<5 {
+                #expect(try await Self.login(everday, "newkid", "Wr0ngPassw0rd!").failure == .unauthorized("Invalid username or password."))
+            }
+            let locked = AuthFailure.forbidden("Account locked. Try again later.")
+            let right = try await Self.login(everday)
+            guard deployed else {
+                #expect(right.grant() != nil, "the document has no lockout")
+                return
+            }
+            #expect(right.failure == locked, "even the right password, while locked")
+            #expect(right.failure?.isTransient == false)
+            #expect(try await Self.login(everday, "parent", "ParentPassw0rd!").grant() != nil, "another account is not locked")
+            everday.server.advanceClock(by: 15 * 60 - 1)
+            #expect(try await Self.login(everday).failure == locked)
+            everday.server.advanceClock(by: 1)
+            #expect(try await Self.login(everday).grant() != nil, "the window ended")
+            // A success forgets the failures: four more do not lock.
+            for _ in 0..<4 { _ = try await Self.login(everday, "newkid", "Wr0ngPassw0rd!") }
+            #expect(try await Self.login(everday).grant() != nil)
+        }
+    }
+
+    @Test("a withdrawn approval makes the account pending again: login and refresh answer the pending-approval 403")
+    func withdrawnApproval() async throws {
+        try await withReference(.everday) { everday in
+            _ = try await Self.register(everday)
+            everday.server.approve(username: "newkid")
+            guard let grant = try await Self.login(everday).grant(), let refresh = grant.refreshToken else { return }
+            #expect(everday.server.withdrawApproval(username: "newkid"))
+            #expect(try await everday.send(.refresh(refresh)) == .failed(.pendingApproval(Self.pending)))
+            #expect(try await Self.login(everday) == .failed(.pendingApproval(Self.pending)))
+            everday.server.approve(username: "newkid")
+            #expect(try await everday.send(.refresh(refresh)).tokens() != nil, "the refused refresh consumed nothing")
+        }
+    }
+
     @Test("RequirePasswordChange reaches the grant; a taken username is 409")
     func passwordChangeAndConflict() async throws {
         try await withReference(.everday) { everday in

@@ -32,6 +32,24 @@ struct VynqTalkCrossCheckTests {
     }
 
     @Test(
+        "the document says a refused login is 401 in the envelope; the deployed server answers 200 with success false; both are a refusal with the server's words",
+        arguments: [false, true])
+    func refusedLoginInEitherForm(_ deployed: Bool) async throws {
+        try await withReference(.vynqTalk, configure: { if deployed { $0.answerAsDeployed() } }) { vynq in
+            _ = try await Self.signup(vynq)
+            let http = try vynq.contract.encode(.signIn(.email(try Typed.email("ada@example.com")), try Typed.password("wrong-password")))
+            let raw = try await vynq.transport.send(http)
+            #expect(raw.status == (deployed ? 200 : 401))
+            for email in ["ada@example.com", "nobody@example.com"] {
+                let refused = try await vynq.send(.signIn(.email(try Typed.email(email)), try Typed.password("wrong-password")))
+                #expect(refused == .failed(.unauthorized(deployed ? "Incorrect Password." : "Invalid email or password")), "\(email)")
+            }
+            let right = try await vynq.send(.signIn(.email(try Typed.email("ada@example.com")), try Typed.password("analytical-engine")))
+            #expect(right.grant() != nil)
+        }
+    }
+
+    @Test(
         "a wrong password and a taken email (the envelope under 401 and 409), and a 200 carrying success false, are failures with the server's words")
     func refusals() async throws {
         try await withReference(.vynqTalk) { vynq in

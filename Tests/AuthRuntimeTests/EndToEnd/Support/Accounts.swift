@@ -72,7 +72,7 @@ enum VynqTalkConnection {
         guard case .signedIn(let phase) = state.phase else { return nil }
         switch phase.connection {
         case .settling(_, let id, _, _, _), .connected(_, let id): return id
-        case .idle, .connecting, .waitingToReconnect, .rejected, .gaveUp: return nil
+        case .idle, .connecting, .checkingToken, .waitingToReconnect, .rejected, .gaveUp: return nil
         }
     }
 }
