@@ -103,7 +103,7 @@ public struct DiagramCatalogue: Sendable {
         "passwordReset.autoLogin": ([.anonymousWall], [.passwordReset], .entry(phaseType: phaseType(PasswordReset.Phase.self))),
         "passwordReset.token": ([.everday], [.passwordReset], .entry(phaseType: phaseType(PasswordReset.Phase.self))),
         "passwordReset.link": ([.hero365], [.passwordReset], .entry(phaseType: phaseType(PasswordReset.Phase.self))),
-        "oauthSignIn": ([.hero365], [.oauthSignIn], .entry(phaseType: phaseType(OAuthSignIn.Phase.self))),
+        "oauthSignIn": ([.subspace, .hero365], [.oauthSignIn], .entry(phaseType: phaseType(OAuthSignIn.Phase.self))),
         "session.anonymousWall": (
             [.anonymousWall], [.session, .logout, .passwordSetup, .changePassword], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))
         ),

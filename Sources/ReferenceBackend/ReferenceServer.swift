@@ -207,7 +207,7 @@ public final class ReferenceServer: Sendable {
     }
 
     /// An identity token as a provider's SDK hands one to an app (Sign in with Apple, Google
-    /// Sign-In), for Hero365's deployed native sign-in: a JWT whose `iss` is the provider's
+    /// Sign-In), for Hero365's and Subspace's deployed native sign-in: a JWT whose `iss` is the provider's
     /// (`https://appleid.apple.com`, `https://accounts.google.com`), `sub` is `subject` (Apple's
     /// user identifier) and `email`, when given, the user's. Its signature is random: this server,
     /// like Supabase, trusts the token by its issuer here, since no provider is reachable.

@@ -13,7 +13,7 @@ enum HandoverTable {
     static let grant = Grant(accessToken: Samples.access1, expiry: .after(Samples.lifetime), user: Samples.user)
     static let credentials = Samples.expiringCredentials
     static let start = Phase.signedOut(.first(.editing))
-    static let signingIn = Phase.signedOut(.second(.signingIn(emailID, Samples.r(1))))
+    static let signingIn = Phase.signedOut(.second(.first(.signingIn(emailID, Samples.r(1)))))
     static let active = Phase.signedIn(.active(SessionLifecycle.Active(credentials: credentials, calls: [SessionTable.sent(Samples.call1, 2)])))
     static let timers = SessionTable.timersCancelled
 
@@ -26,15 +26,15 @@ enum HandoverTable {
     static let rows: [Row<App>] = [
         row(
             "signedOut + withdrawn(its intent) → routed to the entry flows, which abandon the sign-in", signingIn,
-            .withdrawn(Samples.pending, at: t0), .signedOut(.second(.enteringCredentials)),
+            .withdrawn(Samples.pending, at: t0), .signedOut(.second(.first(.enteringCredentials))),
             [.cancel(Samples.r(1)), .finish(Samples.pending, .cancelled)]),
         row(
             "signedIn + withdrawn(a call) → routed to the session, which drops the call", active, .withdrawn(Samples.call1, at: t0),
             .signedIn(.active(SessionLifecycle.Active(credentials: credentials))), [.cancel(Samples.r(2)), .finish(Samples.call1, .cancelled)]),
         row(
             "signedOut + entry intent → routed to the entry flows", start,
-            .intent(.entry(.second(.submit(identifier: Samples.emailText, password: Samples.passwordInput))), at: t0),
-            .signedOut(.second(.signingIn(emailID, Samples.r(10)))), [.send(Samples.r(10), .signIn(emailID, Samples.password))]),
+            .intent(.entry(.second(.first(.submit(identifier: Samples.emailText, password: Samples.passwordInput)))), at: t0),
+            .signedOut(.second(.first(.signingIn(emailID, Samples.r(10))))), [.send(Samples.r(10), .signIn(emailID, Samples.password))]),
         row(
             "signedOut + reply(grant) → signedIn, the session begins: persist, signedIn, expiry scheduled", signingIn,
             .reply(Samples.r(1), .granted(grant), at: t0), .signedIn(.active(SessionLifecycle.Active(credentials: credentials))),
@@ -44,8 +44,8 @@ enum HandoverTable {
             ]),
         row("signedOut + reply(stale id) → unchanged", signingIn, .reply(Samples.staleID, .granted(grant), at: t0), signingIn, []),
         row(
-            "signedOut + tick → routed to the entry flows", .signedOut(.second(.rateLimited(until: Samples.at(60)))), .tick(Samples.at(60)),
-            .signedOut(.second(.enteringCredentials)), []),
+            "signedOut + tick → routed to the entry flows", .signedOut(.second(.first(.rateLimited(until: Samples.at(60))))), .tick(Samples.at(60)),
+            .signedOut(.second(.first(.enteringCredentials))), []),
         row(
             "signedOut + launched(stored) → signedIn, restoring with /auth/me", start, .launched(.stored(credentials), at: t0),
             .signedIn(.restoring(SessionLifecycle.Restoring(credentials: credentials, request: Samples.r(10), asking: .currentUser))),

@@ -68,6 +68,30 @@ enum OAuthSignInTable {
                 .signingInNatively(.google, Samples.r(1)),
                 [.send(Samples.r(1), .signInNatively(NativeSignIn(provider: .google, identityToken: identityToken)))]),
             row(
+                "choosingProvider + signInNatively(apple, with the first authorization's code, name and email) → sends them, trimmed",
+                .choosingProvider,
+                intent(
+                    .signInNatively(
+                        provider: "apple", identityToken: identityToken, userIdentifier: "apple-user-1", authorizationCode: AuthorizationCode("c1"),
+                        givenName: " Ada ", familyName: "Lovelace", email: " ada@privaterelay.appleid.com ")),
+                .signingInNatively(.apple, Samples.r(1)),
+                [
+                    .send(
+                        Samples.r(1),
+                        .signInNatively(
+                            NativeSignIn(
+                                provider: .apple, identityToken: identityToken, userIdentifier: "apple-user-1",
+                                authorizationCode: AuthorizationCode("c1"),
+                                givenName: "Ada", familyName: "Lovelace", email: "ada@privaterelay.appleid.com")))
+                ]),
+            row(
+                "choosingProvider + signInNatively(apple, a blank code, name and email) → sends none of them", .choosingProvider,
+                intent(
+                    .signInNatively(
+                        provider: "apple", identityToken: identityToken, userIdentifier: "apple-user-1", authorizationCode: AuthorizationCode(" "),
+                        givenName: " ", familyName: "", email: "\t")),
+                .signingInNatively(.apple, Samples.r(1)), [.send(Samples.r(1), nativeRequest)]),
+            row(
                 "choosingProvider + signInNatively(github, no native sign-in) → rejected unsupportedProvider, nothing sent", .choosingProvider,
                 intent(.signInNatively(provider: "github", identityToken: identityToken, userIdentifier: nil)), .choosingProvider,
                 [.reject(Samples.intent, .invalid(.unsupportedProvider))]),

@@ -20,7 +20,8 @@ struct RoutingTests {
     @Test("an intent no flow takes is not routed; an app intent routes to itself")
     func unrouted() {
         let app = Apps.subspace()
-        #expect(app.route(OAuthSignIn.Intent.cancel) == nil, "Subspace composes no OAuth")
+        #expect(app.route(PasswordReset.Intent.startOver) == nil, "Subspace composes no password reset")
+        #expect(app.route(OAuthSignIn.Intent.cancel) == .entry(.second(.second(.cancel))), "its native sign-in is an OAuthSignIn")
         #expect(app.route("submit") == nil)
         #expect(app.route(SubspaceApp.Intent.session(.logout)) == .session(.logout))
     }

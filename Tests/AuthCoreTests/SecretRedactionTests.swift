@@ -3,7 +3,9 @@ import Testing
 
 /// Distinctive secrets planted in every value that can carry one.
 enum Planted {
-    static let markers = ["MARKER-PW-1", "MARKER-PW-2", "MARKER-AT-1", "MARKER-RT-1", "987654", "MARKER-RESET", "MARKER-ID-TOKEN"]
+    static let markers = [
+        "MARKER-PW-1", "MARKER-PW-2", "MARKER-AT-1", "MARKER-RT-1", "987654", "MARKER-RESET", "MARKER-ID-TOKEN", "MARKER-AUTH-CODE",
+    ]
 
     static let passwordInput = PasswordInput("MARKER-PW-1")
     static let newPasswordInput = PasswordInput("MARKER-PW-2")
@@ -12,6 +14,7 @@ enum Planted {
     static let refresh = RefreshToken("MARKER-RT-1")
     static let resetToken = ResetToken("MARKER-RESET")
     static let identityToken = IdentityToken("MARKER-ID-TOKEN")
+    static let authorizationCode = AuthorizationCode("MARKER-AUTH-CODE")
 
     static let password = valid(Password.validate(passwordInput))
     static let newPassword = valid(Password.validate(newPasswordInput))
@@ -60,6 +63,13 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             ("protected", .protected(Samples.call1, P.bearer)),
             ("openRealtime", .openRealtime(P.access)),
             ("signInNatively", .signInNatively(NativeSignIn(provider: .apple, identityToken: P.identityToken, userIdentifier: "001234.apple"))),
+            (
+                "signInNatively with Apple's first authorization",
+                .signInNatively(
+                    NativeSignIn(
+                        provider: .apple, identityToken: P.identityToken, userIdentifier: "001234.apple", authorizationCode: P.authorizationCode,
+                        givenName: "Ada", familyName: "Lovelace", email: "ada@privaterelay.appleid.com"))
+            ),
         ]
         var carriers: [SecretCarrier] = [
             SecretCarrier("Secret<Password>", P.passwordInput),
@@ -68,6 +78,7 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("Secret<RefreshToken>", P.refresh),
             SecretCarrier("Secret<ResetToken>", P.resetToken),
             SecretCarrier("Secret<IdentityToken>", P.identityToken),
+            SecretCarrier("Secret<AuthorizationCode>", P.authorizationCode),
             SecretCarrier("Optional<Secret>", Optional(P.refresh)),
             SecretCarrier("[Secret]", [P.access]),
             SecretCarrier("Password", P.password),
@@ -123,7 +134,9 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("RealtimeConnection.Intent", RealtimeConnection.Intent.connect(P.access)),
             SecretCarrier(
                 "OAuthSignIn.Intent.signInNatively",
-                OAuthSignIn.Intent.signInNatively(provider: "apple", identityToken: P.identityToken, userIdentifier: "001234.apple")),
+                OAuthSignIn.Intent.signInNatively(
+                    provider: "apple", identityToken: P.identityToken, userIdentifier: "001234.apple", authorizationCode: P.authorizationCode,
+                    givenName: "Ada", familyName: "Lovelace", email: "ada@privaterelay.appleid.com")),
             SecretCarrier(
                 "Hero365App native sign-in event",
                 AuthEvent<Hero365App.Intent>.intent(

@@ -84,7 +84,7 @@ struct ServerWaitTests {
         #expect(sent.count == 1)
         _ = app.reduce(&state, .reply(Samples.r(1), .failed(.rateLimited(retryAfter: .seconds(300))), at: Samples.t0))
         #expect(state.context.serverWait(for: .register, at: Samples.at(1)) == Samples.at(300))
-        let signingIn: SubspaceApp.Intent = .entry(.second(.submit(identifier: Samples.emailText, password: Samples.passwordInput)))
+        let signingIn: SubspaceApp.Intent = .entry(.second(.first(.submit(identifier: Samples.emailText, password: Samples.passwordInput))))
         #expect(Self.sends(app.reduce(&state, .intent(signingIn, id: Samples.call1, at: Samples.at(1)))).count == 1)
         let grant = Grant(accessToken: Samples.access1, expiry: .after(Samples.lifetime), user: Samples.user)
         _ = app.reduce(&state, .reply(Samples.r(2), .granted(grant), at: Samples.at(1)))

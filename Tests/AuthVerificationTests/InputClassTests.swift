@@ -164,7 +164,7 @@ struct InputClassTests {
     static func fields(_ intent: OAuthSignIn.Intent) -> (String, [Field]) {
         switch intent {
         case .begin(let provider, _): ("begin", [Field(name: "provider", kinds: [.provider], value: provider)])
-        case .signInNatively(let provider, let token, _):
+        case .signInNatively(let provider, let token, _, _, _, _, _):
             (
                 "signInNatively",
                 [

@@ -9,8 +9,9 @@ struct ReadmeExampleTests {
     static let myComposition = Apps.subspace()
 
     static func myMenu(_ snapshot: Snapshot<SubspaceApp>) -> [SubspaceApp.Intent] {
-        var menu: [SubspaceApp.Intent] = Menus.registration([.nameEmailPassword]).map { .entry(.first($0)) }
-        menu += Menus.passwordSignIn(.email).map { .entry(.second($0)) }
+        var menu: [SubspaceApp.Intent] = Menus.registration([.nameEmailPassword]).compactMap { myComposition.route($0) }
+        menu += Menus.passwordSignIn(.email).compactMap { myComposition.route($0) }
+        menu += Menus.nativeSignIn.compactMap { myComposition.route($0) }
         menu += Menus.session(in: snapshot, callers: 1).map { .session($0) }
         return menu
     }
@@ -19,7 +20,8 @@ struct ReadmeExampleTests {
         "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
         "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "SessionLifecycle.Phase.passwordChangeRequired": "idem",
         "PasswordSignIn.Phase.pendingApproval": "no approval gate", "Registration.Phase.awaitingVerification": "register signs in",
-        "Registration.Phase.pendingApproval": "idem",
+        "Registration.Phase.pendingApproval": "idem", "OAuthSignIn.Phase.fetchingURL": "native sign-in only",
+        "OAuthSignIn.Phase.awaitingCallback": "idem",
     ]
 
     /// The README's model of `myComposition`.

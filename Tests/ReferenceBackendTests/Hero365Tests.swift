@@ -276,4 +276,34 @@ struct Hero365Tests {
             #expect(expired.string("detail") != nil)
         }
     }
+
+    @Test(
+        "the deployed native sign-in keeps the full_name and email Apple shares once: a new account takes them, an account without a name takes the name"
+    )
+    func nativeSignInKeepsTheSharedName() async throws {
+        var configuration = Configuration()
+        configuration.hero365.deployed = true
+        try await withServer([.hero365], configuration: configuration) { server in
+            let hero = client(server, .hero365)
+            let apple = ReferenceServer.providerIdentityToken(provider: "apple", subject: "001234.n")
+            let first = try await hero.post(
+                "/api/v1/auth/apple/signin",
+                ["id_token": apple, "user_identifier": "001234.n", "full_name": "Ada Lovelace", "email": "ada@privaterelay.appleid.com"])
+            #expect(first.bool("is_new_user") == true && first.string("user", "full_name") == "Ada Lovelace")
+            #expect(first.string("user", "email") == "ada@privaterelay.appleid.com")
+            let again = try await hero.post("/api/v1/auth/apple/signin", ["id_token": apple, "user_identifier": "001234.n"])
+            #expect(again.bool("is_new_user") == false && again.string("user", "full_name") == "Ada Lovelace")
+
+            // An account made by sign-up without a name, found by the shared email, takes the name.
+            let signup = try await hero.post("/api/v1/auth/signup", ["email": "grace@example.com", "password": "SecurePassword123!"])
+            #expect(signup.status == 200)
+            let other = ReferenceServer.providerIdentityToken(provider: "apple", subject: "001234.g")
+            let linked = try await hero.post(
+                "/api/v1/auth/apple/signin",
+                ["id_token": other, "user_identifier": "001234.g", "full_name": "Grace Hopper", "email": "grace@example.com"])
+            #expect(linked.bool("is_new_user") == false && linked.string("user", "full_name") == "Grace Hopper")
+            let me = try await hero.get("/api/v1/users/me", bearer: linked.string("access_token"))
+            #expect(me.string("full_name") == "Grace Hopper" && me.string("email") == "grace@example.com")
+        }
+    }
 }

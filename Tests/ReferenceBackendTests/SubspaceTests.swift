@@ -104,4 +104,50 @@ struct SubspaceTests {
             #expect(try await subspace.get("/health").status == 200)
         }
     }
+
+    @Test(
+        "the document's server serves no native sign-in (404); the deployed one signs in at /auth/apple and /auth/google, creating the account with the shared name and email once, as login answers"
+    )
+    func nativeSignInAsDeployed() async throws {
+        let token = ReferenceServer.providerIdentityToken(provider: "apple", subject: "001234.s")
+        func body(_ fields: [String: Any]) throws -> Data { try JSONSerialization.data(withJSONObject: fields) }
+        let first = try body([
+            "userId": "001234.s", "identityToken": token, "authorizationCode": "code-1", "email": "User@PrivateRelay.AppleID.com",
+            "fullName": ["givenName": "John", "familyName": "Doe"],
+        ])
+        try await withServer([.subspace]) { server in
+            let answer = try await client(server, .subspace).send("POST", "/api/v1/auth/apple", raw: first)
+            #expect(answer.status == 404)
+        }
+        var configuration = Configuration()
+        configuration.subspace.deployed = true
+        try await withServer([.subspace], configuration: configuration) { server in
+            let subspace = client(server, .subspace)
+            let created = try await subspace.send("POST", "/api/v1/auth/apple", raw: first)
+            #expect(created.status == 200 && created.keys == ["accessToken", "refreshToken", "user"])
+            #expect(created.string("user", "name") == "John Doe" && created.string("user", "email") == "user@privaterelay.appleid.com")
+            let again = try await subspace.send("POST", "/api/v1/auth/apple", raw: try body(["identityToken": token]))
+            #expect(again.status == 200 && again.string("user", "id") == created.string("user", "id"), "found by the token's sub")
+            #expect(again.string("user", "name") == "John Doe")
+            let me = try await subspace.get("/api/v1/auth/me", bearer: again.string("accessToken"))
+            #expect(me.status == 200 && me.string("email") == "user@privaterelay.appleid.com")
+
+            let mismatched = try await subspace.send("POST", "/api/v1/auth/apple", raw: try body(["userId": "001234.t", "identityToken": token]))
+            #expect(mismatched.status == 401 && mismatched.string("message") == "invalid apple identity token")
+            let foreign = ReferenceServer.providerIdentityToken(provider: "google", subject: "001234.s", email: "a@example.com")
+            #expect(try await subspace.send("POST", "/api/v1/auth/apple", raw: try body(["identityToken": foreign])).status == 401)
+            #expect(try await subspace.send("POST", "/api/v1/auth/apple", raw: try body(["userId": "x"])).status == 400)
+            let noEmail = ReferenceServer.providerIdentityToken(provider: "google", subject: "g-2")
+            #expect(try await subspace.send("POST", "/api/v1/auth/google", raw: try body(["identityToken": noEmail])).status == 400)
+
+            // A Google account found by email: the registered one, whose password still signs in.
+            let registered = try await subspace.post("/api/v1/auth/register", Self.john)
+            let google = ReferenceServer.providerIdentityToken(provider: "google", subject: "g-1", email: "john@example.com")
+            let linked = try await subspace.send("POST", "/api/v1/auth/google", raw: try body(["identityToken": google]))
+            #expect(linked.string("user", "id") == registered.string("user", "id") && linked.string("user", "name") == "John Doe")
+            // An account made natively has no password: an empty one does not sign in to it.
+            let empty = try await subspace.post("/api/v1/auth/login", ["email": "user@privaterelay.appleid.com", "password": ""])
+            #expect(empty.status == 401)
+        }
+    }
 }

@@ -8,7 +8,7 @@ public enum Backend: String, Hashable, Sendable, CaseIterable, CustomStringConve
     /// Everday: approval-gated registration, rotating refresh, reset by token.
     case everday
     /// Subspace: register → token, login, `/auth/me`, 24 h JWT, 429; rotating refresh when the
-    /// (deployed) server grants a refresh token.
+    /// (deployed) server grants a refresh token, and its deployed native sign-in with Apple and Google.
     case subspace
     /// Hero365: email/phone sign-up and sign-in, phone OTP, OAuth, rotating refresh, recovery.
     case hero365
@@ -32,7 +32,7 @@ public enum Backend: String, Hashable, Sendable, CaseIterable, CustomStringConve
         case .vynqTalk: [.registration, .passwordSignIn, .session, .logout, .realtimeConnection]
         case .everday:
             [.registration, .passwordSignIn, .passwordReset, .session, .rotatingRefresh, .logout, .passwordChangeRequired, .changePassword]
-        case .subspace: [.registration, .passwordSignIn, .session, .rotatingRefresh, .logout]
+        case .subspace: [.registration, .passwordSignIn, .oauthSignIn, .session, .rotatingRefresh, .logout]
         case .hero365:
             [.registration, .passwordSignIn, .oneTimeCodeSignIn, .oauthSignIn, .passwordReset, .session, .rotatingRefresh, .logout]
         }
@@ -79,9 +79,10 @@ public typealias AnonymousWallApp = Handover<
 public typealias VynqTalkApp = Handover<OneOf<Registration, PasswordSignIn>, SessionWithRealtime>
 /// Everday's app: approval-gated registration, username sign-in, reset by token; rotating refresh.
 public typealias EverdayApp = Handover<OneOf<Registration, OneOf<PasswordSignIn, PasswordReset>>, SessionLifecycle>
-/// Subspace's app: registration with a session at once, sign-in; a 24 h token restored with
-/// `/auth/me`, refreshed (rotating) when the server granted a refresh token.
-public typealias SubspaceApp = Handover<OneOf<Registration, PasswordSignIn>, SessionLifecycle>
+/// Subspace's app: registration with a session at once, sign-in by password or natively (Apple,
+/// Google); a 24 h token restored with `/auth/me`, refreshed (rotating) when the server granted a
+/// refresh token.
+public typealias SubspaceApp = Handover<OneOf<Registration, OneOf<PasswordSignIn, OAuthSignIn>>, SessionLifecycle>
 /// Hero365's app: email/phone sign-up and sign-in, phone OTP, OAuth, recovery; rotating refresh.
 public typealias Hero365App = Handover<
     OneOf<Registration, OneOf<PasswordSignIn, OneOf<OneTimeCodeSignIn, OneOf<OAuthSignIn, PasswordReset>>>>, SessionLifecycle
@@ -140,11 +141,15 @@ public enum Apps {
     /// and the session ends with its 24 h token; the deployed server's carries one and
     /// `/auth/refresh` rotates it, so the session refreshes as the other rotating backends do.
     /// `refresh` decides per session by what was granted (``RefreshPolicy/rotatingWhenGranted(margin:retryLimit:backoff:)``).
+    /// The deployed server also signs in natively with Apple and Google (`/auth/apple`,
+    /// `/auth/google`): an ``OAuthSignIn`` with no browser provider, only native ones.
     public static func subspace(
         refresh: RefreshPolicy = .rotatingWhenGranted(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2))
     ) -> SubspaceApp {
         Handover(
-            entry: OneOf(Registration(forms: [.nameEmailPassword]), PasswordSignIn(identifiers: .email)),
+            entry: OneOf(
+                Registration(forms: [.nameEmailPassword]),
+                OneOf(PasswordSignIn(identifiers: .email), OAuthSignIn(providers: [], nativeProviders: [.apple, .google]))),
             session: SessionLifecycle(policy: SessionPolicy(refresh: refresh, restore: .fetchCurrentUser)))
     }
 

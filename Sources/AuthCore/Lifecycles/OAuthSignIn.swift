@@ -27,8 +27,8 @@ public enum OAuthCallback: Hashable, Sendable, CustomStringConvertible {
 /// await the callback, and accept a callback carrying tokens only if it names the pending attempt.
 /// A server that hands out no URL (Hero365's deployed one names its native endpoints instead)
 /// finishes `begin` with ``Completion/nativeSignInRequired(_:)``, and the app signs in natively:
-/// ``Intent/signInNatively(provider:identityToken:userIdentifier:)`` with the identity token the
-/// provider's SDK gave it.
+/// ``Intent/signInNatively(provider:identityToken:userIdentifier:authorizationCode:givenName:familyName:email:)``
+/// with the identity token the provider's SDK gave it.
 ///
 /// The attempt name is data from outside (the runtime makes a random `state`), so the reducer
 /// stays deterministic.
@@ -77,8 +77,13 @@ public struct OAuthSignIn: EntryFlow {
         /// Give up on the pending attempt.
         case cancel
         /// Sign in with the identity token the provider's SDK gave the app (and, for Apple, its
-        /// user identifier). The token is a secret: it prints redacted.
-        case signInNatively(provider: String, identityToken: IdentityToken, userIdentifier: String?)
+        /// user identifier, its one-time authorization code, and the name and email the user
+        /// shared, which Apple gives only at the first authorization). The token and the code are
+        /// secrets: they print redacted. Blank names, email or code count as none.
+        /// (Indirect: a large payload, which would size every intent of a nest of flows.)
+        indirect case signInNatively(
+            provider: String, identityToken: IdentityToken, userIdentifier: String?, authorizationCode: AuthorizationCode? = nil,
+            givenName: String? = nil, familyName: String? = nil, email: String? = nil)
     }
 
     /// Starts by asking for a provider.
@@ -136,13 +141,17 @@ public struct OAuthSignIn: EntryFlow {
                 let changed = phase != .choosingProvider
                 phase = .choosingProvider
                 return [.finish(id, changed ? .done : .unchanged)]
-            case .signInNatively(let name, let token, let userIdentifier):
+            case .signInNatively(let name, let token, let userIdentifier, let code, let givenName, let familyName, let email):
                 guard let provider = OAuthProvider(rawValue: name.trimmedForInput.lowercased()), nativeProviders.contains(provider)
                 else { return [.reject(id, .invalid(.unsupportedProvider))] }
                 guard !token.reveal().trimmedForInput.isEmpty else { return [.reject(id, .invalid(.identityTokenEmpty))] }
                 let request = requests.issue(for: id)
                 phase = .signingInNatively(provider, request)  // A pending browser attempt is abandoned.
-                return [.send(request, .signInNatively(NativeSignIn(provider: provider, identityToken: token, userIdentifier: userIdentifier)))]
+                let details = NativeSignIn(
+                    provider: provider, identityToken: token, userIdentifier: userIdentifier,
+                    authorizationCode: code.flatMap { $0.reveal().trimmedForInput.isEmpty ? nil : $0 }, givenName: Self.shared(givenName),
+                    familyName: Self.shared(familyName), email: Self.shared(email))
+                return [.send(request, .signInNatively(details))]
             }
         case .fetchingURL(_, _, let request), .signingInNatively(_, let request):
             switch intent {
@@ -158,6 +167,12 @@ public struct OAuthSignIn: EntryFlow {
             case .callback: return [.reject(id, .callbackMismatch)]
             }
         }
+    }
+
+    /// A name part or email the SDK shared, trimmed; `nil` when blank.
+    private static func shared(_ value: String?) -> String? {
+        guard let trimmed = value?.trimmedForInput, !trimmed.isEmpty else { return nil }
+        return trimmed
     }
 
     private func handle(_ reply: Reply, to id: RequestID, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {

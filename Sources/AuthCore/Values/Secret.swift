@@ -96,6 +96,14 @@ public enum SecretKinds {
         /// Issued by the provider to the app, not by the auth server.
         public static let isIssuedByServer = false
     }
+    /// A provider's one-time authorization code from its SDK (Sign in with Apple's
+    /// `authorizationCode`), for native sign-in on servers that exchange it themselves.
+    public enum AuthorizationCode: SecretKind {
+        /// `authorization code`.
+        public static let label = "authorization code"
+        /// Issued by the provider to the app, not by the auth server.
+        public static let isIssuedByServer = false
+    }
 }
 
 /// A bearer access token.
@@ -106,6 +114,8 @@ public typealias RefreshToken = Secret<SecretKinds.RefreshToken>
 public typealias ResetToken = Secret<SecretKinds.ResetToken>
 /// A provider's identity token (a JWT from Sign in with Apple or Google Sign-In).
 public typealias IdentityToken = Secret<SecretKinds.IdentityToken>
+/// A provider's one-time authorization code (Sign in with Apple's `authorizationCode`).
+public typealias AuthorizationCode = Secret<SecretKinds.AuthorizationCode>
 /// A password exactly as the user typed it, not yet validated.
 public typealias PasswordInput = Secret<SecretKinds.Password>
 /// A code exactly as the user typed it, not yet validated.

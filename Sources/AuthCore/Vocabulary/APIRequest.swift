@@ -100,7 +100,11 @@ public enum OAuthProvider: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Native sign-in: what a provider's SDK gave the app, sent to the server instead of a browser
-/// round trip (Hero365's deployed `POST /auth/apple/signin` and `/auth/google/signin`).
+/// round trip (Hero365's deployed `POST /auth/apple/signin` and `/auth/google/signin`, Subspace's
+/// deployed `POST /auth/apple` and `/auth/google`).
+///
+/// Apple gives the user's name and email only at the *first* authorization of the app: they are
+/// carried here so the server can keep them, and are `nil` on every later sign-in.
 public struct NativeSignIn: Hashable, Sendable, CustomStringConvertible {
     /// The provider that issued the token.
     public var provider: OAuthProvider
@@ -109,16 +113,43 @@ public struct NativeSignIn: Hashable, Sendable, CustomStringConvertible {
     /// Apple's stable user identifier (`ASAuthorizationAppleIDCredential.user`), which Hero365's
     /// Apple endpoint requires beside the token; `nil` for Google.
     public var userIdentifier: String?
+    /// Apple's one-time `authorizationCode` (Subspace's `authorizationCode`), when the app has it;
+    /// a secret.
+    public var authorizationCode: AuthorizationCode?
+    /// The given name the user shared (Apple's `fullName.givenName`, first authorization only).
+    public var givenName: String?
+    /// The family name the user shared (Apple's `fullName.familyName`, first authorization only).
+    public var familyName: String?
+    /// The email the user shared (Apple's `email`, first authorization only; possibly a private
+    /// relay address), as the SDK gave it.
+    public var email: String?
 
     /// Creates native sign-in details.
-    public init(provider: OAuthProvider, identityToken: IdentityToken, userIdentifier: String? = nil) {
+    public init(
+        provider: OAuthProvider, identityToken: IdentityToken, userIdentifier: String? = nil, authorizationCode: AuthorizationCode? = nil,
+        givenName: String? = nil, familyName: String? = nil, email: String? = nil
+    ) {
         self.provider = provider
         self.identityToken = identityToken
         self.userIdentifier = userIdentifier
+        self.authorizationCode = authorizationCode
+        self.givenName = givenName
+        self.familyName = familyName
+        self.email = email
     }
 
-    /// `apple, ‹identity token›`: the token redacted, the user identifier left out.
-    public var description: String { "\(provider.rawValue), \(identityToken)" }
+    /// The shared name as one string, given name first (Hero365's `full_name`); `nil` when the
+    /// user shared none.
+    public var fullName: String? {
+        let parts = [givenName, familyName].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    /// `apple, ‹identity token›` (and `‹authorization code›` when there is one): the secrets
+    /// redacted; the user identifier, the name and the email left out.
+    public var description: String {
+        "\(provider.rawValue), \(identityToken)" + (authorizationCode.map { ", \($0)" } ?? "")
+    }
 }
 
 extension OAuthProvider: CustomStringConvertible {

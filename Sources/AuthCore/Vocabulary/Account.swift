@@ -21,11 +21,16 @@ public struct UserProfile: Hashable, Sendable, CustomStringConvertible {
     /// VynqTalk's `status`, Everday's `DiscordHandle`…): what the contract read into no field
     /// above, passwords and tokens never kept. Empty when the server sent none.
     public var attributes: [String: UserAttribute]
+    /// Whether the sign-in that described this user created the account, when its answer said
+    /// (Hero365's native sign-in `is_new_user`): an app shows its onboarding on `true`. Only that
+    /// answer says it: a profile stored in the vault, fetched again or renewed by a refresh says
+    /// `nil`, which is not `false`.
+    public var isNewUser: Bool?
 
     /// Creates a profile.
     public init(
         id: String, email: String? = nil, phone: String? = nil, name: String? = nil, passwordSet: Bool? = nil,
-        passwordChangeRequired: Bool = false, role: UserRole? = nil, attributes: [String: UserAttribute] = [:]
+        passwordChangeRequired: Bool = false, role: UserRole? = nil, attributes: [String: UserAttribute] = [:], isNewUser: Bool? = nil
     ) {
         self.id = id
         self.email = email
@@ -35,6 +40,7 @@ public struct UserProfile: Hashable, Sendable, CustomStringConvertible {
         self.passwordChangeRequired = passwordChangeRequired
         self.role = role
         self.attributes = attributes
+        self.isNewUser = isNewUser
     }
 
     /// `user(<id>)`: nothing else, the attributes may hold personal data.

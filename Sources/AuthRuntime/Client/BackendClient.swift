@@ -247,6 +247,19 @@ extension BackendClient {
         return user
     }
 
+    /// Native sign-in with what `provider`'s SDK gave the app: the user, with `isNewUser` when the
+    /// server said whether the sign-in created the account.
+    func signedInNatively(
+        _ provider: OAuthProvider, identityToken: String, userIdentifier: String?, authorizationCode: String? = nil,
+        fullName: PersonNameComponents? = nil, email: String? = nil
+    ) async throws(AuthError) -> UserProfile {
+        try await signedInUser(
+            OAuthSignIn.Intent.signInNatively(
+                provider: provider.rawValue, identityToken: IdentityToken(identityToken), userIdentifier: userIdentifier,
+                authorizationCode: authorizationCode.map(AuthorizationCode.init), givenName: fullName?.givenName,
+                familyName: fullName?.familyName, email: email))
+    }
+
     /// A registration: what it gave, or the error.
     func registering<Leaf: Sendable>(_ intent: Leaf) async throws(AuthError) -> RegistrationResult {
         let (completion, _) = await perform(intent)

@@ -98,13 +98,33 @@ public final class Hero365Client: BackendClient {
     /// Signs in natively with the identity token `provider`'s SDK gave the app (Sign in with
     /// Apple's `identityToken`, Google Sign-In's `idToken`) and, for Apple, the credential's
     /// `user` (when omitted, the identity token's `sub`, which carries the same id). The token is
-    /// sent in the request body only and never printed.
+    /// sent in the request body only and never printed. The user's ``UserProfile/isNewUser`` says
+    /// whether this sign-in created the account (the deployed server's `is_new_user`).
+    ///
+    /// For Sign in with Apple, ``signIn(withApple:userIdentifier:fullName:email:)`` also passes the
+    /// name and email Apple shares at the first authorization.
     public func signIn(with provider: OAuthProvider, identityToken: String, userIdentifier: String? = nil) async throws(AuthError)
         -> UserProfile
     {
-        try await signedInUser(
-            OAuthSignIn.Intent.signInNatively(
-                provider: provider.rawValue, identityToken: IdentityToken(identityToken), userIdentifier: userIdentifier))
+        try await signedInNatively(provider, identityToken: identityToken, userIdentifier: userIdentifier)
+    }
+
+    /// Signs in with Apple natively, with what `ASAuthorizationAppleIDCredential` gave the app:
+    /// its `identityToken` (as text), `user`, and the `fullName` and `email` Apple shares only at
+    /// the first authorization (`nil` afterwards), which the server keeps as the account's
+    /// `full_name` and `email`. The returned user's ``UserProfile/isNewUser`` is `true` when this
+    /// sign-in created the account: show the onboarding then.
+    ///
+    /// ```swift
+    /// let user = try await auth.signIn(
+    ///     withApple: String(decoding: credential.identityToken!, as: UTF8.self), userIdentifier: credential.user,
+    ///     fullName: credential.fullName, email: credential.email)
+    /// if user.isNewUser == true { showOnboarding() }
+    /// ```
+    public func signIn(
+        withApple identityToken: String, userIdentifier: String? = nil, fullName: PersonNameComponents? = nil, email: String? = nil
+    ) async throws(AuthError) -> UserProfile {
+        try await signedInNatively(.apple, identityToken: identityToken, userIdentifier: userIdentifier, fullName: fullName, email: email)
     }
 
     /// Signs in with the callback URL the provider redirected to (tokens or an error in its

@@ -31,9 +31,10 @@ import Foundation
 ///   read as `Reply.authorizationURL(_:)`, the deployed form as `Reply.nativeSignInRequired`, and
 ///   native sign-in (`APIRequest.signInNatively(_:)`) posts the provider's `id_token` (with
 ///   Apple's required `user_identifier`: the one given, else the identity token's `sub`, which is
-///   the same Apple user id) to that endpoint under this contract's base path; it answers
-///   `{access_token, refresh_token, expires_in, token_type, user, is_new_user}`. The identity token
-///   goes in the body, never in a URL;
+///   the same Apple user id, and the `full_name` and `email` Apple shares at the first
+///   authorization) to that endpoint under this contract's base path; it answers
+///   `{access_token, refresh_token, expires_in, token_type, user, is_new_user}`, `is_new_user` read
+///   into `UserProfile.isNewUser`. The identity token goes in the body, never in a URL;
 /// - the document's `POST /auth/signout` ends nothing on the server (the refresh token would stay
 ///   valid after logout); the deployed server's `POST /revoke-tokens/{user_id}` (bearer: the user
 ///   or an admin) is Supabase's global sign-out, which revokes every refresh token of the user.
@@ -106,7 +107,10 @@ public struct Hero365Contract: BackendContract {
                 let identifier = details.userIdentifier ?? JWTClaims.payload(of: token).flatMap { AnswerReading.string($0["sub"]) }
                 guard let identifier else { throw .unsupported("Apple sign-in without a user identifier") }
                 body["user_identifier"] = .string(identifier)
-            case .google:
+                // Apple shares the name and email at the first authorization only: the server keeps them.
+                if let name = details.fullName { body["full_name"] = .string(name) }
+                if let email = details.email { body["email"] = .string(email) }
+            case .google:  // Google's identity token carries the name and email itself.
                 break
             case .github:
                 throw .unsupported("native sign-in with GitHub")
@@ -169,7 +173,10 @@ public struct Hero365Contract: BackendContract {
             guard body.object?["endpoints"]?[provider.rawValue] != nil else { return .failed(.malformed) }
             return .nativeSignInRequired
         case .signInNatively:
-            return body.object.flatMap(Self.session).map(Reply.granted) ?? .failed(.malformed)
+            // Deployed: `is_new_user` says whether this sign-in created the account.
+            guard let object = body.object, var grant = Self.session(object) else { return .failed(.malformed) }
+            grant.user.isNewUser = AnswerReading.bool(object["is_new_user"])
+            return .granted(grant)
         case .refresh:
             guard let object = body.object, let access = AnswerReading.string(object["access_token"]) else { return .failed(.malformed) }
             return .refreshed(

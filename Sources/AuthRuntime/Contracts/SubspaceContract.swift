@@ -20,7 +20,13 @@ import Foundation
 ///   neither detects reuse nor rotates atomically (two refreshes with one token can both succeed),
 ///   so the client's single flight, persist-before-use and never presenting a token twice are the
 ///   only protection: `RefreshPolicy.rotatingWhenGranted(margin:retryLimit:backoff:)`
-///   gives this backend every guarantee the other rotating backends have.
+///   gives this backend every guarantee the other rotating backends have. The answer's `user` is
+///   kept (`TokenRefresh.user`), so the renewed credentials describe the user as the server does now;
+/// - native sign-in, which the document does not have: `POST /auth/apple` and `POST /auth/google`
+///   (`APIRequest.signInNatively(_:)`) with `{"userId", "identityToken", "authorizationCode"?,
+///   "email"?, "fullName"?: {"givenName"?, "familyName"?}}` (the user id given, else the identity
+///   token's `sub`; the name and email only when the provider shared them: Apple does at the first
+///   authorization only), answered as login is. The token and the code go in the body only.
 ///
 /// Every request carries `Content-Type: application/json`, as the document's "Base Configuration" and
 /// its own Swift client (which sets it on `GET` too) do.
@@ -71,7 +77,24 @@ public struct SubspaceContract: BackendContract {
         case .deleteAccount: throw .unsupported("account deletion")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
-        case .signInNatively: throw .unsupported("native sign-in with an identity token")
+        case .signInNatively(let details):
+            // Deployed only: `/auth/apple` and `/auth/google`, camelCase, answered like login.
+            guard details.provider != .github else { throw .unsupported("native sign-in with GitHub") }
+            let token = details.identityToken.reveal()
+            var body: JSONObject = ["identityToken": .string(token)]
+            // The provider's user id: the one given, else the identity token's `sub`, which is the same id.
+            if let user = details.userIdentifier ?? JWTClaims.payload(of: token).flatMap({ AnswerReading.string($0["sub"]) }) {
+                body["userId"] = .string(user)
+            }
+            if let code = details.authorizationCode { body["authorizationCode"] = .string(code.reveal()) }
+            if let email = details.email { body["email"] = .string(email) }
+            if details.givenName != nil || details.familyName != nil {
+                var name = JSONObject()
+                if let given = details.givenName { name["givenName"] = .string(given) }
+                if let family = details.familyName { name["familyName"] = .string(family) }
+                body["fullName"] = .object(name)
+            }
+            return build.json("POST", "/auth/\(details.provider.rawValue)", body)
         }
     }
 
@@ -82,8 +105,9 @@ public struct SubspaceContract: BackendContract {
             return .failed(AnswerReading.failure(response, body: body, keys: Self.messageKeys, request: request, receivedAt: receivedAt))
         }
         switch request {
-        case .register, .signIn:
-            // Deployed: `accessToken` (+ `refreshToken`); documented: `token`.
+        case .register, .signIn, .signInNatively:
+            // Deployed: `accessToken` (+ `refreshToken`); documented: `token`. Native sign-in
+            // (deployed only) answers as login does.
             guard let object = body.object,
                 let token = AnswerReading.string(object["accessToken"]) ?? AnswerReading.string(object["token"]),
                 let user = object["user"]?.object.flatMap(Self.user)
@@ -95,15 +119,16 @@ public struct SubspaceContract: BackendContract {
         case .currentUser:
             return body.object.flatMap(Self.user).map(Reply.user) ?? .failed(.malformed)
         case .refresh:
-            // `{"accessToken", "refreshToken", "user"}`: a new pair (the old refresh token is revoked).
+            // `{"accessToken", "refreshToken", "user"}`: a new pair (the old refresh token is revoked),
+            // and the user as the server knows them now, which the renewed credentials take.
             guard let object = body.object, let token = AnswerReading.string(object["accessToken"]) else { return .failed(.malformed) }
             return .refreshed(
                 TokenRefresh(
                     accessToken: AccessToken(token), refreshToken: AnswerReading.string(object["refreshToken"]).map(RefreshToken.init),
-                    expiry: JWTClaims.expiry(of: token)))
+                    expiry: JWTClaims.expiry(of: token), user: object["user"]?.object.flatMap(Self.user)))
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .revoke, .deleteAccount, .protected,
-            .openRealtime, .signInNatively:
+            .openRealtime:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

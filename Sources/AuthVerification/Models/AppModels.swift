@@ -10,8 +10,9 @@ extension Models {
     /// - The single flows, Anonymous Wall's session, the realtime connection and VynqTalk's app: 4
     ///   requests in flight and 2 answers left over (``fullBounds``, ``LifecycleModel``'s default).
     /// - The three refreshing sessions (Everday's, Subspace's, Hero365's) and Everday's and
-    ///   Subspace's apps: 4 and 1 (``refreshingBounds``; 3,617 to 24,494 states each, Hero365's
-    ///   session the largest since its logout revokes in the background). A second answer left
+    ///   Subspace's apps: 4 and 1 (``refreshingBounds``; 14,939 to 53,113 states each, Subspace's
+    ///   app the largest since its native sign-in joined its password flows, Hero365's session the
+    ///   largest session since its logout revokes in the background). A second answer left
     ///   over takes the three sessions to 54,401–116,618 states each, more than the budget leaves
     ///   for them.
     /// - Anonymous Wall's and Hero365's apps: one request at a time (``oneAtATime``; 57,621 and
@@ -118,6 +119,7 @@ extension Models {
         let app = Apps.subspace(refresh: modelRefreshWhenGranted(retryLimit: 3))
         let entries =
             Menus.routed(Menus.registration([.nameEmailPassword]), into: app) + Menus.routed(Menus.passwordSignIn(.email), into: app)
+            + Menus.routed(Menus.nativeSignIn, into: app)
         // The document's grant (no refresh token) and the deployed server's (a rotating one).
         var replies = ReplyCatalogue(grants: [.init(), .init(withRefreshToken: true)], accessLifetime: tokenLifetime)
         replies.failures = appFailures + [.server(status: 500, nil)]
@@ -127,6 +129,8 @@ extension Models {
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
                 "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",
+                "OAuthSignIn.Phase.fetchingURL": "native sign-in only: no provider hands out a URL",
+                "OAuthSignIn.Phase.awaitingCallback": "idem",
             ], timeHorizon: .zero, maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale,
             menu: Menus.app(entries) { .session($0) })
     }

@@ -120,6 +120,17 @@ public enum Menus {
         ]
     }
 
+    /// `OAuthSignIn` with native providers only (Subspace's deployed `/auth/apple`, `/auth/google`):
+    /// native sign-in with a valid token, with a provider it cannot sign in natively and with a
+    /// blank token, and the browser intents such a flow refuses (a provider it has no URL for, a
+    /// callback for no attempt) and `cancel`. No world fact changes it.
+    public static let nativeSignIn: [OAuthSignIn.Intent] = [
+        .signInNatively(provider: "apple", identityToken: Inputs.identityToken, userIdentifier: nil),
+        .signInNatively(provider: "github", identityToken: Inputs.identityToken, userIdentifier: nil),
+        .signInNatively(provider: "apple", identityToken: Inputs.blankIdentityToken, userIdentifier: nil),
+        .begin(provider: "google", attempt: "n1"), .callback(.failure(attempt: "n1", "access_denied")), .cancel,
+    ]
+
     /// `SessionLifecycle`: up to `callers` concurrent protected calls, logout, password steps.
     public static func session<Machine>(in snapshot: Snapshot<Machine>, callers: Int = 2) -> [SessionLifecycle.Intent] {
         session(offeringCall: canCall(in: snapshot, callers: callers))

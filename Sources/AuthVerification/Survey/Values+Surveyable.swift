@@ -105,7 +105,8 @@ extension UserProfile: Surveyable {
         s.plain(phone)
         s.plain(name)
         s.number(passwordSet.map { $0 ? 1 : 0 } ?? -1)
-        s.number(passwordChangeRequired ? 1 : 0)
+        // Whether the sign-in created the account shares a number with the password-change flag.
+        s.number((passwordChangeRequired ? 1 : 0) + (isNewUser.map { $0 ? 2 : 4 } ?? 0))
         s.plain(role?.rawValue)
         if attributes.isEmpty { s.number(0) } else { s.plain(attributes) }
     }
@@ -229,6 +230,10 @@ extension APIRequest: Surveyable {
             s.plain(details.provider)
             s.visit(details.identityToken)
             s.plain(details.userIdentifier ?? "")
+            s.visit(details.authorizationCode)
+            s.plain(details.givenName)
+            s.plain(details.familyName)
+            s.plain(details.email)
         }
     }
 }

@@ -236,7 +236,10 @@ struct Hero365: Contract {
     /// requires `user_identifier`, its user id, which must be the token's `sub`). The token is
     /// checked as Supabase would, here by its claims: a JWT whose `iss` is the provider's and whose
     /// `sub` names the user (``ReferenceServer/providerIdentityToken(provider:subject:email:)``
-    /// mints one). The account is found by that `sub`, else by the token's email, else created.
+    /// mints one). The account is found by that `sub`, else by the token's (or the body's) `email`,
+    /// else created with the body's `full_name` (Apple shares the name and email at the first
+    /// authorization only); an account without a name takes the one shared. `is_new_user` says
+    /// whether this sign-in created the account.
     private func nativeSignIn(_ request: ContractRequest, provider: String) throws(Rejection) -> ServerResponse {
         guard settings.deployed else { throw Rejection(404, "Not Found") }
         let body = try request.jsonObject()
@@ -257,9 +260,14 @@ struct Hero365: Contract {
         let name = body.string("full_name")
         let (user, isNew) = state.withLock { state -> (User, Bool) in
             let key = provider + ":" + subject
-            if let id = state.providerUsers[key], let known = state.users[id] { return (known, false) }
-            if let email, let known = state.user(email: email) {
+            let known = state.providerUsers[key].flatMap { state.users[$0] } ?? email.flatMap { state.user(email: $0) }
+            if var known {
                 state.providerUsers[key] = known.id
+                // Apple shares the name once: an account that has none keeps it.
+                if known.fullName == nil, let name {
+                    known.fullName = name
+                    state.users[known.id] = known
+                }
                 return (known, false)
             }
             let user = User(id: Secrets.uuid(), email: email, phone: nil, password: nil, fullName: name)

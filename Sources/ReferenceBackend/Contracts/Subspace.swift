@@ -11,8 +11,14 @@ import Foundation
 /// `{"accessToken", "refreshToken", "user"}` (dates with fractional seconds), `POST /auth/refresh`
 /// with `{"refreshToken"}` rotates (a consumed, revoked or expired token is 401), errors are
 /// `{"error": "<status text>", "message": "<detail>"}` with the deployed wording, and the bearer
-/// check and the rate limit answer plain text (the limit without `Retry-After`).
+/// check and the rate limit answer plain text (the limit without `Retry-After`). It also signs in
+/// natively, which the document does not describe: `POST /auth/apple` and `POST /auth/google` with
+/// `{"userId", "identityToken", "authorizationCode"?, "email"?, "fullName"?: {"givenName",
+/// "familyName"}}`, answered as login is.
 struct Subspace: Contract {
+    /// The `iss` of each provider's identity tokens.
+    static let issuers = ["apple": "https://appleid.apple.com", "google": "https://accounts.google.com"]
+
     private struct User {
         var id: String
         var name: String
@@ -29,6 +35,8 @@ struct Subspace: Contract {
     private struct State {
         var users: [String: User] = [:]
         var windows: [String: Window] = [:]
+        /// Users signed in natively, by `provider:sub` of their identity token.
+        var providerUsers: [String: String] = [:]
     }
 
     let backend = ServedBackend.subspace
@@ -53,6 +61,8 @@ struct Subspace: Contract {
             Route("POST", "/api/v1/auth/login", login),
             Route("GET", "/api/v1/auth/me", me),
             Route("POST", "/api/v1/auth/refresh", refresh),
+            Route("POST", "/api/v1/auth/apple", { (request) throws(Rejection) in try nativeSignIn(request, provider: "apple") }),
+            Route("POST", "/api/v1/auth/google", { (request) throws(Rejection) in try nativeSignIn(request, provider: "google") }),
         ]
     }
 
@@ -121,7 +131,8 @@ struct Subspace: Contract {
         let body = try request.jsonObject()
         let email = body.string("email")?.lowercased() ?? ""
         let password = body.fields["password"]?.string ?? ""
-        guard let user = state.withLock({ $0.users[email] }), user.password == password else {
+        // An account made by native sign-in has no password: no password signs in to it.
+        guard let user = state.withLock({ $0.users[email] }), !user.password.isEmpty, user.password == password else {
             throw Rejection(401, deployed ? "invalid email or password" : "invalid credentials")
         }
         return signedIn(user, status: 200)
@@ -146,6 +157,48 @@ struct Subspace: Contract {
         case .expired: throw Rejection(401, "refresh token has expired")
         case .unknown: throw Rejection(401, "invalid refresh token")
         }
+    }
+
+    /// Deployed only: `POST /auth/{provider}` with the provider's `identityToken`, checked here by
+    /// its claims (a JWT whose `iss` is the provider's and whose `sub` names the user, and is the
+    /// `userId` when one is sent); `authorizationCode` is accepted and not exchanged (no provider is
+    /// reachable). The account is found by that `sub`, else by the token's (or the body's) email,
+    /// else created with the `fullName` and `email` the body shares; an account without a name
+    /// takes one from the shared name. Answered as login is.
+    private func nativeSignIn(_ request: ContractRequest, provider: String) throws(Rejection) -> ServerResponse {
+        guard deployed else { throw Rejection(404, "not found") }
+        let body = try request.jsonObject()
+        guard let token = body.fields["identityToken"]?.string, !token.isEmpty else {
+            throw Rejection(400, "identity token is required")
+        }
+        let userID = body.string("userId")
+        guard let claims = JWT.claims(of: token), claims["iss"]?.string == Self.issuers[provider],
+            let subject = claims["sub"]?.string, !subject.isEmpty, userID == nil || userID == subject
+        else { throw Rejection(401, "invalid \(provider) identity token") }
+        let shared = body.fields["fullName"]?.object
+        let parts = ["givenName", "familyName"].compactMap { shared?[$0]?.string?.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let name = parts.filter { !$0.isEmpty }.joined(separator: " ")
+        let email = (claims["email"]?.string ?? body.string("email"))?.lowercased()
+        let now = services.clock.now
+        let user = try state.withLock { state throws(Rejection) -> User in
+            let key = provider + ":" + subject
+            let linked = state.providerUsers[key]
+            guard var known = state.users.values.first(where: { $0.id == linked }) ?? email.flatMap({ state.users[$0] }) else {
+                // A new account needs an email: the token's, or the one the provider shared.
+                guard let email, Validation.isEmail(email) else { throw Rejection(400, "invalid email address") }
+                let user = User(id: Secrets.uuid(), name: name, email: email, password: "", createdAt: now)
+                state.users[email] = user
+                state.providerUsers[key] = user.id
+                return user
+            }
+            state.providerUsers[key] = known.id
+            if known.name.isEmpty, !name.isEmpty {
+                known.name = name
+                state.users[known.email] = known
+            }
+            return known
+        }
+        return signedIn(user, status: 200)
     }
 
     /// The documented `{"token", "user"}`, or the deployed `{"accessToken", "refreshToken", "user"}`.

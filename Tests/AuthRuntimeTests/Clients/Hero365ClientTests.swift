@@ -148,4 +148,42 @@ struct Hero365ClientTests {
             await auth.stop()
         }
     }
+
+    @Test(
+        "the document has no native sign-in; the deployed server keeps the name and email Apple shares at the first authorization and says whether the account is new: isNewUser true, then false; both forms work",
+        arguments: ServerForm.allCases)
+    func signInWithAppleFirstAuthorization(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.hero365, configure: form.configure) { stack in
+            let auth = Hero365Client(baseURL: stack.baseURL, vault: MemoryVault(), clock: stack.clock, logger: stack.log)
+            let token = ReferenceServer.providerIdentityToken(provider: "apple", subject: "001234.first")
+            var name = PersonNameComponents()
+            name.givenName = "Ada"
+            name.familyName = "Lovelace"
+            switch form {
+            case .documented:
+                let refused = await authError {
+                    try await auth.signIn(withApple: token, userIdentifier: "001234.first", fullName: name, email: "ada@privaterelay.appleid.com")
+                }
+                guard case .server(.notFound)? = refused else {
+                    Issue.record("the document's server has no native endpoint: \(String(describing: refused))")
+                    return
+                }
+                #expect(await auth.authState == .signedOut)
+            case .deployed:
+                let user = try await auth.signIn(
+                    withApple: token, userIdentifier: "001234.first", fullName: name, email: "ada@privaterelay.appleid.com")
+                #expect(user.isNewUser == true, "this sign-in created the account")
+                #expect(user.name == "Ada Lovelace" && user.email == "ada@privaterelay.appleid.com")
+                #expect(try await auth.fetchCurrentUser().name == "Ada Lovelace", "the server kept the shared name")
+                await auth.signOut()
+                // Apple shares the name and email only once: the next sign-in sends neither.
+                let again = try await auth.signIn(withApple: token, userIdentifier: "001234.first")
+                #expect(again.isNewUser == false && again.id == user.id)
+                #expect(again.name == "Ada Lovelace" && again.email == "ada@privaterelay.appleid.com")
+                let body = stack.log.lines.joined(separator: "\n")
+                #expect(!body.contains(token), "the identity token never reaches the log")
+            }
+            await auth.stop()
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import AuthCore
 import AuthRuntime
 import Foundation
+import ReferenceBackend
 import Testing
 
 @Suite("Client: Subspace", .timeLimit(.minutes(15)))
@@ -95,6 +96,48 @@ struct SubspaceClientTests {
             #expect(restored?.user == user)
             #expect(stack.received("GET", "/auth/me") >= 1)
             await second.stop()
+        }
+    }
+
+    @Test(
+        "the document has no native sign-in; the deployed server signs in at /auth/apple with the shared name and email and at /auth/google; both forms work: the document's server refuses it and password sign-in is unchanged",
+        arguments: ServerForm.allCases)
+    func nativeSignIn(_ form: ServerForm) async throws {
+        try await EndToEndStack.with(.subspace, configure: form.configure) { stack in
+            let vault = MemoryVault()
+            let auth = SubspaceClient(baseURL: stack.baseURL, vault: vault, clock: stack.clock, logger: stack.log)
+            let token = ReferenceServer.providerIdentityToken(provider: "apple", subject: "001234.sub")
+            var name = PersonNameComponents()
+            name.givenName = "Grace"
+            name.familyName = "Hopper"
+            switch form {
+            case .documented:
+                let refused = await authError {
+                    try await auth.signIn(withApple: token, userIdentifier: "001234.sub", fullName: name, email: "grace@privaterelay.appleid.com")
+                }
+                guard case .server(.notFound)? = refused else {
+                    Issue.record("the document's server has no such route: \(String(describing: refused))")
+                    return
+                }
+                #expect(await auth.authState == .signedOut)
+            case .deployed:
+                let user = try await auth.signIn(
+                    withApple: token, userIdentifier: "001234.sub", authorizationCode: "c0de.apple", fullName: name,
+                    email: "grace@privaterelay.appleid.com")
+                #expect(user.name == "Grace Hopper" && user.email == "grace@privaterelay.appleid.com")
+                #expect(await auth.currentUser == user)
+                #expect(try await auth.fetchCurrentUser().name == "Grace Hopper", "the native grant's token works on /auth/me")
+                #expect(vault.credentials?.refreshToken != nil, "the deployed grant's refresh token is kept")
+                await auth.signOut()
+                let again = try await auth.signIn(withApple: token)
+                #expect(again.id == user.id && again.name == "Grace Hopper", "the same account, without the name shared again")
+                await auth.signOut()
+                let google = ReferenceServer.providerIdentityToken(provider: "google", subject: "g-7", email: "grace@example.com")
+                #expect(try await auth.signIn(withGoogle: google).email == "grace@example.com")
+                let log = stack.log.lines.joined(separator: "\n")
+                #expect(!log.contains(token) && !log.contains("c0de.apple"), "neither the identity token nor the code reaches the log")
+            }
+            await auth.stop()
         }
     }
 }

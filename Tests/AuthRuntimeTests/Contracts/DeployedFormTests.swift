@@ -76,6 +76,75 @@ struct DeployedFormTests {
         #expect(try Self.shown(.subspace, "auth-me.response.401.deployed.json") == "Token has expired", "plain text from the middleware")
     }
 
+    @Test(
+        "the document has no refresh; the deployed refresh answers a new pair with the user; the user is kept in TokenRefresh.user, as Everday's is"
+    )
+    func subspaceRefreshUser() throws {
+        guard case .refreshed(let tokens) = try Self.decoded(.subspace, "auth-refresh.response.200.deployed.json"),
+            case .granted(let login) = try Self.decoded(.subspace, "auth-login.response.200.deployed.json")
+        else {
+            Issue.record("the deployed refresh or login fixture is not read")
+            return
+        }
+        #expect(tokens.user == login.user, "the refresh answer's user, as the login answer's")
+        #expect(tokens.user?.attributes["createdAt"] == .string("2025-10-25T13:57:26.123456Z"))
+        let bare = SubspaceContract.development.decode(
+            HTTPResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"accessToken": "a2", "refreshToken": "r2"}"#.utf8)),
+            for: .refresh(RefreshToken("r1")), receivedAt: Self.receivedAt)
+        guard case .refreshed(let withoutUser) = bare else {
+            Issue.record("a refresh without a user is not read: \(bare)")
+            return
+        }
+        #expect(withoutUser.user == nil, "no user in the answer: the stored one is kept")
+    }
+
+    @Test(
+        "the document has no native sign-in; the deployed server signs in at /auth/apple and /auth/google with {userId, identityToken, authorizationCode, email, fullName}; both work: the request is sent there, and either grant form is read as login's"
+    )
+    func subspaceNativeSignIn() throws {
+        let contract = SubspaceContract.development
+        let payload = Data(#"{"iss":"https://appleid.apple.com","sub":"001234.5678abcd.1234"}"#.utf8).base64EncodedString()
+            .replacingOccurrences(of: "=", with: "")
+        let token = "eyJhbGciOiJSUzI1NiJ9.\(payload).signature"
+        let first = try contract.encode(
+            .signInNatively(
+                NativeSignIn(
+                    provider: .apple, identityToken: IdentityToken(token), authorizationCode: AuthorizationCode("code-1"), givenName: "John",
+                    email: "user@privaterelay.appleid.com")))
+        #expect(first.method == "POST" && first.url.path == "/api/v1/auth/apple" && first.url.query == nil)
+        #expect(
+            try TestJSON.parse(try #require(first.body))
+                == .object([
+                    "userId": .string("001234.5678abcd.1234"), "identityToken": .string(token), "authorizationCode": .string("code-1"),
+                    "email": .string("user@privaterelay.appleid.com"), "fullName": .object(["givenName": .string("John")]),
+                ]),
+            "the user id from the token's sub; only the name part shared")
+        let later = try contract.encode(.signInNatively(NativeSignIn(provider: .google, identityToken: IdentityToken(token), userIdentifier: "g-1")))
+        #expect(later.url.path == "/api/v1/auth/google")
+        #expect(
+            try TestJSON.parse(try #require(later.body)) == .object(["userId": .string("g-1"), "identityToken": .string(token)]),
+            "nothing shared: no email, no fullName, no code")
+        #expect(throws: ContractError.self) {
+            try contract.encode(.signInNatively(NativeSignIn(provider: .github, identityToken: IdentityToken(token))))
+        }
+        // Answered as login is, in either grant form.
+        let request = APIRequest.signInNatively(NativeSignIn(provider: .apple, identityToken: IdentityToken(token)))
+        let user = #""user": {"id": "u1", "email": "user@privaterelay.appleid.com", "name": "John"}"#
+        for body in [#"{"token": "t1", \#(user)}"#, #"{"accessToken": "t1", "refreshToken": "r1", \#(user)}"#] {
+            let reply = contract.decode(
+                HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8)), for: request,
+                receivedAt: Self.receivedAt)
+            #expect(reply.grant()?.accessToken == AccessToken("t1") && reply.grant()?.user.name == "John", "\(body)")
+        }
+        guard case .granted(let deployed) = try Self.decoded(.subspace, "auth-apple.response.200.deployed.json") else {
+            Issue.record("the deployed native sign-in answer is not a grant")
+            return
+        }
+        #expect(deployed.refreshToken != nil && deployed.user.email == "user@privaterelay.appleid.com")
+        #expect(try Self.shown(.subspace, "auth-apple.response.401.deployed.json") == "invalid apple identity token")
+    }
+
     // MARK: Hero365
 
     @Test(
@@ -164,6 +233,42 @@ struct DeployedFormTests {
         #expect(
             try Self.shown(.hero365, "auth-apple-signin.response.400.deployed.json")
                 == "Apple Sign-In failed: Failed to sign in with apple: Invalid ID token")
+    }
+
+    @Test(
+        "the document has no native sign-in; the deployed server takes full_name and email at Apple's first authorization and answers is_new_user; both work: they are sent when shared, and is_new_user is read into isNewUser"
+    )
+    func hero365NativeFirstAuthorization() throws {
+        let contract = Hero365Contract.development
+        let token = "eyJhbGciOiJSUzI1NiJ9.e30.signature"
+        let first = try contract.encode(
+            .signInNatively(
+                NativeSignIn(
+                    provider: .apple, identityToken: IdentityToken(token), userIdentifier: "001234.a", givenName: "John", familyName: "Doe",
+                    email: "user@privaterelay.appleid.com")))
+        #expect(
+            try TestJSON.parse(try #require(first.body))
+                == .object([
+                    "id_token": .string(token), "user_identifier": .string("001234.a"), "full_name": .string("John Doe"),
+                    "email": .string("user@privaterelay.appleid.com"),
+                ]))
+        let familyOnly = try contract.encode(
+            .signInNatively(NativeSignIn(provider: .apple, identityToken: IdentityToken(token), userIdentifier: "001234.a", familyName: "Doe")))
+        #expect(try TestJSON.parse(try #require(familyOnly.body))["full_name"] == .string("Doe"))
+        let google = try contract.encode(
+            .signInNatively(NativeSignIn(provider: .google, identityToken: IdentityToken(token), givenName: "John", email: "j@example.com")))
+        #expect(try TestJSON.parse(try #require(google.body)) == .object(["id_token": .string(token)]), "Google's token carries them itself")
+
+        #expect(try Self.decoded(.hero365, "auth-apple-signin.response.200.deployed.json").grant()?.user.isNewUser == true)
+        #expect(try Self.decoded(.hero365, "auth-apple-signin.response.200.deployed-returning.json").grant()?.user.isNewUser == false)
+        let fixture = try FixtureLibrary.fixture(.hero365, "auth-apple-signin.response.200.deployed.json")
+        var unsaid = try fixture.response()
+        var body = try #require(try JSONSerialization.jsonObject(with: unsaid.body) as? [String: Any])
+        body["is_new_user"] = nil
+        unsaid.body = try JSONSerialization.data(withJSONObject: body)
+        #expect(contract.decode(unsaid, for: try fixture.apiRequest(), receivedAt: Self.receivedAt).grant()?.user.isNewUser == nil, "not said: nil")
+        #expect(
+            try Self.decoded(.hero365, "auth-signin.response.200.deployed.json").grant()?.user.isNewUser == nil, "a password sign-in says nothing")
     }
 
     @Test("the document serves /api/v1; production serves /v1: the prefix is configuration")

@@ -102,7 +102,7 @@ enum Secrets {
         case .currentUser(let bearer), .deleteAccount(let bearer), .protected(_, let bearer): [bearer.token.reveal()]
         case .revoke(let token, let bearer): [token.reveal(), bearer.token.reveal()]
         case .openRealtime(let token): [token.reveal()]
-        case .signInNatively(let details): [details.identityToken.reveal()]
+        case .signInNatively(let details): [details.identityToken.reveal()] + (details.authorizationCode.map { [$0.reveal()] } ?? [])
         }
     }
 }

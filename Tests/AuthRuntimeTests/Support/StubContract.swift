@@ -54,6 +54,7 @@ struct StubContract: BackendContract {
             fields = ["provider": provider.rawValue]
         case .signInNatively(let details):
             fields = ["provider": details.provider.rawValue, "identityToken": details.identityToken.reveal()]
+            if let code = details.authorizationCode { fields["authorizationCode"] = code.reveal() }
         case .refresh(let token):
             fields = ["refreshToken": token.reveal()]
         case .currentUser(let owner):

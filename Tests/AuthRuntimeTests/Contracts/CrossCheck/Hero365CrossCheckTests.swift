@@ -116,4 +116,26 @@ struct Hero365CrossCheckTests {
             #expect(try await hero.send(.refresh(first)) == .failed(.unauthorized("Invalid refresh token")))
         }
     }
+
+    @Test(
+        "the document has no native sign-in; the deployed server keeps the full_name and email Apple shares at the first authorization and answers is_new_user true, then false; both work"
+    )
+    func nativeSignInFirstAuthorization() async throws {
+        try await withReference(.hero365, configure: { $0.hero365.deployed = true }) { hero in
+            let token = ReferenceServer.providerIdentityToken(provider: "apple", subject: "001234.h")
+            let first = APIRequest.signInNatively(
+                NativeSignIn(
+                    provider: .apple, identityToken: IdentityToken(token), userIdentifier: "001234.h", givenName: "John", familyName: "Doe",
+                    email: "user@privaterelay.appleid.com"))
+            guard let grant = try await hero.send(first).grant() else { return }
+            #expect(grant.user.isNewUser == true)
+            #expect(grant.user.name == "John Doe" && grant.user.email == "user@privaterelay.appleid.com")
+            let later = APIRequest.signInNatively(NativeSignIn(provider: .apple, identityToken: IdentityToken(token)))
+            guard let again = try await hero.send(later).grant() else { return }
+            #expect(again.user.isNewUser == false && again.user.id == grant.user.id)
+            #expect(again.user.name == "John Doe" && again.user.email == "user@privaterelay.appleid.com", "kept by the server")
+            let me = try await hero.send(.currentUser(Bearer(token: again.accessToken, userID: again.user.id)))
+            #expect(me.withoutUserAttributes == .user(UserProfile(id: grant.user.id, email: "user@privaterelay.appleid.com", name: "John Doe")))
+        }
+    }
 }

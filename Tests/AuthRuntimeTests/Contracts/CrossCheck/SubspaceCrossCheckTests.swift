@@ -75,4 +75,43 @@ struct SubspaceCrossCheckTests {
             #expect(try await subspace.send(signIn) == .failed(.rateLimited(retryAfter: .seconds(7))))
         }
     }
+
+    @Test(
+        "the document has no native sign-in (404); the deployed server signs in at /auth/apple with the shared name and email, the same account again without them, and its refresh answer's user is kept; both work"
+    )
+    func nativeSignInAndRefreshedUser() async throws {
+        let token = ReferenceServer.providerIdentityToken(provider: "apple", subject: "001234.s", email: "user@privaterelay.appleid.com")
+        let first = APIRequest.signInNatively(
+            NativeSignIn(
+                provider: .apple, identityToken: IdentityToken(token), userIdentifier: "001234.s", authorizationCode: AuthorizationCode("code-1"),
+                givenName: "John", familyName: "Doe", email: "user@privaterelay.appleid.com"))
+        try await withReference(.subspace) { subspace in
+            let refused = try await subspace.send(first)
+            guard case .failed(.notFound) = refused else {
+                Issue.record("the document's server has no such route: \(refused)")
+                return
+            }
+            let password = try await subspace.send(.signIn(.email(try Typed.email("admin@subspace.dev")), try Typed.password("admin123")))
+            #expect(password.grant() != nil)
+        }
+        try await withReference(.subspace, configure: { $0.subspace.deployed = true }) { subspace in
+            guard let grant = try await subspace.send(first).grant() else { return }
+            #expect(grant.user.name == "John Doe" && grant.user.email == "user@privaterelay.appleid.com", "the shared name and email kept")
+            #expect(grant.refreshToken != nil)
+            let later = APIRequest.signInNatively(NativeSignIn(provider: .apple, identityToken: IdentityToken(token)))
+            guard let again = try await subspace.send(later).grant() else { return }
+            #expect(again.user.id == grant.user.id && again.user.name == "John Doe", "the same account, its name kept")
+            let forged = ReferenceServer.providerIdentityToken(provider: "google", subject: "001234.s")
+            #expect(
+                try await subspace.send(.signInNatively(NativeSignIn(provider: .apple, identityToken: IdentityToken(forged))))
+                    == .failed(.unauthorized("invalid apple identity token")))
+            let google = ReferenceServer.providerIdentityToken(provider: "google", subject: "g-1", email: "john@example.com")
+            #expect(
+                try await subspace.send(.signInNatively(NativeSignIn(provider: .google, identityToken: IdentityToken(google)))).grant()?.user.email
+                    == "john@example.com")
+            // The refresh answer's user reaches TokenRefresh.user (the leftover of the refresh work).
+            guard let tokens = try await subspace.send(.refresh(try #require(again.refreshToken))).tokens() else { return }
+            #expect(tokens.user?.id == grant.user.id && tokens.user?.name == "John Doe" && tokens.user?.email == grant.user.email)
+        }
+    }
 }

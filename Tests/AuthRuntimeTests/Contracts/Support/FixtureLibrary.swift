@@ -294,7 +294,9 @@ enum RequestReading {
             guard let provider = OAuthProvider(rawValue: try text("provider")) else { throw FixtureProblem("bad provider") }
             return .signInNatively(
                 NativeSignIn(
-                    provider: provider, identityToken: IdentityToken(try text("identityToken")), userIdentifier: fields["userIdentifier"]?.string))
+                    provider: provider, identityToken: IdentityToken(try text("identityToken")), userIdentifier: fields["userIdentifier"]?.string,
+                    authorizationCode: fields["authorizationCode"]?.string.map(AuthorizationCode.init), givenName: fields["givenName"]?.string,
+                    familyName: fields["familyName"]?.string, email: fields["email"]?.string))
         case "refresh": return .refresh(RefreshToken(try text("refreshToken")))
         case "currentUser": return .currentUser(try bearer())
         case "revoke": return .revoke(RefreshToken(try text("refreshToken")), try bearer())
@@ -362,7 +364,7 @@ enum ReplyReading {
         throw FixtureProblem("an expiry is \"unknown\", {\"after\": s} or {\"at\": s}")
     }
 
-    /// `{"id", "email"?, "phone"?, "name"?, "passwordSet"?, "role"?, "attributes"?: {key: JSON}}`.
+    /// `{"id", "email"?, "phone"?, "name"?, "passwordSet"?, "role"?, "attributes"?: {key: JSON}, "isNewUser"?}`.
     static func user(_ json: TestJSON?) throws -> UserProfile {
         let attributes: [String: UserAttribute]
         switch json?["attributes"] {
@@ -373,7 +375,7 @@ enum ReplyReading {
         return UserProfile(
             id: try required(json?["id"]?.string, "user id"), email: json?["email"]?.string, phone: json?["phone"]?.string,
             name: json?["name"]?.string, passwordSet: json?["passwordSet"]?.bool, role: json?["role"]?.string.map { UserRole($0) },
-            attributes: attributes)
+            attributes: attributes, isNewUser: json?["isNewUser"]?.bool)
     }
 
     static func attribute(_ json: TestJSON) -> UserAttribute {
