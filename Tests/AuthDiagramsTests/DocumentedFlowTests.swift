@@ -59,7 +59,7 @@ struct DocumentedFlowFailureTests {
     func unroutableStep() {
         let flow = DocumentedFlow(
             "test.unroutable", backend: .subspace, section: "section", app: Apps.subspace(),
-            steps: [.user(AnyIntent(OAuthSignIn.Intent.cancel))], endsIn: "signedOut.first.editing")
+            steps: [.user(AnyIntent(CodeRegistration.Intent.requestNewCode))], endsIn: "signedOut.first.editing")
         #expect(flow.failures(of: flow.run()) == ["step 1: no flow of the app takes Intent"])
     }
 

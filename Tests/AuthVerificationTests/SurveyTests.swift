@@ -21,7 +21,8 @@ struct SurveyTests {
     static let shapes: [Shape] = [
         Shape(name: "Grant", value: grant, surveyedFields: 5),
         Shape(name: "Credentials", value: credentials, surveyedFields: 5),
-        Shape(name: "UserProfile", value: UserProfile(id: "u1"), surveyedFields: 8),
+        // passwordChangeRequired and isNewUser share one number.
+        Shape(name: "UserProfile", value: UserProfile(id: "u1"), surveyedFields: 9),
         Shape(name: "TokenRefresh", value: TokenRefresh(accessToken: AccessToken("a"), refreshToken: nil), surveyedFields: 4),
         Shape(name: "Bearer", value: Bearer(token: AccessToken("a"), userID: "u1"), surveyedFields: 2),
         Shape(
@@ -141,7 +142,7 @@ struct SurveyTests {
         }
         let base = UserProfile(id: "u1", email: "a@b.edu", phone: nil, name: "Al", passwordSet: nil, passwordChangeRequired: false)
         var variants: [UserProfile] = []
-        for change in 0..<7 {
+        for change in 0..<10 {
             var user = base
             switch change {
             case 0: user.id = "u2"
@@ -150,6 +151,11 @@ struct SurveyTests {
             case 3: user.phone = ""
             case 4: user.name = "Al\u{0}"
             case 5: user.passwordSet = false
+            case 6: user.isNewUser = true
+            case 7: user.isNewUser = false
+            case 8:
+                user.isNewUser = true
+                user.passwordChangeRequired = true
             default: user.passwordChangeRequired = true
             }
             variants.append(user)

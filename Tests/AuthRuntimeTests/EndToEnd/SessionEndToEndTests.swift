@@ -21,7 +21,8 @@ struct SessionEndToEndTests {
                     return AnonymousWallIntents.signIn("kid@school.edu", Accounts.password)
                 }
             case .vynqTalk:
-                try await roundTrip(stack, Apps.vynqTalk(), realtime: URLSessionRealtimeConnector(timeout: 5), restoreRequests: []) { client in
+                try await roundTrip(stack, Apps.vynqTalk(), realtime: URLSessionRealtimeConnector(timeout: 5), restoreRequests: ["/users/me"]) {
+                    client in
                     await Accounts.vynqTalk(client, email: "alice@example.com")
                     return VynqTalkIntents.signIn("alice@example.com", Accounts.password)
                 }
