@@ -98,7 +98,7 @@ public final class Hero365Client: BackendClient {
     /// Signs in natively with the identity token `provider`'s SDK gave the app (Sign in with
     /// Apple's `identityToken`, Google Sign-In's `idToken`) and, for Apple, the credential's
     /// `user` (when omitted, the identity token's `sub`, which carries the same id). The token is
-    /// sent in the request body only and never printed. The user's ``UserProfile/isNewUser`` says
+    /// sent in the request body only and never printed. The user's `UserProfile.isNewUser` says
     /// whether this sign-in created the account (the deployed server's `is_new_user`).
     ///
     /// For Sign in with Apple, ``signIn(withApple:userIdentifier:fullName:email:)`` also passes the
@@ -112,7 +112,7 @@ public final class Hero365Client: BackendClient {
     /// Signs in with Apple natively, with what `ASAuthorizationAppleIDCredential` gave the app:
     /// its `identityToken` (as text), `user`, and the `fullName` and `email` Apple shares only at
     /// the first authorization (`nil` afterwards), which the server keeps as the account's
-    /// `full_name` and `email`. The returned user's ``UserProfile/isNewUser`` is `true` when this
+    /// `full_name` and `email`. The returned user's `UserProfile.isNewUser` is `true` when this
     /// sign-in created the account: show the onboarding then.
     ///
     /// ```swift
