@@ -336,14 +336,8 @@ private struct EverdaySteps {
                 note: kept ? run.statusNote(since: mark, expected: [200]) : "the server session was not ended")
             if let token {
                 let after = await run.send(Probe.refresh(baseURL, token))
-                let accepted = after.status.map { (200..<300).contains($0) } == true
-                run.record(
-                    Probe.refreshAfterSignOut, exchange: after, verdict: after.status == 401 ? .conforms : accepted ? .breaks : .copes,
-                    note: after.status == 401
-                        ? ""
-                        : accepted
-                            ? "the refresh token outlived the sign-out the client reported as ended"
-                            : "answered \(after.status.map(String.init) ?? "nothing")")
+                run.recordRefusal(
+                    Probe.refreshAfterSignOut, exchange: after, ifAccepted: "the refresh token outlived the sign-out the client reported as ended")
             } else {
                 run.skip(Probe.refreshAfterSignOut, "needs: a stored refresh token")
             }
@@ -495,14 +489,9 @@ private struct EverdaySteps {
                 note: "the password changed, but the client did not sign in again with the new one: \(changed.brief)")
         }
         let after = await run.send(Probe.refresh(baseURL, before))
-        let accepted = after.status.map { (200..<300).contains($0) } == true
-        run.record(
-            Probe.refreshAfterChange, exchange: after, verdict: after.status == 401 ? .conforms : accepted ? .breaks : .copes,
-            note: after.status == 401
-                ? ""
-                : accepted
-                    ? "a refresh token from before the change still refreshes: the client told the user every session ended"
-                    : "answered \(after.status.map(String.init) ?? "nothing")")
+        run.recordRefusal(
+            Probe.refreshAfterChange, exchange: after,
+            ifAccepted: "a refresh token from before the change still refreshes: the client told the user every session ended")
         return newPassword
     }
 

@@ -168,14 +168,9 @@ struct Hero365Probe {
                         HTTPRequest(
                             method: "POST", url: baseURL.appendingPathComponent("auth/refresh"), headers: ["Content-Type": "application/json"],
                             body: ProbeRun.json(["refresh_token": consumed])))
-                    let accepted = reuse.status.map { (200..<300).contains($0) } == true
-                    run.record(
-                        Self.consumedRefresh, exchange: reuse, verdict: reuse.status == 401 ? .conforms : accepted ? .breaks : .copes,
-                        note: reuse.status == 401
-                            ? ""
-                            : accepted
-                                ? "a consumed refresh token still refreshes: a copied one is as good as the live one"
-                                : "answered \(reuse.status.map(String.init) ?? "nothing")")
+                    run.recordRefusal(
+                        Self.consumedRefresh, exchange: reuse,
+                        ifAccepted: "a consumed refresh token still refreshes: a copied one is as good as the live one")
                 } else {
                     for step in [Self.expiredBearer, Self.refresh, Self.consumedRefresh] {
                         run.skip(step, "--clock-command failed (exit status not 0)")

@@ -89,6 +89,15 @@ final class ProbeRun {
             ProbeRow(step: step.name, expected: step.expected, observed: exchange.description, verdict: verdict, note: note, exchanges: [exchange]))
     }
 
+    /// Records `step`, one raw exchange presenting a token the server must refuse: 401 conforms, a
+    /// success breaks (`ifAccepted` says what that means), anything else copes.
+    func recordRefusal(_ step: ProbeStep, exchange: ProbeExchange, ifAccepted: String) {
+        let accepted = exchange.status.map { (200..<300).contains($0) } == true
+        record(
+            step, exchange: exchange, verdict: exchange.status == 401 ? .conforms : accepted ? .breaks : .copes,
+            note: exchange.status == 401 ? "" : accepted ? ifAccepted : "answered \(exchange.status.map(String.init) ?? "nothing")")
+    }
+
     /// Records `step` as skipped, saying why.
     func skip(_ step: ProbeStep, _ why: String) {
         rows.append(ProbeRow(step, observed: "not sent", verdict: .skipped, note: why))
