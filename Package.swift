@@ -53,7 +53,8 @@ let package = Package(
         .testTarget(
             name: "AuthflowKitTests",
             dependencies: [
-                "AuthflowKit", "AuthflowBench", "AuthCore", "AuthSupport", "AuthVerification", "AuthTestSupport", "ReferenceBackend",
+                "AuthflowKit", "AuthflowBench", "AuthCore", "AuthSupport", "AuthVerification", "AuthDiagrams", "AuthRuntime", "AuthTestSupport",
+                "ReferenceBackend",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -98,7 +98,7 @@ public struct DiagramCatalogue: Sendable {
         "codeRegistration": ([.anonymousWall], [.codeRegistration], .entry(phaseType: phaseType(CodeRegistration.Phase.self))),
         "oneTimeCodeSignIn.email": ([.anonymousWall], [.oneTimeCodeSignIn], .entry(phaseType: phaseType(OneTimeCodeSignIn.Phase.self))),
         "oneTimeCodeSignIn.phone": ([.hero365], [.oneTimeCodeSignIn], .entry(phaseType: phaseType(OneTimeCodeSignIn.Phase.self))),
-        "passwordSignIn": (Backend.allCases, [.passwordSignIn], .entry(phaseType: phaseType(PasswordSignIn.Phase.self))),
+        "passwordSignIn": (Backend.documented, [.passwordSignIn], .entry(phaseType: phaseType(PasswordSignIn.Phase.self))),
         "registration": ([.vynqTalk, .everday, .subspace, .hero365], [.registration], .entry(phaseType: phaseType(Registration.Phase.self))),
         "passwordReset.autoLogin": ([.anonymousWall], [.passwordReset], .entry(phaseType: phaseType(PasswordReset.Phase.self))),
         "passwordReset.token": ([.everday], [.passwordReset], .entry(phaseType: phaseType(PasswordReset.Phase.self))),
@@ -145,24 +145,32 @@ public struct DiagramCatalogue: Sendable {
                 model: model, backends: known?.backends ?? [], draws: known?.draws ?? [],
                 subject: known?.subject ?? .entry(phaseType: ""), limits: bounds[model.name] ?? ExplorationLimits())
         }
-        let compositions = Backend.allCases.compactMap { backend -> CompositionEntry? in
-            guard let shipped = Models.apps.first(where: { $0.name == "app.\(backend.rawValue)" }) else { return nil }
+        let compositions = apps.compactMap { backend, machine -> CompositionEntry? in
+            guard let shipped = Models.apps.first(where: { $0.name == "app.\(backend.id)" }) else { return nil }
             return CompositionEntry(
                 backend: backend, model: shipped.bounded(inFlight: full.inFlight, stale: full.stale),
-                entries: EntryPosition.of(appMachine(backend)),
+                entries: EntryPosition.of(machine),
                 limits: bounds[shipped.name] ?? ExplorationLimits())
         }
         return DiagramCatalogue(lifecycles: lifecycles, compositions: compositions)
     }
 
-    /// The backend's app machine, as AuthCore composes it.
-    public static func appMachine(_ backend: Backend) -> any Lifecycle {
-        switch backend {
-        case .anonymousWall: Apps.anonymousWall()
-        case .vynqTalk: Apps.vynqTalk()
-        case .everday: Apps.everday()
-        case .subspace: Apps.subspace()
-        case .hero365: Apps.hero365()
-        }
+    /// The documented backends' app machines, as AuthCore composes them, in `Backend.documented`
+    /// order: one line per backend. Its composition is drawn from its app model, `app.<id>`.
+    static let apps: [(backend: Backend, machine: any Lifecycle)] = [
+        (.anonymousWall, Apps.anonymousWall()),
+        (.vynqTalk, Apps.vynqTalk()),
+        (.everday, Apps.everday()),
+        (.subspace, Apps.subspace()),
+        (.hero365, Apps.hero365()),
+    ]
+
+    /// The backends with a composition diagram, in order.
+    public static var backends: [Backend] { apps.map(\.backend) }
+
+    /// The backend's app machine, as AuthCore composes it; `nil` for a backend the catalogue does
+    /// not draw.
+    public static func appMachine(_ backend: Backend) -> (any Lifecycle)? {
+        apps.first { $0.backend == backend }?.machine
     }
 }

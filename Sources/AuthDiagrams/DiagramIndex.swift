@@ -57,7 +57,7 @@ public enum DiagramIndex: Sendable {
             "| flow | backend | section of the API document | ends in |", "|---|---|---|---|",
         ]
         for flow in set.flows {
-            let summary = "../Fixtures/\(flow.backend.rawValue)/README.md"
+            let summary = "../Fixtures/\(flow.backend.id)/README.md"
             lines.append("| `\(flow.id)` | [\(flow.backend)](\(summary)) | \(cell(flow.section)) | `\(flow.endsIn)` |")
         }
         for diagram in lifecycles + compositions {

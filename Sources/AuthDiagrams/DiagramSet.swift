@@ -133,7 +133,7 @@ public struct DiagramSet: Sendable {
     ) -> DiagramSet {
         let runs = flows.map { ($0, $0.run()) }
         var entriesByBackend: [Backend: [EntryPosition]] = [:]
-        for backend in Backend.allCases { entriesByBackend[backend] = EntryPosition.of(DiagramCatalogue.appMachine(backend)) }
+        for (backend, machine) in DiagramCatalogue.apps { entriesByBackend[backend] = EntryPosition.of(machine) }
         let reports = exploreAll(
             catalogue.lifecycles.map { ($0.model, $0.limits) } + catalogue.compositions.map { ($0.model, $0.limits) })
         reports.forEach { progress(summary($0)) }

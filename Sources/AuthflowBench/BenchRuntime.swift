@@ -36,7 +36,7 @@ enum RuntimeBench {
             } catch {
                 throw Problem(description: "the reference server did not start: \(error)")
             }
-            contract = BackendContracts.contract(for: .everday, server: server.baseURL(for: .everday))
+            contract = EverdayContract(server: server.baseURL(for: .everday))
         }
 
         /// The parent's approval of itself: a protected request that answers 200.

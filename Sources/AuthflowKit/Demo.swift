@@ -25,7 +25,7 @@ public enum Demo {
         let clock = ManualClock(now: .seconds(0))
         var configuration = Configuration()
         configuration.clock = { clock.now.date }
-        let server = ReferenceServer(backends: Backend.allCases.map(\.served), configuration: configuration)
+        let server = ReferenceServer(backends: ShippedBackend.all.map(\.served), configuration: configuration)
         do {
             try server.start()
         } catch {
@@ -38,17 +38,12 @@ public enum Demo {
         out("Lines: ▸ what the app calls · ⇄ a request and its status · ★ what the call returned · → where the user is. Secrets print as ‹…›.")
 
         var results: [Summary] = []
-        for backend in Backend.allCases {
-            let tour = Tour(backend: backend, server: server, clock: clock, out: out)
+        for shipped in ShippedBackend.all {
+            let backend = shipped.backend
+            let tour = Tour(shipped, server: server, clock: clock, out: out)
             out("")
             out("━━ \(backend) " + String(repeating: "━", count: max(3, 60 - backend.description.count)))
-            switch backend {
-            case .anonymousWall: await anonymousWall(tour)
-            case .vynqTalk: await vynqTalk(tour)
-            case .everday: await everday(tour)
-            case .subspace: await subspace(tour)
-            case .hero365: await hero365(tour)
-            }
+            await shipped.tour(tour)
             results.append(tour.summary)
         }
 
@@ -224,12 +219,13 @@ final class Tour: Sendable {
     let out: @Sendable (String) -> Void
     private let tally: Locked<Summary>
 
-    init(backend: Backend, server: ReferenceServer, clock: ManualClock, out: @escaping @Sendable (String) -> Void) {
+    init(_ shipped: ShippedBackend, server: ReferenceServer, clock: ManualClock, out: @escaping @Sendable (String) -> Void) {
+        let backend = shipped.backend
         self.backend = backend
         self.server = server
         self.clock = clock
         self.out = out
-        baseURL = BackendContracts.contract(for: backend, server: server.baseURL(for: backend.served)).baseURL
+        baseURL = shipped.apiURL(on: server)
         tally = Locked(Summary(backend: backend))
     }
 

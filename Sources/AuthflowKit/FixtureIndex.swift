@@ -21,13 +21,13 @@ public enum FixtureIndex {
         public var description: String
     }
 
-    /// The index of the fixtures in `directory` (one folder per backend, named by its raw value).
+    /// The index of the fixtures in `directory` (one folder per backend, named by its id).
     /// Throws when a sidecar cannot be read, lists a file that does not exist, or a file is not
     /// listed, and when a backend's folder has no API summary.
     public static func generate(fixturesAt directory: URL) throws(Problem) -> String {
         var sections: [Section] = []
-        for backend in Backend.allCases {
-            sections.append(try Section(backend: backend, folder: directory.appendingPathComponent(backend.rawValue)))
+        for backend in ShippedBackend.all.map(\.backend) {
+            sections.append(try Section(backend: backend, folder: directory.appendingPathComponent(backend.id)))
         }
         var lines = [
             "# Fixture index",
@@ -105,7 +105,7 @@ private struct Section {
     var lines: [String] = []
 
     init(backend: Backend, folder: URL) throws(FixtureIndex.Problem) {
-        let place = "\(backend.rawValue)/\(FixtureIndex.sidecarName)"
+        let place = "\(backend.id)/\(FixtureIndex.sidecarName)"
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(FixtureIndex.sidecarName)) else {
             throw FixtureIndex.Problem(description: "\(place) cannot be read")
         }
@@ -114,7 +114,7 @@ private struct Section {
         else { throw FixtureIndex.Problem(description: "\(place) is not a sidecar (baseURL, fixtures)") }
         title = backend.description
         anchor = backend.description.lowercased().replacingOccurrences(of: " ", with: "-")
-        summary = "\(backend.rawValue)/\(FixtureIndex.summaryName)"
+        summary = "\(backend.id)/\(FixtureIndex.summaryName)"
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(FixtureIndex.summaryName).path) else {
             throw FixtureIndex.Problem(description: "\(summary), the summary of \(title)'s API document, does not exist")
         }
@@ -135,7 +135,7 @@ private struct Section {
             throw FixtureIndex.Problem(description: "\(place) lists \(missing), which does not exist")
         }
         if let unlisted = present.subtracting(byFile.keys).sorted().first {
-            throw FixtureIndex.Problem(description: "\(backend.rawValue)/\(unlisted) is not listed in \(FixtureIndex.sidecarName)")
+            throw FixtureIndex.Problem(description: "\(backend.id)/\(unlisted) is not listed in \(FixtureIndex.sidecarName)")
         }
 
         lines = [

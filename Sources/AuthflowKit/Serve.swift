@@ -20,7 +20,7 @@ public final class DevServer: Sendable {
     /// The bound port.
     public let port: UInt16
 
-    /// Starts the reference server mounting `backends` on 127.0.0.1:`port` (0 picks a free port),
+    /// Starts the reference server mounting `backends` (those `authflow` registers) on 127.0.0.1:`port` (0 picks a free port),
     /// answering as the deployed servers do when `deployed` is set, as their documents say
     /// otherwise. `requestLog`, when given, hears of each request answered: method, path, status
     /// and time, never a body, header or query (see `RequestLogEntry`).
@@ -33,8 +33,9 @@ public final class DevServer: Sendable {
         var configuration = Configuration()
         if deployed { configuration.answerAsDeployed() }
         configuration.everday.deviations = deviations
-        server = ReferenceServer(backends: backends.map(\.served), configuration: configuration, requestLog: requestLog)
-        self.backends = backends
+        let served = backends.compactMap(ShippedBackend.of)
+        server = ReferenceServer(backends: served.map(\.served), configuration: configuration, requestLog: requestLog)
+        self.backends = served.map(\.backend)
         self.port = try server.start(port: port)
     }
 
@@ -47,11 +48,12 @@ public final class DevServer: Sendable {
         let form = server.configuration.subspace.deployed ? " (answering as the deployed servers do)" : ""
         var lines = ["Reference backend listening on \(root)\(form) — Ctrl-C to stop", ""]
         let width = backends.map(\.description.count).max() ?? 0
-        for backend in backends {
-            let base = server.baseURL(for: backend.served)
+        for shipped in backends.compactMap(ShippedBackend.of) {
+            let backend = shipped.backend
+            let base = server.baseURL(for: shipped.served)
             let padded = backend.description.padding(toLength: width, withPad: " ", startingAt: 0)
             var line = "  \(padded)  \(base.absoluteString)"
-            line += "   API: \(BackendContracts.contract(for: backend, server: base).baseURL.absoluteString)"
+            line += "   API: \(shipped.apiURL(on: server).absoluteString)"
             if backend == .vynqTalk {
                 line += "   WebSocket: ws://127.0.0.1:\(port)\(base.path)/ws?token=<accessToken>"
             }
@@ -59,7 +61,8 @@ public final class DevServer: Sendable {
         }
         let example =
             backends.contains(.everday)
-            ? server.baseURL(for: .everday).path + "/api/auth/refresh" : (backends.first.map { server.baseURL(for: $0.served).path } ?? "") + "/…"
+            ? server.baseURL(for: .everday).path + "/api/auth/refresh"
+            : (backends.first.flatMap(ShippedBackend.of).map { server.baseURL(for: $0.served).path } ?? "") + "/…"
         lines += [
             "",
             "  Outbox (codes, OTPs, reset tokens):  GET    \(root)/__dev/outbox?to=<email-or-phone>",
@@ -81,9 +84,8 @@ public final class DevServer: Sendable {
 
     /// The backends `--backend` names: `all`, or one name in any casing (`everday`, `anonymousWall`, `anonymous-wall`).
     public static func backends(named name: String) -> [Backend]? {
-        let key = name.lowercased().filter { $0.isLetter || $0.isNumber }
-        if key == "all" { return Backend.allCases }
-        return Backend.allCases.first { $0.rawValue.lowercased() == key }.map { [$0] }
+        if name.lowercased().filter({ $0.isLetter || $0.isNumber }) == "all" { return ShippedBackend.all.map(\.backend) }
+        return ShippedBackend.named(name).map { [$0.backend] }
     }
 
     /// The names `--deviate` takes, each a way Everday may answer otherwise than its document says.
@@ -123,8 +125,7 @@ extension Authflow {
         }
         let name = arguments.options["backend"] ?? "all"
         guard let backends = DevServer.backends(named: name) else {
-            let names = Backend.allCases.map(\.rawValue).joined(separator: ", ")
-            throw CommandProblem(description: "--backend takes all or one of \(names), not '\(name)'")
+            throw CommandProblem(description: "--backend takes all or one of \(ShippedBackend.names), not '\(name)'")
         }
         let number = try arguments.integer("port", default: 8080)
         guard let port = UInt16(exactly: number) else { throw CommandProblem(description: "--port takes 0…65535, not \(number)") }

@@ -285,7 +285,7 @@ struct InputClassTests {
         check(Models.registration())
         for style in [PasswordReset.Style.emailCodeWithAutoLogin, .emailedToken, .emailLink] { check(Models.passwordReset(style)) }
         check(Models.oauth())
-        for backend in [Backend.anonymousWall, .everday, .subspace, .hero365] { check(Models.session(backend)) }
+        for backend in [Models.SessionBackend.anonymousWall, .everday, .subspace, .hero365] { check(Models.session(backend)) }
         check(Models.realtime())
         check(Models.anonymousWallApp())
         check(Models.vynqTalkApp())

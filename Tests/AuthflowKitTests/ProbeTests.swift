@@ -279,7 +279,7 @@ struct ProbeTests {
     func unknownBackend() {
         let run = CommandRun(["probe", "nobody", "--base-url", "http://127.0.0.1:9/api"])
         #expect(run.status == 64)
-        #expect(run.err == ["authflow: no backend 'nobody'; backends: \(Backend.allCases.map(\.rawValue).joined(separator: ", "))"])
+        #expect(run.err == ["authflow: no backend 'nobody'; backends: \(Backend.documented.map(\.id).joined(separator: ", "))"])
     }
 
     @Test("--dry-run prints the plan and what each step needs, without sending; a server elsewhere is allowed with --i-own-this-server")

@@ -1,6 +1,7 @@
 import AuthCore
 @testable import AuthflowKit
 import AuthSupport
+import ReferenceBackend
 import AuthTestSupport
 import Foundation
 import Testing
@@ -84,10 +85,11 @@ struct ServeCommandTests {
 
     @Test("each of the client's backends is served as the reference server's backend of its name")
     func backendMounts() {
-        for backend in Backend.allCases {
-            #expect(backend.served.rawValue == backend.rawValue)
+        for shipped in ShippedBackend.all {
+            #expect(shipped.served.rawValue == shipped.backend.id)
         }
-        #expect(Set(Backend.allCases.map(\.served)).count == Backend.allCases.count)
+        #expect(Set(ShippedBackend.all.map(\.served)) == Set(ServedBackend.allCases))
+        #expect(ShippedBackend.all.count == ServedBackend.allCases.count)
     }
 
     @Test("--backend mounts one backend at the root; names are read in any casing")

@@ -1,42 +1,77 @@
-/// The five backends AuthCore speaks to, each described by its own API document (summarised in
-/// `Fixtures/<backend>/README.md`).
-public enum Backend: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// Anonymous Wall: email codes, password set after registration, reset with auto-login.
-    case anonymousWall
-    /// VynqTalk (Vapor): signup/login, `{success,data,message}`, 401/403 auto-logout, WebSocket.
-    case vynqTalk
-    /// Everday: approval-gated registration, rotating refresh, reset by token.
-    case everday
-    /// Subspace: register → token, login, `/auth/me`, 24 h JWT, 429; rotating refresh when the
-    /// (deployed) server grants a refresh token, and its deployed native sign-in with Apple and Google.
-    case subspace
-    /// Hero365: email/phone sign-up and sign-in, phone OTP, OAuth, rotating refresh, recovery.
-    case hero365
+/// The server an app signs in with: the value a contract names its backend by.
+///
+/// A backend of your own is one line, `Backend("My API")`; its ``name`` is what logs and
+/// descriptions show (`AuthRunner(My API)`). The five backends AuthCore documents, each described
+/// by its own API document (summarised in `Fixtures/<backend>/README.md`), are ``anonymousWall``,
+/// ``vynqTalk``, ``everday``, ``subspace`` and ``hero365``, listed in ``documented``.
+///
+/// Two backends are the same backend when their ``id``s are equal.
+public struct Backend: Hashable, Sendable, CustomStringConvertible {
+    /// A short key that stays the same across releases: the documented backends' are `everday`,
+    /// `hero365`, …, which name their fixtures folder, their models (`app.everday`) and their
+    /// argument on the command line.
+    public let id: String
+    /// The backend's name as its document writes it, shown in descriptions and logs.
+    public let name: String
+    /// The lifecycles the backend's document describes, which its app machine composes (empty
+    /// when the backend does not declare them).
+    public let lifecycles: [LifecycleName]
+
+    /// A backend named `name`, which is its ``id`` too: `Backend("My API")`.
+    public init(_ name: String) {
+        self.init(id: name, name: name)
+    }
+
+    /// A backend with a key of its own (`id`), its display `name`, and the `lifecycles` its
+    /// document describes.
+    public init(id: String, name: String, lifecycles: [LifecycleName] = []) {
+        self.id = id
+        self.name = name
+        self.lifecycles = lifecycles
+    }
 
     /// The backend's name as its document writes it.
-    public var description: String {
-        switch self {
-        case .anonymousWall: "Anonymous Wall"
-        case .vynqTalk: "VynqTalk"
-        case .everday: "Everday"
-        case .subspace: "Subspace"
-        case .hero365: "Hero365"
-        }
-    }
+    public var description: String { name }
 
-    /// The lifecycles the backend's document describes, which its app machine composes.
-    public var lifecycles: [LifecycleName] {
-        switch self {
-        case .anonymousWall:
-            [.codeRegistration, .oneTimeCodeSignIn, .passwordSignIn, .passwordReset, .session, .logout, .passwordSetup, .changePassword]
-        case .vynqTalk: [.registration, .passwordSignIn, .session, .logout, .realtimeConnection]
-        case .everday:
-            [.registration, .passwordSignIn, .passwordReset, .session, .rotatingRefresh, .logout, .passwordChangeRequired, .changePassword]
-        case .subspace: [.registration, .passwordSignIn, .oauthSignIn, .session, .rotatingRefresh, .logout]
-        case .hero365:
-            [.registration, .passwordSignIn, .oneTimeCodeSignIn, .oauthSignIn, .passwordReset, .session, .rotatingRefresh, .logout]
-        }
-    }
+    /// Whether `lhs` and `rhs` are the same backend: their ``id``s are equal.
+    public static func == (lhs: Backend, rhs: Backend) -> Bool { lhs.id == rhs.id }
+
+    /// Hashes the ``id``, the backend's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+extension Backend {
+    /// The five backends AuthCore documents and ships a client for, in the order the package lists
+    /// them everywhere (the command line, the models, the diagrams, the fixtures). Each module that
+    /// knows something of every documented backend keeps one registration per backend, and a
+    /// test checks that its registrations are exactly these.
+    public static let documented: [Backend] = [.anonymousWall, .vynqTalk, .everday, .subspace, .hero365]
+
+    /// Anonymous Wall: email codes, password set after registration, reset with auto-login.
+    public static let anonymousWall = Backend(
+        id: "anonymousWall", name: "Anonymous Wall",
+        lifecycles: [
+            .codeRegistration, .oneTimeCodeSignIn, .passwordSignIn, .passwordReset, .session, .logout, .passwordSetup, .changePassword,
+        ])
+    /// VynqTalk (Vapor): signup/login, `{success,data,message}`, 401/403 auto-logout, WebSocket.
+    public static let vynqTalk = Backend(
+        id: "vynqTalk", name: "VynqTalk", lifecycles: [.registration, .passwordSignIn, .session, .logout, .realtimeConnection])
+    /// Everday: approval-gated registration, rotating refresh, reset by token.
+    public static let everday = Backend(
+        id: "everday", name: "Everday",
+        lifecycles: [
+            .registration, .passwordSignIn, .passwordReset, .session, .rotatingRefresh, .logout, .passwordChangeRequired, .changePassword,
+        ])
+    /// Subspace: register → token, login, `/auth/me`, 24 h JWT, 429; rotating refresh when the
+    /// (deployed) server grants a refresh token, and its deployed native sign-in with Apple and Google.
+    public static let subspace = Backend(
+        id: "subspace", name: "Subspace", lifecycles: [.registration, .passwordSignIn, .oauthSignIn, .session, .rotatingRefresh, .logout])
+    /// Hero365: email/phone sign-up and sign-in, phone OTP, OAuth, rotating refresh, recovery.
+    public static let hero365 = Backend(
+        id: "hero365", name: "Hero365",
+        lifecycles: [
+            .registration, .passwordSignIn, .oneTimeCodeSignIn, .oauthSignIn, .passwordReset, .session, .rotatingRefresh, .logout,
+        ])
 }
 
 /// The documented lifecycles, by name.

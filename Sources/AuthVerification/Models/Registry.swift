@@ -188,8 +188,33 @@ public enum Models {
         }
     }
 
+    /// A documented backend whose session ``session(_:)`` models under its own policy.
+    public enum SessionBackend: String, Hashable, Sendable, CaseIterable {
+        /// Anonymous Wall's: no refresh, stored tokens trusted, a first password demanded.
+        case anonymousWall
+        /// VynqTalk's: no refresh, the stored token checked at launch, 403 ends the session.
+        case vynqTalk
+        /// Everday's: rotating refresh, logout revoking, the password change ending every session.
+        case everday
+        /// Subspace's: the document's grant without a refresh token and the deployed one with it.
+        case subspace
+        /// Hero365's: rotating refresh, logout revoking every refresh token of the user.
+        case hero365
+
+        /// The backend.
+        public var backend: Backend {
+            switch self {
+            case .anonymousWall: .anonymousWall
+            case .vynqTalk: .vynqTalk
+            case .everday: .everday
+            case .subspace: .subspace
+            case .hero365: .hero365
+            }
+        }
+    }
+
     /// The session under one backend's policy, entered by a password sign-in.
-    public static func session(_ backend: Backend) -> Model<Handover<PasswordSignIn, SessionLifecycle>> {
+    public static func session(_ backend: SessionBackend) -> Model<Handover<PasswordSignIn, SessionLifecycle>> {
         let policy: SessionPolicy
         var replies: ReplyCatalogue
         var unreachable: [String: String] = [:]
@@ -253,7 +278,7 @@ public enum Models {
         unreachable["PasswordSignIn.Phase.pendingApproval"] = "the session model's sign-in is a door, not the subject"
         unreachable["PasswordSignIn.Phase.rateLimited"] = "idem"
         return Model(
-            name: "session.\(backend.rawValue)",
+            name: "session.\(backend.backend.id)",
             machine: Handover(entry: PasswordSignIn(identifiers: identifiers), session: SessionLifecycle(policy: policy)),
             replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero,
             maxInFlight: bounds.inFlight, maxStale: bounds.stale,

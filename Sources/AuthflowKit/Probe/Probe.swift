@@ -3,10 +3,10 @@ import Foundation
 
 /// What `authflow probe` was asked to do, checked: a refused command line never sends a request.
 struct ProbeSettings: Sendable {
-    /// The backends the probe covers so far; the others are refused by name.
-    static let covered: [Backend] = [.everday, .subspace, .vynqTalk, .anonymousWall, .hero365]
-
-    var backend: Backend
+    /// The backend probed, as `authflow` registers it.
+    var shipped: ShippedBackend
+    /// The backend probed.
+    var backend: Backend { shipped.backend }
     /// The API's base URL, as the backend's client takes it (Everday's ends in `/api`).
     var baseURL: URL
     var json: Bool
@@ -22,17 +22,12 @@ struct ProbeSettings: Sendable {
     var oauthCommand: String?
 
     init(_ arguments: Arguments) throws(Authflow.CommandProblem) {
-        let names = Backend.allCases.map(\.rawValue).joined(separator: ", ")
+        let names = ShippedBackend.names
         guard arguments.positional.count == 1, let name = arguments.positional.first else {
             throw Authflow.CommandProblem(description: "probe takes one backend: \(names)")
         }
-        let key = name.lowercased().filter { $0.isLetter || $0.isNumber }
-        guard let backend = Backend.allCases.first(where: { $0.rawValue.lowercased() == key }) else {
+        guard let shipped = ShippedBackend.named(name) else {
             throw Authflow.CommandProblem(description: "no backend '\(name)'; backends: \(names)")
-        }
-        guard Self.covered.contains(backend) else {
-            throw Authflow.CommandProblem(
-                description: "probe does not cover \(backend.rawValue) yet (it covers \(Self.covered.map(\.rawValue).joined(separator: ", ")))")
         }
         guard let text = arguments.options["base-url"] else {
             throw Authflow.CommandProblem(description: "probe needs --base-url URL (the API's base, e.g. http://127.0.0.1:8080/everday/api)")
@@ -72,7 +67,7 @@ struct ProbeSettings: Sendable {
             }
             self.phone = phone
         }
-        self.backend = backend
+        self.shipped = shipped
         baseURL = url
         json = arguments.flags.contains("json")
         dryRun = arguments.flags.contains("dry-run")
@@ -92,15 +87,7 @@ struct ProbeSettings: Sendable {
     }
 
     /// The steps a run takes.
-    var plan: [ProbeStep] {
-        switch backend {
-        case .everday: EverdayProbe.plan
-        case .subspace: SubspaceProbe.plan
-        case .vynqTalk: VynqTalkProbe.plan
-        case .anonymousWall: AnonymousWallProbe.plan
-        case .hero365: Hero365Probe.plan
-        }
-    }
+    var plan: [ProbeStep] { shipped.plan }
 
     /// The hooks, present for each command given.
     var operatorHooks: ProbeOperator {
@@ -121,7 +108,7 @@ struct ProbeSettings: Sendable {
             return [step.name, step.expected, missing.isEmpty ? "runs" : "skipped, needs: " + missing.map(\.rawValue).joined(separator: ", ")]
         }
         return [
-            "authflow probe \(backend.rawValue) — \(baseURL.absoluteString) (dry run: nothing sent)", "",
+            "authflow probe \(backend.id) — \(baseURL.absoluteString) (dry run: nothing sent)", "",
             Table.render(header: ["step", "expected", "in a run"], rows: rows), "",
             "\(plan.count) steps; at most \(RequestBudget.limit) requests, at most 10 a second; accounts named probe-<random>-…",
         ].joined(separator: "\n")
@@ -133,20 +120,7 @@ enum Probe {
     /// Runs the probe `settings` describe with `hooks`, writing the table (or JSON) to `out`;
     /// returns the exit status (0 conforms or copes, 1 a difference breaks the client).
     static func run(_ settings: ProbeSettings, hooks: ProbeOperator, out: @Sendable (String) -> Void) async -> Int32 {
-        let report: ProbeReport
-        switch settings.backend {
-        case .everday: report = await EverdayProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
-        case .subspace: report = await SubspaceProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
-        case .vynqTalk: report = await VynqTalkProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix()).run()
-        case .anonymousWall:
-            var probe = AnonymousWallProbe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix())
-            if let domain = settings.emailDomain { probe.emailDomain = domain }
-            report = await probe.run()
-        case .hero365:
-            var probe = Hero365Probe(baseURL: settings.baseURL, hooks: hooks, prefix: ProbeSecrets.accountPrefix())
-            probe.phone = settings.phone
-            report = await probe.run()
-        }
+        let report = await settings.shipped.probe(settings, hooks)
         out(settings.json ? report.json : report.text)
         return report.status
     }

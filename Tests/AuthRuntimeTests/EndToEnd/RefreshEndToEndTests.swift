@@ -26,7 +26,7 @@ struct RefreshEndToEndTests {
             await Accounts.hero365(client, email: "hero@example.com")
             await client.send(Hero365Intents.signIn("hero@example.com", Accounts.password))
             return AnyRotatingClient(client)
-        case .anonymousWall, .vynqTalk, .subspace:
+        default:  // Anonymous Wall, VynqTalk and Subspace.
             throw Unsupported()
         }
     }

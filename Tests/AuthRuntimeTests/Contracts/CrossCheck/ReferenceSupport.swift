@@ -89,12 +89,12 @@ func withReference<T>(
     configuration.clock = { referenceNow }
     configuration.subspace.rateLimit = .max
     configure(&configuration)
-    let mounted = try #require(ServedBackend(rawValue: backend.rawValue))
+    let mounted = try #require(ServedBackend(rawValue: backend.id))
     let server = ReferenceServer(backends: [mounted], configuration: configuration)
     try server.start()
     defer { server.stop() }
     let client = ContractClient(
-        server: server, contract: BackendContracts.contract(for: backend, server: server.baseURL(for: mounted)),
+        server: server, contract: try #require(BackendContracts.contract(for: backend, server: server.baseURL(for: mounted))),
         transport: LoopbackTransport())
     return try await body(client)
 }

@@ -31,7 +31,7 @@ enum FixtureLibrary {
     /// Reads every backend's sidecar and pairs each entry with its file.
     static func load() throws -> [FixtureCase] {
         var cases: [FixtureCase] = []
-        for backend in Backend.allCases {
+        for backend in Backend.documented {
             let sidecar = try sidecar(backend)
             let byFile = Dictionary(sidecar.fixtures.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
             for entry in sidecar.fixtures {
@@ -52,13 +52,13 @@ enum FixtureLibrary {
 
     /// One backend's sidecar.
     static func sidecar(_ backend: Backend) throws -> Sidecar {
-        let data = try Data(contentsOf: root.appendingPathComponent(backend.rawValue).appendingPathComponent(sidecarName))
+        let data = try Data(contentsOf: root.appendingPathComponent(backend.id).appendingPathComponent(sidecarName))
         return try JSONDecoder().decode(Sidecar.self, from: data)
     }
 
     /// The fixture file names in one backend's folder: the sidecar and the summary excluded.
     static func files(_ backend: Backend) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(backend.rawValue).path)
+        try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(backend.id).path)
             .filter { $0 != sidecarName && $0 != summaryName }.sorted()
     }
 
@@ -72,7 +72,7 @@ enum FixtureLibrary {
 
     /// The bytes of a fixture file.
     static func bytes(_ backend: Backend, _ file: String) throws -> Data {
-        try Data(contentsOf: root.appendingPathComponent(backend.rawValue).appendingPathComponent(file))
+        try Data(contentsOf: root.appendingPathComponent(backend.id).appendingPathComponent(file))
     }
 }
 
@@ -129,7 +129,7 @@ struct FixtureCase: Sendable, CustomTestStringConvertible {
     var entry: Sidecar.Entry
     var kind: Kind
 
-    var testDescription: String { "\(backend.rawValue)/\(entry.file)" }
+    var testDescription: String { "\(backend.id)/\(entry.file)" }
 
     /// True for a request fixture.
     var isRequest: Bool { if case .request = kind { true } else { false } }
@@ -143,6 +143,7 @@ struct FixtureCase: Sendable, CustomTestStringConvertible {
         case .everday: EverdayContract(baseURL: url)
         case .subspace: SubspaceContract(baseURL: url)
         case .hero365: Hero365Contract(baseURL: url)
+        default: throw FixtureProblem("no contract for \(backend)")
         }
     }
 

@@ -61,6 +61,7 @@ enum Accounts {
         case .everday: return HTTPRequest(method: "PUT", url: try stack.url("/settings/users/1/approve"))
         case .subspace: return HTTPRequest(method: "GET", url: try stack.url("/auth/me"))
         case .hero365: return HTTPRequest(method: "GET", url: try stack.url("/users/me"))
+        default: throw UnregisteredBackend(backend: stack.backend)
         }
     }
 }
@@ -80,4 +81,11 @@ enum VynqTalkConnection {
 extension Result where Success == HTTPResponse {
     /// The status, or `nil` for an error.
     var status: Int? { (try? get())?.status }
+}
+
+/// A test that knows each documented backend was handed another one.
+struct UnregisteredBackend: Error, CustomStringConvertible {
+    /// The backend the test does not know.
+    let backend: Backend
+    var description: String { "this test knows no \(backend)" }
 }

@@ -30,13 +30,13 @@ final class EndToEndStack: Sendable {
         configuration.clock = { clock.now.date }
         configuration.subspace.rateLimit = .max
         configure(&configuration)
-        let mounted = try #require(ServedBackend(rawValue: backend.rawValue))
+        let mounted = try #require(ServedBackend(rawValue: backend.id))
         let server = ReferenceServer(backends: [mounted], configuration: configuration)
         try server.start()
         self.backend = backend
         self.server = server
         self.clock = clock
-        self.contract = BackendContracts.contract(for: backend, server: server.baseURL(for: mounted))
+        self.contract = try #require(BackendContracts.contract(for: backend, server: server.baseURL(for: mounted)))
     }
 
     deinit { server.stop() }
