@@ -14,14 +14,19 @@ public enum ContractError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// One documented backend API: maps AuthCore's abstract requests to HTTP exactly as the document
-/// writes them (paths, headers, JSON key casing, envelopes), and HTTP answers back to `Reply`s
-/// (status taxonomy, error envelopes, expiry from `ExpiresIn` or a JWT `exp`).
+/// One backend's API: maps AuthCore's abstract requests to HTTP exactly as the API writes them
+/// (paths, headers, JSON key casing, envelopes), and HTTP answers back to `Reply`s (status
+/// taxonomy, error envelopes, expiry from `ExpiresIn` or a JWT `exp`).
 ///
-/// A contract is plain configuration (a base URL) plus pure mapping functions, so every mapping is
-/// tested against `Fixtures/` without a network.
+/// A contract is plain configuration (a base URL) plus pure mapping functions, so every mapping can
+/// be tested without a network. The five documented backends' contracts are tested against
+/// `Fixtures/`; a contract for a server of one's own is written with the same toolkit:
+/// ``RequestBuilder`` for requests, and for answers ``ResponseBody``,
+/// `HTTPResponse.failure(messageKeys:request:receivedAt:)` (the status taxonomy),
+/// `TokenExpiry.init(expiresIn:accessToken:)` and `JSONObject.string(_:)`.
 public protocol BackendContract: Sendable {
-    /// Which documented backend this is.
+    /// The backend this contract speaks to: one of the documented ones, or one of the app's own
+    /// (`Backend("My API")`).
     var backend: Backend { get }
     /// Where its API lives, with the documented prefix (`http://host:port/api/v1`).
     var baseURL: URL { get }
@@ -59,6 +64,13 @@ extension BackendContract {
         let (name, value) = RequestBuilder.bearer(bearer.token)
         authorized.headers[name] = value
         return authorized
+    }
+
+    /// `.accepted(nil)` for a success; otherwise the status taxonomy, with the server's message read
+    /// under `message`, `error`, `error_description` or `detail`
+    /// (`HTTPResponse.protectedReply(messageKeys:receivedAt:)`).
+    public func classifyProtected(_ response: HTTPResponse, receivedAt: Instant) -> Reply {
+        response.protectedReply(messageKeys: ["message", "error", "error_description", "detail"], receivedAt: receivedAt)
     }
 
     /// No realtime connection: only VynqTalk documents one.

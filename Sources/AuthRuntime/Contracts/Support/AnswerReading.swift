@@ -1,21 +1,29 @@
 import AuthCore
 import Foundation
 
-/// A response body as the contracts read it: JSON when it parses, plain text when it is text and
+/// A response body as a contract reads it: JSON when it parses, plain text when it is text and
 /// not an HTML page, and what the headers claimed it was.
-struct ResponseBody: Sendable {
+///
+/// ```swift
+/// guard let object = ResponseBody(response).object, let jwt = object.string("jwt") else {
+///     return .failed(.malformed)
+/// }
+/// ```
+public struct ResponseBody: Sendable {
     /// The parsed JSON, when the body is JSON.
-    let json: JSONValue?
+    public let json: JSONValue?
     /// The trimmed text, when the body is readable text that is neither JSON nor HTML.
-    let text: String?
+    public let text: String?
     /// True when there was no body (or only whitespace).
-    let isEmpty: Bool
+    public let isEmpty: Bool
     /// True when `Content-Type` says JSON (`application/json`, `…+json`).
-    let declaredJSON: Bool
+    public let declaredJSON: Bool
     /// True when the body is an HTML page (a captive portal, a proxy's error page).
-    let isHTML: Bool
+    public let isHTML: Bool
 
-    init(_ response: HTTPResponse) {
+    /// Reads `response`'s body. Never traps: bytes that are not UTF-8 or not JSON leave ``json``
+    /// and ``text`` `nil`.
+    public init(_ response: HTTPResponse) {
         let contentType = response.headers["Content-Type"]?.lowercased() ?? ""
         declaredJSON = contentType.contains("/json") || contentType.contains("+json")
         let decoded = String(bytes: response.body, encoding: .utf8)
@@ -33,7 +41,7 @@ struct ResponseBody: Sendable {
     }
 
     /// The JSON object, when the body is one.
-    var object: JSONObject? { json?.object }
+    public var object: JSONObject? { json?.object }
 }
 
 /// Reads answers: success shapes shared by several backends, and error bodies → `AuthFailure`.
@@ -269,41 +277,61 @@ extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
-/// Builds the HTTP requests of one contract: its base URL plus the document's paths, JSON bodies
-/// with keys in the document's order, `Content-Type: application/json` as every document writes it.
-struct RequestBuilder: Sendable {
-    /// The contract's base URL, documented prefix included.
-    let baseURL: URL
+/// Builds the HTTP requests of one contract: its base URL plus the API's paths, JSON bodies with
+/// keys in the order written, `Content-Type: application/json`; or form bodies
+/// (`application/x-www-form-urlencoded`, as OAuth token endpoints take them).
+///
+/// ```swift
+/// let build = RequestBuilder(baseURL: baseURL)
+/// build.json("POST", "/session", ["user": .string(name), "pass": .string(password.secret.reveal())])
+/// build.bodiless("GET", "/me", headers: [RequestBuilder.bearer(bearer.token)])
+/// ```
+public struct RequestBuilder: Sendable {
+    /// The contract's base URL, the API's prefix included (`https://host/api/v1`).
+    public let baseURL: URL
 
-    /// `baseURL` followed by `path` (which starts with `/`).
-    func url(_ path: String) -> URL {
+    /// A builder for the API at `baseURL`.
+    public init(baseURL: URL) { self.baseURL = baseURL }
+
+    /// `baseURL` followed by `path` (which starts with `/`), however many slashes `baseURL` ends with.
+    public func url(_ path: String) -> URL {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         return URL(string: base + path) ?? baseURL.appendingPathComponent(path)
     }
 
-    /// A request with a JSON body.
-    func json(_ method: String, _ path: String, _ body: JSONObject, headers: [(String, String)] = []) -> HTTPRequest {
+    /// A request to `path` with `body` as JSON (its keys in the order written) and
+    /// `Content-Type: application/json`, then `headers`.
+    public func json(_ method: String, _ path: String, _ body: JSONObject, headers: [(String, String)] = []) -> HTTPRequest {
         HTTPRequest(
             method: method, url: url(path), headers: HTTPHeaders([("Content-Type", "application/json")] + headers),
             body: JSONValue.object(body).encoded)
     }
 
-    /// A request without a body.
-    func bodiless(_ method: String, _ path: String, headers: [(String, String)] = []) -> HTTPRequest {
+    /// A request to `path` with `fields` as an `application/x-www-form-urlencoded` body, in the
+    /// order given, each name and value percent-encoded as ``queryValue(_:)`` does; then `headers`.
+    public func form(_ method: String, _ path: String, _ fields: [(String, String)], headers: [(String, String)] = []) -> HTTPRequest {
+        let body = fields.map { Self.queryValue($0.0) + "=" + Self.queryValue($0.1) }.joined(separator: "&")
+        return HTTPRequest(
+            method: method, url: url(path), headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")] + headers),
+            body: Data(body.utf8))
+    }
+
+    /// A request to `path` without a body, with `headers`.
+    public func bodiless(_ method: String, _ path: String, headers: [(String, String)] = []) -> HTTPRequest {
         HTTPRequest(method: method, url: url(path), headers: HTTPHeaders(headers))
     }
 
     /// `value` percent-encoded for a query string: everything but RFC 3986's unreserved characters,
     /// so `+` (a space to form decoders), `@`, `&` and `=` reach the server as written.
-    static func queryValue(_ value: String) -> String {
+    public static func queryValue(_ value: String) -> String {
         var unreserved = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
         unreserved.insert(charactersIn: "-._~")
         return value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
-    /// `Authorization: Bearer <token>`.
-    static func bearer(_ token: AccessToken) -> (String, String) { ("Authorization", "Bearer " + token.reveal()) }
+    /// The header `Authorization: Bearer <token>`, as a name and a value for `headers:`.
+    public static func bearer(_ token: AccessToken) -> (String, String) { ("Authorization", "Bearer " + token.reveal()) }
 }
 
 extension BackendContract {
