@@ -123,8 +123,18 @@ public typealias Hero365App = Handover<
     OneOf<Registration, OneOf<PasswordSignIn, OneOf<OneTimeCodeSignIn, OneOf<OAuthSignIn, PasswordReset>>>>, SessionLifecycle
 >
 
+/// The app of a server of one's own that signs in with a password and keeps a session: the
+/// smallest composition there is.
+public typealias PasswordSessionApp = Handover<PasswordSignIn, SessionLifecycle>
+
 /// The per-backend app machines, configured as each backend's API document describes it.
 public enum Apps {
+    /// Password sign-in handing over to a session kept as `policy` says, for a server of one's own
+    /// (its contract says how each request goes over HTTP).
+    public static func passwordSession(identifiers: PasswordSignIn.IdentifierKind, policy: SessionPolicy) -> PasswordSessionApp {
+        Handover(entry: PasswordSignIn(identifiers: identifiers), session: SessionLifecycle(policy: policy))
+    }
+
     /// Anonymous Wall, as its API document describes it (`Fixtures/anonymousWall/README.md`).
     public static func anonymousWall(codeCooldown: Interval = .seconds(60)) -> AnonymousWallApp {
         Handover(
