@@ -34,6 +34,8 @@ let package = Package(
         .executableTarget(name: "EverdayExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/EverdayExample"),
         .executableTarget(name: "AnonymousWallExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/AnonymousWallExample"),
         .executableTarget(name: "VynqTalkExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/VynqTalkExample"),
+        // A server none of the five: its own contract and `AuthClient`, public API only.
+        .executableTarget(name: "CustomServerExample", dependencies: ["AuthCore", "AuthRuntime"], path: "Sources/Examples/CustomServerExample"),
         // What several test targets share (checkout folders, temporary directories, loopback
         // sessions), dependency-free so the reference backend's tests can use it too; not a product.
         .target(name: "AuthTestSupport", path: "Tests/AuthTestSupport"),
@@ -47,8 +49,8 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
-                "SubspaceExample", "Hero365Example", "EverdayExample", "AnonymousWallExample", "VynqTalkExample", "ReferenceBackend",
-                "AuthTestSupport",
+                "SubspaceExample", "Hero365Example", "EverdayExample", "AnonymousWallExample", "VynqTalkExample", "CustomServerExample",
+                "ReferenceBackend", "AuthCore", "AuthRuntime", "AuthTestSupport",
             ]),
         .testTarget(
             name: "AuthflowKitTests",

@@ -1,5 +1,8 @@
 @testable import AnonymousWallExample
+import AuthCore
+import AuthRuntime
 import AuthTestSupport
+@testable import CustomServerExample
 @testable import EverdayExample
 import Foundation
 @testable import Hero365Example
@@ -77,6 +80,73 @@ struct ExamplesTests {
         defer { server.stop() }
         try await VynqTalkExample.Example.run(baseURL: server.baseURL(for: .vynqTalk), email: "alice@example.com", realtime: nil)
         #expect(server.ledger.requests("GET", "/users") == 1)
+    }
+
+    @Test("CustomServerExample, against a server none of the five: sign in, GET /me, sign out ending the server session")
+    func customServer() async throws {
+        let server = CustomSessionServer()
+        let root = try server.start()
+        defer { server.stop() }
+        try await CustomServerExample.Example.run(server: root, user: "ada", password: "lovelace-1815")
+        #expect(server.requests("POST", "/session") == 1)
+        #expect(server.requests("GET", "/me") == 1)
+        #expect(server.requests("DELETE", "/session") == 1)
+        #expect(server.openSessions == 0, "the server session ended")
+        let wrong = await #expect(throws: AuthError.self) {
+            try await CustomServerExample.Example.run(server: root, user: "ada", password: "wrong-password")
+        }
+        #expect(wrong == .server(.unauthorized("wrong user or password")))
+    }
+
+    @Test(
+        "CustomServerExample's contract renews before the token's ttl runs out, rotating; a relaunch restores by renewing; a reused renew token is refused"
+    )
+    func customServerRenews() async throws {
+        let clock = ManualClock()
+        let server = CustomSessionServer(now: { clock.now.date })
+        let root = try server.start()
+        defer { server.stop() }
+        let vault = MemoryVault()
+        let policy = SessionPolicy(refresh: .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2)), restore: .refresh)
+        let auth = AuthClient(contract: SessionAPI(baseURL: root), signIn: .username, session: policy, vault: vault, clock: clock)
+        let user = try await auth.signIn("ada", password: "lovelace-1815").user
+        #expect(user?.id == "ada", "the user named by the token's sub")
+        let first = try #require(vault.credentials?.refreshToken?.reveal())
+        #expect(vault.credentials?.expiresAt == clock.now + .seconds(900), "the expiry read from ttl")
+
+        await clock.advance(by: .seconds(850))  // Past the 60 s margin before the 900 s ttl.
+        for _ in 0..<1_000 where server.requests("POST", "/session/renew") == 0 || vault.credentials?.refreshToken?.reveal() == first {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(server.requests("POST", "/session/renew") == 1)
+        let second = try #require(vault.credentials?.refreshToken?.reveal())
+        #expect(second != first && server.isLive(renew: second) && !server.isLive(renew: first))
+        await clock.advance(by: .seconds(100))  // The first token's ttl is over; the renewed one lives on.
+        #expect(try await auth.authorized(HTTPRequest(method: "GET", url: root.appending(path: "me"))).status == 200)
+        await auth.stop()
+
+        let relaunched = AuthClient(contract: SessionAPI(baseURL: root), signIn: .username, session: policy, vault: vault, clock: clock)
+        let restored = await relaunched.authStateChanges.first { $0 != .restoring }
+        #expect(restored?.user?.id == "ada")
+        #expect(server.requests("POST", "/session/renew") == 2, "restored by renewing")
+        await relaunched.stop()
+
+        let api = SessionAPI(baseURL: root)
+        let live = try #require(vault.credentials?.refreshToken?.reveal())
+        let reused = try await URLSessionTransport().send(try api.encode(.refresh(RefreshToken(first))))
+        #expect(api.decode(reused, for: .refresh(RefreshToken(first)), receivedAt: clock.now) == .failed(.unauthorized("session ended")))
+        #expect(!server.isLive(renew: live), "presenting a consumed renew token ended the session")
+    }
+
+    @Test("CustomServerExample's contract offers only what the server has, and an unreadable answer is malformed")
+    func customServerContract() throws {
+        let api = SessionAPI(baseURL: URL(string: "http://127.0.0.1:9/")!)
+        let signIn = try api.encode(.signIn(.username(try Username("ada")), try Password(PasswordInput("lovelace-1815"))))
+        #expect(signIn.url.absoluteString == "http://127.0.0.1:9/session")
+        #expect(signIn.body.map { String(decoding: $0, as: UTF8.self) } == #"{"user":"ada","pass":"lovelace-1815"}"#)
+        #expect(throws: ContractError.self) { try api.encode(.requestPasswordReset(.usernameOrEmail("ada"))) }
+        let garbage = HTTPResponse(status: 200, body: Data("<html>portal</html>".utf8))
+        #expect(api.decode(garbage, for: .refresh(RefreshToken("r")), receivedAt: .seconds(0)) == .failed(.malformed))
     }
 
     @Test("the README's embedding example is the SubspaceExample's code, line for line")

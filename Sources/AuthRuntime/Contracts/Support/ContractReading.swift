@@ -94,3 +94,14 @@ extension JSONObject {
         AnswerReading.attributes(self, except: read)
     }
 }
+
+extension SignInIdentifier {
+    /// The identifier as a server takes it: the validated email, username, or phone number in E.164 form.
+    public var text: String {
+        switch self {
+        case .email(let email): email.rawValue
+        case .username(let username): username.rawValue
+        case .phone(let phone): phone.e164
+        }
+    }
+}
