@@ -9,7 +9,7 @@ extension HTTPResponse {
     public var isSuccess: Bool { (200..<300).contains(status) }
 
     /// The failure this error answer means: its status read by the status taxonomy
-    /// (``AuthFailure/init(status:message:headers:receivedAt:)``), with the server's own words
+    /// (`AuthFailure(status:message:headers:receivedAt:)`), with the server's own words
     /// looked up under `messageKeys` (``message(keys:request:)``). `request` is the request the
     /// answer is for: any secret it sent (a password, a code, a token) is masked if the server
     /// echoes it. `receivedAt` is when the answer arrived, from which an HTTP-date `Retry-After`
