@@ -20,9 +20,9 @@ public final class DevServer: Sendable {
     /// The bound port.
     public let port: UInt16
 
-    /// Starts the reference server mounting `backends` (those `authflow` registers) on 127.0.0.1:`port` (0 picks a free port),
-    /// answering as the deployed servers do when `deployed` is set, as their documents say
-    /// otherwise. `requestLog`, when given, hears of each request answered: method, path, status
+    /// Starts the reference server mounting `backends` (those `authflow` registers) on
+    /// 127.0.0.1:`port` (0 picks a free port), answering as the deployed servers do when
+    /// `deployed` is set, as their documents say otherwise. `requestLog`, when given, hears of each request answered: method, path, status
     /// and time, never a body, header or query (see `RequestLogEntry`).
     ///
     /// `deviations` makes Everday answer otherwise than its document says, to try `authflow probe` on.
