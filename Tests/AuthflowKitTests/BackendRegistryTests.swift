@@ -1,8 +1,10 @@
 import AuthCore
 import AuthDiagrams
 import AuthRuntime
+import AuthTestSupport
 import AuthVerification
 @testable import AuthflowKit
+import Foundation
 import ReferenceBackend
 import Testing
 
@@ -37,7 +39,16 @@ struct BackendRegistryTests {
     @Test("the diagrams draw a composition and document flows for every documented backend")
     func diagrams() {
         #expect(DiagramCatalogue.backends.map(\.id) == Self.ids)
+        #expect(Set(DiagramCatalogue.bounds.keys) == Set(Self.ids.map { "app.\($0)" }))
         #expect(Set(DocumentedFlows.all.map(\.backend.id)) == Set(Self.ids))
+    }
+
+    @Test("every documented backend has its API summary under Fixtures/<id>/")
+    func fixtures() {
+        for id in Self.ids {
+            let summary = Checkout.root.appendingPathComponent("Fixtures/\(id)/README.md")
+            #expect(FileManager.default.fileExists(atPath: summary.path), "\(id) has no API summary")
+        }
     }
 
     @Test("the reference backend serves every documented backend under the same name")
