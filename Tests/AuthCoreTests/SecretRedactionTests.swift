@@ -5,6 +5,7 @@ import Testing
 enum Planted {
     static let markers = [
         "MARKER-PW-1", "MARKER-PW-2", "MARKER-AT-1", "MARKER-RT-1", "987654", "MARKER-RESET", "MARKER-ID-TOKEN", "MARKER-AUTH-CODE",
+        "MARKER-CODE-VERIFIER",
     ]
 
     static let passwordInput = PasswordInput("MARKER-PW-1")
@@ -15,6 +16,8 @@ enum Planted {
     static let resetToken = ResetToken("MARKER-RESET")
     static let identityToken = IdentityToken("MARKER-ID-TOKEN")
     static let authorizationCode = AuthorizationCode("MARKER-AUTH-CODE")
+    static let verifier = CodeVerifier("MARKER-CODE-VERIFIER")
+    static let attempt = AuthorizationAttempt(state: "state-1", nonce: "nonce-1", verifier: verifier)
 
     static let password = valid(Password.validate(passwordInput))
     static let newPassword = valid(Password.validate(newPasswordInput))
@@ -62,6 +65,7 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             ("revoke", .revoke(P.refresh, P.bearer)),
             ("protected", .protected(Samples.call1, P.bearer)),
             ("openRealtime", .openRealtime(P.access)),
+            ("exchangeCode", .exchangeCode(CodeExchange(code: P.authorizationCode, verifier: P.verifier))),
             ("signInNatively", .signInNatively(NativeSignIn(provider: .apple, identityToken: P.identityToken, userIdentifier: "001234.apple"))),
             (
                 "signInNatively with Apple's first authorization",
@@ -111,6 +115,8 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("Registration.Phase", Registration.Phase.registered(P.grant)),
             SecretCarrier("PasswordReset.Phase", PasswordReset.Phase.signedIn(P.grant)),
             SecretCarrier("OAuthSignIn.Phase", OAuthSignIn.Phase.signedIn(P.grant)),
+            SecretCarrier("OpenIDSignIn.Phase.awaitingCallback", OpenIDSignIn.Phase.awaitingCallback(P.attempt)),
+            SecretCarrier("OpenIDSignIn.Phase.signedIn", OpenIDSignIn.Phase.signedIn(P.grant)),
             SecretCarrier("SessionLifecycle.Phase.active (refreshing)", P.sessionPhase),
             SecretCarrier(
                 "SessionLifecycle.Phase.restoring",
@@ -128,6 +134,11 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("PasswordReset.Intent.submitCode", PasswordReset.Intent.submitCode(P.codeInput, newPassword: P.newPasswordInput)),
             SecretCarrier("PasswordReset.Intent.submitToken", PasswordReset.Intent.submitToken(P.resetToken, newPassword: P.newPasswordInput)),
             SecretCarrier("OAuthSignIn.Intent", OAuthSignIn.Intent.callback(.tokens(attempt: "attempt-1", P.grant))),
+            SecretCarrier("OpenIDSignIn.Intent.begin", OpenIDSignIn.Intent.begin(P.attempt)),
+            SecretCarrier(
+                "OpenIDSignIn.Intent.callback",
+                OpenIDSignIn.Intent.callback(.code(P.authorizationCode, state: "state-1", issuer: "https://id.example"))),
+            SecretCarrier("CodeVerifier", P.verifier),
             SecretCarrier("SessionLifecycle.Intent.setPassword", SessionLifecycle.Intent.setPassword(P.passwordInput)),
             SecretCarrier(
                 "SessionLifecycle.Intent.changePassword", SessionLifecycle.Intent.changePassword(old: P.passwordInput, new: P.newPasswordInput)),

@@ -19,7 +19,7 @@ struct SurveyTests {
     }
 
     static let shapes: [Shape] = [
-        Shape(name: "Grant", value: grant, surveyedFields: 5),
+        Shape(name: "Grant", value: grant, surveyedFields: 6),
         Shape(name: "Credentials", value: credentials, surveyedFields: 5),
         // passwordChangeRequired and isNewUser share one number.
         Shape(name: "UserProfile", value: UserProfile(id: "u1"), surveyedFields: 9),

@@ -204,6 +204,9 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
     case oauthURL(OAuthProvider)
     /// Sign in with a provider's identity token (Hero365's deployed `/auth/{provider}/signin`).
     case signInNatively(NativeSignIn)
+    /// Exchange an authorization code and its PKCE verifier for tokens (OpenID Connect's token
+    /// endpoint, `grant_type=authorization_code`; RFC 6749 §4.1.3, RFC 7636 §4.5).
+    case exchangeCode(CodeExchange)
     /// Exchange a refresh token for a new pair (Everday, Hero365 `/auth/refresh`).
     case refresh(RefreshToken)
     /// Fetch the signed-in user (Subspace `/auth/me`, Hero365 `/users/me`).
@@ -235,6 +238,7 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
         case .changePassword: .changePassword
         case .oauthURL: .oauthURL
         case .signInNatively: .signInNatively
+        case .exchangeCode: .exchangeCode
         case .refresh: .refresh
         case .currentUser: .currentUser
         case .revoke: .revoke
@@ -262,6 +266,7 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
         case .changePassword(let old, let new, let bearer): "changePassword(\(old), \(new), \(bearer))"
         case .oauthURL(let provider): "oauthURL(\(provider.rawValue))"
         case .signInNatively(let details): "signInNatively(\(details))"
+        case .exchangeCode(let exchange): "exchangeCode(\(exchange))"
         case .refresh(let token): "refresh(\(token))"
         case .currentUser(let bearer): "currentUser(\(bearer))"
         case .revoke(let token, let bearer): "revoke(\(token), \(bearer))"
@@ -300,6 +305,8 @@ public enum ServerEndpoint: String, Hashable, Sendable, CaseIterable {
     case oauthURL
     /// Sign in with a provider's identity token.
     case signInNatively
+    /// Exchange an authorization code for tokens.
+    case exchangeCode
     /// Refresh the tokens.
     case refresh
     /// Ask who the token belongs to.

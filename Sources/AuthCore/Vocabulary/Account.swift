@@ -89,17 +89,22 @@ public struct Grant: Hashable, Sendable, CustomStringConvertible {
     public var user: UserProfile
     /// Everday's `RequirePasswordChange`.
     public var requiresPasswordChange: Bool
+    /// The claims of the ID token that came with the grant (OpenID Connect's token endpoint), for
+    /// the sign-in flow to check before it accepts the grant; `nil` where none came. The session
+    /// does not keep them.
+    public var idToken: IDTokenClaims?
 
     /// Creates a grant.
     public init(
         accessToken: AccessToken, refreshToken: RefreshToken? = nil, expiry: TokenExpiry = .unknown,
-        user: UserProfile, requiresPasswordChange: Bool = false
+        user: UserProfile, requiresPasswordChange: Bool = false, idToken: IDTokenClaims? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiry = expiry
         self.user = user
         self.requiresPasswordChange = requiresPasswordChange
+        self.idToken = idToken
     }
 
     /// `grant(user(u1), access: ‹access token›, refresh: ‹refresh token›, expiry: …)`: the user by

@@ -93,6 +93,7 @@ public struct AnonymousWallContract: BackendContract {
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
         case .signInNatively: throw .unsupported("native sign-in with an identity token")
+        case .exchangeCode: throw .unsupported("an authorization code exchange")
         }
     }
 
@@ -120,7 +121,7 @@ public struct AnonymousWallContract: BackendContract {
             }
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
         case .register, .sendPhoneCode, .signInWithPhoneCode, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .deleteAccount, .protected,
-            .openRealtime:
+            .openRealtime, .exchangeCode:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

@@ -92,6 +92,7 @@ public struct EverdayContract: BackendContract {
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
         case .signInNatively: throw .unsupported("native sign-in with an identity token")
+        case .exchangeCode: throw .unsupported("an authorization code exchange")
         }
     }
 
@@ -126,7 +127,7 @@ public struct EverdayContract: BackendContract {
             // a count of what it removed): any success is done, with its `Message` if it has one.
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode, .setPassword,
-            .oauthURL, .signInNatively, .currentUser, .protected, .openRealtime:
+            .oauthURL, .signInNatively, .currentUser, .protected, .openRealtime, .exchangeCode:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

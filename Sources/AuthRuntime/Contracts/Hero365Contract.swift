@@ -143,6 +143,7 @@ public struct Hero365Contract: BackendContract {
         case .deleteAccount: throw .unsupported("account deletion")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
+        case .exchangeCode: throw .unsupported("an authorization code exchange")
         }
     }
 
@@ -186,7 +187,7 @@ public struct Hero365Contract: BackendContract {
         case .currentUser:
             return body.object.flatMap(Self.user).map(Reply.user) ?? .failed(.malformed)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .resetPassword, .setPassword, .changePassword,
-            .deleteAccount, .protected, .openRealtime:
+            .deleteAccount, .protected, .openRealtime, .exchangeCode:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

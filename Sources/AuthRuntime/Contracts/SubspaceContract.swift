@@ -77,6 +77,7 @@ public struct SubspaceContract: BackendContract {
         case .deleteAccount: throw .unsupported("account deletion")
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
+        case .exchangeCode: throw .unsupported("an authorization code exchange")
         case .signInNatively(let details):
             // Deployed only: `/auth/apple` and `/auth/google`, camelCase, answered like login.
             guard details.provider != .github else { throw .unsupported("native sign-in with GitHub") }
@@ -128,7 +129,7 @@ public struct SubspaceContract: BackendContract {
                     expiry: JWTClaims.expiry(of: token), user: object["user"]?.object.flatMap(Self.user)))
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .revoke, .deleteAccount, .protected,
-            .openRealtime:
+            .openRealtime, .exchangeCode:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

@@ -70,6 +70,7 @@ public struct VynqTalkContract: BackendContract {
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("the realtime connection through encode (use realtimeURL)")
         case .signInNatively: throw .unsupported("native sign-in with an identity token")
+        case .exchangeCode: throw .unsupported("an authorization code exchange")
         }
     }
 
@@ -88,7 +89,7 @@ public struct VynqTalkContract: BackendContract {
             return envelope["data"]?.object.flatMap(Self.user).map(Reply.user) ?? .failed(.malformed)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .revoke, .deleteAccount,
-            .protected, .openRealtime, .signInNatively:
+            .protected, .openRealtime, .signInNatively, .exchangeCode:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

@@ -679,6 +679,7 @@ extension APIRequest {
         case .changePassword: "changePassword"
         case .oauthURL: "oauthURL"
         case .signInNatively: "signInNatively"
+        case .exchangeCode: "exchangeCode"
         case .refresh: "refresh"
         case .currentUser: "currentUser"
         case .revoke: "revoke"
@@ -717,7 +718,7 @@ extension APIRequest {
         case .setPassword(let password, _): return ok(password)
         case .changePassword(let old, let new, _): return ok(old) && ok(new)
         case .signInNatively(let details): return details.identityToken.reveal().contains { !$0.isWhitespace }
-        case .oauthURL, .refresh, .currentUser, .revoke, .deleteAccount, .protected, .openRealtime: return true
+        case .oauthURL, .refresh, .currentUser, .revoke, .deleteAccount, .protected, .openRealtime, .exchangeCode: return true
         }
     }
 }

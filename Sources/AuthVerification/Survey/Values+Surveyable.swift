@@ -76,13 +76,27 @@ extension TokenExpiry: Surveyable {
 }
 
 extension Grant: Surveyable {
-    /// Tokens, expiry, user, password flag.
+    /// Tokens, expiry, user, password flag, ID token claims.
     @inlinable public func survey(_ s: inout Survey) {
         s.visit(accessToken)
         s.visit(refreshToken)
         s.visit(expiry)
         s.visit(user)
         s.plain(requiresPasswordChange)
+        s.visit(idToken)
+    }
+}
+
+extension IDTokenClaims: Surveyable {
+    /// Every claim; the instants relative to now.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.plain(issuer)
+        s.plain(subject)
+        s.plain(audiences)
+        s.plain(authorizedParty)
+        s.visit(expiresAt)
+        s.visit(issuedAt)
+        s.plain(nonce)
     }
 }
 
@@ -234,6 +248,10 @@ extension APIRequest: Surveyable {
             s.plain(details.givenName)
             s.plain(details.familyName)
             s.plain(details.email)
+        case .exchangeCode(let exchange):
+            s.tag("exchangeCode")
+            s.visit(exchange.code)
+            s.visit(exchange.verifier)
         }
     }
 }

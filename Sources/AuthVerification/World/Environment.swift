@@ -640,7 +640,7 @@ extension APIRequest {
             bearer.token
         case .openRealtime(let token): token
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
-            .signIn, .register, .requestPasswordReset, .resetPassword, .oauthURL, .signInNatively, .refresh:
+            .signIn, .register, .requestPasswordReset, .resetPassword, .oauthURL, .signInNatively, .refresh, .exchangeCode:
             nil
         }
     }
@@ -651,7 +651,7 @@ extension APIRequest {
         case .refresh(let token), .revoke(let token, _): token
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL,
-            .signInNatively, .currentUser, .deleteAccount, .protected, .openRealtime:
+            .signInNatively, .currentUser, .deleteAccount, .protected, .openRealtime, .exchangeCode:
             nil
         }
     }
@@ -664,7 +664,7 @@ extension APIRequest {
         case .requestPasswordReset(.email(let email)): "email:\(email.rawValue):reset_password"
         case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .register,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .signInNatively, .refresh,
-            .currentUser, .revoke, .deleteAccount, .protected, .openRealtime:
+            .currentUser, .revoke, .deleteAccount, .protected, .openRealtime, .exchangeCode:
             nil
         }
     }
@@ -677,7 +677,8 @@ extension APIRequest {
         case .signInWithPhoneCode(let phone, _): "phone:\(phone.e164):login"
         case .resetPassword(.emailCode(let email, _), _): "email:\(email.rawValue):reset_password"
         case .sendEmailCode, .sendPhoneCode, .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword,
-            .changePassword, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .deleteAccount, .protected, .openRealtime:
+            .changePassword, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .deleteAccount, .protected, .openRealtime,
+            .exchangeCode:
             nil
         }
     }
@@ -688,7 +689,7 @@ extension APIRequest {
         switch self {
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL,
-            .signInNatively, .deleteAccount:
+            .signInNatively, .deleteAccount, .exchangeCode:
             true
         case .refresh, .currentUser, .revoke, .protected, .openRealtime:
             false

@@ -107,7 +107,8 @@ public struct ReplyCatalogue: Sendable {
             kind =
                 switch exchange.request {
                 case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke, .deleteAccount, .resetPassword(.token, _): .accepted
-                case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .signInNatively, .resetPassword(.emailCode, _):
+                case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .signInNatively, .exchangeCode,
+                    .resetPassword(.emailCode, _):
                     .granted
                 case .register: .registration
                 case .setPassword, .changePassword: .passwordStep

@@ -16,7 +16,8 @@ enum SampleRequests {
     static let bearer = Bearer(token: AccessToken("MARKER-AT-1"), userID: "u1")
     static let refresh = RefreshToken("MARKER-RT-1")
     static let proof = try! ResetProof(ResetToken("MARKER-RESET"))
-    static let markers = ["MARKER-PW-1", "MARKER-PW-2", "987654", "MARKER-AT-1", "MARKER-RT-1", "MARKER-RESET"]
+    static let exchange = CodeExchange(code: AuthorizationCode("MARKER-CODE-1"), verifier: CodeVerifier("MARKER-CV-1"))
+    static let markers = ["MARKER-PW-1", "MARKER-PW-2", "987654", "MARKER-AT-1", "MARKER-RT-1", "MARKER-RESET", "MARKER-CODE-1", "MARKER-CV-1"]
 
     static let all: [(String, APIRequest)] = [
         ("sendEmailCode", .sendEmailCode(email, .login)),
@@ -37,6 +38,7 @@ enum SampleRequests {
         ("setPassword", .setPassword(password, bearer)),
         ("changePassword", .changePassword(old: password, new: newPassword, bearer)),
         ("oauthURL", .oauthURL(.google)),
+        ("exchangeCode", .exchangeCode(exchange)),
         ("refresh", .refresh(refresh)),
         ("currentUser", .currentUser(bearer)),
         ("revoke", .revoke(refresh, bearer)),

@@ -57,6 +57,8 @@ struct StubContract: BackendContract {
             if let code = details.authorizationCode { fields["authorizationCode"] = code.reveal() }
         case .refresh(let token):
             fields = ["refreshToken": token.reveal()]
+        case .exchangeCode(let exchange):
+            fields = ["code": exchange.code.reveal(), "codeVerifier": exchange.verifier.reveal()]
         case .currentUser(let owner):
             bearer = owner
         case .revoke(let token, let owner):
@@ -95,7 +97,8 @@ struct StubContract: BackendContract {
             return .user(user)
         case .oauthURL:
             return string("url").map(Reply.authorizationURL) ?? .failed(.malformed)
-        case .signIn, .register, .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .resetPassword, .signInNatively:
+        case .signIn, .register, .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .resetPassword, .signInNatively,
+            .exchangeCode:
             guard let access = string("accessToken") else { return .accepted(string("message")) }
             return .granted(
                 Grant(

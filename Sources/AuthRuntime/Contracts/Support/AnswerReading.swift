@@ -269,6 +269,7 @@ extension APIRequest {
         case .revoke(let token, let bearer): [token.reveal(), bearer.token.reveal()]
         case .openRealtime(let token): [token.reveal()]
         case .signInNatively(let details): [details.identityToken.reveal()] + (details.authorizationCode.map { [$0.reveal()] } ?? [])
+        case .exchangeCode(let exchange): [exchange.code.reveal(), exchange.verifier.reveal()]
         }
     }
 }

@@ -299,6 +299,8 @@ enum RequestReading {
                     authorizationCode: fields["authorizationCode"]?.string.map(AuthorizationCode.init), givenName: fields["givenName"]?.string,
                     familyName: fields["familyName"]?.string, email: fields["email"]?.string))
         case "refresh": return .refresh(RefreshToken(try text("refreshToken")))
+        case "exchangeCode":
+            return .exchangeCode(CodeExchange(code: AuthorizationCode(try text("code")), verifier: CodeVerifier(try text("codeVerifier"))))
         case "currentUser": return .currentUser(try bearer())
         case "revoke": return .revoke(RefreshToken(try text("refreshToken")), try bearer())
         case "deleteAccount": return .deleteAccount(try bearer())
