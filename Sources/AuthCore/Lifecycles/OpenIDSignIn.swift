@@ -201,18 +201,17 @@ public typealias OpenIDConnectApp = Handover<OpenIDSignIn, SessionLifecycle>
 
 extension Apps {
     /// OpenID Connect sign-in handing over to a session that refreshes with rotation when the
-    /// provider granted a refresh token (RFC 9700 §4.14.2), asks the userinfo endpoint who the
-    /// stored token belongs to at launch, and revokes the refresh token at logout in the
-    /// background (RFC 7009).
+    /// provider granted a refresh token (RFC 9700 §4.14.2), restores a stored session as
+    /// `restore` says (by default it asks the userinfo endpoint who the stored token belongs to),
+    /// and revokes the refresh token at logout in the background (RFC 7009).
     public static func openIDConnect(
         _ signIn: OpenIDSignIn,
         refresh: RefreshPolicy = .rotatingWhenGranted(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2)),
-        serverSignOutAttempts: Int = 3
+        restore: RestorePolicy = .fetchCurrentUser, serverSignOutAttempts: Int = 3
     ) -> OpenIDConnectApp {
         Handover(
             entry: signIn,
             session: SessionLifecycle(
-                policy: SessionPolicy(
-                    refresh: refresh, restore: .fetchCurrentUser, revokesOnLogout: true, serverSignOutAttempts: serverSignOutAttempts)))
+                policy: SessionPolicy(refresh: refresh, restore: restore, revokesOnLogout: true, serverSignOutAttempts: serverSignOutAttempts)))
     }
 }

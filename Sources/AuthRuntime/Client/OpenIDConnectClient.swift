@@ -1,0 +1,114 @@
+import AuthCore
+import Foundation
+
+/// Any OpenID Connect provider's client, for a native app registered as a public client:
+/// sign-in by authorization code with PKCE in the system browser (RFC 8252), a session that
+/// refreshes with rotation, asks the userinfo endpoint at launch and revokes its refresh token at
+/// sign-out.
+///
+/// ```swift
+/// let auth = try await OpenIDConnectClient.discover(
+///     issuer: URL(string: "https://id.example.com")!, clientID: "app-1",
+///     redirectURI: URL(string: "com.example.app:/oauth2redirect")!, vault: KeychainVault())
+/// // SwiftUI's WebAuthenticationSession, or any browser that hands back the redirect:
+/// let user = try await auth.signIn { url, scheme in
+///     try await webAuthenticationSession.authenticate(using: url, callbackURLScheme: scheme!)
+/// }
+/// ```
+///
+/// Or in two steps, where the redirect reaches the app some other way (a universal link, a
+/// loopback server): ``startSignIn()`` gives the URL to open, ``handleRedirect(_:)`` finishes.
+///
+/// Each attempt's `state`, `nonce` and PKCE verifier come from the system's secure random number
+/// generator; the verifier leaves the device only in the token request, a redirect whose `state`
+/// is not the attempt's is refused, and the ID token's `iss`, `aud`, `azp`, `exp`, `iat` and
+/// `nonce` are checked before the user is signed in. The ID token's signature is not checked: it
+/// comes straight from the token endpoint over TLS (OpenID Connect Core §3.1.3.7 ¶6).
+public final class OpenIDConnectClient: BackendClient {
+    /// The runner underneath.
+    public let runner: AuthRunner<OpenIDConnectApp>
+    /// The provider's contract: its endpoints, the client id, the redirect URI and the scopes.
+    public let contract: OpenIDConnectContract
+
+    /// A client for `provider` (read with `OpenIDProviderMetadata.discover(issuer:transport:)`, or
+    /// kept by the app), as the public client `clientID` redirected to `redirectURI`, asking for
+    /// `scopes` (`openid` is always added), keeping credentials in `vault`.
+    public init(
+        provider: OpenIDProviderMetadata, clientID: String, redirectURI: URL, scopes: [String] = ["openid", "profile", "email"],
+        vault: any TokenVault, transport: any HTTPTransport = URLSessionTransport(), clock: any RuntimeClock = SystemClock(),
+        logger: (any HTTPLogger)? = nil
+    ) {
+        contract = OpenIDConnectContract(provider: provider, clientID: clientID, redirectURI: redirectURI, scopes: scopes)
+        let signIn = OpenIDSignIn(
+            issuer: provider.issuer, clientID: clientID, requiresIssuerInResponse: provider.issuerInAuthorizationResponse)
+        // Without a userinfo endpoint there is nobody to ask at launch: the stored session is used
+        // as it is, and a refused token ends it later.
+        let app = Apps.openIDConnect(signIn, restore: provider.userinfoEndpoint == nil ? .trustStored : .fetchCurrentUser)
+        runner = .client(app, contract: contract, transport: transport, vault: vault, clock: clock, logger: logger)
+    }
+
+    /// Reads `issuer`'s discovery document (its `issuer` must be exactly `issuer`), then makes the
+    /// client as ``init(provider:clientID:redirectURI:scopes:vault:transport:clock:logger:)`` does.
+    ///
+    /// - Throws: `OpenIDDiscoveryError`: the document could not be fetched, is unreadable, names
+    ///   another issuer, or offers no PKCE S256.
+    public static func discover(
+        issuer: URL, clientID: String, redirectURI: URL, scopes: [String] = ["openid", "profile", "email"], vault: any TokenVault,
+        transport: any HTTPTransport = URLSessionTransport(), clock: any RuntimeClock = SystemClock(), logger: (any HTTPLogger)? = nil
+    ) async throws(OpenIDDiscoveryError) -> OpenIDConnectClient {
+        let provider = try await OpenIDProviderMetadata.discover(issuer: issuer, transport: transport)
+        return OpenIDConnectClient(
+            provider: provider, clientID: clientID, redirectURI: redirectURI, scopes: scopes, vault: vault, transport: transport, clock: clock,
+            logger: logger)
+    }
+
+    /// The redirect URI's scheme, for a browser session that waits for it
+    /// (`ASWebAuthenticationSession`'s `callbackURLScheme`).
+    public var callbackURLScheme: String? { contract.redirectURI.scheme }
+
+    /// Signs in: opens the provider's page with `browser` (given the URL and the redirect URI's
+    /// scheme; it returns the URL the provider redirected to), then exchanges the code.
+    ///
+    /// - Throws: ``AuthError``: ``AuthError/cancelled`` when `browser` throws (the user closed
+    ///   it); `.rejected(.callbackMismatch)` for a redirect that is not this attempt's; the
+    ///   provider's refusal (`access_denied`, `invalid_grant`) or an ID token that is not for
+    ///   this sign-in as ``AuthError/server(_:)``.
+    public func signIn(browser: (_ url: URL, _ callbackURLScheme: String?) async throws -> URL) async throws(AuthError) -> UserProfile {
+        let url = try await startSignIn()
+        let redirect: URL
+        do {
+            redirect = try await browser(url, callbackURLScheme)
+        } catch {
+            await cancelSignIn()
+            throw .cancelled
+        }
+        return try await handleRedirect(redirect)
+    }
+
+    /// Begins a sign-in attempt and returns the provider's page to open in the browser. A pending
+    /// attempt is replaced: its redirect will be refused.
+    ///
+    /// - Throws: ``AuthError``: `.rejected(.alreadySignedIn)`, or `.rejected(.busy)` while a code
+    ///   is being exchanged.
+    public func startSignIn() async throws(AuthError) -> URL {
+        let attempt = PKCE.attempt()
+        try await completing(OpenIDSignIn.Intent.begin(attempt), expecting: .done)
+        return contract.authorizationURL(for: attempt)
+    }
+
+    /// Finishes the attempt ``startSignIn()`` began with the URL the provider redirected to:
+    /// exchanges its code (once) and signs in.
+    ///
+    /// - Throws: ``AuthError``: `.rejected(.callbackMismatch)` for a URL that is not the redirect
+    ///   URI, or whose `state` or `iss` is not the attempt's; the provider's refusal or an ID token
+    ///   that is not for this sign-in as ``AuthError/server(_:)``.
+    public func handleRedirect(_ url: URL) async throws(AuthError) -> UserProfile {
+        guard let response = contract.authorizationResponse(from: url) else { throw .rejected(.callbackMismatch) }
+        return try await signedInUser(OpenIDSignIn.Intent.callback(response))
+    }
+
+    /// Gives up on the pending attempt, if any: its redirect will be refused.
+    public func cancelSignIn() async {
+        _ = await perform(OpenIDSignIn.Intent.cancel)
+    }
+}
