@@ -17,7 +17,8 @@ public enum Catalogue {
             signInRequestsNeedTheUser(), atMostOneVerificationInFlight(), resetSignInReplacesSession(), onlyValidInputSent(),
             noSecretInDescriptions(), noSecretInEventsOrEffects(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
             everyIntentFinishedOnce(), noRequestBeforeTheServersTime(), wrongCurrentPasswordKeepsSession(), noRevokedRefreshTokenUsed(),
-            refusedLaunchCheckTriesRefresh(), deletedAccountLeavesNoSession(),
+            refusedLaunchCheckTriesRefresh(), deletedAccountLeavesNoSession(), foreignCallbackNeverAccepted(), codeExchangedAtMostOnce(),
+            foreignNonceNeverSignsIn(),
         ]
         if let codes { list += codeInvariants(codes) }
         if serverSignOut { list.append(noOrphanedServerSession()) }

@@ -415,6 +415,36 @@ extension OAuthSignIn.Phase: ExplorablePhase {
     }
 }
 
+extension OpenIDSignIn.Phase: ExplorablePhase {
+    /// The case's name.
+    @inlinable public var caseName: StaticString {
+        switch self {
+        case .idle: "idle"
+        case .awaitingCallback: "awaitingCallback"
+        case .exchangingCode: "exchangingCode"
+        case .signedIn: "signedIn"
+        }
+    }
+
+    /// The case and its payload: the attempt's state and nonce as plain data, its verifier as a
+    /// secret.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.tag(caseName)
+        switch self {
+        case .idle: break
+        case .awaitingCallback(let attempt):
+            s.plain(attempt.state)
+            s.plain(attempt.nonce)
+            s.visit(attempt.verifier)
+        case .exchangingCode(let nonce, let id):
+            s.plain(nonce)
+            s.visit(id)
+        case .signedIn(let grant):
+            s.visit(grant)
+        }
+    }
+}
+
 extension SessionLifecycle.Phase: ExplorablePhase {
     /// The case's name.
     @inlinable public var caseName: StaticString {

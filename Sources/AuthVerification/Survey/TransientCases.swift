@@ -66,6 +66,11 @@ extension OAuthSignIn: HandoverCases {
     @inlinable public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
 }
 
+extension OpenIDSignIn: HandoverCases {
+    /// `signedIn`.
+    @inlinable public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
+}
+
 extension SessionLifecycle: SignedOutCases {
     /// `signedOut`.
     @inlinable public var signedOutCases: [String] { [key(Phase.self, "signedOut")] }

@@ -59,6 +59,11 @@ public struct ReplyCatalogue: Sendable {
     /// (Everday): the kit then holds the session's refresh token dead from that answer on
     /// (``Catalogue/noRevokedRefreshTokenUsed()``).
     public var passwordChangeRevokesRefreshTokens = false
+    /// The ID tokens an OpenID Connect token endpoint answers a code exchange with, each in a
+    /// grant of its own (`nil`: a grant without one). By default none: a model of OpenID Connect
+    /// sign-in names the claims, right for one attempt and wrong in each way the client must
+    /// refuse (``OpenIDModel/idTokens``).
+    public var idTokens: [IDTokenClaims?] = [nil]
 
     /// Creates a catalogue.
     @inlinable public init(
@@ -92,7 +97,7 @@ public struct ReplyCatalogue: Sendable {
     @usableFromInline struct AnswerKey: Hashable, Sendable {
         /// The answers, by what the request asks.
         @usableFromInline enum Kind: Hashable, Sendable {
-            case accepted, granted, registration, passwordStep, authorizationURL(OAuthProvider), refreshed, currentUser
+            case accepted, granted, codeExchange, registration, passwordStep, authorizationURL(OAuthProvider), refreshed, currentUser
             case protected, realtime(opened: Bool)
         }
 
@@ -107,9 +112,9 @@ public struct ReplyCatalogue: Sendable {
             kind =
                 switch exchange.request {
                 case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke, .deleteAccount, .resetPassword(.token, _): .accepted
-                case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .signInNatively, .exchangeCode,
-                    .resetPassword(.emailCode, _):
+                case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .signInNatively, .resetPassword(.emailCode, _):
                     .granted
+                case .exchangeCode: .codeExchange
                 case .register: .registration
                 case .setPassword, .changePassword: .passwordStep
                 case .oauthURL(let provider): .authorizationURL(provider)
@@ -138,6 +143,16 @@ public struct ReplyCatalogue: Sendable {
             return [.accepted(nil)] + failed
         case .granted:
             return granted + failed
+        case .codeExchange:
+            // The token endpoint's answer: a grant with each ID token the catalogue offers (its
+            // claims right for one attempt, wrong for another, or none at all).
+            let shape = grants.first ?? GrantShape(withRefreshToken: true)
+            return idTokens.map { claims in
+                Reply.granted(
+                    Grant(
+                        accessToken: access, refreshToken: shape.withRefreshToken ? refresh : nil, expiry: expiry,
+                        user: Self.user(passwordSet: shape.passwordSet), idToken: claims))
+            } + failed
         case .registration:
             let outcomes: [Reply] = registration.flatMap { outcome -> [Reply] in
                 switch outcome {

@@ -68,6 +68,9 @@ struct FuzzerTests {
         PlantedBug("launchCheckEndsTheSession", finds: (1_341_414_211_606_222_565, 136, "[i0, a0.0, L0, a0.1]")),
         PlantedBug("deletedAccountKept", finds: (215_257_171_053_725_331, 158, "[i0, a0.0, i12, a0.0]")),
         PlantedBug("startOverForgetsTheSignIn", finds: (1_341_414_211_606_222_565, 57, "[i0, i6, a0.0]")),
+        PlantedBug("callbackStateIgnored", finds: (9_787_556_957_362_567_149, 14, "[i0, i2]")),
+        PlantedBug("codeExchangeRetried", finds: (9_787_556_957_362_567_149, 43, "[i0, i1, a0.7]")),
+        PlantedBug("nonceNotCompared", finds: (13_578_888_555_764_341_064, 16, "[i0, i1, a0.1]")),
     ]
 
     /// Each planted bug fuzzed once from its seed, by mutant name (the tests share it; the

@@ -183,5 +183,17 @@ enum MutantTable {
         MutantCase(
             "every intent is finished exactly once", shortest: 3, "startOverForgetsTheSignIn", Broken.startOverForgetsTheSignIn,
             under: .passwordSignIn),
+        // Begin (1), a callback for the other attempt (1): its code is exchanged.
+        MutantCase(
+            "a callback whose state differs is never accepted", shortest: 2, "callbackStateIgnored", Broken.callbackStateIgnored,
+            under: .openIDSignIn),
+        // Begin (1), the callback (1), the exchange lost on the network (1): the code goes out again.
+        MutantCase(
+            "a code is exchanged at most once", shortest: 3, alsoBreaks: ["codes and sign-ins are never retried by themselves"],
+            "codeExchangeRetried", Broken.codeExchangeRetried, under: .openIDSignIn),
+        // Begin (1), the callback (1), a grant whose ID token carries the other attempt's nonce (1).
+        MutantCase(
+            "an ID token with another nonce never signs in", shortest: 3, "nonceNotCompared", Broken.nonceNotCompared,
+            under: .openIDSignIn),
     ]
 }

@@ -293,3 +293,21 @@ extension SmallModel where Self == SmallModels.PasswordResetModel {
     /// See ``SmallModels/PasswordResetModel``.
     static func passwordReset(_ style: PasswordReset.Style, extra: [PasswordReset.Intent] = []) -> Self { Self(style: style, extra: extra) }
 }
+
+extension SmallModels {
+    /// The shipped `openIDSignIn` model.
+    struct OpenIDSignInModel: SmallModel {
+        typealias Intent = OpenIDSignIn.Intent
+        var name: String { "openIDSignIn" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == OpenIDSignIn.Intent {
+            Model(name: name, machine: machine, replies: OpenIDModel.replies, finalCases: ["signedIn", "(signedIn)"], timeHorizon: .zero) {
+                OpenIDModel.intents(in: $0)
+            }
+        }
+    }
+}
+
+extension SmallModel where Self == SmallModels.OpenIDSignInModel {
+    /// See ``SmallModels/OpenIDSignInModel``.
+    static var openIDSignIn: Self { Self() }
+}

@@ -1,0 +1,86 @@
+import AuthCore
+
+extension Catalogue {
+    // MARK: OpenID Connect sign-in
+
+    /// A callback whose `state` is not the pending attempt's is never accepted: it neither sends a
+    /// code to the token endpoint nor signs anyone in. (RFC 6749 §10.12: the client must reject a
+    /// redirect whose `state` it did not issue, the CSRF defence; RFC 9700 §4.7.1.)
+    public static func foreignCallbackNeverAccepted<M>() -> Invariant<M> {
+        Invariant(
+            "a callback whose state differs is never accepted", source: "RFC 6749 §10.12; RFC 9700 §4.7.1",
+            .step { t in
+                let exchanged = t.sent.contains { if case .exchangeCode = $0 { true } else { false } }
+                let signedInNow = t.after.isSignedIn && !t.before.isSignedIn
+                // Cheap first: only a step that exchanges a code or signs in can accept a callback.
+                guard exchanged || signedInNow, case .intent(let intent, _, _) = t.move.event,
+                    case .callback(let response)? = OpenIDLeaf.intent(in: intent)
+                else { return nil }
+                var pending: String?
+                if case .awaitingCallback(let attempt)? = t.before.phase(OpenIDSignIn.Phase.self) { pending = attempt.state }
+                guard let state = response.state, state == pending else {
+                    let what = exchanged ? "exchanged its code" : "signed in"
+                    return "a callback for state \(response.state ?? "none") \(what) while \(pending ?? "no attempt") was pending"
+                }
+                return nil
+            })
+    }
+
+    /// An authorization code is sent to the token endpoint at most once: only in the step that
+    /// takes the callback delivering it, which ends its attempt, so no later callback, answer,
+    /// timer or relaunch sends it again. (The provider issues a new code for each attempt; the
+    /// models name attempts, and so codes, from a small set, so a code of the same name sent for
+    /// a later attempt is another code.)
+    /// (RFC 6749 §4.1.2: "The client MUST NOT use the authorization code more than once"; a
+    /// second use makes the server revoke the tokens it issued for it, §10.5.)
+    public static func codeExchangedAtMostOnce<M>() -> Invariant<M> {
+        Invariant(
+            "a code is exchanged at most once", source: "RFC 6749 §4.1.2, §10.5",
+            .step { t in
+                for request in t.sent {
+                    guard case .exchangeCode(let exchange) = request else { continue }
+                    guard case .intent(let intent, _, _) = t.move.event, case .callback(.code(let code, _, _))? = OpenIDLeaf.intent(in: intent),
+                        code == exchange.code
+                    else { return "\(request) sent by \(t.move.choice), not by the callback that delivered the code" }
+                    if case .awaitingCallback? = t.after.phase(OpenIDSignIn.Phase.self) {
+                        return "the attempt is still pending after its code was exchanged"
+                    }
+                }
+                return nil
+            })
+    }
+
+    /// An ID token whose `nonce` is not the attempt's never signs in: the grant is refused and
+    /// nothing is stored. (OpenID Connect Core §3.1.3.7 ¶11: the client must check the `nonce`
+    /// it sent, the replay defence; RFC 9700 §4.5.3.)
+    public static func foreignNonceNeverSignsIn<M>() -> Invariant<M> {
+        Invariant(
+            "an ID token with another nonce never signs in", source: "OpenID Connect Core §3.1.3.7; RFC 9700 §4.5.3",
+            .step { t in
+                guard t.answersCurrentRequest, case .exchangeCode? = t.answered?.request, case .granted(let grant)? = t.reply,
+                    case .exchangingCode(let nonce, _)? = t.before.phase(OpenIDSignIn.Phase.self), grant.idToken?.nonce != nonce
+                else { return nil }
+                // Signed in: the session holds it, or the flow ended signed in (before a handover).
+                if t.after.isSignedIn { return "signed in with an ID token whose nonce is not the attempt's" }
+                if case .signedIn? = t.after.phase(OpenIDSignIn.Phase.self) {
+                    return "the sign-in flow accepted an ID token whose nonce is not the attempt's"
+                }
+                return t.effects.contains { if case .persist = $0 { true } else { false } }
+                    ? "stored a grant whose ID token's nonce is not the attempt's" : nil
+            })
+    }
+}
+
+/// Finds OpenID Connect sign-in's intent inside a composition's.
+enum OpenIDLeaf {
+    /// `OpenIDSignIn.Intent` however deeply `intent` wraps it; `nil` when it is another flow's.
+    static func intent(in intent: Any) -> OpenIDSignIn.Intent? {
+        var current: Any = intent
+        while true {
+            if let found = current as? OpenIDSignIn.Intent { return found }
+            let mirror = Mirror(reflecting: current)
+            guard mirror.displayStyle == .enum, let child = mirror.children.first, child.value is any CaseListing else { return nil }
+            current = child.value
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import AuthCore
+
+/// What the OpenID Connect models explore: one provider and client, attempts named `n1` and `n2`
+/// in turn (each with its own nonce, verifier and code), callbacks for the pending attempt, for
+/// the other one and from another issuer, and a token endpoint answering with an ID token right
+/// for `n1`'s attempt, right for `n2`'s, for another client, from another issuer, expired, or none.
+///
+/// Not yet among the models `authflow verify` checks (``Models/all``): its state diagrams and its
+/// place in the README's tables come with it.
+public enum OpenIDModel {
+    /// The provider's issuer.
+    public static let issuer = "https://id.example"
+    /// The app's client id.
+    public static let clientID = "app"
+    /// An ID token's expiry far ahead of every model's clock.
+    public static let farFuture = Instant.seconds(4_000_000_000)
+
+    /// The attempt named `name`: its state, and a nonce and a verifier of its own.
+    public static func attempt(_ name: String) -> AuthorizationAttempt {
+        AuthorizationAttempt(state: name, nonce: "nonce-" + name, verifier: CodeVerifier("verifier-" + name))
+    }
+
+    /// The code the provider issues for the attempt named `name`.
+    public static func code(_ name: String) -> AuthorizationCode { AuthorizationCode("code-" + name) }
+
+    /// The claims of an ID token for the attempt `name`, as right as can be, then changed by `change`.
+    public static func claims(_ name: String, _ change: (inout IDTokenClaims) -> Void = { _ in }) -> IDTokenClaims {
+        var claims = IDTokenClaims(
+            issuer: issuer, subject: "u1", audiences: [clientID], expiresAt: farFuture, nonce: attempt(name).nonce)
+        change(&claims)
+        return claims
+    }
+
+    /// The ID tokens the token endpoint answers with: right for `n1`, right for `n2` (so wrong
+    /// for the other attempt), for another client, from another issuer, expired, and none.
+    public static let idTokens: [IDTokenClaims?] = [
+        claims("n1"), claims("n2"), claims("n1") { $0.audiences = ["another-app"] }, claims("n1") { $0.issuer = "https://evil.example" },
+        claims("n1") { $0.expiresAt = .seconds(0) }, nil,
+    ]
+
+    /// The sign-in flow the models explore: the provider advertises RFC 9207's `iss`.
+    public static let signIn = OpenIDSignIn(issuer: issuer, clientID: clientID, requiresIssuerInResponse: true)
+
+    /// The sign-in intents to try in `snapshot` (see ``OpenIDModel``), for a model of one's own.
+    public static func intents<Machine>(in snapshot: Snapshot<Machine>) -> [OpenIDSignIn.Intent] {
+        intents(MenuKey(in: snapshot))
+    }
+
+    /// What the menu reads of a world: the pending attempt's name.
+    struct MenuKey: Hashable, Sendable {
+        let pending: String?
+        init<Machine>(in snapshot: Snapshot<Machine>) {
+            switch snapshot.phase(OpenIDSignIn.Phase.self) {
+            case .awaitingCallback(let attempt)?: pending = attempt.state
+            case .idle?, .exchangingCode?, .signedIn?, nil: pending = nil
+            }
+        }
+    }
+
+    /// The sign-in intents: a fresh attempt, a callback carrying the pending attempt's code and
+    /// state from the issuer, one for the other attempt, one from another issuer, the provider's
+    /// refusal, and cancel.
+    static func intents(_ key: MenuKey) -> [OpenIDSignIn.Intent] {
+        let pending = key.pending ?? "n1"
+        let other = pending == "n1" ? "n2" : "n1"
+        let fresh = key.pending == "n1" ? "n2" : "n1"
+        return [
+            .begin(attempt(fresh)), .callback(.code(code(pending), state: pending, issuer: issuer)),
+            .callback(.code(code(other), state: other, issuer: issuer)),
+            .callback(.code(code(pending), state: pending, issuer: "https://evil.example")),
+            .callback(.error("access_denied", description: nil, state: pending, issuer: issuer)), .cancel,
+        ]
+    }
+
+    /// The replies: the ID tokens above in grants with a rotating refresh token; a refused code
+    /// (`invalid_grant`), a network failure.
+    public static var replies: ReplyCatalogue {
+        var replies = ReplyCatalogue(grants: [.init(withRefreshToken: true)], accessLifetime: Models.tokenLifetime)
+        replies.idTokens = idTokens
+        replies.failures = [.badRequest(nil), .network]
+        return replies
+    }
+}
+
+extension Models {
+    /// OpenID Connect sign-in alone (`OpenIDSignIn`).
+    public static func openIDSignIn() -> Model<OpenIDSignIn> {
+        let menus = Memo<OpenIDModel.MenuKey, [OpenIDSignIn.Intent]>()
+        return Model(
+            name: "openIDSignIn", machine: OpenIDModel.signIn, replies: OpenIDModel.replies, finalCases: ["signedIn"], timeHorizon: .zero
+        ) { snapshot in
+            menus.value(OpenIDModel.MenuKey(in: snapshot), OpenIDModel.intents)
+        }
+    }
+
+    /// OpenID Connect sign-in handing over to its session (`Apps.openIDConnect(_:refresh:restore:serverSignOutAttempts:)`):
+    /// rotating refresh, the userinfo endpoint asked at launch, revocation at logout.
+    /// At 4 requests in flight and 2 answers left over it closes at 8,363 states.
+    public static func openIDConnectApp() -> Model<OpenIDConnectApp> {
+        let app = Apps.openIDConnect(OpenIDModel.signIn, refresh: modelRefresh(retryLimit: 2), serverSignOutAttempts: 2)
+        let menus = Memo<OpenIDAppMenuKey, [OpenIDConnectApp.Intent]>()
+        return Model(
+            name: "app.openIDConnect", machine: app, replies: OpenIDModel.replies, relaunches: true,
+            unreachableByDesign: [
+                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
+                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
+            ], timeHorizon: .zero, endsServerSessions: true
+        ) { snapshot in
+            let key = OpenIDAppMenuKey(signIn: OpenIDModel.MenuKey(in: snapshot), canCall: Menus.canCall(in: snapshot, callers: 1))
+            return menus.value(key) { key in
+                Menus.routed(OpenIDModel.intents(key.signIn), into: app) + Menus.session(offeringCall: key.canCall).map { .session($0) }
+            }
+        }
+    }
+}
+
+/// What the OpenID Connect app's menu reads of a world.
+struct OpenIDAppMenuKey: Hashable, Sendable {
+    let signIn: OpenIDModel.MenuKey
+    let canCall: Bool
+}

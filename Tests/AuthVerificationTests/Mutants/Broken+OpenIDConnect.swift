@@ -1,0 +1,46 @@
+import AuthCore
+import AuthVerification
+
+extension Broken {
+    // MARK: OpenID Connect sign-in
+
+    /// A callback is taken for the pending attempt whatever `state` it carries (the CSRF check
+    /// left out, as clients that compare `state` only when present do).
+    static let callbackStateIgnored = Mutant<OpenIDSignIn>(OpenIDModel.signIn) { base, phase, event, requests in
+        guard case .intent(.callback(let response), let id, let at) = event, case .awaitingCallback(let attempt) = phase else {
+            return base.step(&phase, event, &requests)
+        }
+        let forged: AuthorizationResponse =
+            switch response {
+            case .code(let code, _, let issuer): .code(code, state: attempt.state, issuer: issuer)
+            case .error(let error, let description, _, let issuer): .error(error, description: description, state: attempt.state, issuer: issuer)
+            }
+        return base.step(&phase, .intent(.callback(forged), id: id, at: at), &requests)
+    }
+
+    /// A code exchange that failed on the network is sent again with the same code (a retry
+    /// policy applied to a one-time code).
+    static let codeExchangeRetried = Remembering<OpenIDSignIn, CodeExchange>(OpenIDModel.signIn) { base, phase, memory, event, requests in
+        if case .reply(let id, .failed(.network), _) = event, case .exchangingCode(let nonce, let current) = phase, current == id,
+            let exchange = memory
+        {
+            var effects = base.step(&phase, event, &requests)
+            let again = requests.issue()
+            phase = .exchangingCode(nonce: nonce, again)
+            effects.append(.send(again, .exchangeCode(exchange)))
+            return effects
+        }
+        let effects = base.step(&phase, event, &requests)
+        for effect in effects { if case .send(_, .exchangeCode(let exchange)) = effect { memory = exchange } }
+        return effects
+    }
+
+    /// The ID token's `nonce` is not compared with the attempt's (a client that checks `iss`,
+    /// `aud` and `exp` but forgets the replay defence).
+    static let nonceNotCompared = Mutant<OpenIDSignIn>(OpenIDModel.signIn) { base, phase, event, requests in
+        guard case .reply(let id, .granted(var grant), let at) = event, case .exchangingCode(let nonce, _) = phase, grant.idToken != nil
+        else { return base.step(&phase, event, &requests) }
+        grant.idToken?.nonce = nonce
+        return base.step(&phase, .reply(id, .granted(grant), at: at), &requests)
+    }
+}
