@@ -14,6 +14,7 @@ struct LogRedactionTests {
             "accessToken", "AccessToken", "access_token", "refreshToken", "RefreshToken", "refresh_token", "resetToken",
             "ResetToken", "reset_token", "id_token", "Authorization", "authorization", "Proxy-Authorization", "Cookie",
             "Set-Cookie", "X-Refresh-Token", "X-Auth-Token", "X-Api-Key", "client_secret", "sessionId", "pin",
+            "code_verifier", "codeVerifier",
         ])
     func secretNames(name: String) {
         #expect(LogRedaction.isSecretName(name))
@@ -25,6 +26,7 @@ struct LogRedactionTests {
             "email", "Email", "username", "Username", "name", "full_name", "status", "Status", "message", "detail", "error",
             "reason", "success", "data", "user", "id", "userId", "X-User-Id", "ExpiresIn", "expires_in", "TokenType", "token_type",
             "Content-Type", "purpose", "provider", "countryCode", "statusCode",
+            "code_challenge", "code_challenge_method", "grant_type", "client_id", "redirect_uri", "state", "nonce",
         ])
     func publicNames(name: String) {
         #expect(!LogRedaction.isSecretName(name))

@@ -2,7 +2,7 @@ import Foundation
 
 /// How the log masks secrets: URL query items and fragments, header fields and JSON body fields
 /// whose names say they hold a password, code or token (in any casing: `refreshToken`,
-/// `RefreshToken`, `refresh_token`), and any value that looks like a JWT or a bearer credential,
+/// `RefreshToken`, `refresh_token`; PKCE's `code_verifier`), and any value that looks like a JWT or a bearer credential,
 /// wherever it is.
 ///
 /// Masking errs on the side of hiding: a harmless field named like a secret is masked too.
@@ -23,7 +23,7 @@ public enum LogRedaction {
     /// Parts of a name that mark a secret.
     private static let secretFragments = [
         "password", "passwd", "passcode", "token", "secret", "apikey", "jwt", "cookie", "authorization",
-        "credential", "session", "signature", "privatekey",
+        "credential", "session", "signature", "privatekey", "verifier",
     ]
 
     /// Names ending in `code` that hold no secret.

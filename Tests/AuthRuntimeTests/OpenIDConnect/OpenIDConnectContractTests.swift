@@ -273,6 +273,18 @@ struct OpenIDConnectContractTests {
                 == .failed(.unauthorized(nil)))
     }
 
+    @Test("the logged token requests and answers mask the code, the verifier and the tokens")
+    func logsMaskSecrets() throws {
+        let contract = try F.contract()
+        let exchange = LogRedaction.body(try contract.encode(Self.exchange).body) ?? ""
+        #expect(!exchange.contains("SplxlOBeZQQYbYS6WxSbIA") && !exchange.contains(Self.verifier.reveal()), "\(exchange)")
+        #expect(exchange.contains("grant_type=authorization_code") && exchange.contains("client_id=app-1"))
+        let revoke = LogRedaction.body(try contract.encode(.revoke(RefreshToken("8xLOxBtZp8"), Self.bearer)).body) ?? ""
+        #expect(!revoke.contains("8xLOxBtZp8"), "\(revoke)")
+        let answer = LogRedaction.body(try F.bytes("token.response.200.authorization-code.json")) ?? ""
+        for secret in ["SlAV32hkKG", "8xLOxBtZp8", "eyJ"] { #expect(!answer.contains(secret), "\(answer)") }
+    }
+
     @Test("no secret of a request is named by a refusal or echoed in an error message")
     func noSecretsInMessages() throws {
         let contract = try F.contract()
