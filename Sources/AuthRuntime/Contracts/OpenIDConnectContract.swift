@@ -52,12 +52,11 @@ public struct OpenIDConnectContract: BackendContract {
     /// `code_challenge` (S256 of the attempt's verifier) and `code_challenge_method=S256`. The
     /// verifier itself is not in it.
     public func authorizationURL(for attempt: AuthorizationAttempt) -> URL {
-        let query = [
+        let query = RequestBuilder.formEncoded([
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI.absoluteString),
             ("scope", scopes.joined(separator: " ")), ("state", attempt.state), ("nonce", attempt.nonce),
             ("code_challenge", PKCE.challenge(for: attempt.verifier)), ("code_challenge_method", "S256"),
-        ]
-        .map { RequestBuilder.queryValue($0.0) + "=" + RequestBuilder.queryValue($0.1) }.joined(separator: "&")
+        ])
         let endpoint = provider.authorizationEndpoint.absoluteString
         return URL(string: endpoint + (endpoint.contains("?") ? "&" : "?") + query) ?? provider.authorizationEndpoint
     }
@@ -156,11 +155,10 @@ public struct OpenIDConnectContract: BackendContract {
 
     /// A form-encoded POST to `url` (RFC 6749 §4.1.3), asking for JSON.
     private func form(_ url: URL, _ fields: [(String, String)]) -> HTTPRequest {
-        let body = fields.map { RequestBuilder.queryValue($0.0) + "=" + RequestBuilder.queryValue($0.1) }.joined(separator: "&")
-        return HTTPRequest(
+        HTTPRequest(
             method: "POST", url: url,
             headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]),
-            body: Data(body.utf8))
+            body: Data(RequestBuilder.formEncoded(fields).utf8))
     }
 
     /// An error answer as RFC 6749 §5.2 writes it: the status by the taxonomy, and the message the

@@ -34,6 +34,7 @@ struct ContractToolkitTests {
             request.body.map { String(decoding: $0, as: UTF8.self) }
                 == "grant_type=password&username=ada%2B1%40x.org&password=a%20b%26c%3Dd~")
         #expect(RequestBuilder.queryValue("é/?") == "%C3%A9%2F%3F")
+        #expect(RequestBuilder.formEncoded([("scope", "openid email"), ("state", "s+1")]) == "scope=openid%20email&state=s%2B1", "a URL's query too")
     }
 
     @Test("a bodiless request has no body and only the headers given")

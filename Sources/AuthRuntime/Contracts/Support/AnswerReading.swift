@@ -312,10 +312,15 @@ public struct RequestBuilder: Sendable {
     /// A request to `path` with `fields` as an `application/x-www-form-urlencoded` body, in the
     /// order given, each name and value percent-encoded as ``queryValue(_:)`` does; then `headers`.
     public func form(_ method: String, _ path: String, _ fields: [(String, String)], headers: [(String, String)] = []) -> HTTPRequest {
-        let body = fields.map { Self.queryValue($0.0) + "=" + Self.queryValue($0.1) }.joined(separator: "&")
-        return HTTPRequest(
+        HTTPRequest(
             method: method, url: url(path), headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")] + headers),
-            body: Data(body.utf8))
+            body: Data(Self.formEncoded(fields).utf8))
+    }
+
+    /// `fields` as `name=value` pairs joined by `&`, in the order given, each name and value
+    /// percent-encoded as ``queryValue(_:)`` does: a form body, or a URL's query.
+    public static func formEncoded(_ fields: [(String, String)]) -> String {
+        fields.map { queryValue($0.0) + "=" + queryValue($0.1) }.joined(separator: "&")
     }
 
     /// A request to `path` without a body, with `headers`.
