@@ -103,6 +103,8 @@ public enum LifecycleName: String, Hashable, Sendable, CaseIterable {
     case oauthSignIn
     /// ``RealtimeConnection``.
     case realtimeConnection
+    /// ``OpenIDSignIn``.
+    case openIDSignIn
 }
 
 /// Anonymous Wall's app: code registration, password sign-in, code sign-in and reset with

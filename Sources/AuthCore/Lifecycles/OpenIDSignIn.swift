@@ -199,6 +199,15 @@ public struct OpenIDSignIn: EntryFlow {
 /// provider's tokens.
 public typealias OpenIDConnectApp = Handover<OpenIDSignIn, SessionLifecycle>
 
+extension Backend {
+    /// Any OpenID Connect provider, by that name: the standard rather than a documented backend
+    /// (it is not among ``documented``). Its app, ``Apps/openIDConnect(_:refresh:restore:serverSignOutAttempts:)``,
+    /// signs in with ``OpenIDSignIn`` and keeps a session that refreshes with rotation and
+    /// revokes at logout.
+    public static let openIDConnect = Backend(
+        id: "openIDConnect", name: "OpenID Connect", lifecycles: [.openIDSignIn, .session, .rotatingRefresh, .logout])
+}
+
 extension Apps {
     /// OpenID Connect sign-in handing over to a session that refreshes with rotation when the
     /// provider granted a refresh token (RFC 9700 §4.14.2), restores a stored session as
