@@ -27,7 +27,7 @@ enum ReducerBench {
         let replay: (_ passes: Int) -> Double
     }
 
-    /// The lifecycle models `Models.lifecycles` lists, then the apps, typed (the erased models
+    /// The lifecycle models `Models.lifecycles` lists, then the apps and `Models.standards`, typed (the erased models
     /// cannot give their machines back). A model the registry gains later is reported as not
     /// timed until it is added here.
     static var subjects: [Subject] {
@@ -35,10 +35,11 @@ enum ReducerBench {
             subject(Models.codeRegistration()), subject(Models.oneTimeCode(.email)), subject(Models.oneTimeCode(.phone)),
             subject(Models.passwordSignIn()), subject(Models.registration()), subject(Models.passwordReset(.emailCodeWithAutoLogin)),
             subject(Models.passwordReset(.emailedToken)), subject(Models.passwordReset(.emailLink)), subject(Models.oauth()),
+            subject(Models.openIDSignIn()),
             subject(Models.session(.anonymousWall)), subject(Models.session(.everday)), subject(Models.session(.subspace)),
             subject(Models.session(.hero365)), subject(Models.realtime()),
             subject(Models.anonymousWallApp()), subject(Models.vynqTalkApp()), subject(Models.everdayApp()),
-            subject(Models.subspaceApp()), subject(Models.hero365App()),
+            subject(Models.subspaceApp()), subject(Models.hero365App()), subject(Models.openIDConnectApp()),
         ]
     }
 

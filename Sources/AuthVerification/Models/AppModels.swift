@@ -9,8 +9,8 @@ extension Models {
     /// model, fuzzing included) under 10 seconds on a 2-core machine in a release build:
     /// - The single flows, Anonymous Wall's session, the realtime connection and VynqTalk's app: 4
     ///   requests in flight and 2 answers left over (``fullBounds``, ``LifecycleModel``'s default).
-    /// - The three refreshing sessions (Everday's, Subspace's, Hero365's) and Everday's and
-    ///   Subspace's apps: 4 and 1 (``refreshingBounds``; 14,939 to 53,113 states each, Subspace's
+    /// - The three refreshing sessions (Everday's, Subspace's, Hero365's) and Everday's,
+    ///   Subspace's and OpenID Connect's apps: 4 and 1 (``refreshingBounds``; 14,939 to 53,113 states each, Subspace's
     ///   app the largest since its native sign-in joined its password flows, Hero365's session the
     ///   largest session since its logout revokes in the background). A second answer left
     ///   over takes the three sessions to 54,401–116,618 states each, more than the budget leaves

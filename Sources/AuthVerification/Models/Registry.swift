@@ -55,8 +55,9 @@ public struct AnyModel: Sendable, CustomStringConvertible {
 
 /// The models of every documented lifecycle and of every backend's app.
 public enum Models {
-    /// Every model `authflow verify` checks, lifecycles first, then the apps.
-    public static var all: [AnyModel] { lifecycles + apps }
+    /// Every model `authflow verify` checks: the lifecycles first, then the documented backends'
+    /// apps, then the apps of the standards AuthCore signs in with.
+    public static var all: [AnyModel] { lifecycles + apps + standards }
 
     /// 4 requests in flight and 2 answers left over: a model's bounds unless it says otherwise
     /// (``LifecycleModel``'s default), the bounds CI checks every shipped model at
@@ -74,16 +75,20 @@ public enum Models {
         [
             AnyModel(codeRegistration()), AnyModel(oneTimeCode(.email)), AnyModel(oneTimeCode(.phone)),
             AnyModel(passwordSignIn()), AnyModel(registration()), AnyModel(passwordReset(.emailCodeWithAutoLogin)),
-            AnyModel(passwordReset(.emailedToken)), AnyModel(passwordReset(.emailLink)), AnyModel(oauth()),
+            AnyModel(passwordReset(.emailedToken)), AnyModel(passwordReset(.emailLink)), AnyModel(oauth()), AnyModel(openIDSignIn()),
             AnyModel(session(.anonymousWall)), AnyModel(session(.everday)), AnyModel(session(.subspace)),
             AnyModel(session(.hero365)), AnyModel(realtime()),
         ]
     }
 
-    /// One model per backend app.
+    /// One model per documented backend's app, in `Backend.documented` order.
     public static var apps: [AnyModel] {
         [AnyModel(anonymousWallApp()), AnyModel(vynqTalkApp()), AnyModel(everdayApp()), AnyModel(subspaceApp()), AnyModel(hero365App())]
     }
+
+    /// One model per app of a standard rather than a documented backend: OpenID Connect's
+    /// (``openIDConnectApp()``, `Backend.openIDConnect`).
+    public static var standards: [AnyModel] { [AnyModel(openIDConnectApp())] }
 
     static let failures = ReplyCatalogue.standardFailures
 
