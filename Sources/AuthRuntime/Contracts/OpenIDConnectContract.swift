@@ -20,7 +20,7 @@ import Foundation
 /// - Errors are read as RFC 6749 §5.2 writes them (`error`, `error_description`): `invalid_grant`
 ///   and the other 400s are definitive, 5xx and the network transient.
 public struct OpenIDConnectContract: BackendContract {
-    /// OpenID Connect, by that name (``AuthCore/Backend/openIDConnect``).
+    /// OpenID Connect, by that name: `Backend.openIDConnect`.
     public static let backend = Backend.openIDConnect
 
     /// The provider's endpoints and capabilities.
