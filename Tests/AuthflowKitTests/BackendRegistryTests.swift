@@ -1,5 +1,5 @@
 import AuthCore
-import AuthDiagrams
+@testable import AuthDiagrams
 import AuthRuntime
 import AuthTestSupport
 import AuthVerification
@@ -31,16 +31,21 @@ struct BackendRegistryTests {
         #expect(BackendContracts.documented.map(\.backend.id) == Self.ids)
     }
 
-    @Test("the verification kit has an app model per documented backend, in order")
+    @Test("the verification kit has an app model and a session model per documented backend, in order")
     func models() {
         #expect(Models.apps.map(\.name) == Self.ids.map { "app.\($0)" })
+        #expect(Models.SessionBackend.allCases.map(\.backend.id) == Self.ids)
     }
 
-    @Test("the diagrams draw a composition and document flows for every documented backend")
+    @Test("the diagrams draw a composition, each lifecycle and the documented flows of every documented backend")
     func diagrams() {
         #expect(DiagramCatalogue.backends.map(\.id) == Self.ids)
         #expect(Set(DiagramCatalogue.bounds.keys) == Set(Self.ids.map { "app.\($0)" }))
         #expect(Set(DocumentedFlows.all.map(\.backend.id)) == Set(Self.ids))
+        for backend in Backend.documented {
+            let drawn = DiagramCatalogue.usage.values.filter { $0.backends.contains(backend) }.flatMap(\.draws)
+            #expect(Set(drawn) == Set(backend.lifecycles), "the diagrams draw \(drawn) for \(backend)")
+        }
     }
 
     @Test("every documented backend has its API summary under Fixtures/<id>/")

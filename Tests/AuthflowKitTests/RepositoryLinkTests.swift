@@ -4,13 +4,14 @@ import Testing
 
 /// Finds the dead references in the repository's Markdown: a relative link (or image) whose file
 /// or folder does not exist, a link to a heading that is not there, and a repository path written
-/// in code voice (`` `Sources/AuthCore/Machine/AuthMachine.swift` ``) that does not exist.
+/// in code voice (`` `Sources/AuthCore/Machine/AuthMachine.swift` ``) or in plain prose
+/// (Sources/AuthCore/Machine/AuthMachine.swift) that does not exist.
 ///
 /// A link is resolved as GitHub resolves it, from the folder of the file that holds it; a path in
-/// code voice from the repository's root, and it counts as a path only when it begins with one of
-/// the root's own entries (`Sources/…`, `Fixtures/…`, `README.md`) and holds no placeholder
-/// (`Fixtures/<backend>/`, `StateDiagrams/*.dot`). Fenced code blocks are skipped; URLs with a
-/// scheme and DocC's `<doc:…>` links are not files (DocC resolves its own links, and
+/// code voice or prose from the repository's root, and it counts as a path only when it begins
+/// with one of the root's own entries (`Sources/…`, `Fixtures/…`, `README.md`) and holds no
+/// placeholder (`Fixtures/<backend>/`, `StateDiagrams/*.dot`). Fenced code blocks are skipped;
+/// URLs with a scheme and DocC's `<doc:…>` links are not files (DocC resolves its own links, and
 /// `.ci/run docs` fails on one it cannot).
 enum RepositoryLinks {
     /// The Markdown files the check must find, whatever else it finds: a walk that found fewer
@@ -18,8 +19,19 @@ enum RepositoryLinks {
     static let required = [
         "README.md", "CONTRIBUTING.md", "BENCHMARKS.md", "StateDiagrams/README.md", "Fixtures/INDEX.md",
         "Sources/AuthRuntime/AuthRuntime.docc/Backends.md", "Fixtures/anonymousWall/README.md", "Fixtures/vynqTalk/README.md",
-        "Fixtures/everday/README.md", "Fixtures/subspace/README.md", "Fixtures/hero365/README.md",
+        "Fixtures/everday/README.md", "Fixtures/subspace/README.md", "Fixtures/hero365/README.md", "Fixtures/oidc/README.md",
     ]
+
+    /// The DocC catalogs below `root` (`Sources/AuthCore/AuthCore.docc`), whose articles the walk
+    /// must find too.
+    static func catalogs(under root: URL) -> [String] {
+        let sources = root.appendingPathComponent("Sources")
+        let modules = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+        return modules.flatMap { module in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent(module).path)) ?? []
+            return names.filter { $0.hasSuffix(".docc") }.map { "Sources/\(module)/\($0)" }
+        }.sorted()
+    }
 
     /// Every Markdown file below `root` (build products and Git's folder left out), relative to it.
     static func markdownFiles(under root: URL) -> [(path: String, text: String)] {
@@ -44,6 +56,9 @@ enum RepositoryLinks {
         let entries = topLevelEntries(of: root)
         for span in prose.codeSpans where isRepositoryPath(span, entries: entries) {
             if !exists(span, root: root) { found.append("`\(span)` (no such file or folder)") }
+        }
+        for word in prose.plainWords where isRepositoryPath(word, entries: entries) {
+            if !exists(word, root: root) { found.append("\(word) (no such file or folder)") }
         }
         return found
     }
@@ -119,6 +134,9 @@ struct Prose {
     private(set) var linkTargets: [String] = []
     /// The contents of the code spans, trimmed, in order.
     private(set) var codeSpans: [String] = []
+    /// The words of the prose outside code spans and link targets, stripped of the punctuation
+    /// and emphasis around them (`(Sources/AuthCore).` → `Sources/AuthCore`), in order.
+    private(set) var plainWords: [String] = []
     /// The anchors GitHub gives the headings (`## The backends' contracts` → `the-backends-contracts`).
     private(set) var anchors: Set<String> = []
 
@@ -189,6 +207,16 @@ struct Prose {
         for match in plain.matches(of: #/!?\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/#) {
             linkTargets.append(String(match.output.1))
         }
+        // The prose without link targets and reference definitions, whose targets are checked
+        // as links above.
+        let prose = plain.replacing(#/\]\(\s*<?[^)\s>]+>?(?:\s+"[^"]*")?\s*\)/#, with: "]")
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { $0.drop { $0 == " " }.firstMatch(of: #/^\[[^\]]+\]:\s*\S+/#) == nil }
+        for word in prose.joined(separator: "\n").split(whereSeparator: \.isWhitespace) {
+            // A leading dot stays (`.ci/run`); a trailing one ends a sentence.
+            let stripped = word.drop { "([{\"'*_".contains($0) }.reversed().drop { ")]}\"'*_.,;:!?".contains($0) }.reversed()
+            if !stripped.isEmpty { plainWords.append(String(stripped)) }
+        }
     }
 
     /// GitHub's anchor for a heading's text: lowercased, punctuation dropped, spaces as hyphens.
@@ -205,18 +233,23 @@ struct Prose {
 
 @Suite("the repository's links and paths resolve")
 struct RepositoryLinkTests {
-    @Test("every relative link, heading link and path in code voice in the repository's Markdown resolves")
+    @Test("every relative link, heading link and path in code voice or prose in the repository's Markdown resolves")
     func everyLinkResolves() {
         let files = RepositoryLinks.markdownFiles(under: Checkout.root).map(\.path)
         for required in RepositoryLinks.required {
             #expect(files.contains(required), "the walk did not find \(required)")
+        }
+        let catalogs = RepositoryLinks.catalogs(under: Checkout.root)
+        #expect(catalogs.count >= 4, "found the DocC catalogs \(catalogs)")
+        for catalog in catalogs {
+            #expect(files.contains { $0.hasPrefix(catalog + "/") }, "the walk found no article of \(catalog)")
         }
         let problems = RepositoryLinks.problems(under: Checkout.root)
         #expect(problems.isEmpty, "dead references:\n\(problems.joined(separator: "\n"))")
     }
 
     @Test(
-        "the check reports a dead link, a missing heading, a link out of the repository and a dead path in code voice; it passes live ones",
+        "the check reports a dead link, a missing heading, a link out of the repository and a dead path in code voice or prose; it passes live ones",
         arguments: [
             ("README.md", "See [the session](Sources/AuthCore/Lifecycles/Session.swift).", true),
             ("README.md", "![diagram](StateDiagrams/missing.svg)", true),
@@ -225,6 +258,10 @@ struct RepositoryLinkTests {
             ("Fixtures/INDEX.md", "[Everday](#everdays-api)\n\n## Everday", true),
             ("CONTRIBUTING.md", "the models (`Sources/AuthVerification/Model/Registry.swift`)", true),
             ("README.md", "[unused]: Sources/Nowhere", true),
+            ("README.md", "The session is in Sources/AuthCore/Lifecycles/Session.swift.", true),
+            ("Sources/AuthRuntime/AuthRuntime.docc/Backends.md", "described in (Fixtures/everday/API.md)", true),
+            ("CONTRIBUTING.md", "**Tests/AuthCoreTests/Nowhere/**: none", true),
+            ("CONTRIBUTING.md", "Run .ci/check first.", true),
             ("README.md", "See [the session](Sources/AuthCore/Lifecycles/Session/SessionLifecycle.swift).", false),
             ("README.md", "[contracts](CONTRIBUTING.md#the-backends-contracts), [license](LICENSE)", false),
             ("StateDiagrams/README.md", "[readme](../README.md) and [Everday](#everday)\n\n## Everday", false),
@@ -232,6 +269,10 @@ struct RepositoryLinkTests {
             ("README.md", "[site](https://www.swift.org), <doc:Backends>, [symbol](doc:AuthRunner)", false),
             ("README.md", "```sh\ncat Sources/Nowhere/file.swift\n```\n", false),
             ("README.md", "`` [not a link](Sources/Nowhere) ``", false),
+            ("README.md", "The example (Sources/Examples/SubspaceExample) runs; see BENCHMARKS.md.", false),
+            ("README.md", "[Sources/AuthCore](Sources/AuthCore), https://example.com/Sources/Nowhere, Sources/<module>/", false),
+            ("README.md", "Sources and Tests, Fixtures: plain words", false),
+            ("CONTRIBUTING.md", "Run .ci/run docs first.", false),
         ])
     func checkCanFail(_ path: String, _ text: String, _ dead: Bool) {
         let problems = RepositoryLinks.problems(in: text, at: path, root: Checkout.root)
@@ -245,9 +286,12 @@ struct RepositoryLinkTests {
             try Data("Apache License 2.0\n".utf8).write(to: scratch.appendingPathComponent("LICENSE"))
             try Data("# Package\n\nSee [`LICENSE`](LICENSE) and `Sources/`.\n".utf8).write(to: scratch.appendingPathComponent("README.md"))
             #expect(RepositoryLinks.problems(under: scratch).isEmpty)
-            try Data("# Sources\n\n[the package](../README.md#package), [gone](Gone.swift)\n".utf8)
+            try Data("# Sources\n\n[the package](../README.md#package), [gone](Gone.swift), see Sources/Gone/\n".utf8)
                 .write(to: scratch.appendingPathComponent("Sources/README.md"))
-            #expect(RepositoryLinks.problems(under: scratch) == ["Sources/README.md: Gone.swift (no such file or folder)"])
+            #expect(
+                RepositoryLinks.problems(under: scratch) == [
+                    "Sources/README.md: Gone.swift (no such file or folder)", "Sources/README.md: Sources/Gone/ (no such file or folder)",
+                ])
         }
     }
 }

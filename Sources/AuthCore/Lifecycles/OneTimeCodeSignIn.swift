@@ -34,7 +34,9 @@ public struct CodeChallenge: Hashable, Sendable, CustomStringConvertible {
         self.attemptsLeft = attemptsLeft
     }
 
-    /// Summary.
+    /// Every field, as `challenge(<destination>, expires: <instant>, resend: <instant>,
+    /// attemptsLeft: <n>)`: the destination is an address or a phone number, not a secret, and a
+    /// challenge holds no code to leave out.
     public var description: String {
         "challenge(\(destination), expires: \(expiresAt), resend: \(resendAt), attemptsLeft: \(attemptsLeft))"
     }

@@ -2,7 +2,9 @@ import AuthCore
 import Foundation
 
 /// Any OpenID Connect provider, for a native app registered as a public client (a `client_id`,
-/// no secret; RFC 8252), written with the same public toolkit as a contract of one's own.
+/// no secret; RFC 8252), written with the same public toolkit as a contract of one's own. The
+/// endpoints and the sections of the standards it follows are listed in
+/// `Fixtures/oidc/README.md`, beside the bodies its tests read.
 ///
 /// - The authorization URL (``authorizationURL(for:)``) asks for `response_type=code` with
 ///   `state`, `nonce` and the PKCE S256 challenge (RFC 7636); ``authorizationResponse(from:)``

@@ -61,7 +61,8 @@ public struct Invariant<Machine: Lifecycle>: Sendable {
 
     /// The name, as a sentence fragment (`at most one refresh in flight`).
     public let name: String
-    /// Where the property comes from (RFC, OWASP, NIST, a seed).
+    /// Where the property comes from: an RFC, OWASP, NIST, or a backend's API document (named
+    /// as "Everday's API document", summarised in `Fixtures/everday/README.md`).
     public let source: String
     /// The check.
     public let check: Check
