@@ -36,6 +36,8 @@ let package = Package(
         .executableTarget(name: "VynqTalkExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/VynqTalkExample"),
         // A server none of the five: its own contract and `AuthClient`, public API only.
         .executableTarget(name: "CustomServerExample", dependencies: ["AuthCore", "AuthRuntime"], path: "Sources/Examples/CustomServerExample"),
+        // Any OpenID Connect provider: sign-in by code + PKCE in a browser, a call, sign out.
+        .executableTarget(name: "OpenIDConnectExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/OpenIDConnectExample"),
         // What several test targets share (checkout folders, temporary directories, loopback
         // sessions), dependency-free so the reference backend's tests can use it too; not a product.
         .target(name: "AuthTestSupport", path: "Tests/AuthTestSupport"),
@@ -50,6 +52,7 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "SubspaceExample", "Hero365Example", "EverdayExample", "AnonymousWallExample", "VynqTalkExample", "CustomServerExample",
+                "OpenIDConnectExample",
                 "ReferenceBackend", "AuthCore", "AuthRuntime", "AuthTestSupport",
             ]),
         .testTarget(

@@ -163,6 +163,40 @@ struct ExamplesTests {
         #expect(shown.count + 2 <= 10, "the first embedding example fits in ten lines, imports included")
     }
 
+    /// The non-empty lines of `example`'s source between `// README: <marker>` and `// README: end`,
+    /// and those of the README's Swift block after `<!-- <marker>: Sources/Examples/<example> -->`
+    /// (its imports left out), each trimmed.
+    static func readmeBlock(_ marker: String, of example: String) throws -> (source: [String], readme: [String]) {
+        func lines(_ text: String) -> [String] {
+            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("import ") }
+        }
+        let readme = try String(contentsOf: Checkout.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(
+            contentsOf: Checkout.root.appendingPathComponent("Sources/Examples/\(example)/\(example).swift"), encoding: .utf8)
+        let marked = try #require(Self.between("// README: \(marker)\n", "// README: end", in: source), "no \(marker) block in \(example)")
+        let block = try #require(
+            Self.between("<!-- \(marker): Sources/Examples/\(example) -->\n```swift\n", "```", in: readme), "no \(marker) block in the README")
+        return (lines(marked), lines(block))
+    }
+
+    @Test("the README's \"Your own server\" is CustomServerExample's contract and client, line for line, in at most 60 lines")
+    func readmeOwnServer() throws {
+        let contract = try Self.readmeBlock("own server", of: "CustomServerExample")
+        let client = try Self.readmeBlock("own client", of: "CustomServerExample")
+        #expect(contract.readme == contract.source)
+        #expect(client.readme == client.source)
+        #expect(contract.source.contains { $0.hasPrefix("struct SessionAPI: BackendContract") })
+        #expect(contract.source.count + client.source.count <= 60, "a contract of one's own and its client fit in 60 lines")
+    }
+
+    @Test("the README's \"Any OpenID Connect server\" is OpenIDConnectExample's code, line for line, in at most ten lines")
+    func readmeOpenIDConnect() throws {
+        let example = try Self.readmeBlock("openid", of: "OpenIDConnectExample")
+        #expect(example.readme == example.source)
+        #expect(example.source.first?.hasPrefix("let auth = try await OpenIDConnectClient.discover(") == true)
+        #expect(example.source.count + 1 <= 10, "sign-in with any OpenID Connect provider fits in ten lines, the import included")
+    }
+
     /// The text between the first `start` and the next `end`.
     static func between(_ start: String, _ end: String, in text: String) -> String? {
         guard let from = text.range(of: start), let to = text.range(of: end, range: from.upperBound..<text.endIndex) else { return nil }

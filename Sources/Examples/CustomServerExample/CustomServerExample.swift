@@ -8,6 +8,7 @@ import AuthCore
 import AuthRuntime
 import Foundation
 
+// README: own server
 /// The server's API in AuthCore's terms: each request it offers, and each answer read.
 struct SessionAPI: BackendContract {
     let backend = Backend("Session API")
@@ -35,6 +36,7 @@ struct SessionAPI: BackendContract {
         return .granted(Grant(accessToken: access, refreshToken: RefreshToken(renew), expiry: expiry, user: UserProfile(id: user)))
     }
 }
+// README: end
 
 @main
 struct Example {
@@ -51,11 +53,13 @@ struct Example {
     }
 
     static func run(server: URL, user: String, password: String) async throws {
+        // README: own client
         let auth = AuthClient(
             contract: SessionAPI(baseURL: server), signIn: .username,
             session: SessionPolicy(
                 refresh: .rotating(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2)), restore: .refresh, revokesOnLogout: true),
             vault: MemoryVault())
+        // README: end
         print("Signed in as \(try await auth.signIn(user, password: password).user?.id ?? user)")
         let me = try await auth.authorized(HTTPRequest(method: "GET", url: server.appending(path: "me")))
         print("GET /me → \(me.status) \(String(decoding: me.body, as: UTF8.self))")
