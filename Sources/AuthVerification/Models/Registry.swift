@@ -11,7 +11,7 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     /// Answers left over at most (``LifecycleModel/maxStale``).
     public let stale: Int
     let boundedBody: @Sendable (Int, Int) -> AnyModel
-    let exploreBody: @Sendable (ExplorationLimits, (@Sendable (Int, Int) -> Void)?, (@Sendable (Violation) -> Void)?) -> ExplorationReport
+    let exploreBody: @Sendable (ExplorationLimits, (@Sendable (ExplorationProgress) -> Void)?, (@Sendable (Violation) -> Void)?) -> ExplorationReport
     let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
     let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
     let walkBody: @Sendable (UInt64, Int) -> FuzzWalk
@@ -32,9 +32,9 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     }
 
     /// Explores to closure (or the limits, or the level of the first violation); `progress` is
-    /// called now and then with (states, transitions), `found` with each violation as it is found.
+    /// called now and then with how far it has come, `found` with each violation as it is found.
     public func explore(
-        limits: ExplorationLimits = ExplorationLimits(), progress: (@Sendable (Int, Int) -> Void)? = nil,
+        limits: ExplorationLimits = ExplorationLimits(), progress: (@Sendable (ExplorationProgress) -> Void)? = nil,
         found: (@Sendable (Violation) -> Void)? = nil
     ) -> ExplorationReport {
         exploreBody(limits, progress, found)
