@@ -196,19 +196,27 @@ public enum Authflow {
 
     static func explore(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         let model = try bounded(try model(arguments, in: models), by: arguments)
+        let seconds = try arguments.integer("max-seconds", default: 0)
         let limits = ExplorationLimits(
+            maxStates: try arguments.integer("max-states", default: ExplorationLimits().maxStates),
             maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth), keepGoing: arguments.flags.contains("keep-going"),
-            reduction: reduction(arguments))
+            reduction: reduction(arguments), maxDuration: seconds > 0 ? .seconds(seconds) : nil)
         let clock = ContinuousClock()
         let started = clock.now
         let report = withoutActuallyEscaping(err) { err in
-            // A progress line once a run has taken more than a second.
+            // A progress line a second, once a run has taken more than a second.
             let progress = SharedLines(err)
+            let shown = Locked(started)
             return model.explore(
                 limits: limits,
-                progress: { states, transitions in
-                    guard clock.now - started > .seconds(1) else { return }
-                    progress("exploring \(model.name)… \(states) states, \(transitions) transitions")
+                progress: { now in
+                    let at = clock.now
+                    let due = shown.withLock { last in
+                        guard at - last >= .seconds(1) else { return false }
+                        last = at
+                        return true
+                    }
+                    if due { progress("exploring \(model.name)… \(now)") }
                 },
                 found: { progress("✗ found: \($0.invariant) (\($0.trace.count) steps)") })
         }
@@ -227,7 +235,7 @@ public enum Authflow {
             }
             report.violations.forEach { out("\($0)") }
             report.findings.forEach { out("\($0)") }
-            if report.passed { out("✓ every invariant holds and the structure is sound") }
+            out(report.passed ? "✓ \(report.verdict)" : report.verdict)
         }
         return report.passed || (!report.complete && report.violations.isEmpty) ? 0 : 1
     }

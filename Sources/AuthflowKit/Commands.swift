@@ -145,15 +145,26 @@ extension Authflow {
             ],
             examples: ["verify", "verify --runs 100 --json", "verify --in-flight 4 --stale 2"]),
         CommandSpec(
-            name: "explore", synopsis: "authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]",
-            summary: "explore one model exhaustively, breadth-first, checking every invariant",
+            name: "explore",
+            synopsis:
+                "authflow explore <model> [--depth N] [--max-states N] [--max-seconds S] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]",
+            summary: "explore one model exhaustively, breadth-first, checking every invariant; progress on standard error",
             options: bounds(defaultingTo: "the model's, as verify prints it") + [
                 .value("depth", "N", "stop N events from launch, 1…\(Limits.depth.upperBound) (default 1000)", numeric: .count(Limits.depth)),
+                .value(
+                    "max-states", "N", "stop after N distinct states, 1…\(Limits.states.upperBound) (default 5000000): \"not closed\" then",
+                    numeric: .count(Limits.states)),
+                .value(
+                    "max-seconds", "S", "stop after S seconds, 1…\(Limits.seconds.upperBound) (default: none): \"not closed\" then",
+                    numeric: .count(Limits.seconds)),
                 .flag("keep-going", "explore on after the first violation (default: stop at the end of its breadth-first level)"),
                 .flag("no-reduction", Self.noReduction),
                 .flag("json", "one JSON object with the report's figures"),
             ],
-            examples: ["explore session.everday", "explore app.subspace --depth 12 --json", "explore app.everday --in-flight 3 --stale 2"],
+            examples: [
+                "explore session.everday", "explore app.subspace --depth 12 --json", "explore app.everday --in-flight 3 --stale 2",
+                "explore app.hero365 --in-flight 4 --stale 2 --max-seconds 30",
+            ],
             requiredArguments: ["passwordSignIn"]),
         CommandSpec(
             name: "fuzz", synopsis: "authflow fuzz <model> [--seed S] [--runs N] [--length L] [--no-reuse] [--json]",
@@ -241,6 +252,10 @@ extension Authflow {
         public static let length = 1...1_000_000
         /// `--depth` (the explorer keeps depths in 16 bits).
         public static let depth = 1...65_000
+        /// `--max-states`.
+        public static let states = 1...100_000_000
+        /// `--max-seconds`: a day at most.
+        public static let seconds = 1...86_400
         /// `--in-flight`: past a handful the space of most models outgrows memory.
         public static let inFlight = 1...8
         /// `--stale`: at 0 the user could never act (the user acts only while fewer answers are

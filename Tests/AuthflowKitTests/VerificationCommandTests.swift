@@ -185,12 +185,32 @@ struct VerificationCommandTests {
 
     // MARK: explore
 
+    @Test("explore --max-states stops a model short of closure and says so: not closed, how far, exit 0 with nothing found")
+    func exploreWithinAStateLimit() {
+        let run = CommandRun(["explore", "registration", "--max-states", "5"], models: CommandModels.all)
+        #expect(run.status == 0, "\(run.text)")
+        #expect(run.out.first?.contains(": 5 states,") == true, "\(run.text)")
+        #expect(run.out.last?.hasPrefix("not closed: explored 5 states to depth ") == true, "\(run.text)")
+        #expect(run.out.last?.contains("(the state limit stopped it)") == true, "\(run.text)")
+        #expect(!run.text.contains("✓"))
+    }
+
+    @Test(
+        "explore refuses a time or state limit out of range before exploring",
+        arguments: [["--max-seconds", "0"], ["--max-states", "-3"], ["--max-seconds", "1e9"]])
+    func exploreLimitsOutOfRange(_ option: [String]) {
+        let run = CommandRun(["explore", "registration"] + option, models: CommandModels.all)
+        #expect(run.status == 64, "\(run.text)")
+        #expect(run.out.isEmpty)
+    }
+
     @Test("explore exits 0 on a sound model explored to closure, and 1 on a planted bug, printing its shortest trace")
     func exploreStatus() {
         let clean = CommandRun(["explore", "passwordSignIn"], models: CommandModels.all)
         #expect(clean.status == 0, "\(clean.text)")
         #expect(clean.out.first?.hasPrefix("passwordSignIn (at most 4 in flight, 2 left over): ") == true, "\(clean.text)")
-        #expect(clean.out.last == "✓ every invariant holds and the structure is sound")
+        #expect(clean.out.last?.hasPrefix("✓ closed: 13 states to depth ") == true, "\(clean.text)")
+        #expect(clean.out.last?.hasSuffix("; every invariant holds and the structure is sound") == true, "\(clean.text)")
 
         let broken = CommandRun(["explore", CommandModels.brokenName], models: CommandModels.all)
         #expect(broken.status == 1)
