@@ -107,6 +107,15 @@ public final class OpenIDConnectClient: BackendClient {
         return try await signedInUser(OpenIDSignIn.Intent.callback(response))
     }
 
+    /// The provider's end-session page (RP-initiated logout), for the app to open in the browser
+    /// after ``signOut()``: signing out ends the app's session and revokes its refresh token, but
+    /// the browser may still hold the provider's own session, which would sign the next user in
+    /// without asking. `nil` when the provider offers no end-session endpoint. See
+    /// ``OpenIDConnectContract/endSessionURL(postLogoutRedirectURI:state:)``.
+    public func endSessionURL(postLogoutRedirectURI: URL? = nil, state: String? = nil) -> URL? {
+        contract.endSessionURL(postLogoutRedirectURI: postLogoutRedirectURI, state: state)
+    }
+
     /// Gives up on the pending attempt, if any: its redirect will be refused.
     public func cancelSignIn() async {
         _ = await perform(OpenIDSignIn.Intent.cancel)

@@ -63,6 +63,22 @@ public struct OpenIDConnectContract: BackendContract {
         return URL(string: endpoint + (endpoint.contains("?") ? "&" : "?") + query) ?? provider.authorizationEndpoint
     }
 
+    /// The provider's end-session page (OpenID Connect RP-Initiated Logout 1.0), to open in the
+    /// browser after signing out so that the provider's own session (its cookie in the browser)
+    /// ends too: `client_id`, and `post_logout_redirect_uri` and `state` when given (the URI must
+    /// be registered with the provider). `nil` when the provider offers no end-session endpoint.
+    ///
+    /// No `id_token_hint` is sent: AuthCore keeps an ID token's checked claims, not the token
+    /// itself, which carries the user's personal data and is not needed for anything else. A
+    /// provider that wants the hint may ask the user to confirm the sign-out on its page.
+    public func endSessionURL(postLogoutRedirectURI: URL? = nil, state: String? = nil) -> URL? {
+        guard let endpoint = provider.endSessionEndpoint?.absoluteString else { return nil }
+        var fields = [("client_id", clientID)]
+        if let postLogoutRedirectURI { fields.append(("post_logout_redirect_uri", postLogoutRedirectURI.absoluteString)) }
+        if let state { fields.append(("state", state)) }
+        return URL(string: endpoint + (endpoint.contains("?") ? "&" : "?") + RequestBuilder.formEncoded(fields))
+    }
+
     /// The authorization response in `url`, when `url` is this client's redirect URI (same scheme,
     /// host, port and path) carrying a `code` or an `error` in its query (RFC 6749 §4.1.2); `nil`
     /// otherwise.

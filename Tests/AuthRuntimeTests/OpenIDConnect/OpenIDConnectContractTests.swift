@@ -141,6 +141,20 @@ struct OpenIDConnectContractTests {
         #expect(!url.absoluteString.contains(Self.verifier.reveal()))
     }
 
+    @Test("the end-session URL names the client, and the post-logout redirect and state when given; none without the endpoint")
+    func endSessionURL() throws {
+        let contract = try F.contract()
+        let bare = try #require(contract.endSessionURL())
+        #expect(bare.absoluteString.hasPrefix("https://id.example.com/logout?"))
+        #expect(F.query(bare) == ["client_id": "app-1"])
+        let back = try #require(contract.endSessionURL(postLogoutRedirectURI: URL(string: "com.example.app:/signed-out")!, state: "s1&2"))
+        #expect(F.query(back) == ["client_id": "app-1", "post_logout_redirect_uri": "com.example.app:/signed-out", "state": "s1&2"])
+        var provider = try F.provider()
+        provider.endSessionEndpoint = nil
+        let without = OpenIDConnectContract(provider: provider, clientID: "app-1", redirectURI: F.redirect)
+        #expect(without.endSessionURL(postLogoutRedirectURI: F.redirect) == nil)
+    }
+
     @Test("the redirect is read for its code, state and iss, or its error; another URL is not a response")
     func authorizationResponse() throws {
         let contract = try F.contract()
