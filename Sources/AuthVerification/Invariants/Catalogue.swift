@@ -441,15 +441,18 @@ public enum Catalogue {
             })
     }
 
-    /// The first password is set only while signed in with it unset. (Anonymous Wall's API document,
-    /// Set Password.)
+    /// The first password is set only while the server says it is unset: the last grant it sent
+    /// said `passwordSet: false`, and it has not accepted a set-password since. Judged from what
+    /// the server sent (the history), not from the app's own phase: an app that demanded a setup
+    /// the server never asked for would otherwise pass its own test. (Anonymous Wall's API
+    /// document, Set Password.)
     public static func setPasswordOnlyWhileUnset<M>() -> Invariant<M> {
         Invariant(
             "set-password only while the password is unset", source: "Anonymous Wall's API document, Set Password",
             .step { t in
                 guard t.sent.contains(where: { if case .setPassword = $0 { true } else { false } }) else { return nil }
-                if case .passwordSetupRequired? = t.before.session { return nil }
-                return "set-password sent from \(t.before.casePath)"
+                if t.before.world.history.passwordStepDue == .set { return nil }
+                return "set-password sent from \(t.before.casePath), though the server did not say the password is unset"
             })
     }
 

@@ -226,6 +226,16 @@ enum Broken {
         return base.step(&phase, event, &requests)
     }
 
+    /// A sign-in whose answer says nothing of the password is taken as "password unset": the app
+    /// demands a setup the server never asked for, and then sends set-password from it.
+    static let setupDemandInvented = Mutant<SignInSession>(SmallModels.plain) { base, phase, event, requests in
+        if case .reply(let id, .granted(var grant), let at) = event, grant.user.passwordSet != false {
+            grant.user.passwordSet = false
+            return base.step(&phase, .reply(id, .granted(grant), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
     /// Set-password is offered again once the password is set.
     static let passwordSetTwice = Mutant<SignInSession>(SmallModels.plain) { base, phase, event, requests in
         if case .intent(.session(.setPassword(let raw)), let intent, _) = event, case .signedIn(.active(let session)) = phase,

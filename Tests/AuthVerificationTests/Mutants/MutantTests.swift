@@ -67,6 +67,23 @@ struct MutantTests {
         #expect(report.violations.first { $0.invariant == "logout always signs out and clears the vault" }?.trace.count == 1)
     }
 
+    /// The set-password rule is judged from what the server sent, not from the app's phase: an app
+    /// that invents a setup demand (the server said nothing of the password) is in its own
+    /// "password setup required" phase when it sends set-password, so a rule that read the phase
+    /// passed it.
+    @Test("an app that demands a password setup the server never asked for is caught when it sends set-password: 4 steps")
+    func inventedSetupDemandCaught() {
+        let report = Explorer.explore(SmallModels.PlainSession()("setupDemandInvented", Broken.setupDemandInvented))
+        let violation = report.violations.first { $0.invariant == "set-password only while the password is unset" }
+        // Submit (1), a grant saying nothing of the password (1), set-password (1)… and the request
+        // it sends (the step that sends it).
+        #expect(violation != nil, "\(report.violations)")
+        #expect(violation.map { $0.trace.count <= 4 } == true, "\(violation.map { "\($0.trace.count)" } ?? "none")")
+        #expect(violation?.message.contains("though the server did not say the password is unset") == true)
+        let original = Explorer.explore(SmallModels.PlainSession()("plainSession", Broken.setupDemandInvented.base))
+        #expect(original.passed, "\(original.violations)")
+    }
+
     /// The sign-in resubmitted inside a 429 window, on a machine that forgets the server's waits:
     /// `authflow verify`'s invariant catches it at once.
     @Test("a machine that forgets the server's waits lets a sign-in reach the endpoint inside the window: caught in 3 steps")
