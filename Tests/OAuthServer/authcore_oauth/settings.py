@@ -56,7 +56,8 @@ OAUTH2_PROVIDER = {
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
     # The app's private-use redirect scheme (RFC 8252 §7.1).
     "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http", "org.authcore.tests"],
-    # The device authorization grant (RFC 8628): /o/device-authorization/, /o/device/.
+    # The device authorization grant (RFC 8628): /o/device-authorization/, the user enters the
+    # code at /o/device/ (authcore_serve makes it absolute once it knows its port).
     "OAUTH_DEVICE_VERIFICATION_URI": "/o/device/",
     # RFC 9700's recommendations, which DOT 4.0 will make the default: no implicit or password
     # grant, no plain PKCE, no token in a query, the `iss` in the authorization response
