@@ -47,8 +47,9 @@ public final class OpenIDConnectClient: BackendClient {
         runner = .client(app, contract: contract, transport: transport, vault: vault, clock: clock, logger: logger)
     }
 
-    /// Reads `issuer`'s discovery document (its `issuer` must be exactly `issuer`), then makes the
-    /// client as ``init(provider:clientID:redirectURI:scopes:vault:transport:clock:logger:)`` does.
+    /// Reads `issuer`'s discovery document (its `issuer` must be exactly `issuer`; the revocation
+    /// endpoint, when it names none, from the provider's RFC 8414 metadata, as
+    /// `OpenIDProviderMetadata.discover(issuer:transport:)` says), then makes the client as ``init(provider:clientID:redirectURI:scopes:vault:transport:clock:logger:)`` does.
     ///
     /// - Throws: `OpenIDDiscoveryError`: the document could not be fetched, is unreadable, names
     ///   another issuer, or offers no PKCE S256.

@@ -15,7 +15,9 @@ public struct OpenIDProviderMetadata: Hashable, Sendable {
     public var tokenEndpoint: URL
     /// `userinfo_endpoint`: who the access token belongs to, when the provider has one.
     public var userinfoEndpoint: URL?
-    /// `revocation_endpoint` (RFC 7009), when the provider has one.
+    /// `revocation_endpoint` (RFC 7009), when the provider has one. A provider whose discovery
+    /// document does not name it may name it in its OAuth metadata (RFC 8414), which
+    /// ``discover(issuer:transport:)`` then reads.
     public var revocationEndpoint: URL?
     /// `end_session_endpoint` (RP-initiated logout), when the provider has one.
     public var endSessionEndpoint: URL?
@@ -50,12 +52,7 @@ public struct OpenIDProviderMetadata: Hashable, Sendable {
         guard let object = JSONValue.parse(document)?.object else { throw .malformed("not a JSON object") }
         guard let found = object.string("issuer") else { throw .malformed("no issuer") }
         guard found == issuer else { throw .issuerMismatch(expected: issuer, found: found) }
-        func endpoint(_ key: String) -> URL? {
-            guard let text = object.string(key), let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                scheme == "https" || scheme == "http", url.host != nil
-            else { return nil }
-            return url
-        }
+        func endpoint(_ key: String) -> URL? { Self.endpoint(object, key) }
         guard let authorization = endpoint("authorization_endpoint") else { throw .malformed("no authorization_endpoint") }
         guard let token = endpoint("token_endpoint") else { throw .malformed("no token_endpoint") }
         let methods = object["code_challenge_methods_supported"]?.array?.compactMap(\.string) ?? []
@@ -66,6 +63,14 @@ public struct OpenIDProviderMetadata: Hashable, Sendable {
             codeChallengeMethods: methods, issuerInAuthorizationResponse: object.bool("authorization_response_iss_parameter_supported") ?? false)
     }
 
+    /// The web address at `key`, when it is an `http` or `https` URL with a host.
+    private static func endpoint(_ object: JSONObject, _ key: String) -> URL? {
+        guard let text = object.string(key), let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "https" || scheme == "http", url.host != nil
+        else { return nil }
+        return url
+    }
+
     /// Where `issuer` publishes its discovery document: the issuer, without a trailing slash,
     /// followed by `/.well-known/openid-configuration` (OpenID Connect Discovery §4.1).
     public static func discoveryURL(issuer: URL) -> URL {
@@ -74,7 +79,26 @@ public struct OpenIDProviderMetadata: Hashable, Sendable {
         return URL(string: text + "/.well-known/openid-configuration") ?? issuer
     }
 
-    /// Fetches and reads `issuer`'s discovery document.
+    /// Where `issuer` publishes its OAuth 2.0 authorization server metadata (RFC 8414 §3.1): the
+    /// issuer's origin, `/.well-known/oauth-authorization-server`, then the issuer's path
+    /// (`https://id.example.com/o` → `https://id.example.com/.well-known/oauth-authorization-server/o`).
+    public static func authorizationServerMetadataURL(issuer: URL) -> URL {
+        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false) else { return issuer }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        components.percentEncodedPath = "/.well-known/oauth-authorization-server" + path
+        components.percentEncodedQuery = nil
+        components.fragment = nil
+        return components.url ?? issuer
+    }
+
+    /// Fetches and reads `issuer`'s discovery document. When it names no `revocation_endpoint`
+    /// (OpenID Connect Discovery does not define one, and some providers leave it to their OAuth
+    /// metadata), the provider's RFC 8414 metadata is read for it: at
+    /// ``authorizationServerMetadataURL(issuer:)``, else (for an issuer with a path) at the issuer
+    /// followed by `/.well-known/oauth-authorization-server`, and only from a document whose
+    /// `issuer` is exactly `issuer` (RFC 8414 §3.3). Without one, the provider has no revocation
+    /// endpoint, and nothing is thrown.
     ///
     /// - Throws: ``OpenIDDiscoveryError/unreachable(_:)`` when no answer came or the answer is an
     ///   error status, and what ``init(document:issuer:)`` throws.
@@ -91,7 +115,26 @@ public struct OpenIDProviderMetadata: Hashable, Sendable {
         guard response.isSuccess else {
             throw .unreachable(AuthFailure(status: response.status, message: nil, headers: response.headers, receivedAt: Instant(Date())))
         }
-        return try OpenIDProviderMetadata(document: response.body, issuer: issuer.absoluteString)
+        var provider = try OpenIDProviderMetadata(document: response.body, issuer: issuer.absoluteString)
+        if provider.revocationEndpoint == nil {
+            provider.revocationEndpoint = await revocationEndpoint(issuer: issuer, transport: transport)
+        }
+        return provider
+    }
+
+    /// The `revocation_endpoint` of `issuer`'s RFC 8414 metadata, at the standard address or the
+    /// appended one some servers use; `nil` when neither answers with a document of this issuer.
+    private static func revocationEndpoint(issuer: URL, transport: any HTTPTransport) async -> URL? {
+        let standard = authorizationServerMetadataURL(issuer: issuer)
+        let appended = discoveryURL(issuer: issuer).deletingLastPathComponent().appendingPathComponent("oauth-authorization-server")
+        for url in standard == appended ? [standard] : [standard, appended] {
+            let request = HTTPRequest(method: "GET", url: url, headers: HTTPHeaders([("Accept", "application/json")]))
+            guard let response = try? await transport.send(request), response.isSuccess,
+                let object = JSONValue.parse(response.body)?.object, object.string("issuer") == issuer.absoluteString
+            else { continue }
+            return endpoint(object, "revocation_endpoint")
+        }
+        return nil
     }
 }
 

@@ -120,6 +120,72 @@ struct OpenIDDiscoveryTests {
     }
 }
 
+extension OpenIDDiscoveryTests {
+    /// A discovery document for `issuer` without a `revocation_endpoint`, as django-oauth-toolkit
+    /// writes it (its revocation endpoint is only in its RFC 8414 metadata).
+    static func withoutRevocation(_ issuer: String) -> Data {
+        Data(
+            """
+            {"issuer": "\(issuer)", "authorization_endpoint": "\(issuer)/authorize/", "token_endpoint": "\(issuer)/token/",
+             "code_challenge_methods_supported": ["S256"]}
+            """.utf8)
+    }
+
+    static func json(_ text: String) -> Result<HTTPResponse, TransportError> {
+        .success(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(text.utf8)))
+    }
+
+    @Test("RFC 8414's metadata address puts the well-known name before the issuer's path")
+    func authorizationServerMetadataURL() {
+        let url = OpenIDProviderMetadata.authorizationServerMetadataURL
+        #expect(url(URL(string: "https://id.example.com")!).absoluteString == "https://id.example.com/.well-known/oauth-authorization-server")
+        #expect(
+            url(URL(string: "http://127.0.0.1:8000/o/")!).absoluteString == "http://127.0.0.1:8000/.well-known/oauth-authorization-server/o")
+    }
+
+    @Test(
+        "a discovery document without revocation_endpoint: discover reads it from the RFC 8414 metadata of the same issuer, at the standard address or the appended one"
+    )
+    func revocationFromOAuthMetadata() async throws {
+        let issuer = "http://127.0.0.1:8000/o"
+        for metadataPath in ["/.well-known/oauth-authorization-server/o", "/o/.well-known/oauth-authorization-server"] {
+            let transport = ScriptedTransport { request in
+                switch request.url.path {
+                case "/o/.well-known/openid-configuration": .success(HTTPResponse(status: 200, body: Self.withoutRevocation(issuer)))
+                case metadataPath: Self.json(#"{"issuer": "\#(issuer)", "revocation_endpoint": "\#(issuer)/revoke_token/"}"#)
+                default: .success(HTTPResponse(status: 404))
+                }
+            }
+            let provider = try await OpenIDProviderMetadata.discover(issuer: URL(string: issuer)!, transport: transport)
+            #expect(provider.revocationEndpoint?.absoluteString == issuer + "/revoke_token/", "metadata at \(metadataPath)")
+        }
+    }
+
+    @Test(
+        "the RFC 8414 metadata is read only when discovery names no revocation endpoint, and used only when its issuer is exactly the issuer"
+    )
+    func revocationFromOAuthMetadataRefusals() async throws {
+        let issuer = "https://id.example.com"
+        let otherIssuer = ScriptedTransport { request in
+            request.url.path == "/.well-known/openid-configuration"
+                ? .success(HTTPResponse(status: 200, body: Self.withoutRevocation(issuer)))
+                : Self.json(#"{"issuer": "https://evil.example.com", "revocation_endpoint": "https://evil.example.com/revoke"}"#)
+        }
+        let refused = try await OpenIDProviderMetadata.discover(issuer: URL(string: issuer)!, transport: otherIssuer)
+        #expect(refused.revocationEndpoint == nil)
+        #expect(otherIssuer.received.count == 2, "one discovery, one metadata address (the issuer has no path)")
+        let unreadable = ScriptedTransport { request in
+            request.url.path == "/.well-known/openid-configuration"
+                ? .success(HTTPResponse(status: 200, body: Self.withoutRevocation(issuer))) : .failure(.network)
+        }
+        #expect(try await OpenIDProviderMetadata.discover(issuer: URL(string: issuer)!, transport: unreadable).revocationEndpoint == nil)
+        let named = try F.bytes("openid-configuration.response.200.json")
+        let once = ScriptedTransport { _ in .success(HTTPResponse(status: 200, body: named)) }
+        _ = try await OpenIDProviderMetadata.discover(issuer: URL(string: issuer)!, transport: once)
+        #expect(once.received.count == 1, "discovery named it: no second request")
+    }
+}
+
 @Suite("OpenID Connect: the contract")
 struct OpenIDConnectContractTests {
     typealias F = OIDCFixtures
