@@ -129,8 +129,9 @@ public struct DiagramCatalogue: Sendable {
     /// A lifecycle diagram is the projection of its model's whole state graph onto the phase's
     /// cases, so raising the bounds can only add edges (a stale refresh answer arriving after
     /// sign-out, an answer withdrawn when a flow is left). CI checks that it adds none:
-    /// `authflow diagrams --check --full-bounds` explores every lifecycle at `Models.fullBounds`
-    /// too and fails on any node or edge the drawn diagram lacks. Drawn there directly, Everday's
+    /// `authflow verify --in-flight 4 --stale 2 --diagrams` compares every drawn lifecycle with
+    /// its exploration at `Models.fullBounds` and fails on any node or edge the drawing lacks
+    /// (`authflow diagrams --check --full-bounds` does the same on its own). Drawn there directly, Everday's
     /// session alone took minutes in a debug build (`swift test`).
     public static var standard: DiagramCatalogue { catalogue(lifecyclesAtFullBounds: false) }
 

@@ -258,11 +258,25 @@ extension DiagramSet {
     /// has that this set's lacks: a state or an edge, per diagram name, in a stable order. Empty
     /// when the diagrams drawn here miss nothing.
     public func missing(comparedTo reference: DiagramSet) -> [(diagram: String, missing: [String])] {
+        missing { name in reference.diagram(named: name)?.graph }
+    }
+
+    /// What each lifecycle diagram lacks of `reports`, explorations of the same lifecycle models
+    /// (by model name) at higher bounds: `authflow verify --in-flight 4 --stale 2 --diagrams`
+    /// checks the drawn diagrams against the explorations it has just made, instead of exploring
+    /// every lifecycle at those bounds a second time. A diagram with no report is not compared.
+    public func missing(comparedTo reports: [ExplorationReport]) -> [(diagram: String, missing: [String])] {
+        let graphs = Dictionary(reports.map { ($0.model, $0) }, uniquingKeysWith: { first, _ in first })
+        return missing { name in graphs[name].map { StateGraph(report: $0) } }
+    }
+
+    /// What each lifecycle diagram lacks of the graph `wider` gives for its name.
+    private func missing(comparedTo wider: (String) -> StateGraph?) -> [(diagram: String, missing: [String])] {
         var found: [(diagram: String, missing: [String])] = []
         for drawn in diagrams where drawn.kind == .lifecycle {
-            guard let wider = reference.diagram(named: drawn.name) else { continue }
-            let states = Set(wider.graph.states).subtracting(drawn.graph.states).sorted().map { "state \($0)" }
-            let edges = Set(wider.graph.edges).subtracting(drawn.graph.edges).sorted().map { "edge \($0.from) —\($0.label)→ \($0.to)" }
+            guard let wider = wider(drawn.name) else { continue }
+            let states = Set(wider.states).subtracting(drawn.graph.states).sorted().map { "state \($0)" }
+            let edges = Set(wider.edges).subtracting(drawn.graph.edges).sorted().map { "edge \($0.from) —\($0.label)→ \($0.to)" }
             if !(states + edges).isEmpty { found.append((drawn.name, states + edges)) }
         }
         return found

@@ -180,7 +180,9 @@ public enum Authflow {
             }
             out("\n\(rows.count) models, \(rows.map(\.exploration.states).reduce(0, +)) states, in \(total.formatted)")
         }
-        return rows.allSatisfy(\.passed) ? 0 : 1
+        let verdict: Int32 = rows.allSatisfy(\.passed) ? 0 : 1
+        guard arguments.flags.contains("diagrams") else { return verdict }
+        return max(verdict, drawnDiagramsMissNothing(of: rows.map(\.exploration), out: out, err: err))
     }
 
     /// `--no-reduction`: the plain search, worlds told apart by the order of every list and by a

@@ -131,7 +131,8 @@ extension Authflow {
     public static let commands: [CommandSpec] = [
         CommandSpec(
             name: "verify",
-            synopsis: "authflow verify [--json] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]",
+            synopsis:
+                "authflow verify [--json] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction] [--diagrams]",
             summary: "explore every model to closure and fuzz each; exit 1 on any violation (printed as soon as it is found)",
             options: [.flag("json", "one JSON array, a row per model")] + bounds(defaultingTo: "each model's own, as the table prints it") + [
                 .flag(
@@ -142,8 +143,11 @@ extension Authflow {
                 .value("seed", "S", "the fuzzing seed (decimal or 0x-hex; default 0xA17C0DE5)", numeric: .seed),
                 .value("runs", "N", "fuzz walks per model, 1…\(Limits.runs.upperBound) (default 30)", numeric: .count(Limits.runs)),
                 .value("length", "L", "events per walk, 1…\(Limits.length.upperBound) (default 300)", numeric: .count(Limits.length)),
+                .flag(
+                    "diagrams",
+                    "also check that no drawn lifecycle diagram (StateDiagrams/) lacks a state or an edge these explorations found (CI: at 4/2)"),
             ],
-            examples: ["verify", "verify --runs 100 --json", "verify --in-flight 4 --stale 2"]),
+            examples: ["verify", "verify --runs 100 --json", "verify --in-flight 4 --stale 2", "verify --in-flight 4 --stale 2 --diagrams"]),
         CommandSpec(
             name: "explore",
             synopsis:

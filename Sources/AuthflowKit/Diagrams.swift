@@ -3,6 +3,33 @@ import AuthVerification
 import Foundation
 
 extension Authflow {
+    /// `authflow verify --diagrams`: whether every drawn lifecycle diagram (at the bounds verify
+    /// checks by default) holds every state and edge of `reports`, the explorations verify has
+    /// just made — at 4 in flight / 2 left over in CI, so the lifecycles are explored there once,
+    /// not once for verify and again for `diagrams --check --full-bounds`. 0 when nothing is missing.
+    static func drawnDiagramsMissNothing(of reports: [ExplorationReport], out: (String) -> Void, err: (String) -> Void) -> Int32 {
+        let bounds = Set(reports.map { "\($0.bounds.inFlight) in flight / \($0.bounds.stale) left over" }).sorted().joined(separator: ", ")
+        return report(DiagramSet.standard().missing(comparedTo: reports), against: bounds, out: out, err: err)
+    }
+
+    /// Prints what each drawn diagram lacks of explorations at `bounds`; 1 when one lacks anything.
+    private static func report(
+        _ missing: [(diagram: String, missing: [String])], against bounds: String, out: (String) -> Void, err: (String) -> Void
+    )
+        -> Int32
+    {
+        guard missing.isEmpty else {
+            for (diagram, lacks) in missing {
+                err("\(diagram), drawn at the bounds verify checks by default, lacks what \(bounds) reach:")
+                lacks.forEach { err("  \($0)") }
+            }
+            err("raise that model's bounds (its LifecycleModel) until its diagram misses nothing")
+            return 1
+        }
+        out("✓ drawn at the bounds verify checks by default, no lifecycle diagram misses a state or an edge of \(bounds)")
+        return 0
+    }
+
     /// `authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check [--full-bounds]]`:
     /// generates `StateDiagrams/` from the reducers, or with `--check` says which files differ from
     /// what the code generates (exit 1); `--full-bounds` also explores every lifecycle at 4 in
@@ -31,21 +58,7 @@ extension Authflow {
             guard arguments.flags.contains("full-bounds") else { return 0 }
             let full = Models.fullBounds
             let reference = DiagramSet.explore(.atFullBounds, progress: { err("at \(full.inFlight)/\(full.stale): \($0)") })
-            let missing = set.missing(comparedTo: reference)
-            guard missing.isEmpty else {
-                for (diagram, lacks) in missing {
-                    err(
-                        "\(diagram), drawn at the bounds verify checks by default, lacks what \(full.inFlight) in flight / \(full.stale) left over reach:"
-                    )
-                    lacks.forEach { err("  \($0)") }
-                }
-                err("raise that model's bounds (its LifecycleModel) until its diagram misses nothing")
-                return 1
-            }
-            out(
-                "✓ drawn at the bounds verify checks by default, no lifecycle diagram misses a state or an edge of \(full.inFlight) in flight / \(full.stale) left over"
-            )
-            return 0
+            return report(set.missing(comparedTo: reference), against: "\(full.inFlight) in flight / \(full.stale) left over", out: out, err: err)
         }
 
         let changed = try folder.write(files, formats: formats)

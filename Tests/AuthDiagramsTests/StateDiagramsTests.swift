@@ -50,6 +50,22 @@ struct StateDiagramsTests {
         #expect(missing.first?.missing == ["edge \(edge.from) —\(edge.label)→ \(edge.to)"])
     }
 
+    @Test("verify --diagrams names what a drawn diagram lacks of its own exploration at 4/2, and nothing when it lacks nothing")
+    func diagramsCheckedAgainstVerifyReports() async throws {
+        let generated = await Committed.generated
+        let full = Models.fullBounds
+        let shipped = try #require(Models.lifecycles.first { $0.name == "codeRegistration" })
+        let report = shipped.bounded(inFlight: full.inFlight, stale: full.stale).explore()
+        #expect(report.passed)
+        #expect(generated.missing(comparedTo: [report]).isEmpty)
+        let diagram = try #require(generated.diagram(named: "codeRegistration"))
+        let edge = try #require(diagram.graph.edges.first)
+        let narrower = generated.changing("codeRegistration") { $0.removing(edge) }
+        let missing = narrower.missing(comparedTo: [report])
+        #expect(missing.map(\.diagram) == ["codeRegistration"])
+        #expect(missing.first?.missing == ["edge \(edge.from) —\(edge.label)→ \(edge.to)"])
+    }
+
     @Test("a graph with one edge added makes the check fail, naming the diagram's files")
     func addedEdgeIsStale() async throws {
         let generated = await Committed.generated

@@ -62,7 +62,7 @@ public enum Models {
     /// 4 requests in flight and 2 answers left over: a model's bounds unless it says otherwise
     /// (``LifecycleModel``'s default), the bounds CI checks every shipped model at
     /// (`authflow verify --in-flight 4 --stale 2`), and those CI checks that no state diagram
-    /// misses a state or an edge of (`authflow diagrams --check --full-bounds`). The
+    /// misses a state or an edge of (`authflow verify --in-flight 4 --stale 2 --diagrams`). The
     /// largest shipped models are explored at lower bounds by default, to keep `authflow verify`
     /// under 10 seconds on a 2-core machine.
     public static let fullBounds = (inFlight: 4, stale: 2)
