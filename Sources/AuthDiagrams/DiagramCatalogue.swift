@@ -105,6 +105,7 @@ public struct DiagramCatalogue: Sendable {
         "passwordReset.link": ([.hero365], [.passwordReset], .entry(phaseType: phaseType(PasswordReset.Phase.self))),
         "oauthSignIn": ([.subspace, .hero365], [.oauthSignIn], .entry(phaseType: phaseType(OAuthSignIn.Phase.self))),
         "openIDSignIn": ([.openIDConnect], [.openIDSignIn], .entry(phaseType: phaseType(OpenIDSignIn.Phase.self))),
+        "deviceSignIn": ([.openIDConnect], [.deviceSignIn], .entry(phaseType: phaseType(DeviceSignIn.Phase.self))),
         "session.anonymousWall": (
             [.anonymousWall], [.session, .logout, .passwordSetup, .changePassword], .session(entryPhaseType: phaseType(PasswordSignIn.Phase.self))
         ),

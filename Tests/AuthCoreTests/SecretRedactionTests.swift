@@ -5,7 +5,7 @@ import Testing
 enum Planted {
     static let markers = [
         "MARKER-PW-1", "MARKER-PW-2", "MARKER-AT-1", "MARKER-RT-1", "987654", "MARKER-RESET", "MARKER-ID-TOKEN", "MARKER-AUTH-CODE",
-        "MARKER-CODE-VERIFIER",
+        "MARKER-CODE-VERIFIER", "MARKER-DEVICE-CODE", "MARKER-USER-CODE",
     ]
 
     static let passwordInput = PasswordInput("MARKER-PW-1")
@@ -18,6 +18,13 @@ enum Planted {
     static let authorizationCode = AuthorizationCode("MARKER-AUTH-CODE")
     static let verifier = CodeVerifier("MARKER-CODE-VERIFIER")
     static let attempt = AuthorizationAttempt(state: "state-1", nonce: "nonce-1", verifier: verifier)
+    static let deviceCode = DeviceCode("MARKER-DEVICE-CODE")
+    /// The user code is shown to the user, but printed nowhere: whoever reads it can approve someone else's sign-in onto this device.
+    static let prompt = UserCodePrompt(
+        userCode: "MARKER-USER-CODE", verificationURI: "https://id.example/device",
+        verificationURIComplete: "https://id.example/device?user_code=MARKER-USER-CODE")
+    static let deviceAuthorization = DeviceAuthorization(deviceCode: deviceCode, prompt: prompt, lifetime: .seconds(600), interval: .seconds(5))
+    static let devicePoll = DevicePoll(deviceCode: deviceCode, prompt: prompt, expiresAt: Samples.at(600), interval: .seconds(5))
 
     static let password = valid(Password.validate(passwordInput))
     static let newPassword = valid(Password.validate(newPasswordInput))
@@ -66,6 +73,7 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             ("protected", .protected(Samples.call1, P.bearer)),
             ("openRealtime", .openRealtime(P.access)),
             ("exchangeCode", .exchangeCode(CodeExchange(code: P.authorizationCode, verifier: P.verifier))),
+            ("pollDeviceToken", .pollDeviceToken(P.deviceCode)),
             ("signInNatively", .signInNatively(NativeSignIn(provider: .apple, identityToken: P.identityToken, userIdentifier: "001234.apple"))),
             (
                 "signInNatively with Apple's first authorization",
@@ -117,6 +125,14 @@ struct SecretCarrier: Sendable, CustomTestStringConvertible {
             SecretCarrier("OAuthSignIn.Phase", OAuthSignIn.Phase.signedIn(P.grant)),
             SecretCarrier("OpenIDSignIn.Phase.awaitingCallback", OpenIDSignIn.Phase.awaitingCallback(P.attempt)),
             SecretCarrier("OpenIDSignIn.Phase.signedIn", OpenIDSignIn.Phase.signedIn(P.grant)),
+            SecretCarrier(
+                "DeviceSignIn.Phase.waitingToPoll", DeviceSignIn.Phase.waitingToPoll(P.devicePoll, at: Samples.at(5), next: Samples.r(2))),
+            SecretCarrier("DeviceSignIn.Phase.polling", DeviceSignIn.Phase.polling(P.devicePoll, Samples.r(2))),
+            SecretCarrier("DeviceSignIn.Phase.signedIn", DeviceSignIn.Phase.signedIn(P.grant)),
+            SecretCarrier("Reply.device(codeIssued)", Reply.device(.codeIssued(P.deviceAuthorization))),
+            SecretCarrier("DeviceAuthorization", P.deviceAuthorization),
+            SecretCarrier("UserCodePrompt", P.prompt),
+            SecretCarrier("DevicePoll", P.devicePoll),
             SecretCarrier("SessionLifecycle.Phase.active (refreshing)", P.sessionPhase),
             SecretCarrier(
                 "SessionLifecycle.Phase.restoring",

@@ -46,6 +46,8 @@ struct CoverageEntry: Sendable, CustomTestStringConvertible {
             CoverageEntry(
                 "OpenIDSignIn", OpenIDSignInTable.rows, phases: OpenIDSignInTable.phaseCases, intents: OpenIDSignInTable.intentCases),
             CoverageEntry(
+                "DeviceSignIn", DeviceSignInTable.rows, phases: DeviceSignInTable.phaseCases, intents: DeviceSignInTable.intentCases),
+            CoverageEntry(
                 "SessionLifecycle", SessionTable.rows, phases: SessionTable.phaseCases, intents: SessionTable.intentCases,
                 phaseCase: SessionTable.caseName),
             CoverageEntry(
@@ -87,7 +89,8 @@ struct TransitionCoverageTests {
         let expectedCounts = [
             "CodeRegistration": 6 * 9, "OneTimeCodeSignIn (email)": 8 * 9, "OneTimeCodeSignIn (phone)": 8 * 9, "PasswordSignIn": 5 * 7,
             "Registration": 5 * 7, "PasswordReset (code with auto-login)": resetPairs, "PasswordReset (emailed token)": resetPairs,
-            "PasswordReset (emailed link)": resetPairs, "OAuthSignIn": 5 * 9, "OpenIDSignIn": 4 * 8, "SessionLifecycle": 8 * 11,
+            "PasswordReset (emailed link)": resetPairs, "OAuthSignIn": 5 * 9, "OpenIDSignIn": 4 * 8, "DeviceSignIn": 5 * 7,
+            "SessionLifecycle": 8 * 11,
             "SessionLifecycle (Anonymous Wall)": 8 * 11,
             "SessionLifecycle (Everday)": 8 * 11, "SessionLifecycle (Subspace)": 8 * 11, "SessionLifecycle (Hero365)": 8 * 11,
             "SessionLifecycle (VynqTalk)": 8 * 11, "RealtimeConnection": 8 * 7,
@@ -137,6 +140,9 @@ struct DeclaredCases: Sendable, CustomTestStringConvertible {
         .init(
             lifecycle: "OpenIDSignIn", tablePhases: OpenIDSignInTable.phaseCases, declaredPhases: OpenIDSignIn.Phase.declaredCases,
             tableIntents: OpenIDSignInTable.intentCases, declaredIntents: OpenIDSignIn.Intent.declaredCases),
+        .init(
+            lifecycle: "DeviceSignIn", tablePhases: DeviceSignInTable.phaseCases, declaredPhases: DeviceSignIn.Phase.declaredCases,
+            tableIntents: DeviceSignInTable.intentCases, declaredIntents: DeviceSignIn.Intent.declaredCases),
         .init(
             lifecycle: "SessionLifecycle", tablePhases: SessionTable.phaseCases, declaredPhases: SessionTable.declaredPhaseCases,
             tableIntents: SessionTable.intentCases, declaredIntents: SessionLifecycle.Intent.declaredCases),

@@ -42,7 +42,12 @@ struct SurveyTests {
             surveyedFields: 4),
         Shape(name: "Exchange", value: Exchange(id: RequestID(1), request: .oauthURL(.google), opened: false), surveyedFields: 3),
         Shape(name: "PendingTimer", value: PendingTimer(id: .codeExpiry, at: .seconds(1)), surveyedFields: 2),
-        Shape(name: "History", value: History(), surveyedFields: 9),
+        Shape(name: "History", value: History(), surveyedFields: 10),
+        Shape(
+            name: "DevicePoll",
+            value: DevicePoll(
+                deviceCode: DeviceCode("d"), prompt: UserCodePrompt(userCode: "u", verificationURI: "v"), expiresAt: .seconds(1),
+                interval: .seconds(5)), surveyedFields: 4),
         Shape(name: "LifecycleState", value: LifecycleState(phase: SessionLifecycle.Phase.signedOut), surveyedFields: 2),
         Shape(
             name: "FlowContext (the counter is left out on purpose)", value: FlowContext(), surveyedFields: 5),

@@ -105,6 +105,8 @@ public enum LifecycleName: String, Hashable, Sendable, CaseIterable {
     case realtimeConnection
     /// ``OpenIDSignIn``.
     case openIDSignIn
+    /// ``DeviceSignIn``.
+    case deviceSignIn
 }
 
 /// Anonymous Wall's app: code registration, password sign-in, code sign-in and reset with

@@ -188,7 +188,7 @@ public struct OAuthSignIn: EntryFlow {
             case .failed(let failure):
                 phase = .choosingProvider
                 return requests.finish(waitingFor: id, .failed(failure))
-            case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .realtimeOpened,
+            case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .device, .realtimeOpened,
                 .realtimeClosed:
                 phase = .choosingProvider
                 return requests.finish(waitingFor: id, .failed(.malformed))
@@ -201,7 +201,7 @@ public struct OAuthSignIn: EntryFlow {
             case .failed(let failure):
                 phase = .choosingProvider
                 return requests.finish(waitingFor: id, .failed(failure))
-            case .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired,
+            case .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device,
                 .realtimeOpened, .realtimeClosed:
                 phase = .choosingProvider
                 return requests.finish(waitingFor: id, .failed(.malformed))

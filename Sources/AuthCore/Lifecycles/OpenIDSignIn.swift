@@ -84,8 +84,9 @@ public struct OpenIDSignIn: EntryFlow {
 
     /// Checks an ID token's claims against this client and the attempt's `nonce` at `now`
     /// (OpenID Connect Core §3.1.3.7): `nil` when it is acceptable, otherwise the first claim that
-    /// is wrong.
-    public func check(_ claims: IDTokenClaims, nonce: String, at now: Instant) -> IDTokenProblem? {
+    /// is wrong. A `nil` nonce means none was sent (the device grant, ``DeviceSignIn``, has no
+    /// authorization request to carry one), so none is compared.
+    public func check(_ claims: IDTokenClaims, nonce: String?, at now: Instant) -> IDTokenProblem? {
         guard claims.issuer == issuer else { return .issuer }
         guard claims.audiences.contains(clientID) else { return .audience }
         if let party = claims.authorizedParty {
@@ -95,7 +96,7 @@ public struct OpenIDSignIn: EntryFlow {
         }
         guard now < claims.expiresAt else { return .expired }
         if let issuedAt = claims.issuedAt, now + maximumClockSkew < issuedAt { return .issuedInFuture }
-        guard claims.nonce == nonce else { return .nonce }
+        if let nonce { guard claims.nonce == nonce else { return .nonce } }
         return nil
     }
 
@@ -184,7 +185,7 @@ public struct OpenIDSignIn: EntryFlow {
             case .failed(let failure):
                 phase = .idle  // Never exchanged again: a new attempt starts over.
                 return requests.finish(waitingFor: id, .failed(failure))
-            case .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired,
+            case .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device,
                 .realtimeOpened, .realtimeClosed:
                 phase = .idle
                 return requests.finish(waitingFor: id, .failed(.malformed))
@@ -195,31 +196,33 @@ public struct OpenIDSignIn: EntryFlow {
     }
 }
 
-/// An app signing in with OpenID Connect (``OpenIDSignIn``) and keeping the session with the
-/// provider's tokens.
-public typealias OpenIDConnectApp = Handover<OpenIDSignIn, SessionLifecycle>
+/// An app signing in with OpenID Connect, in the browser (``OpenIDSignIn``) or, on a device
+/// without one, with a user code entered elsewhere (``DeviceSignIn``), and keeping the session
+/// with the provider's tokens.
+public typealias OpenIDConnectApp = Handover<OneOf<OpenIDSignIn, DeviceSignIn>, SessionLifecycle>
 
 extension Backend {
     /// Any OpenID Connect provider, by that name: the standard rather than a documented backend
-    /// (it is not among ``documented``). Its app, ``Apps/openIDConnect(_:refresh:restore:serverSignOutAttempts:)``,
-    /// signs in with ``OpenIDSignIn`` and keeps a session that refreshes with rotation and
-    /// revokes at logout.
+    /// (it is not among ``documented``). Its app, ``Apps/openIDConnect(_:device:refresh:restore:serverSignOutAttempts:)``,
+    /// signs in with ``OpenIDSignIn`` or ``DeviceSignIn`` and keeps a session that refreshes with
+    /// rotation and revokes at logout.
     public static let openIDConnect = Backend(
-        id: "openIDConnect", name: "OpenID Connect", lifecycles: [.openIDSignIn, .session, .rotatingRefresh, .logout])
+        id: "openIDConnect", name: "OpenID Connect", lifecycles: [.openIDSignIn, .deviceSignIn, .session, .rotatingRefresh, .logout])
 }
 
 extension Apps {
-    /// OpenID Connect sign-in handing over to a session that refreshes with rotation when the
-    /// provider granted a refresh token (RFC 9700 §4.14.2), restores a stored session as
-    /// `restore` says (by default it asks the userinfo endpoint who the stored token belongs to),
-    /// and revokes the refresh token at logout in the background (RFC 7009).
+    /// OpenID Connect sign-in in the browser or by device code (`device`; by default at the
+    /// provider and for the client of `signIn`), handing over to a session that refreshes with
+    /// rotation when the provider granted a refresh token (RFC 9700 §4.14.2), restores a stored
+    /// session as `restore` says (by default it asks the userinfo endpoint who the stored token
+    /// belongs to), and revokes the refresh token at logout in the background (RFC 7009).
     public static func openIDConnect(
-        _ signIn: OpenIDSignIn,
+        _ signIn: OpenIDSignIn, device: DeviceSignIn? = nil,
         refresh: RefreshPolicy = .rotatingWhenGranted(margin: .seconds(60), retryLimit: 3, backoff: .seconds(2)),
         restore: RestorePolicy = .fetchCurrentUser, serverSignOutAttempts: Int = 3
     ) -> OpenIDConnectApp {
         Handover(
-            entry: signIn,
+            entry: OneOf(signIn, device ?? DeviceSignIn(signIn)),
             session: SessionLifecycle(
                 policy: SessionPolicy(refresh: refresh, restore: restore, revokesOnLogout: true, serverSignOutAttempts: serverSignOutAttempts)))
     }

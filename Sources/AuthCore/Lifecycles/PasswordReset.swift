@@ -200,7 +200,8 @@ public struct PasswordReset: EntryFlow {
             case .failed(let failure):
                 phase = .awaitingProof(identifier, resendAt: resendAt)
                 return requests.finish(waitingFor: id, .failed(failure))
-            case .refreshed, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened, .realtimeClosed:
+            case .refreshed, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device, .realtimeOpened,
+                .realtimeClosed:
                 phase = .awaitingProof(identifier, resendAt: resendAt)
                 return requests.finish(waitingFor: id, .failed(.malformed))
             }

@@ -121,7 +121,7 @@ public struct RealtimeConnection: Lifecycle {
                     phase = .rejected
                     return [.fail(.unauthorized(nil))]
                 case .failed, .realtimeClosed, .granted, .refreshed, .accepted, .user, .pendingApproval,
-                    .verificationRequired, .authorizationURL, .nativeSignInRequired:
+                    .verificationRequired, .authorizationURL, .nativeSignInRequired, .device:
                     return dropped(token, attempt: attempt + 1, flaps: flaps, at: now, &phase)
                 }
             case .settling(let token, let current, _, let attempt, let flaps) where current == id:
@@ -140,7 +140,7 @@ public struct RealtimeConnection: Lifecycle {
                 case .failed:
                     return [.cancelTimer(.realtimeStable)] + dropped(token, attempt: attempt + 1, flaps: flaps, at: now, &phase)
                 case .realtimeOpened, .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired,
-                    .authorizationURL, .nativeSignInRequired:
+                    .authorizationURL, .nativeSignInRequired, .device:
                     return []  // Nothing new about an open connection.
                 }
             case .connected(let token, let current) where current == id:
@@ -151,7 +151,7 @@ public struct RealtimeConnection: Lifecycle {
                 case .realtimeClosed, .failed:
                     return dropped(token, attempt: 0, flaps: 0, at: now, &phase)  // It was established: start over.
                 case .realtimeOpened, .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired,
-                    .authorizationURL, .nativeSignInRequired:
+                    .authorizationURL, .nativeSignInRequired, .device:
                     return []  // Nothing new about an open connection.
                 }
             case .checkingToken(let token, let current, let attempt) where current == id:
@@ -163,7 +163,7 @@ public struct RealtimeConnection: Lifecycle {
                     // The server knows the token: the network flaps. Back off and reconnect.
                     return dropped(token, attempt: attempt, flaps: 0, at: now, &phase)
                 case .failed, .realtimeOpened, .realtimeClosed, .granted, .refreshed, .pendingApproval, .verificationRequired,
-                    .authorizationURL, .nativeSignInRequired:
+                    .authorizationURL, .nativeSignInRequired, .device:
                     // Nothing said about the token (no network, a 5xx, an answer that is no user):
                     // back off and reconnect, as for any failed attempt.
                     return dropped(token, attempt: attempt, flaps: 0, at: now, &phase)

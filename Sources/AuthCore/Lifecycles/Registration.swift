@@ -215,7 +215,7 @@ public struct Registration: EntryFlow {
             case .failed(let failure):
                 phase = .editing
                 return requests.finish(waitingFor: id, .failed(failure))
-            case .refreshed, .user, .authorizationURL, .nativeSignInRequired, .realtimeOpened, .realtimeClosed:
+            case .refreshed, .user, .authorizationURL, .nativeSignInRequired, .device, .realtimeOpened, .realtimeClosed:
                 phase = .editing
                 return requests.finish(waitingFor: id, .failed(.malformed))
             }

@@ -23,7 +23,7 @@ extension Reply {
         switch self {
         case .granted(let grant): .success(grant)
         case .failed(let failure): .failure(failure)
-        case .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired,
+        case .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device,
             .realtimeOpened, .realtimeClosed:
             .failure(.malformed)
         }
@@ -35,7 +35,7 @@ extension Reply {
         switch self {
         case .accepted, .user, .pendingApproval, .verificationRequired: .success(())
         case .failed(let failure): .failure(failure)
-        case .granted, .refreshed, .authorizationURL, .nativeSignInRequired, .realtimeOpened, .realtimeClosed: .failure(.malformed)
+        case .granted, .refreshed, .authorizationURL, .nativeSignInRequired, .device, .realtimeOpened, .realtimeClosed: .failure(.malformed)
         }
     }
 }

@@ -79,6 +79,9 @@ public struct Interval: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// The empty interval.
     public static let zero = Interval(milliseconds: 0)
 
+    /// The two intervals one after the other.
+    public static func + (lhs: Interval, rhs: Interval) -> Interval { Interval(milliseconds: lhs.milliseconds &+ rhs.milliseconds) }
+
     /// The interval `factor` times as long.
     public static func * (lhs: Interval, rhs: Int64) -> Interval { Interval(milliseconds: lhs.milliseconds &* rhs) }
 

@@ -207,6 +207,12 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
     /// Exchange an authorization code and its PKCE verifier for tokens (OpenID Connect's token
     /// endpoint, `grant_type=authorization_code`; RFC 6749 §4.1.3, RFC 7636 §4.5).
     case exchangeCode(CodeExchange)
+    /// Ask the device authorization endpoint for a device code and a user code (RFC 8628 §3.1);
+    /// the contract adds the `client_id` and the scopes.
+    case requestDeviceCode
+    /// Poll the token endpoint with the device code (`grant_type=urn:ietf:params:oauth:grant-type:device_code`,
+    /// RFC 8628 §3.4); the contract adds the `client_id`.
+    case pollDeviceToken(DeviceCode)
     /// Exchange a refresh token for a new pair (Everday, Hero365 `/auth/refresh`).
     case refresh(RefreshToken)
     /// Fetch the signed-in user (Subspace `/auth/me`, Hero365 `/users/me`).
@@ -239,6 +245,8 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
         case .oauthURL: .oauthURL
         case .signInNatively: .signInNatively
         case .exchangeCode: .exchangeCode
+        case .requestDeviceCode: .requestDeviceCode
+        case .pollDeviceToken: .pollDeviceToken
         case .refresh: .refresh
         case .currentUser: .currentUser
         case .revoke: .revoke
@@ -267,6 +275,8 @@ public enum APIRequest: Hashable, Sendable, CustomStringConvertible {
         case .oauthURL(let provider): "oauthURL(\(provider.rawValue))"
         case .signInNatively(let details): "signInNatively(\(details))"
         case .exchangeCode(let exchange): "exchangeCode(\(exchange))"
+        case .requestDeviceCode: "requestDeviceCode"
+        case .pollDeviceToken(let code): "pollDeviceToken(\(code))"
         case .refresh(let token): "refresh(\(token))"
         case .currentUser(let bearer): "currentUser(\(bearer))"
         case .revoke(let token, let bearer): "revoke(\(token), \(bearer))"
@@ -307,6 +317,10 @@ public enum ServerEndpoint: String, Hashable, Sendable, CaseIterable {
     case signInNatively
     /// Exchange an authorization code for tokens.
     case exchangeCode
+    /// Ask for a device code.
+    case requestDeviceCode
+    /// Poll for the tokens of a device sign-in.
+    case pollDeviceToken
     /// Refresh the tokens.
     case refresh
     /// Ask who the token belongs to.

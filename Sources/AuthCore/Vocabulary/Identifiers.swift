@@ -61,6 +61,14 @@ public struct FlowContext: Hashable, Sendable {
         return request
     }
 
+    /// Moves the intent waiting for `request` on to a new request, issued now, for the next step
+    /// of the same work (a device sign-in's next poll): the intent keeps waiting, for the new id.
+    /// `nil` when no intent waits for `request`.
+    public mutating func continueWaiting(after request: RequestID) -> RequestID? {
+        guard let index = waiters.firstIndex(where: { $0.request == request }) else { return nil }
+        return issue(for: waiters.remove(at: index).intent)
+    }
+
     /// The intent waiting for `request`, if any (it keeps waiting).
     public func intent(waitingFor request: RequestID) -> IntentID? {
         waiters.first { $0.request == request }?.intent
@@ -252,6 +260,10 @@ public enum TimerID: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     case realtimeStable
     /// The access token of a session without refresh expires.
     case sessionExpiry
+    /// A device sign-in may poll the token endpoint again.
+    case devicePoll
+    /// A device sign-in's codes expire.
+    case deviceCodeExpiry
 
     /// The case name.
     public var description: String {
@@ -264,6 +276,8 @@ public enum TimerID: Hashable, Sendable, CaseIterable, CustomStringConvertible {
         case .reconnect: "reconnect"
         case .realtimeStable: "realtimeStable"
         case .sessionExpiry: "sessionExpiry"
+        case .devicePoll: "devicePoll"
+        case .deviceCodeExpiry: "deviceCodeExpiry"
         }
     }
 }

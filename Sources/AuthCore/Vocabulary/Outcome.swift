@@ -25,6 +25,11 @@ public enum Rejection: Hashable, Sendable, CustomStringConvertible {
     case passwordChangeRequired
     /// An OAuth callback that does not belong to the pending attempt.
     case callbackMismatch
+    /// The user declined the sign-in on the other device (RFC 8628 `access_denied`).
+    case signInDeclined
+    /// The device sign-in's code expired before the user approved it (RFC 8628 `expired_token`,
+    /// or its `expires_in` passed); start again for a new code.
+    case deviceCodeExpired
     /// The backend does not offer this.
     case unsupported
 
@@ -44,6 +49,8 @@ public enum Rejection: Hashable, Sendable, CustomStringConvertible {
         case .passwordSetupRequired: "Set your password first."
         case .passwordChangeRequired: "Change your password first."
         case .callbackMismatch: "That sign-in link does not belong to this attempt."
+        case .signInDeclined: "The sign-in was declined on the other device."
+        case .deviceCodeExpired: "The code expired before the sign-in was approved. Start again for a new code."
         case .unsupported: "This is not supported here."
         }
     }

@@ -128,6 +128,9 @@ public enum Reply: Hashable, Sendable, CustomStringConvertible {
     /// identity token from the provider's SDK (Hero365's deployed `/auth/oauth/{provider}`, which
     /// names its `/auth/{provider}/signin` endpoints instead).
     case nativeSignInRequired
+    /// A device authorization grant's answer short of tokens (RFC 8628): codes issued, or a poll
+    /// still pending, asked to slow down, declined or expired.
+    indirect case device(DeviceGrantReply)
     /// The realtime connection opened.
     case realtimeOpened
     /// The realtime connection closed or dropped after it had opened.
@@ -148,6 +151,7 @@ public enum Reply: Hashable, Sendable, CustomStringConvertible {
         case .verificationRequired: "verificationRequired"
         case .authorizationURL: "authorizationURL"
         case .nativeSignInRequired: "nativeSignInRequired"
+        case .device(let answer): "device(\(answer))"
         case .realtimeOpened: "realtimeOpened"
         case .realtimeClosed: "realtimeClosed"
         case .failed(let failure): "failed(\(failure))"

@@ -199,8 +199,7 @@ extension BackendClient {
             switch runner.contract.classifyProtected(response, receivedAt: runner.clock.now) {
             case .failed(let failure): throw .server(failure)
             case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired,
-                .realtimeOpened,
-                .realtimeClosed:
+                .device, .realtimeOpened, .realtimeClosed:
                 throw .server(.server(status: response.status, nil))
             }
         }

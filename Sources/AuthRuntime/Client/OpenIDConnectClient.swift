@@ -19,6 +19,15 @@ import Foundation
 /// Or in two steps, where the redirect reaches the app some other way (a universal link, a
 /// loopback server): ``startSignIn()`` gives the URL to open, ``handleRedirect(_:)`` finishes.
 ///
+/// On a device without a browser (a TV, a command-line tool), where the provider offers it
+/// (``offersDeviceSignIn``), the user enters a code on their phone instead (RFC 8628):
+///
+/// ```swift
+/// let user = try await auth.signInOnDevice { prompt in
+///     screen.show("Go to \(prompt.verificationURI) and enter \(prompt.userCode)")
+/// }
+/// ```
+///
 /// Each attempt's `state`, `nonce` and PKCE verifier come from the system's secure random number
 /// generator; the verifier leaves the device only in the token request, a redirect whose `state`
 /// is not the attempt's is refused, and the ID token's `iss`, `aud`, `azp`, `exp`, `iat` and
@@ -120,5 +129,50 @@ public final class OpenIDConnectClient: BackendClient {
     /// Gives up on the pending attempt, if any: its redirect will be refused.
     public func cancelSignIn() async {
         _ = await perform(OpenIDSignIn.Intent.cancel)
+    }
+
+    // MARK: Devices without a browser
+
+    /// Whether the provider offers sign-in on devices without a browser: its discovery document
+    /// names a `device_authorization_endpoint` (RFC 8628 §4).
+    public var offersDeviceSignIn: Bool { contract.provider.deviceAuthorizationEndpoint != nil }
+
+    /// Signs in on a device without a browser (RFC 8628): asks the provider for a user code, hands
+    /// it to `showCode` with the page where to enter it (`showCode` returns once it is on screen),
+    /// then waits while the user approves the sign-in on a phone or a computer, polling the
+    /// provider no more often than it allows. The ID token is checked as in ``signIn(browser:)``.
+    ///
+    /// `showCode` is called once per sign-in, as soon as the code is known. Cancelling the task
+    /// stops polling (and throws ``AuthError/cancelled``); so does ``cancelDeviceSignIn()`` from
+    /// elsewhere (the waiting call throws ``AuthError/superseded``), and starting a browser
+    /// sign-in.
+    ///
+    /// - Throws: ``AuthError``: `.rejected(.unsupported)` before any request when the provider
+    ///   has no device authorization endpoint (``offersDeviceSignIn``);
+    ///   `.rejected(.signInDeclined)` when the user declined; `.rejected(.deviceCodeExpired)` when
+    ///   the code expired first; `.rejected(.busy)` while another device sign-in is under way;
+    ///   `.rejected(.alreadySignedIn)`; the provider's refusal (`invalid_client`, an ID token that
+    ///   is not for this app) or an unreachable provider for the codes as ``AuthError/server(_:)``.
+    public func signInOnDevice(showCode: @escaping @Sendable (UserCodePrompt) async -> Void) async throws(AuthError) -> UserProfile {
+        guard offersDeviceSignIn else { throw .rejected(.unsupported) }
+        let states = await runner.states()  // Subscribed before the sign-in starts: no prompt is missed.
+        let app = runner.machine
+        let display = Task {
+            var shown: UserCodePrompt?
+            for await state in states {
+                guard case .signedOut(.second(let device)) = state.phase, let prompt = app.entry.second.prompt(in: device), prompt != shown
+                else { continue }
+                shown = prompt
+                await showCode(prompt)
+            }
+        }
+        defer { display.cancel() }
+        return try await signedInUser(DeviceSignIn.Intent.start)
+    }
+
+    /// Stops the device sign-in under way, if any: no poll leaves after it, and the waiting
+    /// ``signInOnDevice(showCode:)`` throws ``AuthError/superseded``.
+    public func cancelDeviceSignIn() async {
+        _ = await perform(DeviceSignIn.Intent.cancel)
     }
 }

@@ -83,8 +83,8 @@ extension BackendClient {
         switch runner.contract.decode(response, for: .currentUser(placeholder), receivedAt: runner.clock.now) {
         case .user(let user): return user
         case .failed(let failure): throw .server(failure)
-        case .granted, .refreshed, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened,
-            .realtimeClosed:
+        case .granted, .refreshed, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device,
+            .realtimeOpened, .realtimeClosed:
             throw .server(.malformed)
         }
     }

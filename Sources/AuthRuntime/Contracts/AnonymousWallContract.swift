@@ -94,6 +94,7 @@ public struct AnonymousWallContract: BackendContract {
         case .openRealtime: throw .unsupported("a realtime connection")
         case .signInNatively: throw .unsupported("native sign-in with an identity token")
         case .exchangeCode: throw .unsupported("an authorization code exchange")
+        case .requestDeviceCode, .pollDeviceToken: throw .unsupported("the device authorization grant")
         }
     }
 
@@ -121,7 +122,7 @@ public struct AnonymousWallContract: BackendContract {
             }
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
         case .register, .sendPhoneCode, .signInWithPhoneCode, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .deleteAccount, .protected,
-            .openRealtime, .exchangeCode:
+            .openRealtime, .exchangeCode, .requestDeviceCode, .pollDeviceToken:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

@@ -93,6 +93,7 @@ public struct EverdayContract: BackendContract {
         case .openRealtime: throw .unsupported("a realtime connection")
         case .signInNatively: throw .unsupported("native sign-in with an identity token")
         case .exchangeCode: throw .unsupported("an authorization code exchange")
+        case .requestDeviceCode, .pollDeviceToken: throw .unsupported("the device authorization grant")
         }
     }
 
@@ -127,7 +128,7 @@ public struct EverdayContract: BackendContract {
             // a count of what it removed): any success is done, with its `Message` if it has one.
             return AnswerReading.acknowledgement(body, keys: Self.messageKeys, request: request)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode, .setPassword,
-            .oauthURL, .signInNatively, .currentUser, .protected, .openRealtime, .exchangeCode:
+            .oauthURL, .signInNatively, .currentUser, .protected, .openRealtime, .exchangeCode, .requestDeviceCode, .pollDeviceToken:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

@@ -144,6 +144,7 @@ public struct Hero365Contract: BackendContract {
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
         case .exchangeCode: throw .unsupported("an authorization code exchange")
+        case .requestDeviceCode, .pollDeviceToken: throw .unsupported("the device authorization grant")
         }
     }
 
@@ -187,7 +188,7 @@ public struct Hero365Contract: BackendContract {
         case .currentUser:
             return body.object.flatMap(Self.user).map(Reply.user) ?? .failed(.malformed)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .resetPassword, .setPassword, .changePassword,
-            .deleteAccount, .protected, .openRealtime, .exchangeCode:
+            .deleteAccount, .protected, .openRealtime, .exchangeCode, .requestDeviceCode, .pollDeviceToken:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

@@ -19,6 +19,12 @@ import Foundation
 /// - `APIRequest.revoke(_:_:)` revokes the refresh token at the revocation endpoint with
 ///   `token_type_hint=refresh_token` (RFC 7009).
 /// - `APIRequest.currentUser(_:)` asks the userinfo endpoint (OpenID Connect Core §5.3).
+/// - `APIRequest.requestDeviceCode` posts the `client_id` and the scopes to the device
+///   authorization endpoint (RFC 8628 §3.1) and reads the codes it issues (§3.2);
+///   `APIRequest.pollDeviceToken(_:)` polls the token endpoint with the device code
+///   (`grant_type=urn:ietf:params:oauth:grant-type:device_code`, §3.4), its grant read as a code
+///   exchange's, and `authorization_pending`, `slow_down`, `access_denied` and `expired_token`
+///   (§3.5) as the device grant's own answers (`Reply.device(_:)`).
 /// - Errors are read as RFC 6749 §5.2 writes them (`error`, `error_description`): `invalid_grant`
 ///   and the other 400s are definitive, 5xx and the network transient.
 public struct OpenIDConnectContract: BackendContract {
@@ -105,7 +111,11 @@ public struct OpenIDConnectContract: BackendContract {
         return nil
     }
 
-    /// The token, revocation and userinfo requests; anything else is unsupported.
+    /// The `grant_type` of a device's polls (RFC 8628 §3.4).
+    public static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+
+    /// The token, revocation, userinfo and device authorization requests; anything else is
+    /// unsupported.
     public func encode(_ request: APIRequest) throws(ContractError) -> HTTPRequest {
         switch request {
         case .exchangeCode(let exchange):
@@ -117,6 +127,14 @@ public struct OpenIDConnectContract: BackendContract {
                 ])
         case .refresh(let token):
             return form(provider.tokenEndpoint, [("grant_type", "refresh_token"), ("refresh_token", token.reveal()), ("client_id", clientID)])
+        case .requestDeviceCode:
+            guard let endpoint = provider.deviceAuthorizationEndpoint else {
+                throw .unsupported("the device authorization grant (no device_authorization_endpoint)")
+            }
+            return form(endpoint, [("client_id", clientID), ("scope", scopes.joined(separator: " "))])
+        case .pollDeviceToken(let code):
+            return form(
+                provider.tokenEndpoint, [("grant_type", Self.deviceCodeGrantType), ("device_code", code.reveal()), ("client_id", clientID)])
         case .revoke(let token, _):
             guard let endpoint = provider.revocationEndpoint else { throw .unsupported("token revocation (no revocation_endpoint)") }
             return form(endpoint, [("token", token.reveal()), ("token_type_hint", "refresh_token"), ("client_id", clientID)])
@@ -137,23 +155,23 @@ public struct OpenIDConnectContract: BackendContract {
         }
     }
 
-    /// Reads token, revocation and userinfo answers; errors as RFC 6749 §5.2 writes them.
+    /// Reads token, revocation, userinfo and device authorization answers; errors as RFC 6749
+    /// §5.2 writes them, and a poll's pending, slow-down, denied and expired answers as RFC 8628
+    /// §3.5 does.
     public func decode(_ response: HTTPResponse, for request: APIRequest, receivedAt: Instant) -> Reply {
-        guard response.isSuccess else { return .failed(Self.failure(response, request: request, receivedAt: receivedAt)) }
+        guard response.isSuccess else {
+            if case .pollDeviceToken = request, let answer = Self.deviceAnswer(response) { return .device(answer) }
+            return .failed(Self.failure(response, request: request, receivedAt: receivedAt))
+        }
         switch request {
-        case .exchangeCode:
-            guard let object = ResponseBody(response).object, let tokens = Self.tokens(object) else { return .failed(.malformed) }
-            var claims: IDTokenClaims?
-            var user: UserProfile?
-            if let idToken = object.string("id_token") {
-                guard let payload = JWTClaims.payload(of: idToken), let read = Self.claims(payload) else { return .failed(.malformed) }
-                claims = read
-                user = Self.user(payload)
+        case .exchangeCode, .pollDeviceToken:
+            guard let object = ResponseBody(response).object else { return .failed(.malformed) }
+            return Self.granted(object)
+        case .requestDeviceCode:
+            guard let object = ResponseBody(response).object, let authorization = Self.deviceAuthorization(object) else {
+                return .failed(.malformed)
             }
-            return .granted(
-                Grant(
-                    accessToken: tokens.access, refreshToken: tokens.refresh, expiry: tokens.expiry,
-                    user: user ?? UserProfile(id: ""), idToken: claims))
+            return .device(.codeIssued(authorization))
         case .refresh:
             guard let object = ResponseBody(response).object, let tokens = Self.tokens(object) else { return .failed(.malformed) }
             return .refreshed(TokenRefresh(accessToken: tokens.access, refreshToken: tokens.refresh, expiry: tokens.expiry))
@@ -170,6 +188,66 @@ public struct OpenIDConnectContract: BackendContract {
     }
 
     // MARK: Reading
+
+    /// A token endpoint's grant: the tokens, and the ID token's claims and user when it sent one.
+    static func granted(_ object: JSONObject) -> Reply {
+        guard let tokens = Self.tokens(object) else { return .failed(.malformed) }
+        var claims: IDTokenClaims?
+        var user: UserProfile?
+        if let idToken = object.string("id_token") {
+            guard let payload = JWTClaims.payload(of: idToken), let read = Self.claims(payload) else { return .failed(.malformed) }
+            claims = read
+            user = Self.user(payload)
+        }
+        return .granted(
+            Grant(
+                accessToken: tokens.access, refreshToken: tokens.refresh, expiry: tokens.expiry, user: user ?? UserProfile(id: ""),
+                idToken: claims))
+    }
+
+    /// The device authorization endpoint's answer (RFC 8628 §3.2): `device_code`, `user_code`,
+    /// `verification_uri` (`verification_url` as some providers spell it), `expires_in`, and the
+    /// optional `verification_uri_complete` and `interval`; `nil` when a required one is missing
+    /// or the times are not positive numbers.
+    static func deviceAuthorization(_ object: JSONObject) -> DeviceAuthorization? {
+        guard let deviceCode = object.string("device_code"), let userCode = object.string("user_code"),
+            let uri = object.string("verification_uri") ?? object.string("verification_url"),
+            let lifetime = seconds(object["expires_in"]), lifetime > .zero
+        else { return nil }
+        var interval: Interval?
+        if let sent = object["interval"], sent != .null {
+            guard let read = seconds(sent), read >= .zero else { return nil }
+            interval = read
+        }
+        return DeviceAuthorization(
+            deviceCode: DeviceCode(deviceCode),
+            prompt: UserCodePrompt(userCode: userCode, verificationURI: uri, verificationURIComplete: object.string("verification_uri_complete")),
+            lifetime: lifetime, interval: interval)
+    }
+
+    /// A number of seconds (a JSON number, or a string of digits as some servers write it).
+    private static func seconds(_ value: JSONValue?) -> Interval? {
+        switch value {
+        case .number(let seconds)? where seconds.isFinite && seconds > -1e9 && seconds < 1e9:
+            return Interval(milliseconds: Int64((seconds * 1000).rounded()))
+        case .string(let text)?:
+            return Int64(text).flatMap { abs($0) < 1_000_000_000 ? Interval.seconds($0) : nil }
+        case .number?, .null?, .bool?, .array?, .object?, nil:
+            return nil
+        }
+    }
+
+    /// A device poll's error answer that is the device grant's own (RFC 8628 §3.5): pending, slow
+    /// down, denied, expired; `nil` for any other error, read as RFC 6749 §5.2's.
+    static func deviceAnswer(_ response: HTTPResponse) -> DeviceGrantReply? {
+        switch ResponseBody(response).object?.string("error") {
+        case "authorization_pending": .authorizationPending
+        case "slow_down": .slowDown
+        case "access_denied": .accessDenied
+        case "expired_token": .expiredToken
+        default: nil
+        }
+    }
 
     /// A form-encoded POST to `url` (RFC 6749 §4.1.3), asking for JSON.
     private func form(_ url: URL, _ fields: [(String, String)]) -> HTTPRequest {
@@ -200,6 +278,7 @@ public struct OpenIDConnectContract: BackendContract {
         case "invalid_scope": "The identity provider refused the requested access."
         case "invalid_token": "The session is no longer valid."
         case "access_denied": "Access was denied."
+        case "expired_token": "The sign-in code has expired. Please start again."
         default: code
         }
     }

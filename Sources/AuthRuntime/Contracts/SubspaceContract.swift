@@ -78,6 +78,7 @@ public struct SubspaceContract: BackendContract {
         case .protected: throw .unsupported("protected calls through encode (use authorize)")
         case .openRealtime: throw .unsupported("a realtime connection")
         case .exchangeCode: throw .unsupported("an authorization code exchange")
+        case .requestDeviceCode, .pollDeviceToken: throw .unsupported("the device authorization grant")
         case .signInNatively(let details):
             // Deployed only: `/auth/apple` and `/auth/google`, camelCase, answered like login.
             guard details.provider != .github else { throw .unsupported("native sign-in with GitHub") }
@@ -129,7 +130,7 @@ public struct SubspaceContract: BackendContract {
                     expiry: JWTClaims.expiry(of: token), user: object["user"]?.object.flatMap(Self.user)))
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .revoke, .deleteAccount, .protected,
-            .openRealtime, .exchangeCode:
+            .openRealtime, .exchangeCode, .requestDeviceCode, .pollDeviceToken:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

@@ -71,6 +71,7 @@ public struct VynqTalkContract: BackendContract {
         case .openRealtime: throw .unsupported("the realtime connection through encode (use realtimeURL)")
         case .signInNatively: throw .unsupported("native sign-in with an identity token")
         case .exchangeCode: throw .unsupported("an authorization code exchange")
+        case .requestDeviceCode, .pollDeviceToken: throw .unsupported("the device authorization grant")
         }
     }
 
@@ -89,7 +90,7 @@ public struct VynqTalkContract: BackendContract {
             return envelope["data"]?.object.flatMap(Self.user).map(Reply.user) ?? .failed(.malformed)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .refresh, .revoke, .deleteAccount,
-            .protected, .openRealtime, .signInNatively, .exchangeCode:
+            .protected, .openRealtime, .signInNatively, .exchangeCode, .requestDeviceCode, .pollDeviceToken:
             return .failed(.malformed)  // Never encoded for this backend.
         }
     }

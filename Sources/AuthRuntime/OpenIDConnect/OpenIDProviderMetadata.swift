@@ -21,6 +21,9 @@ public struct OpenIDProviderMetadata: Hashable, Sendable {
     public var revocationEndpoint: URL?
     /// `end_session_endpoint` (RP-initiated logout), when the provider has one.
     public var endSessionEndpoint: URL?
+    /// `device_authorization_endpoint` (RFC 8628 §4), when the provider offers sign-in on devices
+    /// without a browser.
+    public var deviceAuthorizationEndpoint: URL?
     /// `code_challenge_methods_supported`; empty when the provider does not say.
     public var codeChallengeMethods: [String]
     /// `authorization_response_iss_parameter_supported` (RFC 9207): the callback then carries
@@ -30,7 +33,8 @@ public struct OpenIDProviderMetadata: Hashable, Sendable {
     /// Metadata given by hand (a provider without discovery, or a test).
     public init(
         issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, userinfoEndpoint: URL? = nil, revocationEndpoint: URL? = nil,
-        endSessionEndpoint: URL? = nil, codeChallengeMethods: [String] = ["S256"], issuerInAuthorizationResponse: Bool = false
+        endSessionEndpoint: URL? = nil, deviceAuthorizationEndpoint: URL? = nil, codeChallengeMethods: [String] = ["S256"],
+        issuerInAuthorizationResponse: Bool = false
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -38,6 +42,7 @@ public struct OpenIDProviderMetadata: Hashable, Sendable {
         self.userinfoEndpoint = userinfoEndpoint
         self.revocationEndpoint = revocationEndpoint
         self.endSessionEndpoint = endSessionEndpoint
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
         self.codeChallengeMethods = codeChallengeMethods
         self.issuerInAuthorizationResponse = issuerInAuthorizationResponse
     }
@@ -60,7 +65,8 @@ public struct OpenIDProviderMetadata: Hashable, Sendable {
         self.init(
             issuer: found, authorizationEndpoint: authorization, tokenEndpoint: token, userinfoEndpoint: endpoint("userinfo_endpoint"),
             revocationEndpoint: endpoint("revocation_endpoint"), endSessionEndpoint: endpoint("end_session_endpoint"),
-            codeChallengeMethods: methods, issuerInAuthorizationResponse: object.bool("authorization_response_iss_parameter_supported") ?? false)
+            deviceAuthorizationEndpoint: endpoint("device_authorization_endpoint"), codeChallengeMethods: methods,
+            issuerInAuthorizationResponse: object.bool("authorization_response_iss_parameter_supported") ?? false)
     }
 
     /// The web address at `key`, when it is an `http` or `https` URL with a host.

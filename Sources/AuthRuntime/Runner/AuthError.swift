@@ -35,7 +35,7 @@ public enum AuthError: Error, LocalizedError, Hashable, Sendable, CustomStringCo
         case .resendCooldown(let until), .rateLimited(let until):
             self = .tooSoon(rejection, retryIn: .milliseconds(max(0, (until - now).milliseconds)))
         case .invalid, .busy, .codeExpired, .attemptsExhausted, .notAvailableNow, .notSignedIn, .alreadySignedIn,
-            .passwordSetupRequired, .passwordChangeRequired, .callbackMismatch, .unsupported:
+            .passwordSetupRequired, .passwordChangeRequired, .callbackMismatch, .signInDeclined, .deviceCodeExpired, .unsupported:
             self = .rejected(rejection)
         }
     }

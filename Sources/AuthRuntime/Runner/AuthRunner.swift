@@ -383,7 +383,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
             openRealtime(id, token)
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode, .signIn,
             .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .signInNatively, .refresh,
-            .currentUser, .revoke, .deleteAccount, .exchangeCode:
+            .currentUser, .revoke, .deleteAccount, .exchangeCode, .requestDeviceCode, .pollDeviceToken:
             let http: HTTPRequest
             do throws(ContractError) {
                 http = try contract.encode(request)

@@ -71,6 +71,45 @@ extension Catalogue {
     }
 }
 
+extension Catalogue {
+    // MARK: The device authorization grant
+
+    /// A device polls the token endpoint no faster than the provider allows: two polls for a
+    /// device code are at least its interval apart — the `interval` the device authorization
+    /// endpoint sent, 5 seconds when it sent none, and 5 seconds more after each `slow_down` —
+    /// the first poll at least the interval after the codes were issued, and no poll once they
+    /// have expired. Judged from what was sent and answered, with their times
+    /// (``History/devicePolling``, ``History/learnDevicePolling(_:to:at:)``), never from the
+    /// flow's own interval.
+    /// (RFC 8628 §3.2 `interval`: "If no value is provided, clients MUST use 5 as the default";
+    /// §3.4: the client "SHOULD wait at least `interval` seconds between polling requests"; §3.5
+    /// `slow_down`: "the interval MUST be increased by 5 seconds for this and all subsequent
+    /// requests", and `expired_token`.)
+    public static func devicePollingPaced<M>() -> Invariant<M> {
+        Invariant(
+            "device polling is never faster than the interval, 5 s more after each slow_down", source: "RFC 8628 §3.2, §3.4, §3.5",
+            .step { t in
+                var codes: [DeviceCode] = []
+                for request in t.sent { if case .pollDeviceToken(let code) = request { codes.append(code) } }
+                guard let code = codes.first else { return nil }
+                guard codes.count == 1 else { return "\(codes.count) device polls sent at once" }
+                var history = t.before.world.history
+                if t.answersCurrentRequest, let exchange = t.answered, let reply = t.reply {
+                    history.learnDevicePolling(reply, to: exchange.request, at: t.after.world.now)  // As the environment learned it.
+                }
+                let now = t.after.world.now
+                guard let polling = history.devicePolling, polling.deviceCode == code else {
+                    return "a device poll for a device code the provider did not issue last"
+                }
+                guard now < polling.expiresAt else { return "a device poll after the device code expired" }
+                guard now >= polling.since + polling.interval else {
+                    return "a device poll \(now - polling.since) after the last (or the code's issue), under the interval of \(polling.interval)"
+                }
+                return nil
+            })
+    }
+}
+
 /// Finds OpenID Connect sign-in's intent inside a composition's.
 enum OpenIDLeaf {
     /// `OpenIDSignIn.Intent` however deeply `intent` wraps it; `nil` when it is another flow's.

@@ -18,7 +18,7 @@ public enum Catalogue {
             noSecretInDescriptions(), noSecretInEventsOrEffects(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
             everyIntentFinishedOnce(), noRequestBeforeTheServersTime(), wrongCurrentPasswordKeepsSession(), noRevokedRefreshTokenUsed(),
             refusedLaunchCheckTriesRefresh(), deletedAccountLeavesNoSession(), foreignCallbackNeverAccepted(), codeExchangedAtMostOnce(),
-            foreignNonceNeverSignsIn(),
+            foreignNonceNeverSignsIn(), devicePollingPaced(),
         ]
         if let codes { list += codeInvariants(codes) }
         if serverSignOut { list.append(noOrphanedServerSession()) }
@@ -684,6 +684,8 @@ extension APIRequest {
         case .oauthURL: "oauthURL"
         case .signInNatively: "signInNatively"
         case .exchangeCode: "exchangeCode"
+        case .requestDeviceCode: "requestDeviceCode"
+        case .pollDeviceToken: "pollDeviceToken"
         case .refresh: "refresh"
         case .currentUser: "currentUser"
         case .revoke: "revoke"
@@ -722,7 +724,9 @@ extension APIRequest {
         case .setPassword(let password, _): return ok(password)
         case .changePassword(let old, let new, _): return ok(old) && ok(new)
         case .signInNatively(let details): return details.identityToken.reveal().contains { !$0.isWhitespace }
-        case .oauthURL, .refresh, .currentUser, .revoke, .deleteAccount, .protected, .openRealtime, .exchangeCode: return true
+        case .oauthURL, .refresh, .currentUser, .revoke, .deleteAccount, .protected, .openRealtime, .exchangeCode, .requestDeviceCode,
+            .pollDeviceToken:
+            return true
         }
     }
 }

@@ -10,6 +10,14 @@ import AuthCore
 public enum SourceRules {
     // MARK: Answers
 
+    /// The least time between two device polls the provider asked for (RFC 8628 §3.2): its
+    /// `interval`, "if no value is provided, clients MUST use 5 as the default".
+    @inlinable public static func deviceInterval(_ sent: Interval?) -> Interval { sent ?? .seconds(5) }
+
+    /// What a `slow_down` adds to the interval "for this and all subsequent requests" (RFC 8628
+    /// §3.5).
+    public static let slowDownIncrement = Interval.seconds(5)
+
     /// Whether a refresh answered with `failure` was refused: the server judged the refresh token
     /// (or the account) and will not renew it, so the session must end.
     ///
@@ -34,8 +42,8 @@ public enum SourceRules {
     public static func acknowledged(_ reply: Reply) -> Bool {
         switch reply {
         case .accepted, .user: true
-        case .granted, .refreshed, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened,
-            .realtimeClosed, .failed:
+        case .granted, .refreshed, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device,
+            .realtimeOpened, .realtimeClosed, .failed:
             false
         }
     }

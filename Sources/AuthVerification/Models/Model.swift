@@ -25,6 +25,9 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
     public var codeRules: CodeRules?
     /// See ``LifecycleModel/timeHorizon``.
     public var timeHorizon: Interval
+    /// See ``LifecycleModel/historyHorizon``: the code rules' longest cooldown or lifetime, or
+    /// the `historyHorizon` the model was made with if longer.
+    public var historyHorizon: Interval
     /// See ``LifecycleModel/maxInFlight``.
     public var maxInFlight: Int
     /// See ``LifecycleModel/maxStale``.
@@ -37,7 +40,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
         name: String, machine: Machine, replies: ReplyCatalogue, relaunches: Bool = false, finalCases: [String] = [],
         unreachableByDesign: [String: String] = [:], codes: CodeRules? = nil, timeHorizon: Interval = .seconds(600),
         maxInFlight: Int = Models.fullBounds.inFlight, maxStale: Int = Models.fullBounds.stale, endsServerSessions: Bool = false,
-        menu: @escaping @Sendable (Snapshot<Machine>) -> [Machine.Intent]
+        historyHorizon: Interval = .zero, menu: @escaping @Sendable (Snapshot<Machine>) -> [Machine.Intent]
     ) {
         self.name = name
         self.machine = machine
@@ -51,6 +54,7 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
         self.endsServerSessions = endsServerSessions
         self.codeRules = codes
         self.timeHorizon = timeHorizon
+        self.historyHorizon = max(historyHorizon, codes.map { max($0.cooldown, $0.lifetime ?? .zero) } ?? .zero)
         self.maxInFlight = maxInFlight
         self.maxStale = maxStale
     }

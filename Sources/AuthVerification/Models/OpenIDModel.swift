@@ -40,6 +40,14 @@ public enum OpenIDModel {
 
     /// The sign-in flow the models explore: the provider advertises RFC 9207's `iss`.
     public static let signIn = OpenIDSignIn(issuer: issuer, clientID: clientID, requiresIssuerInResponse: true)
+    /// The device sign-in the models explore, at the same provider for the same client.
+    public static let deviceSignIn = DeviceSignIn(signIn)
+    /// The device sign-in's intents: start, and cancel.
+    public static let deviceIntents: [DeviceSignIn.Intent] = [.start, .cancel]
+    /// How far back the history's device polling stays exact: longer than any interval a device
+    /// code of ``ReplyCatalogue/deviceAuthorization`` (20 seconds) can reach before it expires
+    /// (at most 20 seconds: doubled twice after lost polls, or 15 after two `slow_down`s).
+    public static let devicePollingHorizon = Interval.seconds(30)
 
     /// The sign-in intents to try in `snapshot` (see ``OpenIDModel``), for a model of one's own.
     public static func intents<Machine>(in snapshot: Snapshot<Machine>) -> [OpenIDSignIn.Intent] {
@@ -73,7 +81,10 @@ public enum OpenIDModel {
     }
 
     /// The replies: the ID tokens above in grants with a rotating refresh token; a refused code
-    /// (`invalid_grant`), a network failure.
+    /// (`invalid_grant`), a network failure. A device authorization request gets its codes (the
+    /// catalogue's default: 20 seconds, no `interval`) or a failure; a device poll gets each
+    /// grant, `authorization_pending`, `slow_down`, `access_denied`, `expired_token`, a failure or
+    /// an unreadable answer.
     public static var replies: ReplyCatalogue {
         var replies = ReplyCatalogue(grants: [.init(withRefreshToken: true)], accessLifetime: Models.tokenLifetime)
         replies.idTokens = idTokens
@@ -93,24 +104,36 @@ extension Models {
         }
     }
 
-    /// OpenID Connect sign-in handing over to its session (`Apps.openIDConnect(_:refresh:restore:serverSignOutAttempts:)`):
-    /// rotating refresh, the userinfo endpoint asked at launch, revocation at logout.
+    /// OpenID Connect device sign-in alone (`DeviceSignIn`, RFC 8628): its polls paced by the
+    /// interval, slowed down, lost, declined, expired, cancelled and withdrawn.
+    public static func deviceSignIn() -> Model<DeviceSignIn> {
+        Model(
+            name: "deviceSignIn", machine: OpenIDModel.deviceSignIn, replies: OpenIDModel.replies, finalCases: ["signedIn"],
+            timeHorizon: .zero, historyHorizon: OpenIDModel.devicePollingHorizon, menu: Menus.fixed(OpenIDModel.deviceIntents))
+    }
+
+    /// OpenID Connect sign-in in the browser or by device code, handing over to its session
+    /// (`Apps.openIDConnect(_:device:refresh:restore:serverSignOutAttempts:)`): rotating refresh,
+    /// the userinfo endpoint asked at launch, revocation at logout.
     /// Explored at 4 requests in flight and 1 answer left over by default, as the other refreshing
-    /// apps are (2,903 states); at 4 and 2 it closes at 66,820 states, a logout's revocation owed
-    /// across launches included (about 11 seconds in a release build).
+    /// apps are (10,767 states with both sign-ins; 2,903 with the browser's alone); at 4 and 2 it
+    /// closes at 47,399 states, a logout's revocation owed across launches included.
     public static func openIDConnectApp() -> Model<OpenIDConnectApp> {
-        let app = Apps.openIDConnect(OpenIDModel.signIn, refresh: modelRefresh(retryLimit: 2), serverSignOutAttempts: 2)
+        let app = Apps.openIDConnect(
+            OpenIDModel.signIn, device: OpenIDModel.deviceSignIn, refresh: modelRefresh(retryLimit: 2), serverSignOutAttempts: 2)
         let menus = Memo<OpenIDAppMenuKey, [OpenIDConnectApp.Intent]>()
         return Model(
             name: "app.openIDConnect", machine: app, replies: OpenIDModel.replies, relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
                 "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
-            ], timeHorizon: .zero, maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale, endsServerSessions: true
+            ], timeHorizon: .zero, maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale, endsServerSessions: true,
+            historyHorizon: OpenIDModel.devicePollingHorizon
         ) { snapshot in
             let key = OpenIDAppMenuKey(signIn: OpenIDModel.MenuKey(in: snapshot), canCall: Menus.canCall(in: snapshot, callers: 1))
             return menus.value(key) { key in
-                Menus.routed(OpenIDModel.intents(key.signIn), into: app) + Menus.session(offeringCall: key.canCall).map { .session($0) }
+                Menus.routed(OpenIDModel.intents(key.signIn), into: app) + Menus.routed(OpenIDModel.deviceIntents, into: app)
+                    + Menus.session(offeringCall: key.canCall).map { .session($0) }
             }
         }
     }

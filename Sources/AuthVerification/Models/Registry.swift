@@ -76,6 +76,7 @@ public enum Models {
             AnyModel(codeRegistration()), AnyModel(oneTimeCode(.email)), AnyModel(oneTimeCode(.phone)),
             AnyModel(passwordSignIn()), AnyModel(registration()), AnyModel(passwordReset(.emailCodeWithAutoLogin)),
             AnyModel(passwordReset(.emailedToken)), AnyModel(passwordReset(.emailLink)), AnyModel(oauth()), AnyModel(openIDSignIn()),
+            AnyModel(deviceSignIn()),
             AnyModel(session(.anonymousWall)), AnyModel(session(.everday)), AnyModel(session(.subspace)),
             AnyModel(session(.hero365)), AnyModel(realtime()),
         ]

@@ -445,6 +445,55 @@ extension OpenIDSignIn.Phase: ExplorablePhase {
     }
 }
 
+extension DeviceSignIn.Phase: ExplorablePhase {
+    /// The case's name.
+    @inlinable public var caseName: StaticString {
+        switch self {
+        case .idle: "idle"
+        case .requestingCode: "requestingCode"
+        case .waitingToPoll: "waitingToPoll"
+        case .polling: "polling"
+        case .signedIn: "signedIn"
+        }
+    }
+
+    /// The case and its payload: the poll's device code as a secret, its prompt as plain data,
+    /// its instants relative to now; a signed-in grant without its checked ID token.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.tag(caseName)
+        switch self {
+        case .idle: break
+        case .requestingCode(let id):
+            s.visit(id)
+        case .waitingToPoll(let poll, let at, let next):
+            s.visit(poll)
+            s.visit(at)
+            s.visit(next)
+        case .polling(let poll, let id):
+            s.visit(poll)
+            s.visit(id)
+        case .signedIn(var grant):
+            // The ID token was checked when the grant was taken and is read no more (the session
+            // does not keep it); its instants, absolute and far ahead, would otherwise tell apart
+            // sign-ins that differ only in when they happened.
+            grant.idToken = nil
+            s.visit(grant)
+        }
+    }
+}
+
+extension DevicePoll: Surveyable {
+    /// The device code, the prompt, the expiry and the interval.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.visit(deviceCode)
+        s.plain(prompt.userCode)
+        s.plain(prompt.verificationURI)
+        s.plain(prompt.verificationURIComplete)
+        s.visit(expiresAt)
+        s.number(Int(interval.milliseconds))
+    }
+}
+
 extension SessionLifecycle.Phase: ExplorablePhase {
     /// The case's name.
     @inlinable public var caseName: StaticString {

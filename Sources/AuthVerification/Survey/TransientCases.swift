@@ -71,6 +71,11 @@ extension OpenIDSignIn: HandoverCases {
     @inlinable public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
 }
 
+extension DeviceSignIn: HandoverCases {
+    /// `signedIn`.
+    @inlinable public var handoverCases: [String] { [key(Phase.self, "signedIn")] }
+}
+
 extension SessionLifecycle: SignedOutCases {
     /// `signedOut`.
     @inlinable public var signedOutCases: [String] { [key(Phase.self, "signedOut")] }

@@ -252,6 +252,11 @@ extension APIRequest: Surveyable {
             s.tag("exchangeCode")
             s.visit(exchange.code)
             s.visit(exchange.verifier)
+        case .requestDeviceCode:
+            s.tag("requestDeviceCode")
+        case .pollDeviceToken(let code):
+            s.tag("pollDeviceToken")
+            s.visit(code)
         }
     }
 }

@@ -392,6 +392,7 @@ extension Survey {
             world.history.codes = []  // The client's memory of sent codes is gone; the server's own cooldown answers now.
             world.history.liveAfterLogout = []  // The background sign-out ended with the process.
             world.history.rateLimits = []  // The client's memory of the server's waits is gone; the server answers 429 again.
+            world.history.devicePolling = nil  // The device sign-in ended with the process.
             switch (mode, world.vault) {
             case (0, .unreadable(let credentials)): world.vault = .holds(credentials)
             case (1, .holds(let credentials)): world.vault = .unreadable(credentials)
@@ -540,6 +541,7 @@ extension Survey {
             history.rateLimits.removeAll { $0.endpoint == endpoint }
             history.rateLimits.append(RateLimitWindow(endpoint: endpoint, until: now + retryAfter))
         }
+        history.learnDevicePolling(reply, to: exchange.request, at: now)
         switch (exchange.request, reply) {
         case (.refresh(let old), .refreshed(let tokens)):
             if let new = tokens.refreshToken, new != old, !history.retiredRefreshTokens.contains(old) {
@@ -563,6 +565,9 @@ extension Survey {
         switch effect {
         case .send(let id, let request):
             world.network.append(Exchange(id: id, request: request, opened: false))
+            if case .pollDeviceToken(let code) = request, world.history.devicePolling?.deviceCode == code {
+                world.history.devicePolling?.since = world.now  // The next poll counts from this one.
+            }
             if case .protected(let call, _) = request {
                 if let index = world.history.callSends.firstIndex(where: { $0.call == call }) {
                     world.history.callSends[index].sends += 1
@@ -615,6 +620,9 @@ extension Survey {
         if !signedInBefore, signedInAfter, !world.history.rateLimits.isEmpty {
             world.history.rateLimits = []  // A session beginning starts the limits over: a new grant, a new refresh token.
         }
+        if let polling = world.history.devicePolling, signedInAfter || world.now >= polling.expiresAt {
+            world.history.devicePolling = nil  // Signed in, or the codes expired: no poll for them may leave any more.
+        }
         if !world.history.inFlightAtSignOut.isEmpty {
             world.history.inFlightAtSignOut.removeAll { id in !world.network.contains { $0.id == id } }
         }
@@ -640,7 +648,8 @@ extension APIRequest {
             bearer.token
         case .openRealtime(let token): token
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
-            .signIn, .register, .requestPasswordReset, .resetPassword, .oauthURL, .signInNatively, .refresh, .exchangeCode:
+            .signIn, .register, .requestPasswordReset, .resetPassword, .oauthURL, .signInNatively, .refresh, .exchangeCode, .requestDeviceCode,
+            .pollDeviceToken:
             nil
         }
     }
@@ -651,7 +660,7 @@ extension APIRequest {
         case .refresh(let token), .revoke(let token, _): token
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL,
-            .signInNatively, .currentUser, .deleteAccount, .protected, .openRealtime, .exchangeCode:
+            .signInNatively, .currentUser, .deleteAccount, .protected, .openRealtime, .exchangeCode, .requestDeviceCode, .pollDeviceToken:
             nil
         }
     }
@@ -664,7 +673,7 @@ extension APIRequest {
         case .requestPasswordReset(.email(let email)): "email:\(email.rawValue):reset_password"
         case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .register,
             .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL, .signInNatively, .refresh,
-            .currentUser, .revoke, .deleteAccount, .protected, .openRealtime, .exchangeCode:
+            .currentUser, .revoke, .deleteAccount, .protected, .openRealtime, .exchangeCode, .requestDeviceCode, .pollDeviceToken:
             nil
         }
     }
@@ -678,7 +687,7 @@ extension APIRequest {
         case .resetPassword(.emailCode(let email, _), _): "email:\(email.rawValue):reset_password"
         case .sendEmailCode, .sendPhoneCode, .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword,
             .changePassword, .oauthURL, .signInNatively, .refresh, .currentUser, .revoke, .deleteAccount, .protected, .openRealtime,
-            .exchangeCode:
+            .exchangeCode, .requestDeviceCode, .pollDeviceToken:
             nil
         }
     }
@@ -689,9 +698,9 @@ extension APIRequest {
         switch self {
         case .sendEmailCode, .registerWithEmailCode, .signInWithEmailCode, .sendPhoneCode, .signInWithPhoneCode,
             .signIn, .register, .requestPasswordReset, .resetPassword, .setPassword, .changePassword, .oauthURL,
-            .signInNatively, .deleteAccount, .exchangeCode:
+            .signInNatively, .deleteAccount, .exchangeCode, .requestDeviceCode:
             true
-        case .refresh, .currentUser, .revoke, .protected, .openRealtime:
+        case .refresh, .currentUser, .revoke, .protected, .openRealtime, .pollDeviceToken:  // A device's polls follow its timer.
             false
         }
     }

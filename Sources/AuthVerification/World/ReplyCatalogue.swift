@@ -64,6 +64,12 @@ public struct ReplyCatalogue: Sendable {
     /// sign-in names the claims, right for one attempt and wrong in each way the client must
     /// refuse (``OpenIDModel/idTokens``).
     public var idTokens: [IDTokenClaims?] = [nil]
+    /// What a device authorization endpoint issues (RFC 8628 §3.2): by default a device code
+    /// working for 20 seconds and no `interval` (so 5 seconds), which leaves room for three
+    /// polls, a `slow_down` or a lost poll among them.
+    public var deviceAuthorization = DeviceAuthorization(
+        deviceCode: DeviceCode("dc1"), prompt: UserCodePrompt(userCode: "WDJB-MJHT", verificationURI: "https://id.example/device"),
+        lifetime: .seconds(20))
 
     /// Creates a catalogue.
     @inlinable public init(
@@ -98,6 +104,7 @@ public struct ReplyCatalogue: Sendable {
         /// The answers, by what the request asks.
         @usableFromInline enum Kind: Hashable, Sendable {
             case accepted, granted, codeExchange, registration, passwordStep, authorizationURL(OAuthProvider), refreshed, currentUser
+            case deviceCode, devicePoll
             case protected, realtime(opened: Bool)
         }
 
@@ -115,6 +122,8 @@ public struct ReplyCatalogue: Sendable {
                 case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .signInNatively, .resetPassword(.emailCode, _):
                     .granted
                 case .exchangeCode: .codeExchange
+                case .requestDeviceCode: .deviceCode
+                case .pollDeviceToken: .devicePoll
                 case .register: .registration
                 case .setPassword, .changePassword: .passwordStep
                 case .oauthURL(let provider): .authorizationURL(provider)
@@ -143,16 +152,23 @@ public struct ReplyCatalogue: Sendable {
             return [.accepted(nil)] + failed
         case .granted:
             return granted + failed
-        case .codeExchange:
+        case .codeExchange, .devicePoll:
             // The token endpoint's answer: a grant with each ID token the catalogue offers (its
             // claims right for one attempt, wrong for another, or none at all).
             let shape = grants.first ?? GrantShape(withRefreshToken: true)
-            return idTokens.map { claims in
+            let tokens = idTokens.map { claims in
                 Reply.granted(
                     Grant(
                         accessToken: access, refreshToken: shape.withRefreshToken ? refresh : nil, expiry: expiry,
                         user: Self.user(passwordSet: shape.passwordSet), idToken: claims))
-            } + failed
+            }
+            guard key.kind == .devicePoll else { return tokens + failed }
+            // A device's poll may also be pending, asked to slow down, declined, expired, or unreadable (RFC 8628 §3.5).
+            let unreadable: [Reply] = failures.contains(.malformed) ? [] : [.failed(.malformed)]
+            return tokens + [.device(.authorizationPending), .device(.slowDown), .device(.accessDenied), .device(.expiredToken)] + failed
+                + unreadable
+        case .deviceCode:
+            return [.device(.codeIssued(deviceAuthorization))] + failed
         case .registration:
             let outcomes: [Reply] = registration.flatMap { outcome -> [Reply] in
                 switch outcome {

@@ -91,6 +91,10 @@ public struct History: Hashable, Sendable {
     /// kept in the vault. Forgotten once they appear nowhere; a relaunch keeps them, as the
     /// server does.
     public var revokedRefreshTokens: [RefreshToken] = []
+    /// The device sign-in's polling as the provider set it (RFC 8628), from what was sent and
+    /// answered: the device code it issued last, its interval and when the last poll left. Forgotten
+    /// once the codes have expired, when a session begins and at a relaunch.
+    public var devicePolling: DevicePolling?
 
     /// Creates an empty history.
     @inlinable public init() {}
@@ -100,6 +104,49 @@ public struct History: Hashable, Sendable {
     @inlinable public func endsLoggedOutSession(_ request: APIRequest) -> Bool {
         guard !liveAfterLogout.isEmpty, let token = request.refreshToken else { return false }
         return liveAfterLogout.contains(token)
+    }
+}
+
+/// A device code's polling as the provider set it (RFC 8628 §3.2, §3.5): the rule the device's
+/// polls must keep, learned from the answers alone.
+public struct DevicePolling: Hashable, Sendable {
+    /// The device code the provider issued last.
+    public var deviceCode: DeviceCode
+    /// When it expires (issued + `expires_in`): no poll for it after then.
+    public var expiresAt: Instant
+    /// The least time between two polls: the `interval` the provider sent (5 seconds when it sent
+    /// none), 5 seconds more for each `slow_down` it answered.
+    public var interval: Interval
+    /// When the last poll for it left, or, before the first, when it was issued.
+    public var since: Instant
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(deviceCode: DeviceCode, expiresAt: Instant, interval: Interval, since: Instant) {
+        self.deviceCode = deviceCode
+        self.expiresAt = expiresAt
+        self.interval = interval
+        self.since = since
+    }
+}
+
+extension History {
+    /// Learns what `reply` to `request`, answered at `now`, says of a device's polling: codes
+    /// issued start it (the provider's `interval`, or 5 seconds), a `slow_down` to a poll for the
+    /// code makes its interval 5 seconds longer (``SourceRules/deviceInterval(_:)``,
+    /// ``SourceRules/slowDownIncrement``).
+    @inlinable public mutating func learnDevicePolling(_ reply: Reply, to request: APIRequest, at now: Instant) {
+        switch (request, reply) {
+        case (.requestDeviceCode, .device(.codeIssued(let authorization))):
+            devicePolling = DevicePolling(
+                deviceCode: authorization.deviceCode, expiresAt: now + authorization.lifetime,
+                interval: SourceRules.deviceInterval(authorization.interval), since: now)
+        case (.pollDeviceToken(let code), .device(.slowDown)):
+            guard var polling = devicePolling, polling.deviceCode == code else { return }
+            polling.interval = polling.interval + SourceRules.slowDownIncrement
+            devicePolling = polling
+        default:
+            break
+        }
     }
 }
 
@@ -256,6 +303,15 @@ extension History: Surveyable {
         s.visit(intentSet: openIntents)
         s.visit(tokenSet: liveAfterLogout)
         s.visit(tokenSet: revokedRefreshTokens)
+        if let polling = devicePolling {
+            s.tag("devicePolling")
+            s.visit(polling.deviceCode)
+            s.visit(polling.expiresAt)
+            s.number(Int(polling.interval.milliseconds))
+            s.visit(polling.since)
+        } else {
+            s.tag("none")
+        }
         s.number(rateLimits.count)
         for window in rateLimits.sorted(by: { $0.endpoint < $1.endpoint }) {  // One window an endpoint; their order says nothing.
             s.plain(window.endpoint)

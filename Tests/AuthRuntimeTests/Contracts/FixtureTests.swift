@@ -104,6 +104,8 @@ enum Secrets {
         case .openRealtime(let token): [token.reveal()]
         case .signInNatively(let details): [details.identityToken.reveal()] + (details.authorizationCode.map { [$0.reveal()] } ?? [])
         case .exchangeCode(let exchange): [exchange.code.reveal(), exchange.verifier.reveal()]
+        case .requestDeviceCode: []
+        case .pollDeviceToken(let code): [code.reveal()]
         }
     }
 }

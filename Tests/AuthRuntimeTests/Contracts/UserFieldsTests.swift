@@ -21,8 +21,8 @@ struct UserFieldsTests {
         case .granted(let grant): grant.user
         case .refreshed(let tokens): tokens.user
         case .user(let user): user
-        case .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened, .realtimeClosed,
-            .failed:
+        case .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device, .realtimeOpened,
+            .realtimeClosed, .failed:
             nil
         }
     }

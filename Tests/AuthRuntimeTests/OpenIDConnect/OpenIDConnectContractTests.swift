@@ -380,3 +380,119 @@ struct OpenIDConnectContractTests {
         #expect(!String(describing: try contract.encode(Self.exchange)).contains("SplxlOBeZQQYbYS6WxSbIA"))
     }
 }
+
+@Suite("OpenID Connect: the device authorization grant", .timeLimit(.minutes(15)))
+struct OpenIDDeviceContractTests {
+    typealias F = OIDCFixtures
+    static let deviceCode = DeviceCode("GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS")
+    static let poll = APIRequest.pollDeviceToken(deviceCode)
+
+    @Test("the discovery document names the device authorization endpoint; without it the request is unsupported")
+    func endpoint() throws {
+        #expect(try F.provider().deviceAuthorizationEndpoint?.absoluteString == "https://id.example.com/o/device-authorization/")
+        var provider = try F.provider()
+        provider.deviceAuthorizationEndpoint = nil
+        let contract = OpenIDConnectContract(provider: provider, clientID: "app-1", redirectURI: F.redirect)
+        #expect(throws: ContractError.self) { try contract.encode(.requestDeviceCode) }
+        #expect(try contract.encode(Self.poll).url == provider.tokenEndpoint)  // The token endpoint is always there.
+    }
+
+    @Test("the device authorization request and the poll are form POSTs as the fixtures")
+    func encodes() throws {
+        let contract = try F.contract()
+        let authorize = try contract.encode(.requestDeviceCode)
+        #expect(authorize.method == "POST" && authorize.url.absoluteString == "https://id.example.com/o/device-authorization/")
+        #expect(authorize.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(F.fields(authorize) == (try F.form("device-authorization.request.json")))
+        let poll = try contract.encode(Self.poll)
+        #expect(poll.method == "POST" && poll.url.absoluteString == "https://id.example.com/o/token/")
+        #expect(F.fields(poll) == (try F.form("token.request.device-code.json")))
+    }
+
+    @Test("the codes issued decode with the prompt, the lifetime and the interval, or no interval when absent")
+    func decodesTheCodes() throws {
+        let contract = try F.contract()
+        let prompt = UserCodePrompt(
+            userCode: "WDJB-MJHT", verificationURI: "https://id.example.com/device",
+            verificationURIComplete: "https://id.example.com/device?user_code=WDJB-MJHT")
+        #expect(
+            contract.decode(try F.response("device-authorization.response.200.json"), for: .requestDeviceCode, receivedAt: F.now)
+                == .device(
+                    .codeIssued(DeviceAuthorization(deviceCode: Self.deviceCode, prompt: prompt, lifetime: .seconds(1800), interval: .seconds(5)))))
+        #expect(
+            contract.decode(try F.response("device-authorization.response.200.minimal.json"), for: .requestDeviceCode, receivedAt: F.now)
+                == .device(
+                    .codeIssued(
+                        DeviceAuthorization(
+                            deviceCode: Self.deviceCode,
+                            prompt: UserCodePrompt(userCode: "WDJB-MJHT", verificationURI: "https://id.example.com/device"),
+                            lifetime: .seconds(1800)))))
+        #expect(
+            contract.decode(try F.response("device-authorization.response.401.invalid-client.json"), for: .requestDeviceCode, receivedAt: F.now)
+                == .failed(.unauthorized("Client authentication failed.")))
+    }
+
+    @Test("codes without a required member or with unreadable times are malformed; verification_url is read as the URI")
+    func oddCodes() throws {
+        let contract = try F.contract()
+        func decode(_ json: String) -> Reply {
+            contract.decode(
+                HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(json.utf8)), for: .requestDeviceCode,
+                receivedAt: F.now)
+        }
+        #expect(decode(#"{"user_code": "A", "verification_uri": "https://x", "expires_in": 600}"#) == .failed(.malformed))
+        #expect(decode(#"{"device_code": "d", "verification_uri": "https://x", "expires_in": 600}"#) == .failed(.malformed))
+        #expect(decode(#"{"device_code": "d", "user_code": "A", "expires_in": 600}"#) == .failed(.malformed))
+        #expect(decode(#"{"device_code": "d", "user_code": "A", "verification_uri": "https://x"}"#) == .failed(.malformed))
+        #expect(decode(#"{"device_code": "d", "user_code": "A", "verification_uri": "https://x", "expires_in": 0}"#) == .failed(.malformed))
+        #expect(
+            decode(#"{"device_code": "d", "user_code": "A", "verification_uri": "https://x", "expires_in": 600, "interval": -5}"#)
+                == .failed(.malformed))
+        #expect(decode(#"not json"#) == .failed(.malformed))
+        #expect(
+            decode(#"{"device_code": "d", "user_code": "A", "verification_url": "https://x", "expires_in": "600", "interval": null}"#)
+                == .device(
+                    .codeIssued(
+                        DeviceAuthorization(
+                            deviceCode: DeviceCode("d"), prompt: UserCodePrompt(userCode: "A", verificationURI: "https://x"), lifetime: .seconds(600))
+                    )))
+    }
+
+    @Test("a poll's RFC 8628 §3.5 errors are the grant's own answers; another error is a failure; a grant decodes as a code exchange's")
+    func decodesThePolls() throws {
+        let contract = try F.contract()
+        for (file, answer) in [
+            ("token.response.400.authorization-pending.json", DeviceGrantReply.authorizationPending),
+            ("token.response.400.slow-down.json", .slowDown), ("token.response.400.access-denied.json", .accessDenied),
+            ("token.response.400.expired-token.json", .expiredToken),
+        ] {
+            #expect(contract.decode(try F.response(file), for: Self.poll, receivedAt: F.now) == .device(answer), "\(file)")
+        }
+        #expect(
+            contract.decode(try F.response("token.response.400.invalid-grant.json"), for: Self.poll, receivedAt: F.now)
+                == .failed(.badRequest("The authorization code is invalid or has expired.")))
+        #expect(contract.decode(try F.response("token.response.503.json"), for: Self.poll, receivedAt: F.now) == .failed(.server(status: 503, nil)))
+        // Outside a poll, access_denied is a plain refusal.
+        let exchange = APIRequest.exchangeCode(CodeExchange(code: AuthorizationCode("c"), verifier: CodeVerifier("v")))
+        #expect(
+            contract.decode(try F.response("token.response.400.access-denied.json"), for: exchange, receivedAt: F.now)
+                == .failed(.badRequest("Access was denied.")))
+        let grant = contract.decode(try F.response("token.response.200.authorization-code.json"), for: Self.poll, receivedAt: F.now)
+        guard case .granted(let granted) = grant else {
+            Issue.record("not a grant: \(grant)")
+            return
+        }
+        #expect(granted.idToken?.issuer == F.issuer && granted.accessToken == AccessToken("SlAV32hkKG"))
+    }
+
+    @Test("the logged device requests and answers mask the device code")
+    func logsMaskSecrets() throws {
+        let contract = try F.contract()
+        let poll = LogRedaction.body(try contract.encode(Self.poll).body) ?? ""
+        #expect(!poll.contains(Self.deviceCode.reveal()), "\(poll)")
+        #expect(poll.contains("client_id=app-1"))
+        let answer = LogRedaction.body(try F.bytes("device-authorization.response.200.json")) ?? ""
+        #expect(!answer.contains(Self.deviceCode.reveal()), "\(answer)")
+        #expect(!String(describing: try contract.encode(Self.poll)).contains(Self.deviceCode.reveal()))
+    }
+}

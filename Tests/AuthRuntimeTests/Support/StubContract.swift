@@ -59,6 +59,10 @@ struct StubContract: BackendContract {
             fields = ["refreshToken": token.reveal()]
         case .exchangeCode(let exchange):
             fields = ["code": exchange.code.reveal(), "codeVerifier": exchange.verifier.reveal()]
+        case .requestDeviceCode:
+            break
+        case .pollDeviceToken(let code):
+            fields = ["deviceCode": code.reveal()]
         case .currentUser(let owner):
             bearer = owner
         case .revoke(let token, let owner):
@@ -98,14 +102,14 @@ struct StubContract: BackendContract {
         case .oauthURL:
             return string("url").map(Reply.authorizationURL) ?? .failed(.malformed)
         case .signIn, .register, .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .resetPassword, .signInNatively,
-            .exchangeCode:
+            .exchangeCode, .pollDeviceToken:
             guard let access = string("accessToken") else { return .accepted(string("message")) }
             return .granted(
                 Grant(
                     accessToken: AccessToken(access), refreshToken: string("refreshToken").map(RefreshToken.init), expiry: expiry,
                     user: user))
         case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .setPassword, .changePassword, .revoke, .deleteAccount, .protected,
-            .openRealtime:
+            .openRealtime, .requestDeviceCode:
             return .accepted(string("message"))
         }
     }

@@ -43,4 +43,13 @@ extension Broken {
         grant.idToken?.nonce = nonce
         return base.step(&phase, .reply(id, .granted(grant), at: at), &requests)
     }
+
+    // MARK: The device authorization grant
+
+    /// A `slow_down` is taken for `authorization_pending`: the device polls on at the interval it
+    /// had (a client that reads only whether the answer is a grant).
+    static let slowDownIgnored = Mutant<DeviceSignIn>(OpenIDModel.deviceSignIn) { base, phase, event, requests in
+        guard case .reply(let id, .device(.slowDown), let at) = event else { return base.step(&phase, event, &requests) }
+        return base.step(&phase, .reply(id, .device(.authorizationPending), at: at), &requests)
+    }
 }

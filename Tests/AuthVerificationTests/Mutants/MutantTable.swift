@@ -195,5 +195,10 @@ enum MutantTable {
         MutantCase(
             "an ID token with another nonce never signs in", shortest: 3, "nonceNotCompared", Broken.nonceNotCompared,
             under: .openIDSignIn),
+        // Start (1), the codes issued (1), the first poll at 5 s (1), slow_down (1), the next
+        // poll's wake-up 5 s later (1): sent under the interval of 10 s.
+        MutantCase(
+            "device polling is never faster than the interval, 5 s more after each slow_down", shortest: 5, "slowDownIgnored",
+            Broken.slowDownIgnored, under: .deviceSignIn),
     ]
 }

@@ -311,3 +311,22 @@ extension SmallModel where Self == SmallModels.OpenIDSignInModel {
     /// See ``SmallModels/OpenIDSignInModel``.
     static var openIDSignIn: Self { Self() }
 }
+
+extension SmallModels {
+    /// The shipped `deviceSignIn` model.
+    struct DeviceSignInModel: SmallModel {
+        typealias Intent = DeviceSignIn.Intent
+        var name: String { "deviceSignIn" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == DeviceSignIn.Intent {
+            Model(
+                name: name, machine: machine, replies: OpenIDModel.replies, finalCases: ["signedIn", "(signedIn)"], timeHorizon: .zero,
+                historyHorizon: OpenIDModel.devicePollingHorizon
+            ) { _ in OpenIDModel.deviceIntents }
+        }
+    }
+}
+
+extension SmallModel where Self == SmallModels.DeviceSignInModel {
+    /// See ``SmallModels/DeviceSignInModel``.
+    static var deviceSignIn: Self { Self() }
+}

@@ -153,7 +153,8 @@ extension SessionLifecycle {
                 requests.serverAsksToWait(for: restoring.endpoint, until: now + retryAfter)
             }
             return keep(restoring, unconfirmed: failure, at: now, &phase, &requests)
-        case .granted, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened, .realtimeClosed:
+        case .granted, .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device, .realtimeOpened,
+            .realtimeClosed:
             return keep(restoring, unconfirmed: .malformed, at: now, &phase, &requests)
         }
     }
@@ -236,7 +237,7 @@ extension SessionLifecycle {
             return end(&phase, reason: .sessionExpired, &requests)
         case .failed(let failure):
             return refreshFailedTransiently(active, failure, attempt: attempt, at: now, &phase, &requests)
-        case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened,
+        case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device, .realtimeOpened,
             .realtimeClosed:
             return refreshFailedTransiently(active, .malformed, attempt: attempt, at: now, &phase, &requests)
         }
@@ -275,7 +276,7 @@ extension SessionLifecycle {
             switch reply {
             case .failed(.unauthorized): true
             case .failed(.forbidden), .failed(.pendingApproval): policy.forbiddenEndsSession
-            case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired,
+            case .granted, .refreshed, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device,
                 .realtimeOpened, .realtimeClosed, .failed:
                 false
             }

@@ -71,7 +71,8 @@ extension SessionLifecycle {
                 return [.emit(.serverSessionEnded)]  // The server refused the refresh token: it is dead.
             case .failed(let failure):
                 return retry(signOut, after: failure, &requests)
-            case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened,
+            case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device,
+                .realtimeOpened,
                 .realtimeClosed:
                 return retry(signOut, after: .malformed, &requests)
             }

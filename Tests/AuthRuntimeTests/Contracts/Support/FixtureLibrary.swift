@@ -412,8 +412,8 @@ extension Reply {
         case .refreshed(var tokens):
             tokens.user?.attributes = [:]
             return .refreshed(tokens)
-        case .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .realtimeOpened, .realtimeClosed,
-            .failed:
+        case .accepted, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device, .realtimeOpened,
+            .realtimeClosed, .failed:
             return self
         }
     }
