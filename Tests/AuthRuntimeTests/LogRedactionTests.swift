@@ -14,7 +14,7 @@ struct LogRedactionTests {
             "accessToken", "AccessToken", "access_token", "refreshToken", "RefreshToken", "refresh_token", "resetToken",
             "ResetToken", "reset_token", "id_token", "Authorization", "authorization", "Proxy-Authorization", "Cookie",
             "Set-Cookie", "X-Refresh-Token", "X-Auth-Token", "X-Api-Key", "client_secret", "sessionId", "pin",
-            "code_verifier", "codeVerifier",
+            "code_verifier", "codeVerifier", "user_code", "device_code", "verification_uri_complete", "verification_url_complete",
         ])
     func secretNames(name: String) {
         #expect(LogRedaction.isSecretName(name))
@@ -26,7 +26,8 @@ struct LogRedactionTests {
             "email", "Email", "username", "Username", "name", "full_name", "status", "Status", "message", "detail", "error",
             "reason", "success", "data", "user", "id", "userId", "X-User-Id", "ExpiresIn", "expires_in", "TokenType", "token_type",
             "Content-Type", "purpose", "provider", "countryCode", "statusCode",
-            "code_challenge", "code_challenge_method", "grant_type", "client_id", "redirect_uri", "state", "nonce",
+            "code_challenge", "code_challenge_method", "grant_type", "client_id", "redirect_uri", "state", "nonce", "verification_uri",
+            "interval",
         ])
     func publicNames(name: String) {
         #expect(!LogRedaction.isSecretName(name))

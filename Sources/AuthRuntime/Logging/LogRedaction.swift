@@ -15,6 +15,8 @@ public enum LogRedaction {
     public static func isSecretName(_ name: String) -> Bool {
         let key = String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
         if key == "tokentype" { return false }  // "bearer": a scheme, not a credential.
+        // RFC 8628's page address with the user code in it: whoever reads it can approve a sign-in.
+        if key == "verificationuricomplete" || key == "verificationurlcomplete" { return true }
         if secretFragments.contains(where: { key.contains($0) }) { return true }
         if key.hasPrefix("otp") || key.hasSuffix("otp") || key == "pin" { return true }
         return key.hasSuffix("code") && !publicCodes.contains(key)
