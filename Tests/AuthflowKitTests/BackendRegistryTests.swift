@@ -56,9 +56,9 @@ struct BackendRegistryTests {
         }
     }
 
-    @Test("the reference backend serves every documented backend under the same name")
+    @Test("the reference backend serves every documented backend under the same name, then OpenID Connect")
     func reference() {
-        #expect(ServedBackend.allCases.map(\.rawValue) == Self.ids)
+        #expect(ServedBackend.allCases.map(\.rawValue) == Self.ids + [Backend.openIDConnect.id])
     }
 
     @Test("a backend of one's own is named by its name, and equal to another only by id")

@@ -27,7 +27,7 @@ final class ProbedServer: Sendable {
         switch backend {
         case .everday: baseURL = root.appendingPathComponent("api")
         case .subspace, .anonymousWall, .hero365: baseURL = root.appendingPathComponent("api/v1")
-        case .vynqTalk: baseURL = root
+        case .vynqTalk, .openIDConnect: baseURL = root
         }
     }
 
@@ -90,6 +90,8 @@ final class ProbedServer: Sendable {
             probe.phone = "+15555550123"
             probe.makePassword = password
             return await probe.run()
+        case .openIDConnect:
+            return ProbeReport(backend: "openIDConnect", baseURL: baseURL.absoluteString, accountPrefix: prefix, rows: [], requests: 0)
         }
     }
 
@@ -101,6 +103,7 @@ final class ProbedServer: Sendable {
         case .vynqTalk: VynqTalkProbe.plan
         case .anonymousWall: AnonymousWallProbe.plan
         case .hero365: Hero365Probe.plan
+        case .openIDConnect: []
         }
     }
 
