@@ -20,9 +20,10 @@ struct BackendRegistryTests {
         #expect(Set(Backend.documented.map(\.name)).count == Backend.documented.count)
     }
 
-    @Test("the command line serves, tours and probes exactly the documented backends, in order")
+    @Test("the command line serves, tours and probes exactly the documented backends, in order, then OpenID Connect")
     func commandLine() {
-        #expect(ShippedBackend.all.map(\.backend.id) == Self.ids)
+        #expect(ShippedBackend.all.map(\.backend.id) == Self.ids + [Backend.openIDConnect.id])
+        #expect(ShippedBackend.named("oidc")?.backend == .openIDConnect)
     }
 
     @Test("the runtime has exactly one contract per documented backend, in order, each naming its backend")
