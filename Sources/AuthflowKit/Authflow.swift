@@ -27,14 +27,19 @@ public enum Authflow {
                                                                run the reference backend for local app development, logging
                                                                each request (--quiet: not); --deployed answers as the deployed
                                                                servers do, not as their documents say; --deviate makes Everday
-                                                               differ from its document (see serve --help); Ctrl-C stops it
+                                                               or the OpenID Connect provider (oidc) differ (see serve --help);
+                                                               Ctrl-C stops it
           authflow demo                                        every backend's main lifecycle over HTTP through the real runner,
                                                                printing each state transition; exit 1 if one went otherwise
-          authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C] [--clock-command C]
-                                                               check a live server against the backend's document through the real
-                                                               client, a row per lifecycle and edge request; exit 1 when a difference
-                                                               breaks the client; loopback only unless --i-own-this-server; at most
-                                                               100 requests, 10 a second; every backend
+          authflow probe <backend> --base-url URL [--json] [--dry-run] [--code-command C] [--approve-command C]
+                [--unapprove-command C] [--clock-command C] [--oauth-command C] [--phone P] [--email-domain D]
+          authflow probe oidc --issuer URL --client-id ID [--redirect-uri URI] [--oauth-command C] [--json] [--dry-run]
+                                                               check a live server against the backend's document (an OpenID Connect
+                                                               provider against the standards) through the real client, a row per
+                                                               lifecycle and edge request; exit 1 when a difference breaks the client;
+                                                               loopback only unless --i-own-this-server; at most 100 requests, 10 a
+                                                               second; every backend; oidc checks discovery and error bodies without
+                                                               a login, the rest with --oauth-command signing in for it
           authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]
                                                                the performance figures, measured side by side in one run, each
                                                                target met or not; --strict: exit 1 when one is not met

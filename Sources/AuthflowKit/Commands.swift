@@ -213,22 +213,26 @@ extension Authflow {
             name: "serve", synopsis: "authflow serve [--backend NAME|all] [--port 8080] [--deployed] [--deviate LIST] [--quiet]",
             summary: "run the reference backend for local app development, logging each request; Ctrl-C stops it",
             options: [
-                .value("backend", "NAME", "all, or one of anonymousWall, vynqTalk, everday, subspace, hero365 (default all)"),
+                .value(
+                    "backend", "NAME",
+                    "all, or one of anonymousWall, vynqTalk, everday, subspace, hero365, openIDConnect (oidc: an OpenID Connect provider) (default all)"
+                ),
                 .value("port", "P", "the port on 127.0.0.1, 0…65535 (0 picks a free one; default 8080)", numeric: .count(0...65_535)),
                 .flag("deployed", "answer as the deployed servers do, not as their documents say"),
                 .flag("quiet", "do not log requests (method, path, status, time; bodies, queries and tokens are never logged)"),
                 .value(
                     "deviate", "LIST",
-                    "Everday answers otherwise than its document, to try `authflow probe` on: "
-                        + DevServer.deviationNames.joined(separator: ", ") + " (comma-separated)"),
+                    "Everday answers otherwise than its document, or (oidc-…) the OpenID Connect provider otherwise than the standards, "
+                        + "to try `authflow probe` on: " + DevServer.deviationNames.joined(separator: ", ") + " (comma-separated)"),
             ],
             examples: [
                 "serve --backend everday --port 8080", "serve --backend subspace --deployed",
-                "serve --port 8080 --deviate keep-session-at-logout,register-201",
+                "serve --port 8080 --deviate keep-session-at-logout,register-201", "serve --backend oidc --deviate oidc-no-pkce",
             ]),
         CommandSpec(
             name: "demo", synopsis: "authflow demo",
-            summary: "every backend's main lifecycle over HTTP through the real runner, printing each state transition; exit 1 if one went otherwise",
+            summary:
+                "every backend's main lifecycle (and OpenID Connect sign-in) over HTTP through the real runner, printing each state transition; exit 1 if one went otherwise",
             options: [], examples: ["demo"]),
         probeSpec,
         CommandSpec(

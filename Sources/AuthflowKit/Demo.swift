@@ -205,6 +205,48 @@ struct Summary: Sendable {
     var failed: [String] = []
 }
 
+extension Demo {
+    /// OpenID Connect: discovery, sign-in in the browser by code with PKCE, rotation, revocation at sign-out.
+    static func openIDConnect(_ tour: Tour) async {
+        let settings = tour.server.configuration.openIDConnect
+        let redirectURI = URL(string: settings.redirectURIs.first ?? "") ?? tour.baseURL
+        let auth: OpenIDConnectClient
+        do {
+            auth = try await OpenIDConnectClient.discover(
+                issuer: tour.baseURL, clientID: settings.clientID, redirectURI: redirectURI, vault: MemoryVault(), transport: tour.transport,
+                clock: tour.clock, logger: tour.narration())
+        } catch {
+            tour.fail("Discovery", "\(error)")
+            return
+        }
+        let root = tour.server.rootURL
+        await tour.step(
+            "Sign in in the browser: the provider redirects back with a code, exchanged once with the PKCE verifier", "signIn(browser:)",
+            on: auth
+        ) {
+            try await auth.signIn { url, _ in try await Demo.referenceBrowser(url, root: root) }
+        }
+        let before = await auth.authState
+        await tour.advance("59 minutes later the access token nears expiry: the refresh rotates the pair", by: .seconds(3540), on: auth) {
+            $0.isSignedIn && $0 != before
+        }
+        await tour.signOut(auth, "Sign out: the refresh token is revoked at the provider (RFC 7009), the vault cleared")
+        await auth.stop()
+    }
+
+    /// The user's browser at the reference provider: where its authorization endpoint sends the
+    /// browser for `url`, as `/__dev/oidc/authorize` answers it.
+    static func referenceBrowser(_ url: URL, root: URL) async throws -> URL {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        guard let dev = URL(string: root.absoluteString + "/__dev/oidc/authorize?" + query) else { throw AuthError.cancelled }
+        let response = try await URLSessionTransport(timeout: 10).send(HTTPRequest(method: "GET", url: dev))
+        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+            let text = object["redirectURL"] as? String, let redirect = URL(string: text)
+        else { throw AuthError.cancelled }
+        return redirect
+    }
+}
+
 /// One backend's tour: its API on the shared server, the shared clock, and the tally.
 final class Tour: Sendable {
     /// The backend toured.
@@ -322,7 +364,8 @@ final class Tour: Sendable {
         out("    → \(await client.authState)")
     }
 
-    private func fail(_ title: String, _ reason: String) {
+    /// Marks the step `title` failed, saying why.
+    func fail(_ title: String, _ reason: String) {
         out("    ✗ \(reason)")
         tally.withLock { $0.failed.append("\(title): \(reason)") }
     }

@@ -25,14 +25,16 @@ public final class DevServer: Sendable {
     /// `deployed` is set, as their documents say otherwise. `requestLog`, when given, hears of each request answered: method, path, status
     /// and time, never a body, header or query (see `RequestLogEntry`).
     ///
-    /// `deviations` makes Everday answer otherwise than its document says, to try `authflow probe` on.
+    /// `deviations` makes Everday answer otherwise than its document says, `openIDConnectDeviations`
+    /// the OpenID Connect provider otherwise than the standards say, to try `authflow probe` on.
     public init(
         backends: [Backend], port: UInt16, deployed: Bool = false, deviations: Configuration.Everday.Deviations = .init(),
-        requestLog: (@Sendable (RequestLogEntry) -> Void)? = nil
+        openIDConnectDeviations: Configuration.OpenIDConnect.Deviations = .init(), requestLog: (@Sendable (RequestLogEntry) -> Void)? = nil
     ) throws(ReferenceServerError) {
         var configuration = Configuration()
         if deployed { configuration.answerAsDeployed() }
         configuration.everday.deviations = deviations
+        configuration.openIDConnect.deviations = openIDConnectDeviations
         let served = backends.compactMap(ShippedBackend.of)
         server = ReferenceServer(backends: served.map(\.served), configuration: configuration, requestLog: requestLog)
         self.backends = served.map(\.backend)
@@ -79,6 +81,15 @@ public final class DevServer: Sendable {
             lines.append(
                 "  Hero365 OAuth: open the URL /auth/oauth/{provider} returns; it redirects to \(server.configuration.hero365.oauthCallbackURL)#…")
         }
+        if backends.contains(.openIDConnect) {
+            let settings = server.configuration.openIDConnect
+            lines.append(
+                "  OpenID Connect: issuer \(server.baseURL(for: .openIDConnect).absoluteString), public client \(settings.clientID), "
+                    + "redirect URI \(settings.redirectURIs.joined(separator: ", ")); /authorize signs in \(settings.user.preferredUsername) "
+                    + "(or login_hint) without a page")
+            lines.append(
+                "  OpenID Connect browser (no redirect): GET    \(root)/__dev/oidc/authorize?<the authorization URL's query>  → {\"redirectURL\": …}")
+        }
         return lines
     }
 
@@ -88,28 +99,43 @@ public final class DevServer: Sendable {
         return ShippedBackend.named(name).map { [$0.backend] }
     }
 
-    /// The names `--deviate` takes, each a way Everday may answer otherwise than its document says.
+    /// The names `--deviate` takes, each a way Everday may answer otherwise than its document says,
+    /// or (`oidc-…`) the OpenID Connect provider otherwise than the standards say.
     public static let deviationNames = [
         "keep-session-at-logout", "accept-consumed-refresh", "register-201", "rename-token-keys", "strict-password", "lockout",
+        "oidc-no-pkce", "oidc-reusable-codes", "oidc-no-rotation", "oidc-accept-consumed-refresh", "oidc-keep-revoked",
+        "oidc-errors-without-code",
     ]
 
+    /// What `--deviate` switched on, per backend.
+    struct Deviations {
+        var everday = Configuration.Everday.Deviations()
+        var openIDConnect = Configuration.OpenIDConnect.Deviations()
+    }
+
     /// The deviations a comma-separated list of ``deviationNames`` switches on, or `nil` naming the first unknown one.
-    static func deviations(named list: String) -> Result<Configuration.Everday.Deviations, Authflow.CommandProblem> {
-        var deviations = Configuration.Everday.Deviations()
+    static func deviations(named list: String) -> Result<Deviations, Authflow.CommandProblem> {
+        var all = Deviations()
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             switch name {
-            case "keep-session-at-logout": deviations.keepsSessionAtLogout = true
-            case "accept-consumed-refresh": deviations.acceptsConsumedRefreshTokens = true
-            case "register-201": deviations.registrationStatus = 201
-            case "rename-token-keys": deviations.renamedTokenKeys = ["AccessToken": "access_token", "RefreshToken": "refresh_token"]
-            case "strict-password": deviations.minimumPasswordLength = 12
-            case "lockout": deviations.lockoutAfterFailures = 5
+            case "keep-session-at-logout": all.everday.keepsSessionAtLogout = true
+            case "accept-consumed-refresh": all.everday.acceptsConsumedRefreshTokens = true
+            case "register-201": all.everday.registrationStatus = 201
+            case "rename-token-keys": all.everday.renamedTokenKeys = ["AccessToken": "access_token", "RefreshToken": "refresh_token"]
+            case "strict-password": all.everday.minimumPasswordLength = 12
+            case "lockout": all.everday.lockoutAfterFailures = 5
+            case "oidc-no-pkce": all.openIDConnect.ignoresCodeVerifier = true
+            case "oidc-reusable-codes": all.openIDConnect.reusableCodes = true
+            case "oidc-no-rotation": all.openIDConnect.keepsRefreshToken = true
+            case "oidc-accept-consumed-refresh": all.openIDConnect.acceptsConsumedRefreshTokens = true
+            case "oidc-keep-revoked": all.openIDConnect.keepsTokensAtRevocation = true
+            case "oidc-errors-without-code": all.openIDConnect.errorsWithoutCode = true
             default:
                 return .failure(
                     Authflow.CommandProblem(description: "--deviate takes \(deviationNames.joined(separator: ", ")), not '\(name)'"))
             }
         }
-        return .success(deviations)
+        return .success(all)
     }
 }
 
@@ -149,7 +175,7 @@ extension Authflow {
     /// Serves `backends` on `port` until interrupted (or `whileRunning` returns), writing the
     /// banner, each request unless `quiet`, and `stopped` to `lines`.
     private static func serve(
-        backends: [Backend], port: UInt16, deployed: Bool, deviations: Configuration.Everday.Deviations, quiet: Bool, lines: DetachableLines,
+        backends: [Backend], port: UInt16, deployed: Bool, deviations: DevServer.Deviations, quiet: Bool, lines: DetachableLines,
         err: (String) -> Void, interrupted: Interrupt?,
         whileRunning: ((DevServer) -> Void)?
     ) -> Int32 {
@@ -162,7 +188,9 @@ extension Authflow {
         }
         let running: DevServer
         do {
-            running = try DevServer(backends: backends, port: port, deployed: deployed, deviations: deviations, requestLog: requestLog)
+            running = try DevServer(
+                backends: backends, port: port, deployed: deployed, deviations: deviations.everday,
+                openIDConnectDeviations: deviations.openIDConnect, requestLog: requestLog)
         } catch {
             err("authflow serve: cannot listen on 127.0.0.1:\(port): \(error)")
             return 69

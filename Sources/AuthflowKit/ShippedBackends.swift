@@ -3,8 +3,8 @@ import AuthRuntime
 import Foundation
 import ReferenceBackend
 
-/// What `authflow` knows of one documented backend: where the reference server serves it, its
-/// demo tour and its probe. Every command that lists backends reads ``all``, so a backend is
+/// What `authflow` knows of one documented backend, or of OpenID Connect (the standard, any
+/// provider's): where the reference server serves it, its demo tour and its probe. Every command that lists backends reads ``all``, so a backend is
 /// registered with the command line by one entry there.
 ///
 /// The client's `Backend` and the reference backend's `ServedBackend` name the same documented
@@ -24,7 +24,8 @@ struct ShippedBackend: Sendable {
     /// Runs its probe.
     let probe: @Sendable (ProbeSettings, ProbeOperator) async -> ProbeReport
 
-    /// Every backend `authflow` serves, tours and probes, in `Backend.documented` order.
+    /// Every backend `authflow` serves, tours and probes: `Backend.documented`, in order, then
+    /// `Backend.openIDConnect`.
     static let all: [ShippedBackend] = [
         ShippedBackend(
             backend: .anonymousWall, served: .anonymousWall, tour: Demo.anonymousWall, plan: AnonymousWallProbe.plan,
@@ -55,12 +56,21 @@ struct ShippedBackend: Sendable {
                 probe.phone = settings.phone
                 return await probe.run()
             }),
+        ShippedBackend(
+            backend: .openIDConnect, served: .openIDConnect, tour: Demo.openIDConnect, plan: OpenIDConnectProbe.plan,
+            probe: { settings, hooks in
+                var probe = OpenIDConnectProbe(issuer: settings.baseURL, clientID: settings.clientID ?? "", hooks: hooks)
+                if let redirectURI = settings.redirectURI { probe.redirectURI = redirectURI }
+                probe.allowsRemoteEndpoints = settings.allowsRemote
+                return await probe.run()
+            }),
     ]
 
     /// The registered backend `name` names in any casing (`everday`, `anonymousWall`,
-    /// `anonymous-wall`), or `nil`.
+    /// `anonymous-wall`; `oidc` for `openIDConnect`), or `nil`.
     static func named(_ name: String) -> ShippedBackend? {
         let key = name.lowercased().filter { $0.isLetter || $0.isNumber }
+        if key == "oidc" { return of(.openIDConnect) }
         return all.first { $0.backend.id.lowercased() == key }
     }
 

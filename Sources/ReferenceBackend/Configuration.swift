@@ -177,6 +177,73 @@ public struct Configuration: Sendable {
         public init() {}
     }
 
+    /// The OpenID Connect provider's settings: one public client, one test user, its token
+    /// lifetimes and the ways it may be told to answer otherwise than the standards say.
+    public struct OpenIDConnect: Sendable {
+        /// The user the authorization endpoint signs in, as its claims show it.
+        public struct User: Sendable, Hashable {
+            /// `sub`.
+            public var subject: String
+            /// `name`.
+            public var name: String
+            /// `email`.
+            public var email: String
+            /// `preferred_username`.
+            public var preferredUsername: String
+
+            /// Creates a user.
+            public init(subject: String, name: String, email: String, preferredUsername: String) {
+                self.subject = subject
+                self.name = name
+                self.email = email
+                self.preferredUsername = preferredUsername
+            }
+        }
+
+        /// Access-token policy (default 1 hour); `expires_in` reports its lifetime.
+        public var tokens = TokenPolicy(accessTokenLifetime: 3600)
+        /// How long a refresh token is accepted.
+        public var refreshTokenLifetime: TimeInterval = 30 * 24 * 3600
+        /// How long an authorization code may wait for its exchange.
+        public var codeLifetime: TimeInterval = 60
+        /// How long an ID token is valid (`exp - iat`).
+        public var idTokenLifetime: TimeInterval = 600
+        /// The one registered client: public (no secret), as a native app is (RFC 8252).
+        public var clientID = "app-1"
+        /// The client's registered redirect URIs, compared exactly.
+        public var redirectURIs = ["com.example.app:/oauth2redirect"]
+        /// Where the end-session endpoint may send the browser back to, compared exactly.
+        public var postLogoutRedirectURIs = ["com.example.app:/signedout"]
+        /// The user signed in when the authorization request has no `login_hint`; with one, a user
+        /// of that name is signed in (`sub` the hint, `email` `<hint>@example.com`).
+        public var user = User(subject: "user-1", name: "Jane Doe", email: "jane@example.com", preferredUsername: "jane")
+        /// The key of the ID tokens' HS256 signature (random per configuration).
+        public var idTokenSigningKey = Secrets.bytes(32)
+        /// Ways to answer otherwise than the standards say (all off by default), so a check of a
+        /// live provider (`authflow probe openIDConnect`) can be shown to notice each one.
+        public var deviations = Deviations()
+        /// Creates the defaults.
+        public init() {}
+
+        /// The provider answering otherwise than the standards say, one switch per difference.
+        public struct Deviations: Sendable {
+            /// The token endpoint exchanges a code whatever `code_verifier` comes with it, or none (RFC 7636 §4.6 not enforced).
+            public var ignoresCodeVerifier = false
+            /// A code may be exchanged again, each time for new tokens (RFC 6749 §4.1.2 not kept).
+            public var reusableCodes = false
+            /// A refresh answers a new access token and the same refresh token (no rotation).
+            public var keepsRefreshToken = false
+            /// A consumed refresh token is rotated again, instead of being refused with its family revoked.
+            public var acceptsConsumedRefreshTokens = false
+            /// Revocation answers 200 but leaves the token alive.
+            public var keepsTokensAtRevocation = false
+            /// Errors are `{"message": …}` without RFC 6749 §5.2's `error` code.
+            public var errorsWithoutCode = false
+            /// Creates the standard behaviour.
+            public init() {}
+        }
+    }
+
     /// The server's clock; tests inject one (or use `ReferenceServer.advanceClock(by:)`) to expire things without sleeping.
     public var clock: @Sendable () -> Date = { Date() }
     /// How long a connection may sit idle or mid-request before the server closes it.
@@ -197,6 +264,8 @@ public struct Configuration: Sendable {
     public var subspace = Subspace()
     /// Hero365 settings.
     public var hero365 = Hero365()
+    /// The OpenID Connect provider's settings.
+    public var openIDConnect = OpenIDConnect()
 
     /// Creates the defaults.
     public init() {}

@@ -10,6 +10,9 @@ import Foundation
 /// - `GET /__dev/oauth/complete?state=<state>[&cancel=true]` → `{"callbackURL": …}` (Hero365);
 ///   `GET /__dev/oauth/authorize?state=…` (the URL `auth/oauth/{provider}` hands out) answers
 ///   the same callback as a 302 redirect, like a provider would.
+/// - `GET /__dev/oidc/authorize?<an authorization request's query>` → `{"redirectURL": …}`: what
+///   the OpenID Connect provider's `/authorize` would redirect the browser to (a code, or an error),
+///   for tests playing the browser without following a redirect to an app's own scheme.
 /// - `POST /__dev/clock` with `{"advanceBy": seconds}` moves the server clock forward.
 /// - `POST /__dev/everday/approve` with `{"username": …}` approves a pending Everday account, as
 ///   the seeded parent would (404 when there is no such account); `POST /__dev/everday/unapprove`
@@ -20,6 +23,7 @@ struct DevEndpoints: Sendable {
     var clock: ServerClock
     var everday: Everday?
     var hero365: Hero365?
+    var openIDProvider: OpenIDProvider?
 
     /// Answers one dev request; errors are `{"error": …}`.
     func handle(_ request: ServerRequest) -> ServerResponse {
@@ -53,6 +57,13 @@ struct DevEndpoints: Sendable {
             var headers = ServerHeaders()
             headers.set("Location", callback)
             return ServerResponse(status: 302, headers: headers)
+        case ("GET", "/__dev/oidc/authorize"):
+            guard let openIDProvider else { return error(404, "OpenID Connect is not mounted") }
+            do throws(Rejection) {
+                return .json(200, ["redirectURL": .string(try openIDProvider.authorize(request.query))])
+            } catch {
+                return openIDProvider.errorResponse(error)
+            }
         case ("POST", "/__dev/clock"):
             guard let seconds = DevEndpoints.number(JSONValue.decode(request.body)?.object?["advanceBy"]) else {
                 return error(400, "Body must be {\"advanceBy\": seconds}")

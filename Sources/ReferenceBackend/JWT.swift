@@ -15,6 +15,23 @@ enum JWT {
         ].joined(separator: ".")
     }
 
+    /// A JWT signed with HS256 (HMAC-SHA256 under `key`, RFC 7518 §3.2): a real signature, unlike
+    /// ``make(claims:)``'s, so whoever holds the key can check it (the OpenID Connect provider's ID tokens).
+    static func signed(claims: [String: JSONValue], key: [UInt8]) -> String {
+        let header: JSONValue = ["alg": "HS256", "typ": "JWT"]
+        let signingInput = base64URL(header.encoded()) + "." + base64URL(JSONValue.object(claims).encoded())
+        return signingInput + "." + base64URL(Data(SHA256.hmac(key: key, Array(signingInput.utf8))))
+    }
+
+    /// Whether `token` is an HS256 JWT whose signature is `key`'s.
+    static func hasValidSignature(_ token: String, key: [UInt8]) -> Bool {
+        guard let dot = token.lastIndex(of: "."), token.split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+            return false
+        }
+        let signingInput = String(token[..<dot])
+        return String(token[token.index(after: dot)...]) == base64URL(Data(SHA256.hmac(key: key, Array(signingInput.utf8))))
+    }
+
     /// The payload of a JWT-shaped string, or `nil` when it is not one.
     static func claims(of token: String) -> [String: JSONValue]? {
         let parts = token.split(separator: ".")
@@ -48,6 +65,12 @@ enum Secrets {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return JWT.base64URL(Data(bytes))
+    }
+
+    /// `count` random bytes.
+    static func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
     /// A random UUID string, lowercased as the API documents show.

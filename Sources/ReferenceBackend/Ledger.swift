@@ -23,11 +23,12 @@ public struct Ledger: Sendable, CustomStringConvertible, CustomDebugStringConver
     public internal(set) var requestCounts: [Endpoint: Int] = [:]
     /// Every refresh token presented to a refresh endpoint, in arrival order.
     public internal(set) var refreshTokensPresented: [String] = []
-    /// Token families (sessions) in which a consumed refresh token was replayed, in order.
+    /// Token families (sessions) in which a consumed refresh token, or the authorization code
+    /// that opened them, was replayed, in order.
     public internal(set) var reuseDetections: [String] = []
     /// Token families revoked because of reuse detection, in order.
     public internal(set) var familiesRevoked: [String] = []
-    /// Sessions revoked on purpose (logout, password reset), in order.
+    /// Sessions revoked on purpose (logout, password reset, token revocation), in order.
     public internal(set) var sessionsRevoked: [String] = []
 
     /// How many `method` requests reached `path` (a template), on one backend or on all.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A loopback HTTP/1.1 server speaking the five documented backend contracts, for tests and local development.
+/// A loopback HTTP/1.1 server speaking the five documented backend contracts and OpenID Connect
+/// (a provider for one public client, see `ServedBackend.openIDConnect`), for tests and local development.
 ///
 /// Mounted alone, a backend answers its documented paths at the root; mounted together, each
 /// sits under its `ServedBackend.pathPrefix` (`/everday/api/auth/login`). Dev endpoints live under
@@ -28,7 +29,7 @@ public final class ReferenceServer: Sendable {
     private let hero365: Hero365?
     private let vynqTalk: VynqTalk?
     private let http: HTTPServer
-    private let boundPort = Locked<UInt16?>(nil)
+    private let boundPort: Locked<UInt16?>
 
     /// Creates a stopped server mounting `backends` (duplicates ignored). `requestLog`, when given,
     /// hears of every request once it is answered (see ``RequestLogEntry``: no body, query or header).
@@ -49,6 +50,7 @@ public final class ReferenceServer: Sendable {
             case .everday: return configuration.everday.tokens
             case .subspace: return configuration.subspace.tokens
             case .hero365: return configuration.hero365.tokens
+            case .openIDConnect: return configuration.openIDConnect.tokens
             }
         }
         self.sessions = sessions
@@ -56,8 +58,12 @@ public final class ReferenceServer: Sendable {
         var everday: Everday?
         var vynqTalk: VynqTalk?
         var hero365: Hero365?
+        var provider: OpenIDProvider?
+        let port = Locked<UInt16?>(nil)
+        boundPort = port
         let mounts = unique.map { backend -> Dispatcher.Mount in
             let contract: any Contract
+            let prefix = unique.count == 1 ? "" : backend.pathPrefix
             switch backend {
             case .anonymousWall: contract = AnonymousWall(services: services)
             case .vynqTalk:
@@ -73,15 +79,21 @@ public final class ReferenceServer: Sendable {
                 let made = Hero365(services: services)
                 hero365 = made
                 contract = made
+            case .openIDConnect:
+                // The issuer is the provider's base URL, known once the server listens.
+                let made = OpenIDProvider(services: services) { "http://127.0.0.1:\(port.withLock { $0 } ?? 0)\(prefix)" }
+                provider = made
+                contract = made
             }
-            return Dispatcher.Mount(prefix: unique.count == 1 ? "" : backend.pathPrefix, contract: contract)
+            return Dispatcher.Mount(prefix: prefix, contract: contract)
         }
         self.everday = everday
         self.hero365 = hero365
         self.vynqTalk = vynqTalk
         let dispatcher = Dispatcher(
             mounts: mounts, faults: faults, ledger: recorder,
-            dev: DevEndpoints(outbox: outboxStore, faults: faults, clock: clock, everday: everday, hero365: hero365)
+            dev: DevEndpoints(
+                outbox: outboxStore, faults: faults, clock: clock, everday: everday, hero365: hero365, openIDProvider: provider)
         )
         let limits = HTTPServer.Limits(
             maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes,
@@ -124,7 +136,8 @@ public final class ReferenceServer: Sendable {
     }
 
     /// The URL the backend's documented paths are appended to, e.g. `http://127.0.0.1:5123/everday`
-    /// (no prefix when it is mounted alone). For Everday, the document's base URL is this plus `/api`.
+    /// (no prefix when it is mounted alone). For Everday, the document's base URL is this plus `/api`;
+    /// for OpenID Connect, this is the issuer.
     public func baseURL(for backend: ServedBackend) -> URL {
         let prefix = backends.count == 1 ? "" : backend.pathPrefix
         return URL(string: "http://127.0.0.1:\(port ?? 0)\(prefix)")!

@@ -1,4 +1,4 @@
-/// The five documented backends the reference server can speak.
+/// The five documented backends the reference server can speak, and an OpenID Connect provider.
 ///
 /// The reference backend's own names start with `Served`/`Server` (`ServedBackend`,
 /// `ServerRequest`, `ServerResponse`, `ServerReply`, `ServerHeaders`), so code that uses both sides
@@ -17,6 +17,10 @@ public enum ServedBackend: String, CaseIterable, Sendable, Hashable, Codable {
     case subspace
     /// Hero365: email, phone and OTP sign-in, OAuth, rotating refresh, `/api/v1/...`, snake_case, `{"detail"}`.
     case hero365
+    /// An OpenID Connect provider (OAuth 2.1 for one public client): discovery, code with PKCE
+    /// S256, rotating refresh, userinfo, revocation (RFC 7009), introspection (RFC 7662), errors as
+    /// RFC 6749 §5.2 writes them. The client's name for the standard is `Backend.openIDConnect`.
+    case openIDConnect
 
     /// The path prefix in front of the documented paths when several backends are mounted at once.
     public var pathPrefix: String {
@@ -26,6 +30,7 @@ public enum ServedBackend: String, CaseIterable, Sendable, Hashable, Codable {
         case .everday: return "/everday"
         case .subspace: return "/subspace"
         case .hero365: return "/hero365"
+        case .openIDConnect: return "/oidc"
         }
     }
 }

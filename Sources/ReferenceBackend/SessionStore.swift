@@ -146,6 +146,64 @@ final class SessionStore: Sendable {
         return rotation
     }
 
+    /// What the server knows of a token it issued, for introspection (RFC 7662).
+    struct Record: Sendable, Hashable {
+        /// Whether it is an access token (else a refresh token).
+        var isAccessToken: Bool
+        /// Who it belongs to.
+        var grant: Grant
+        /// When it stops being accepted.
+        var expiresAt: Date
+        /// Where it stands now.
+        var status: TokenStatus
+        /// The claims its session was opened with.
+        var claims: [String: JSONValue]
+    }
+
+    /// The record of `token`, an access or refresh token `backend` issued; `nil` when it did not issue it.
+    func record(of token: String, for backend: ServedBackend) -> Record? {
+        let now = clock.now
+        return state.withLock { state in
+            if let access = state.access[token], access.backend == backend {
+                let session = state.sessions[access.grant.sessionID]
+                let status: TokenStatus = session?.revoked ?? true ? .revoked : access.expiresAt > now ? .live : .expired
+                return Record(
+                    isAccessToken: true, grant: access.grant, expiresAt: access.expiresAt, status: status, claims: session?.claims ?? [:])
+            }
+            if let refresh = state.refresh[token], refresh.backend == backend {
+                let session = state.sessions[refresh.grant.sessionID]
+                let status: TokenStatus =
+                    session?.revoked ?? true ? .revoked : refresh.consumed ? .consumed : refresh.expiresAt > now ? .live : .expired
+                return Record(
+                    isAccessToken: false, grant: refresh.grant, expiresAt: refresh.expiresAt, status: status, claims: session?.claims ?? [:])
+            }
+            return nil
+        }
+    }
+
+    /// Revokes the session `sessionID` of `backend`; `becauseOfReuse` records it among the
+    /// families revoked by reuse detection (an authorization code replayed), else among those
+    /// revoked on purpose. Returns whether it was open.
+    @discardableResult
+    func revoke(session sessionID: String, for backend: ServedBackend, becauseOfReuse: Bool = false) -> Bool {
+        let revoked = state.withLock { state -> Bool in
+            guard state.sessions[sessionID]?.backend == backend, state.sessions[sessionID]?.revoked == false else { return false }
+            state.sessions[sessionID]?.revoked = true
+            return true
+        }
+        if revoked {
+            ledger.record { ledger in
+                if becauseOfReuse {
+                    ledger.reuseDetections.append(sessionID)
+                    ledger.familiesRevoked.append(sessionID)
+                } else {
+                    ledger.sessionsRevoked.append(sessionID)
+                }
+            }
+        }
+        return revoked
+    }
+
     /// Where a refresh token stands, without presenting it (presenting consumes it).
     func refreshStatus(_ token: String) -> TokenStatus {
         let now = clock.now

@@ -20,9 +20,10 @@ struct BackendRegistryTests {
         #expect(Set(Backend.documented.map(\.name)).count == Backend.documented.count)
     }
 
-    @Test("the command line serves, tours and probes exactly the documented backends, in order")
+    @Test("the command line serves, tours and probes exactly the documented backends, in order, then OpenID Connect")
     func commandLine() {
-        #expect(ShippedBackend.all.map(\.backend.id) == Self.ids)
+        #expect(ShippedBackend.all.map(\.backend.id) == Self.ids + [Backend.openIDConnect.id])
+        #expect(ShippedBackend.named("oidc")?.backend == .openIDConnect)
     }
 
     @Test("the runtime has exactly one contract per documented backend, in order, each naming its backend")
@@ -56,9 +57,9 @@ struct BackendRegistryTests {
         }
     }
 
-    @Test("the reference backend serves every documented backend under the same name")
+    @Test("the reference backend serves every documented backend under the same name, then OpenID Connect")
     func reference() {
-        #expect(ServedBackend.allCases.map(\.rawValue) == Self.ids)
+        #expect(ServedBackend.allCases.map(\.rawValue) == Self.ids + [Backend.openIDConnect.id])
     }
 
     @Test("a backend of one's own is named by its name, and equal to another only by id")

@@ -27,7 +27,7 @@ final class ProbedServer: Sendable {
         switch backend {
         case .everday: baseURL = root.appendingPathComponent("api")
         case .subspace, .anonymousWall, .hero365: baseURL = root.appendingPathComponent("api/v1")
-        case .vynqTalk: baseURL = root
+        case .vynqTalk, .openIDConnect: baseURL = root
         }
     }
 
@@ -36,6 +36,7 @@ final class ProbedServer: Sendable {
     /// provider would send it.
     var hooks: ProbeOperator {
         let server = server
+        let backend = backend
         return ProbeOperator(
             code: { recipient in server.outbox(to: recipient).last?.code },
             approve: backend == .everday ? { @Sendable username in server.approve(username: username) } : nil,
@@ -44,6 +45,7 @@ final class ProbedServer: Sendable {
                 return true
             },
             oauth: { url in
+                if backend == .openIDConnect { return await ProbedServer.redirect(server.rootURL, authorization: url) }
                 let state = URLComponents(string: url)?.queryItems?.first { $0.name == "state" }?.value ?? ""
                 return await ProbedServer.callback(server.rootURL, state: state)
             },
@@ -63,6 +65,19 @@ final class ProbedServer: Sendable {
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }
         return object["callbackURL"] as? String
+    }
+
+    /// Where the reference OpenID Connect provider sends the browser for the authorization URL
+    /// `authorization`, as its dev endpoint answers it (the user signed in without a page).
+    static func redirect(_ root: URL, authorization: String) async -> String? {
+        let query = URLComponents(string: authorization)?.percentEncodedQuery ?? ""
+        guard let url = URL(string: root.absoluteString + "/__dev/oidc/authorize?" + query) else { return nil }
+        let session = URLSession.loopback()
+        defer { session.invalidateAndCancel() }
+        guard let (data, _) = try? await session.data(from: url),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object["redirectURL"] as? String
     }
 
     /// Probes the server with every hook.
@@ -90,6 +105,8 @@ final class ProbedServer: Sendable {
             probe.phone = "+15555550123"
             probe.makePassword = password
             return await probe.run()
+        case .openIDConnect:
+            return await OpenIDConnectProbe(issuer: baseURL, clientID: "app-1", hooks: hooks).run()
         }
     }
 
@@ -101,6 +118,7 @@ final class ProbedServer: Sendable {
         case .vynqTalk: VynqTalkProbe.plan
         case .anonymousWall: AnonymousWallProbe.plan
         case .hero365: Hero365Probe.plan
+        case .openIDConnect: OpenIDConnectProbe.plan
         }
     }
 
@@ -139,6 +157,42 @@ enum Deviation: String, CaseIterable, Sendable {
         switch self {
         case .keepsSessionAtLogout, .acceptsConsumedRefreshTokens, .renamedTokenKeys: .breaks
         case .registrationAnswers201, .stricterPasswordRule, .lockout: .copes
+        }
+    }
+}
+
+/// One way the reference OpenID Connect provider may differ from the standards, and the row and verdict the probe gives it.
+enum OpenIDDeviation: String, CaseIterable, Sendable {
+    case noPKCE, reusableCodes, noRotation, acceptsConsumedRefreshTokens, keepsRevokedTokens, errorsWithoutCode
+
+    func apply(_ configuration: inout Configuration) {
+        switch self {
+        case .noPKCE: configuration.openIDConnect.deviations.ignoresCodeVerifier = true
+        case .reusableCodes: configuration.openIDConnect.deviations.reusableCodes = true
+        case .noRotation: configuration.openIDConnect.deviations.keepsRefreshToken = true
+        case .acceptsConsumedRefreshTokens: configuration.openIDConnect.deviations.acceptsConsumedRefreshTokens = true
+        case .keepsRevokedTokens: configuration.openIDConnect.deviations.keepsTokensAtRevocation = true
+        case .errorsWithoutCode: configuration.openIDConnect.deviations.errorsWithoutCode = true
+        }
+    }
+
+    /// The row that notices it.
+    var step: ProbeStep {
+        switch self {
+        case .noPKCE: OpenIDConnectProbe.pkce
+        case .reusableCodes: OpenIDConnectProbe.codeReplay
+        case .noRotation: OpenIDConnectProbe.rotation
+        case .acceptsConsumedRefreshTokens: OpenIDConnectProbe.reuse
+        case .keepsRevokedTokens: OpenIDConnectProbe.afterRevocation
+        case .errorsWithoutCode: OpenIDConnectProbe.errorBody
+        }
+    }
+
+    /// Its verdict there.
+    var verdict: ProbeVerdict {
+        switch self {
+        case .noPKCE, .reusableCodes, .acceptsConsumedRefreshTokens, .keepsRevokedTokens: .breaks
+        case .noRotation, .errorsWithoutCode: .copes
         }
     }
 }
@@ -236,7 +290,7 @@ struct ProbeTests {
         let output = report.text + "\n" + report.json
         #expect(!output.contains(marker))
         #expect(!output.contains("eyJ"), "no JWT")
-        if [.everday, .hero365].contains(backend) {  // The backends whose refresh tokens the probe presents itself.
+        if [.everday, .hero365, .openIDConnect].contains(backend) {  // The backends whose refresh tokens the probe presents itself.
             let presented = served.server.ledger.refreshTokensPresented
             #expect(!presented.isEmpty)
             for token in presented { #expect(!output.contains(token)) }
@@ -266,6 +320,13 @@ struct ProbeTests {
             ["probe", "anonymousWall", "--base-url", "http://127.0.0.1:9/api/v1", "--email-domain", "edu"],
             ["probe", "hero365", "--base-url", "http://127.0.0.1:9/api/v1", "--phone", "5550123"],
             ["probe", "hero365", "--base-url", "http://127.0.0.1:9/api/v1", "--oauth-command", ""],
+            ["probe", "oidc", "--issuer", "http://127.0.0.1:9/oidc"], ["probe", "oidc", "--client-id", "app-1"],
+            ["probe", "oidc", "--base-url", "http://127.0.0.1:9/oidc", "--client-id", "app-1"],
+            ["probe", "oidc", "--issuer", "https://id.example.com", "--client-id", "app-1"],
+            ["probe", "oidc", "--issuer", "http://me:hunter2@127.0.0.1:9/oidc", "--client-id", "app-1"],
+            ["probe", "oidc", "--issuer", "http://127.0.0.1:9/oidc", "--client-id", "app 1"],
+            ["probe", "oidc", "--issuer", "http://127.0.0.1:9/oidc", "--client-id", "app-1", "--redirect-uri", "not a uri"],
+            ["probe", "everday", "--base-url", "http://127.0.0.1:9/api", "--issuer", "http://127.0.0.1:9/oidc"],
         ])
     func refusedCommandLine(_ words: [String]) {
         let run = CommandRun(words)
@@ -279,7 +340,7 @@ struct ProbeTests {
     func unknownBackend() {
         let run = CommandRun(["probe", "nobody", "--base-url", "http://127.0.0.1:9/api"])
         #expect(run.status == 64)
-        #expect(run.err == ["authflow: no backend 'nobody'; backends: \(Backend.documented.map(\.id).joined(separator: ", "))"])
+        #expect(run.err == ["authflow: no backend 'nobody'; backends: \((Backend.documented + [.openIDConnect]).map(\.id).joined(separator: ", "))"])
     }
 
     @Test("--dry-run prints the plan and what each step needs, without sending; a server elsewhere is allowed with --i-own-this-server")
@@ -302,12 +363,62 @@ struct ProbeTests {
 
     @Test("serve --deviate switches on each named deviation", arguments: DevServer.deviationNames)
     func namedDeviation(_ name: String) throws {
-        let deviations = try DevServer.deviations(named: name).get()
+        let all = try DevServer.deviations(named: name).get()
+        let deviations = all.everday
+        let oidc = all.openIDConnect
         let switched = [
             deviations.keepsSessionAtLogout, deviations.acceptsConsumedRefreshTokens, deviations.registrationStatus != 200,
             !deviations.renamedTokenKeys.isEmpty, deviations.minimumPasswordLength != nil, deviations.lockoutAfterFailures != nil,
+            oidc.ignoresCodeVerifier, oidc.reusableCodes, oidc.keepsRefreshToken, oidc.acceptsConsumedRefreshTokens,
+            oidc.keepsTokensAtRevocation, oidc.errorsWithoutCode,
         ]
         #expect(switched.filter { $0 }.count == 1)
+    }
+
+    @Test(
+        "OpenID Connect: --dry-run lists every check, those needing a login skipped without --oauth-command; a provider elsewhere needs --i-own-this-server"
+    )
+    func openIDDryRun() {
+        let run = CommandRun(["probe", "oidc", "--issuer", "https://id.example.com", "--client-id", "app-1", "--i-own-this-server", "--dry-run"])
+        #expect(run.status == 0, "\(run.err)")
+        let text = run.out.joined(separator: "\n")
+        #expect(text.contains("authflow probe openIDConnect — https://id.example.com (dry run: nothing sent)"))
+        for step in OpenIDConnectProbe.plan { #expect(text.contains(step.name)) }
+        #expect(text.contains("skipped, needs: --oauth-command"))
+        #expect(text.contains("creates no account"))
+    }
+
+    @Test("OpenID Connect: without --oauth-command the probe checks what needs no login and skips the rest, saying so")
+    func openIDWithoutLogin() async throws {
+        let served = try ProbedServer(.openIDConnect)
+        var hooks = served.hooks
+        hooks.oauth = nil
+        let report = await OpenIDConnectProbe(issuer: served.baseURL, clientID: "app-1", hooks: hooks).run()
+        let ran = report.rows.filter { $0.verdict != .skipped }.map(\.step)
+        #expect(ran == OpenIDConnectProbe.plan.prefix(7).map(\.name))
+        #expect(report.rows.allSatisfy { $0.verdict == .conforms || $0.note == "needs: --oauth-command" }, "\(report.text)")
+        #expect(report.status == 0)
+    }
+
+    @Test("OpenID Connect: a wrong issuer is caught on the discovery row, and nothing else is sent")
+    func openIDWrongIssuer() async throws {
+        let served = try ProbedServer(.openIDConnect)
+        let issuer = try #require(URL(string: served.baseURL.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost")))
+        let report = await OpenIDConnectProbe(issuer: issuer, clientID: "app-1", hooks: served.hooks).run()
+        #expect(report.rows.first?.verdict == .breaks)
+        #expect(report.rows.first?.note.contains("not '\(issuer.absoluteString)'") == true, "\(report.rows.first?.note ?? "")")
+        #expect(report.requests == 1)
+        #expect(report.status == 1)
+    }
+
+    @Test("OpenID Connect: each deviation of the reference provider is named on its row with its verdict", arguments: OpenIDDeviation.allCases)
+    func openIDDeviationCaught(_ deviation: OpenIDDeviation) async throws {
+        let served = try ProbedServer(.openIDConnect, deviation.apply)
+        let report = await served.probe()
+        let row = try #require(report.rows.first { $0.step == deviation.step.name })
+        #expect(row.verdict == deviation.verdict, "\(row.observed) — \(row.note)")
+        #expect(!row.note.isEmpty, "the row says what differs")
+        #expect(report.status == (deviation.verdict == .breaks ? 1 : 0), "\(report.text)")
     }
 
     @Test("loopback hosts are recognised; others are not", arguments: ["localhost", "127.0.0.1", "127.1.2.3", "[::1]", "::1"])

@@ -54,7 +54,7 @@ struct ServeCommandTests {
         #expect(answered.outbox == 200)
         #expect(answered.login == 405, "the documented path answers (POST only)")
         let text = out.joined(separator: "\n")
-        for prefix in ["anonymouswall", "vynqtalk", "everday", "subspace", "hero365"] {
+        for prefix in ["anonymouswall", "vynqtalk", "everday", "subspace", "hero365", "oidc"] {
             #expect(text.contains("http://127.0.0.1:\(port)/\(prefix)"))
         }
         #expect(text.contains("API: http://127.0.0.1:\(port)/everday/api"))
@@ -96,7 +96,8 @@ struct ServeCommandTests {
     func oneBackend() throws {
         #expect(DevServer.backends(named: "anonymous-wall") == [.anonymousWall])
         #expect(DevServer.backends(named: "Everday") == [.everday])
-        #expect(DevServer.backends(named: "all")?.count == 5)
+        #expect(DevServer.backends(named: "all")?.count == 6)
+        #expect(DevServer.backends(named: "oidc") == [.openIDConnect])
         #expect(DevServer.backends(named: "myspace") == nil)
         let running = try DevServer(backends: [.everday], port: 0)
         defer { running.stop() }
@@ -125,7 +126,7 @@ struct ServeCommandTests {
 
 @Suite("authflow demo", .timeLimit(.minutes(15)))
 struct DemoCommandTests {
-    static let backends = ["Anonymous Wall", "VynqTalk", "Everday", "Subspace", "Hero365"]
+    static let backends = ["Anonymous Wall", "VynqTalk", "Everday", "Subspace", "Hero365", "OpenID Connect"]
 
     @Test("the demo runs to completion, prints every backend's client calls, requests, results and states and a summary, and exits 0")
     func runsToCompletion() async {

@@ -55,7 +55,7 @@ struct ProbeReport: Sendable {
     var backend: String
     /// The base URL probed.
     var baseURL: String
-    /// The prefix of every account the run created.
+    /// The prefix of every account the run created; empty when it creates none.
     var accountPrefix: String
     /// The rows, in the order the steps ran.
     var rows: [ProbeRow]
@@ -71,7 +71,8 @@ struct ProbeReport: Sendable {
     /// The closing line: the count of each verdict.
     var summary: String {
         "\(count(.conforms)) conform, \(count(.copes)) differ but the client copes, \(count(.breaks)) break the client, "
-            + "\(count(.skipped)) skipped; \(requests) requests; accounts \(accountPrefix)…"
+            + "\(count(.skipped)) skipped; \(requests) requests; "
+            + (accountPrefix.isEmpty ? "no account created" : "accounts \(accountPrefix)…")
     }
 
     /// The table, then each note, then the summary.

@@ -51,11 +51,14 @@ struct Rejection: Error, Sendable {
     var status: Int
     var message: String
     var headers = ServerHeaders()
+    /// An error code for envelopes that carry one (RFC 6749 §5.2's `error`), when the handler named it.
+    var code: String?
 
-    init(_ status: Int, _ message: String, headers: ServerHeaders = ServerHeaders()) {
+    init(_ status: Int, _ message: String, headers: ServerHeaders = ServerHeaders(), code: String? = nil) {
         self.status = status
         self.message = message
         self.headers = headers
+        self.code = code
     }
 }
 

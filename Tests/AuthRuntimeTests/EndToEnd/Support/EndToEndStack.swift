@@ -23,8 +23,12 @@ final class EndToEndStack: Sendable {
     let log = LogSink()
 
     /// Starts a server mounting only `backend` (the API document's paths at its root), Subspace's rate
-    /// limit out of reach unless `configure` sets one.
-    init(_ backend: Backend, configure: (inout Configuration) -> Void = { _ in }) throws {
+    /// limit out of reach unless `configure` sets one. `contract` makes the contract from the
+    /// backend's base URL where `BackendContracts` has none (OpenID Connect: any provider's).
+    init(
+        _ backend: Backend, configure: (inout Configuration) -> Void = { _ in },
+        contract make: ((URL) -> any BackendContract)? = nil
+    ) throws {
         let clock = ManualClock(now: Instant(referenceNow))
         var configuration = Configuration()
         configuration.clock = { clock.now.date }
@@ -36,7 +40,8 @@ final class EndToEndStack: Sendable {
         self.backend = backend
         self.server = server
         self.clock = clock
-        self.contract = try #require(BackendContracts.contract(for: backend, server: server.baseURL(for: mounted)))
+        let base = server.baseURL(for: mounted)
+        self.contract = try #require(make.map { $0(base) } ?? BackendContracts.contract(for: backend, server: base))
     }
 
     deinit { server.stop() }
@@ -51,9 +56,10 @@ final class EndToEndStack: Sendable {
 
     /// Runs `body` with a started stack and stops the server afterwards.
     static func with<T>(
-        _ backend: Backend, configure: (inout Configuration) -> Void = { _ in }, _ body: (EndToEndStack) async throws -> T
+        _ backend: Backend, configure: (inout Configuration) -> Void = { _ in }, contract: ((URL) -> any BackendContract)? = nil,
+        _ body: (EndToEndStack) async throws -> T
     ) async throws -> T {
-        let stack = try EndToEndStack(backend, configure: configure)
+        let stack = try EndToEndStack(backend, configure: configure, contract: contract)
         defer { stack.server.stop() }
         return try await body(stack)
     }
