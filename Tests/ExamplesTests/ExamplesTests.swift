@@ -6,10 +6,15 @@ import AuthTestSupport
 @testable import EverdayExample
 import Foundation
 @testable import Hero365Example
+@testable import OpenIDConnectExample
 import ReferenceBackend
 @testable import SubspaceExample
 import Testing
 @testable import VynqTalkExample
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Each example app, run against the reference backend in process, does what it says: sign up or
 /// in, an authorized call, sign out — any failure throws its `AuthError`.
@@ -147,6 +152,31 @@ struct ExamplesTests {
         #expect(throws: ContractError.self) { try api.encode(.requestPasswordReset(.usernameOrEmail("ada"))) }
         let garbage = HTTPResponse(status: 200, body: Data("<html>portal</html>".utf8))
         #expect(api.decode(garbage, for: .refresh(RefreshToken("r")), receivedAt: .seconds(0)) == .failed(.malformed))
+    }
+
+    @Test("OpenIDConnectExample (the README's snippet): discovery, sign-in by code + PKCE, userinfo, sign out with the refresh token revoked")
+    func openIDConnect() async throws {
+        let server = try Self.server(.openIDConnect)
+        defer { server.stop() }
+        let root = server.rootURL
+        // The user's browser: where the provider's authorization endpoint sends it, asked of the
+        // reference provider's dev endpoint (it signs the test user in without a page).
+        let browser: @Sendable (URL, String?) async throws -> URL = { url, _ in
+            let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+            let session = URLSession.loopback()
+            defer { session.invalidateAndCancel() }
+            let (data, _) = try await session.data(from: try #require(URL(string: root.absoluteString + "/__dev/oidc/authorize?" + query)))
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let redirect = try #require(object?["redirectURL"] as? String)
+            return try #require(URL(string: redirect))
+        }
+        try await OpenIDConnectExample.Example.run(
+            issuer: server.baseURL(for: .openIDConnect), clientID: "app-1", redirectURI: try #require(URL(string: "com.example.app:/oauth2redirect")),
+            vault: MemoryVault(), browser: browser)
+        let base = server.baseURL(for: .openIDConnect).path
+        #expect(server.ledger.requests("POST", base + "/token") == 1)
+        #expect(server.ledger.requests("GET", base + "/userinfo") == 1)
+        #expect(server.ledger.requests("POST", base + "/revoke") == 1)
     }
 
     @Test("the README's embedding example is the SubspaceExample's code, line for line")
