@@ -8,7 +8,7 @@ import AuthCore
 extension CodeRegistration: VerifiableLifecycle {
     /// ``Menus/codeRegistration``.
     public func intents(for facts: NoMenuFacts, _ options: MenuOptions) -> [Intent] { Menus.codeRegistration }
-    /// Its codes, which the app submits, one per ``resendCooldown``.
+    /// Its codes, which the app submits, one per `resendCooldown`.
     public var codesSent: [CodeSending] { [CodeSending(cooldown: resendCooldown, submitted: true)] }
     /// `registered`.
     public var finalCases: [String] { [Phase.Case.registered.rawValue] }
@@ -192,7 +192,7 @@ extension SessionLifecycle: VerifiableLifecycle {
     }
     /// Yes: stored credentials restore the session.
     public var readsVault: Bool { true }
-    /// Whether logout revokes on the server (``SessionPolicy/revokesOnLogout``).
+    /// Whether logout revokes on the server (`SessionPolicy.revokesOnLogout`).
     public var endsServerSessions: Bool { policy.revokesOnLogout }
 }
 
