@@ -269,6 +269,38 @@ struct DerivedModelTests {
         expectSame(Models.openIDSignIn(), HandWritten.openIDSignIn())
     }
 
+    @Test(
+        "the session and realtime models keep their door menus written by hand, and derive their unreachable cases: those written by hand before"
+    )
+    func sessionUnreachableCases() {
+        let noRefresh: Set = [
+            "SessionLifecycle.Refresh.refreshing", "SessionLifecycle.Refresh.backingOff", "SessionLifecycle.Phase.passwordChangeRequired",
+        ]
+        let door: Set = ["PasswordSignIn.Phase.pendingApproval", "PasswordSignIn.Phase.rateLimited"]
+        let written: [(Models.SessionBackend, Set<String>)] = [
+            (.anonymousWall, noRefresh.union(["SessionLifecycle.Phase.restoring", "SessionLifecycle.Refresh.offline"]).union(door)),
+            // Written by hand it left out `passwordSetupRequired`, which VynqTalk's policy never demands.
+            (.vynqTalk, noRefresh.union(["SessionLifecycle.Phase.passwordSetupRequired"]).union(door)),
+            (.everday, door.union(["SessionLifecycle.Phase.passwordSetupRequired"])),
+            (
+                .subspace,
+                door.union(["SessionLifecycle.Phase.passwordSetupRequired", "SessionLifecycle.Phase.passwordChangeRequired"])
+            ),
+            (.hero365, door.union(["SessionLifecycle.Phase.passwordSetupRequired", "SessionLifecycle.Phase.passwordChangeRequired"])),
+        ]
+        for (backend, keys) in written {
+            #expect(Set(Models.session(backend).unreachableByDesign.keys) == keys, "\(backend)")
+        }
+        let realtime = Set(Models.realtime().unreachableByDesign.keys)
+        #expect(
+            realtime
+                == [
+                    "SessionLifecycle.Refresh.refreshing", "SessionLifecycle.Refresh.backingOff", "SessionLifecycle.Phase.passwordSetupRequired",
+                    "SessionLifecycle.Phase.passwordChangeRequired", "PasswordSignIn.Phase.pendingApproval", "PasswordSignIn.Phase.rateLimited",
+                    "RealtimeConnection.Phase.rejected",
+                ])
+    }
+
     @Test("every typed case name is a declared case of its phase, in order")
     func caseNames() {
         func check<Name: PhaseCaseName>(_: Name.Type) {

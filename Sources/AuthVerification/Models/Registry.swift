@@ -200,13 +200,8 @@ public enum Models {
     public static func session(_ backend: SessionBackend) -> Model<Handover<PasswordSignIn, SessionLifecycle>> {
         let policy: SessionPolicy
         var replies: ReplyCatalogue
-        var unreachable: [String: String] = [:]
         // The refreshing sessions are explored at 4 and 1 by default (see ``refreshingBounds``).
         let bounds: (inFlight: Int, stale: Int)
-        let noRefresh = [
-            "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "no refresh token",
-            "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
-        ]
         switch backend {
         case .anonymousWall, .vynqTalk:
             bounds = fullBounds  // No refresh: closes in a tenth of a second.
@@ -215,22 +210,12 @@ public enum Models {
                 supportsPasswordSetup: backend == .anonymousWall, supportsPasswordChange: backend == .anonymousWall)
             // `passwordSet` is Anonymous Wall's field; VynqTalk's users never carry it.
             replies = ReplyCatalogue(grants: backend == .anonymousWall ? [.init(passwordSet: false), .init(passwordSet: nil)] : [.init()])
-            // VynqTalk checks stored credentials at launch (`/users/me`): restoring, and offline when unanswered.
-            unreachable =
-                backend == .vynqTalk
-                ? noRefresh
-                : noRefresh.merging([
-                    "SessionLifecycle.Phase.restoring": "stored tokens are trusted", "SessionLifecycle.Refresh.offline": "no refresh to fail",
-                ]) { $1 }
         case .subspace:
             bounds = refreshingBounds
             // Both forms in one model: the document's grant (no refresh token: the session ends with
             // its token) and the deployed server's (a refresh token: rotating refresh).
             policy = SessionPolicy(refresh: modelRefreshWhenGranted(retryLimit: 3), restore: .fetchCurrentUser)
             replies = ReplyCatalogue(grants: [.init(), .init(withRefreshToken: true)], accessLifetime: tokenLifetime)
-            unreachable = [
-                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
-            ]
         case .everday, .hero365:
             bounds = refreshingBounds
             policy = SessionPolicy(
@@ -247,8 +232,6 @@ public enum Models {
                     ? [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]
                     : [.init(withRefreshToken: true)],
                 accessLifetime: tokenLifetime)
-            unreachable = ["SessionLifecycle.Phase.passwordSetupRequired": "never demanded"]
-            if backend == .hero365 { unreachable["SessionLifecycle.Phase.passwordChangeRequired"] = "never demanded" }
         }
         replies.failures = [.unauthorized(nil), .forbidden(nil), .rateLimited(retryAfter: .seconds(30)), .network, .malformed]
         if backend == .everday {
@@ -258,12 +241,17 @@ public enum Models {
             replies.passwordStepAnswersUser = false
         }
         let identifiers: PasswordSignIn.IdentifierKind = backend == .everday ? .username : .email
-        unreachable["PasswordSignIn.Phase.pendingApproval"] = "the session model's sign-in is a door, not the subject"
-        unreachable["PasswordSignIn.Phase.rateLimited"] = "idem"
+        let machine = Handover(entry: PasswordSignIn(identifiers: identifiers), session: SessionLifecycle(policy: policy))
+        // The cases the policy and the answers leave out are derived; the sign-in is a door here,
+        // offered valid input only, its cases the subject of its own model.
+        let door = [
+            UnreachableCase(PasswordSignIn.Phase.Case.pendingApproval, "the session model's sign-in is a door, not the subject"),
+            UnreachableCase(PasswordSignIn.Phase.Case.rateLimited, "the session model's sign-in is a door, not the subject"),
+        ]
         return Model(
-            name: "session.\(backend.backend.id)",
-            machine: Handover(entry: PasswordSignIn(identifiers: identifiers), session: SessionLifecycle(policy: policy)),
-            replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero,
+            name: "session.\(backend.backend.id)", machine: machine,
+            replies: replies, relaunches: true, unreachableByDesign: byDesign(machine.unreachableCases(answering: replies) + door),
+            timeHorizon: .zero,
             maxInFlight: bounds.inFlight, maxStale: bounds.stale,
             endsServerSessions: policy.revokesOnLogout,
             menu: Menus.app(
@@ -298,18 +286,18 @@ public enum Models {
         return Model(
             name: name, machine: machine,
             replies: replies, relaunches: true,
-            unreachableByDesign: [
-                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
-                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
-                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "sign-in is a door here",
-                "PasswordSignIn.Phase.rateLimited": "idem",
-                "RealtimeConnection.Phase.rejected": "without refresh a refused token ends the session in the same step",
-            ], timeHorizon: .zero,
+            // Derived from ``realtimeMachine``, of which `machine` is at most a broken variant.
+            unreachableByDesign: byDesign(realtimeMachine.unreachableCases(answering: replies)), timeHorizon: .zero,
             // `connect` carries a stale token on purpose: the composition must open with the session's own.
             menu: Menus.app(
                 [
                     .entry(.submit(identifier: Inputs.email, password: Inputs.password)), .entry(.startOver),
                     .session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1))))),
                 ], session: { .session(.session($0)) }))
+    }
+
+    /// `cases` keyed as ``LifecycleModel/unreachableByDesign`` keys them.
+    static func byDesign(_ cases: [UnreachableCase]) -> [String: String] {
+        Dictionary(cases.map { ($0.key, $0.reason) }) { first, _ in first }
     }
 }
