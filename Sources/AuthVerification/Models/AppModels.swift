@@ -35,56 +35,24 @@ extension Models {
         .network, .malformed,
     ]
 
-    // Each app's menu: the entry flows' intents do not depend on the world, so they are built
-    // once per model (wrapping each in the app's intent allocates); only the session's (and
-    // Hero365's OAuth) depend on it, through the few facts they read (see ``Menus/app(_:then:session:)``).
+    // Each app's model is derived from its composition (``Model/init(of:name:callers:maxInFlight:maxStale:unreachable:server:)``):
+    // its menu, the grants its session implies, the cases its configuration leaves out, its code
+    // rules. What each states here is its server's: the answers it gives beyond those, and the
+    // failures explored.
 
     /// Anonymous Wall's whole app.
     public static func anonymousWallApp() -> Model<AnonymousWallApp> {
-        let app = Apps.anonymousWall()
-        let entries =
-            Menus.routed(Menus.codeRegistration, into: app) + Menus.routed(Menus.passwordSignIn(.email), into: app)
-            + Menus.routed(Menus.oneTimeCode(.email), into: app)
-            + Menus.routed(Menus.passwordReset(.emailCodeWithAutoLogin), into: app)
-        var replies = aw
-        replies.failures = appFailures
-        let codes = CodeRules(cooldown: .seconds(60))
-        return Model(
-            name: "app.anonymousWall", machine: app, replies: replies, relaunches: true,
-            unreachableByDesign: [
-                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
-                "SessionLifecycle.Refresh.offline": "idem", "SessionLifecycle.Phase.restoring": "stored tokens are trusted",
-                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
-                "PasswordReset.Phase.linkSent": "Hero365's", "PasswordReset.Phase.completed": "this reset signs in",
-            ],
-            codes: codes, timeHorizon: .zero, maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale,
-            menu: Menus.app(entries) { .session($0) })
+        Model(of: Apps.anonymousWall(), name: "app.anonymousWall", maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale) {
+            $0.failures = appFailures
+        }
     }
 
     /// VynqTalk's whole app.
     public static func vynqTalkApp() -> Model<VynqTalkApp> {
-        let app = Apps.vynqTalk(connection: RealtimeConnection(maxAttempts: 2))
-        let entries =
-            Menus.routed(Menus.registration([.nameEmailPassword]), into: app) + Menus.routed(Menus.passwordSignIn(.email), into: app)
-        // `connect` carries a stale token on purpose: the composition must open with the session's own.
-        let connection: [VynqTalkApp.Intent] = [
-            .session(.connection(.disconnect)), .session(.connection(.connect(AccessToken(Symbols.name("at", 1))))),
-        ]
-        var replies = ReplyCatalogue()
-        replies.failures = [.badRequest(nil), .unauthorized(nil), .conflict(nil), .network, .malformed]
-        replies.callFailures = [.unauthorized(nil), .forbidden(nil)]
-        return Model(
-            name: "app.vynqTalk", machine: app, replies: replies,
-            relaunches: true,
-            unreachableByDesign: [
-                "SessionLifecycle.Refresh.refreshing": "no refresh token", "SessionLifecycle.Refresh.backingOff": "idem",
-                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
-                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
-                "PasswordSignIn.Phase.pendingApproval": "Everday's", "PasswordSignIn.Phase.rateLimited": "VynqTalk documents no 429",
-                "Registration.Phase.awaitingVerification": "signup signs in", "Registration.Phase.pendingApproval": "idem",
-                "RealtimeConnection.Phase.rejected": "a rejected connection signs out at once (no refresh token), within the same step",
-            ], timeHorizon: .zero,
-            menu: Menus.app(entries, then: connection) { .session(.session($0)) })
+        Model(of: Apps.vynqTalk(connection: RealtimeConnection(maxAttempts: 2)), name: "app.vynqTalk") { server in
+            server.failures = [.badRequest(nil), .unauthorized(nil), .conflict(nil), .network, .malformed]  // It documents no 429.
+            server.callFailures = [.unauthorized(nil), .forbidden(nil)]
+        }
     }
 
     /// Everday's whole app.
@@ -93,96 +61,38 @@ extension Models {
         // without) and does not close in two minutes at 4/2; the deletion is explored by the
         // mutant models (`session.restoringByUser`) and its transitions are tabled.
         let app = Apps.everday(refresh: modelRefresh(retryLimit: 2), serverSignOutAttempts: 2, accountDeletion: false)
-        let entries =
-            Menus.routed(Menus.registration([.usernamePassword]), into: app) + Menus.routed(Menus.passwordSignIn(.username), into: app)
-            + Menus.routed(Menus.passwordReset(.emailedToken), into: app)
-        var replies = ReplyCatalogue(
-            grants: [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)],
-            registration: [.pendingApproval], accessLifetime: tokenLifetime)
-        replies.failures = appFailures + [.pendingApproval(nil)]
-        replies.passwordStepFailures = [.incorrectPassword(nil)]
-        replies.passwordChangeRevokesRefreshTokens = true
-        replies.passwordStepAnswersUser = false
-        return Model(
-            name: "app.everday", machine: app,
-            replies: replies, relaunches: true,
-            unreachableByDesign: [
-                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded", "Registration.Phase.registered": "approval-gated",
-                "Registration.Phase.awaitingVerification": "approval-gated", "PasswordReset.Phase.linkSent": "Hero365's",
-                "PasswordReset.Phase.signedIn": "Everday's reset does not sign in",
-            ], timeHorizon: .zero, maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale, endsServerSessions: true,
-            menu: Menus.app(entries) { .session($0) })
+        return Model(of: app, name: "app.everday", maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale) { server in
+            server.grants.append(.init(requiresPasswordChange: true, withRefreshToken: true))  // `RequirePasswordChange`.
+            server.registration = [.pendingApproval]  // A parent approves every account.
+            server.failures = appFailures + [.pendingApproval(nil)]
+            // Its deployed change-password: a wrong current password, and a bare `{"status":"ok"}`.
+            server.passwordStepFailures = [.incorrectPassword(nil)]
+            server.passwordStepAnswersUser = false
+        }
     }
 
-    /// Subspace's whole app.
+    /// Subspace's whole app: the document's grant (no refresh token) and the deployed server's
+    /// (a rotating one), both implied by its refresh policy.
     public static func subspaceApp() -> Model<SubspaceApp> {
         let app = Apps.subspace(refresh: modelRefreshWhenGranted(retryLimit: 3))
-        let entries =
-            Menus.routed(Menus.registration([.nameEmailPassword]), into: app) + Menus.routed(Menus.passwordSignIn(.email), into: app)
-            + Menus.routed(Menus.nativeSignIn, into: app)
-        // The document's grant (no refresh token) and the deployed server's (a rotating one).
-        var replies = ReplyCatalogue(grants: [.init(), .init(withRefreshToken: true)], accessLifetime: tokenLifetime)
-        replies.failures = appFailures + [.server(status: 500, nil)]
-        return Model(
-            name: "app.subspace", machine: app, replies: replies, relaunches: true,
-            unreachableByDesign: [
-                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
-                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
-                "Registration.Phase.awaitingVerification": "register signs in", "Registration.Phase.pendingApproval": "idem",
-                "OAuthSignIn.Phase.fetchingURL": "native sign-in only: no provider hands out a URL",
-                "OAuthSignIn.Phase.awaitingCallback": "idem",
-            ], timeHorizon: .zero, maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale,
-            menu: Menus.app(entries) { .session($0) })
+        return Model(of: app, name: "app.subspace", maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale) {
+            $0.failures = appFailures + [.server(status: 500, nil)]
+        }
     }
 
     /// Hero365's whole app.
     public static func hero365App() -> Model<Hero365App> {
         let otp = OneTimeCodeSignIn(channel: .phone, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
         let app = Apps.hero365(otp: otp, refresh: modelRefresh(retryLimit: 2))
-        let entries =
-            Menus.routed(Menus.registration([.emailPassword, .phonePassword]), into: app)
-            + Menus.routed(Menus.passwordSignIn(.emailOrPhone), into: app) + Menus.routed(Menus.oneTimeCode(.phone), into: app)
-        let reset = Menus.routed(Menus.passwordReset(.emailLink), into: app)
-        let menus = Memo<Hero365MenuKey, [Hero365App.Intent]>()
-        var replies = ReplyCatalogue(
-            grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: tokenLifetime)
-        // Five entry flows and a rotating session: one definitive and one transient failure keep
-        // the whole app at about 280,000 states. The
-        // session's failure classes are explored by session.hero365, each entry flow's by its
-        // own model; what this model adds — handing over from every flow, stale answers across
-        // flows and sessions with two requests in flight, relaunch — needs no more.
-        replies.failures = [.unauthorized(nil), .network]
-        let codes = CodeRules(cooldown: otp.resendCooldown, lifetime: otp.codeLifetime, maxAttempts: otp.maxAttempts)
-        return Model(
-            name: "app.hero365",
-            machine: app,
-            replies: replies, relaunches: true,
-            unreachableByDesign: [
-                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
-                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded", "PasswordSignIn.Phase.pendingApproval": "Everday's",
-                "Registration.Phase.registered": "sign-up asks to verify", "Registration.Phase.pendingApproval": "idem",
-                "PasswordReset.Phase.awaitingProof": "recovery is a link", "PasswordReset.Phase.resetting": "idem",
-                "PasswordReset.Phase.completed": "idem", "PasswordReset.Phase.signedIn": "idem",
-                "PasswordReset.Phase.requestingAgain": "a link is requested afresh",
-                "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
-            ],
-            codes: codes, timeHorizon: .zero, maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale,
-            endsServerSessions: true  // Logout revokes at the deployed `/revoke-tokens/{user_id}`.
-        ) { snapshot in
-            // The OAuth intents depend on three facts of the world (the pending attempt, the next
-            // token indices), the session's on the call it can offer: the menu is built once for
-            // each. A walk's token indices grow with its length only, so the memo stays small.
-            let key = Hero365MenuKey(oauth: Menus.OAuthMenuKey(in: snapshot), canCall: Menus.canCall(in: snapshot, callers: 1))
-            return menus.value(key) { key in
-                entries + Menus.routed(Menus.oauth(key.oauth), into: app) + reset
-                    + Menus.session(offeringCall: key.canCall).map { .session($0) }
-            }
+        // Logout revokes at the deployed `/revoke-tokens/{user_id}` (the session's policy says so).
+        return Model(of: app, name: "app.hero365", maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale) { server in
+            server.registration = [.verificationRequired]  // Sign-up asks to verify.
+            // Five entry flows and a rotating session: one definitive and one transient failure keep
+            // the whole app at about 280,000 states. The
+            // session's failure classes are explored by session.hero365, each entry flow's by its
+            // own model; what this model adds — handing over from every flow, stale answers across
+            // flows and sessions with two requests in flight, relaunch — needs no more.
+            server.failures = [.unauthorized(nil), .network]
         }
     }
-}
-
-/// What Hero365's app menu reads of a world: the OAuth facts and the call the session can offer.
-struct Hero365MenuKey: Hashable, Sendable {
-    let oauth: Menus.OAuthMenuKey
-    let canCall: Bool
 }

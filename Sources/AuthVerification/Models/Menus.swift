@@ -87,7 +87,7 @@ public enum Menus {
 
     /// What ``oauth(in:)`` reads of a world: the pending attempt's name and the indices the
     /// callback's fresh tokens take.
-    struct OAuthMenuKey: Hashable, Sendable {
+    public struct OAuthMenuKey: Hashable, Sendable {
         let pending: String
         let access: Int
         let refresh: Int
@@ -152,22 +152,6 @@ public enum Menus {
         let withCall = entries + session(offeringCall: true).map(wrap) + more
         let withoutCall = entries + session(offeringCall: false).map(wrap) + more
         return { snapshot in canCall(in: snapshot, callers: callers) ? withCall : withoutCall }
-    }
-
-    /// `intents` of one flow, each routed into `machine` by its type (`Lifecycle.route(_:)`):
-    /// a model names the flows' own intents and never the composition's nesting.
-    static func routed<Machine: Lifecycle, Leaf: Sendable>(_ intents: [Leaf], into machine: Machine) -> [Machine.Intent] {
-        intents.map { intent in
-            guard let routed = machine.route(intent) else {
-                preconditionFailure("no flow of \(Machine.self) takes \(Leaf.self): the model's menu names a flow it does not compose")
-            }
-            return routed
-        }
-    }
-
-    /// A menu that is the same in every world: one list, built once.
-    static func fixed<Machine: Lifecycle>(_ intents: [Machine.Intent]) -> @Sendable (Snapshot<Machine>) -> [Machine.Intent] {
-        { _ in intents }
     }
 
     /// ``session(in:callers:)``, with a call or without (while `callers` calls are pending).

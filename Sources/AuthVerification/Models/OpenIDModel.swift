@@ -25,18 +25,29 @@ public enum OpenIDModel {
 
     /// The claims of an ID token for the attempt `name`, as right as can be, then changed by `change`.
     public static func claims(_ name: String, _ change: (inout IDTokenClaims) -> Void = { _ in }) -> IDTokenClaims {
+        claims(name, for: signIn, change)
+    }
+
+    /// The claims of an ID token `flow`'s provider issues for the attempt `name`, as right as can
+    /// be, then changed by `change`.
+    static func claims(_ name: String, for flow: OpenIDSignIn, _ change: (inout IDTokenClaims) -> Void = { _ in }) -> IDTokenClaims {
         var claims = IDTokenClaims(
-            issuer: issuer, subject: "u1", audiences: [clientID], expiresAt: farFuture, nonce: attempt(name).nonce)
+            issuer: flow.issuer, subject: "u1", audiences: [flow.clientID], expiresAt: farFuture, nonce: attempt(name).nonce)
         change(&claims)
         return claims
     }
 
     /// The ID tokens the token endpoint answers with: right for `n1`, right for `n2` (so wrong
     /// for the other attempt), for another client, from another issuer, expired, and none.
-    public static let idTokens: [IDTokenClaims?] = [
-        claims("n1"), claims("n2"), claims("n1") { $0.audiences = ["another-app"] }, claims("n1") { $0.issuer = "https://evil.example" },
-        claims("n1") { $0.expiresAt = .seconds(0) }, nil,
-    ]
+    public static let idTokens: [IDTokenClaims?] = idTokens(for: signIn)
+
+    /// ``idTokens`` as `flow`'s provider issues them, for `flow`'s client.
+    static func idTokens(for flow: OpenIDSignIn) -> [IDTokenClaims?] {
+        [
+            claims("n1", for: flow), claims("n2", for: flow), claims("n1", for: flow) { $0.audiences = ["another-app"] },
+            claims("n1", for: flow) { $0.issuer = "https://evil.example" }, claims("n1", for: flow) { $0.expiresAt = .seconds(0) }, nil,
+        ]
+    }
 
     /// The sign-in flow the models explore: the provider advertises RFC 9207's `iss`.
     public static let signIn = OpenIDSignIn(issuer: issuer, clientID: clientID, requiresIssuerInResponse: true)
@@ -55,7 +66,7 @@ public enum OpenIDModel {
     }
 
     /// What the menu reads of a world: the pending attempt's name.
-    struct MenuKey: Hashable, Sendable {
+    public struct MenuKey: Hashable, Sendable {
         let pending: String?
         init<Machine>(in snapshot: Snapshot<Machine>) {
             switch snapshot.phase(OpenIDSignIn.Phase.self) {
@@ -68,7 +79,10 @@ public enum OpenIDModel {
     /// The sign-in intents: a fresh attempt, a callback carrying the pending attempt's code and
     /// state from the issuer, one for the other attempt, one from another issuer, the provider's
     /// refusal, and cancel.
-    static func intents(_ key: MenuKey) -> [OpenIDSignIn.Intent] {
+    static func intents(_ key: MenuKey) -> [OpenIDSignIn.Intent] { intents(key, issuer: issuer) }
+
+    /// ``intents(_:)`` for a provider whose issuer is `issuer`.
+    static func intents(_ key: MenuKey, issuer: String) -> [OpenIDSignIn.Intent] {
         let pending = key.pending ?? "n1"
         let other = pending == "n1" ? "n2" : "n1"
         let fresh = key.pending == "n1" ? "n2" : "n1"
@@ -96,51 +110,36 @@ public enum OpenIDModel {
 extension Models {
     /// OpenID Connect sign-in alone (`OpenIDSignIn`).
     public static func openIDSignIn() -> Model<OpenIDSignIn> {
-        let menus = Memo<OpenIDModel.MenuKey, [OpenIDSignIn.Intent]>()
-        return Model(
-            name: "openIDSignIn", machine: OpenIDModel.signIn, replies: OpenIDModel.replies, finalCases: ["signedIn"], timeHorizon: .zero
-        ) { snapshot in
-            menus.value(OpenIDModel.MenuKey(in: snapshot), OpenIDModel.intents)
+        // The ID tokens follow from the flow's issuer and client; the grants are the provider's.
+        Model(of: OpenIDModel.signIn, name: "openIDSignIn") { server in
+            server.grants = OpenIDModel.replies.grants
+            server.accessLifetime = OpenIDModel.replies.accessLifetime
+            server.failures = OpenIDModel.replies.failures
         }
     }
 
     /// OpenID Connect device sign-in alone (`DeviceSignIn`, RFC 8628): its polls paced by the
     /// interval, slowed down, lost, declined, expired, cancelled and withdrawn.
     public static func deviceSignIn() -> Model<DeviceSignIn> {
-        Model(
-            name: "deviceSignIn", machine: OpenIDModel.deviceSignIn, replies: OpenIDModel.replies, finalCases: ["signedIn"],
-            timeHorizon: .zero, historyHorizon: OpenIDModel.devicePollingHorizon, menu: Menus.fixed(OpenIDModel.deviceIntents))
+        // The ID tokens and the polling horizon follow from the flow; the grants are the provider's.
+        Model(of: OpenIDModel.deviceSignIn, name: "deviceSignIn") { server in
+            server.grants = OpenIDModel.replies.grants
+            server.accessLifetime = OpenIDModel.replies.accessLifetime
+            server.failures = OpenIDModel.replies.failures
+        }
     }
 
     /// OpenID Connect sign-in in the browser or by device code, handing over to its session
     /// (`Apps.openIDConnect(_:device:refresh:restore:serverSignOutAttempts:)`): rotating refresh,
     /// the userinfo endpoint asked at launch, revocation at logout.
     /// Explored at 4 requests in flight and 1 answer left over by default, as the other refreshing
-    /// apps are (10,767 states with both sign-ins; 2,903 with the browser's alone); at 4 and 2 it
-    /// closes at 47,399 states, a logout's revocation owed across launches included.
+    /// apps are (10,767 states with both sign-ins; 976 with the browser's alone); at 4 and 2 it
+    /// closes at 47,399 states.
     public static func openIDConnectApp() -> Model<OpenIDConnectApp> {
         let app = Apps.openIDConnect(
             OpenIDModel.signIn, device: OpenIDModel.deviceSignIn, refresh: modelRefresh(retryLimit: 2), serverSignOutAttempts: 2)
-        let menus = Memo<OpenIDAppMenuKey, [OpenIDConnectApp.Intent]>()
-        return Model(
-            name: "app.openIDConnect", machine: app, replies: OpenIDModel.replies, relaunches: true,
-            unreachableByDesign: [
-                "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
-                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded",
-            ], timeHorizon: .zero, maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale, endsServerSessions: true,
-            historyHorizon: OpenIDModel.devicePollingHorizon
-        ) { snapshot in
-            let key = OpenIDAppMenuKey(signIn: OpenIDModel.MenuKey(in: snapshot), canCall: Menus.canCall(in: snapshot, callers: 1))
-            return menus.value(key) { key in
-                Menus.routed(OpenIDModel.intents(key.signIn), into: app) + Menus.routed(OpenIDModel.deviceIntents, into: app)
-                    + Menus.session(offeringCall: key.canCall).map { .session($0) }
-            }
+        return Model(of: app, name: "app.openIDConnect", maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale) {
+            $0.failures = OpenIDModel.replies.failures
         }
     }
-}
-
-/// What the OpenID Connect app's menu reads of a world.
-struct OpenIDAppMenuKey: Hashable, Sendable {
-    let signIn: OpenIDModel.MenuKey
-    let canCall: Bool
 }

@@ -2,7 +2,7 @@ import AuthCore
 
 /// The answers a backend can give, per request: success shapes and failures. Tokens in answers
 /// are symbolic (`at3`, `rt4`), fresh for each world.
-public struct ReplyCatalogue: Sendable {
+public struct ReplyCatalogue: Hashable, Sendable {
     /// A sign-in answer's shape.
     public struct GrantShape: Hashable, Sendable {
         /// `passwordSet` in the user: `false`, `true`, or absent.
