@@ -124,7 +124,7 @@ enum HandWritten {
     static func openIDConnectApp() -> Model<OpenIDConnectApp> {
         let app = Apps.openIDConnect(
             OpenIDModel.signIn, device: OpenIDModel.deviceSignIn, refresh: Models.modelRefresh(retryLimit: 2), serverSignOutAttempts: 2)
-        return Model(
+        var model = Model(
             name: "app.openIDConnect", machine: app, replies: OpenIDModel.replies, relaunches: true,
             unreachableByDesign: [
                 "SessionLifecycle.Phase.passwordSetupRequired": "never demanded",
@@ -134,6 +134,8 @@ enum HandWritten {
             route(OpenIDModel.intents(in: snapshot), app) + route(OpenIDModel.deviceIntents, app)
                 + Menus.session(in: snapshot, callers: 1).map { .session($0) }
         }
+        model.invariants.append(Catalogue.idTokenForThisClient(issuer: OpenIDModel.issuer, clientID: OpenIDModel.clientID))
+        return model
     }
 
     static let aw = ReplyCatalogue(grants: [.init(passwordSet: false), .init(passwordSet: true), .init(passwordSet: nil)])
@@ -205,16 +207,22 @@ enum HandWritten {
     }
 
     static func openIDSignIn() -> Model<OpenIDSignIn> {
-        Model(name: "openIDSignIn", machine: OpenIDModel.signIn, replies: OpenIDModel.replies, finalCases: ["signedIn"], timeHorizon: .zero) {
+        var model = Model(
+            name: "openIDSignIn", machine: OpenIDModel.signIn, replies: OpenIDModel.replies, finalCases: ["signedIn"], timeHorizon: .zero
+        ) {
             OpenIDModel.intents(in: $0)
         }
+        model.invariants.append(Catalogue.idTokenForThisClient(issuer: OpenIDModel.issuer, clientID: OpenIDModel.clientID))
+        return model
     }
 
     static func deviceSignIn() -> Model<DeviceSignIn> {
-        Model(
+        var model = Model(
             name: "deviceSignIn", machine: OpenIDModel.deviceSignIn, replies: OpenIDModel.replies, finalCases: ["signedIn"],
             timeHorizon: .zero, historyHorizon: OpenIDModel.devicePollingHorizon
         ) { _ in OpenIDModel.deviceIntents }
+        model.invariants.append(Catalogue.idTokenForThisClient(issuer: OpenIDModel.issuer, clientID: OpenIDModel.clientID))
+        return model
     }
 }
 

@@ -72,6 +72,67 @@ extension Catalogue {
 }
 
 extension Catalogue {
+    /// The PKCE verifier leaves the app only in the token request that exchanges the attempt's
+    /// code, and that request carries the attempt's own verifier: never in the authorization URL
+    /// (which carries only its S256 challenge), another request, an intent's completion or an
+    /// event the app is told. Whoever sees the verifier can redeem an intercepted code. (RFC 7636
+    /// §4.1–4.5; RFC 8252 §8.1.)
+    public static func verifierOnlyInTheTokenRequest<M>() -> Invariant<M> {
+        Invariant(
+            "the PKCE verifier leaves only in the token request", source: "RFC 7636 §4.1–4.5; RFC 8252 §8.1",
+            .step { t in
+                var verifiers: [String] = []
+                if case .awaitingCallback(let attempt)? = t.before.phase(OpenIDSignIn.Phase.self) { verifiers.append(attempt.verifier.reveal()) }
+                if case .awaitingCallback(let attempt)? = t.after.phase(OpenIDSignIn.Phase.self) { verifiers.append(attempt.verifier.reveal()) }
+                guard !verifiers.isEmpty else { return nil }
+                for effect in t.effects {
+                    if case .send(_, .exchangeCode(let exchange)) = effect {
+                        if exchange.verifier.reveal() != verifiers[0] { return "a code exchanged with a verifier that is not the attempt's" }
+                        continue
+                    }
+                    if carries(effect, anyOf: verifiers) { return "the PKCE verifier left in an effect other than the token request" }
+                }
+                return nil
+            })
+    }
+
+    /// Whether `value` holds one of `verifiers`: as a `CodeVerifier`, or inside any text, however
+    /// deeply it is nested (a URL in a completion, a field of a request). Read through `Mirror`,
+    /// not through descriptions, which hide secrets.
+    static func carries(_ value: Any, anyOf verifiers: [String]) -> Bool {
+        if let verifier = value as? CodeVerifier { return verifiers.contains(verifier.reveal()) }
+        if let text = value as? String { return verifiers.contains { text.contains($0) } }
+        return Mirror(reflecting: value).children.contains { carries($0.value, anyOf: verifiers) }
+    }
+
+    /// An ID token issued by another provider, for another client, or authorized for another
+    /// party never signs in: its `iss` must be the configured issuer exactly, its `aud` must
+    /// hold the client id, and when it holds others, its `azp` must be the client id. Stated
+    /// for one client of one provider, so the models of OpenID Connect flows add it with their
+    /// configuration (``VerifiableLifecycle/invariants(of:)``). (OpenID Connect Core §3.1.3.7
+    /// ¶2–5; RFC 9700 §4.4, mix-up.)
+    public static func idTokenForThisClient<M>(issuer: String, clientID: String) -> Invariant<M> {
+        Invariant(
+            "an ID token from another issuer or for another client never signs in", source: "OpenID Connect Core §3.1.3.7; RFC 9700 §4.4",
+            .step { t in
+                guard t.answersCurrentRequest, case .granted(let grant)? = t.reply, let claims = grant.idToken else { return nil }
+                let wrong: String
+                if claims.issuer != issuer {
+                    wrong = "from another issuer"
+                } else if !claims.audiences.contains(clientID) {
+                    wrong = "for another client"
+                } else if claims.audiences.count > 1, claims.authorizedParty != clientID {
+                    wrong = "authorized for another party"
+                } else {
+                    return nil
+                }
+                if t.after.isSignedIn, !t.before.isSignedIn { return "signed in with an ID token \(wrong)" }
+                if case .signedIn? = t.after.phase(OpenIDSignIn.Phase.self) { return "the sign-in flow accepted an ID token \(wrong)" }
+                if case .signedIn? = t.after.phase(DeviceSignIn.Phase.self) { return "the device sign-in accepted an ID token \(wrong)" }
+                return nil
+            })
+    }
+
     // MARK: The device authorization grant
 
     /// A device polls the token endpoint no faster than the provider allows: two polls for a

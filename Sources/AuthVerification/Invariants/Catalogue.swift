@@ -18,16 +18,19 @@ public enum Catalogue {
             noSecretInDescriptions(), noSecretInEventsOrEffects(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
             everyIntentFinishedOnce(), noRequestBeforeTheServersTime(), wrongCurrentPasswordKeepsSession(), noRevokedRefreshTokenUsed(),
             refusedLaunchCheckTriesRefresh(), deletedAccountLeavesNoSession(), foreignCallbackNeverAccepted(), codeExchangedAtMostOnce(),
-            foreignNonceNeverSignsIn(), devicePollingPaced(),
+            foreignNonceNeverSignsIn(), devicePollingPaced(), verifierOnlyInTheTokenRequest(),
         ]
         if let codes { list += codeInvariants(codes) }
         if serverSignOut { list.append(noOrphanedServerSession()) }
         return list
     }
 
-    /// The names of every invariant in the catalogue.
+    /// The names of every invariant in the catalogue, those a lifecycle's configuration adds
+    /// (``idTokenForThisClient(issuer:clientID:)``) included.
     public static var names: [String] {
-        let list: [Invariant<SessionLifecycle>] = all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1), serverSignOut: true)
+        let list: [Invariant<SessionLifecycle>] =
+            all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1), serverSignOut: true)
+            + [idTokenForThisClient(issuer: "", clientID: "")]
         return list.map(\.name)
     }
 

@@ -37,6 +37,10 @@ public protocol VerifiableLifecycle: Lifecycle {
     /// How far back the history must keep instants exact for the invariants on this lifecycle's
     /// requests (``LifecycleModel/historyHorizon``): a device sign-in's polling interval.
     var historyHorizon: Interval { get }
+    /// The invariants this lifecycle's configuration adds to the catalogue's, for a model of
+    /// `Root`: an OpenID Connect flow's ID tokens must be its provider's, for its client
+    /// (``Catalogue/idTokenForThisClient(issuer:clientID:)``).
+    func invariants<Root: Lifecycle>(of root: Root.Type) -> [Invariant<Root>]
 }
 
 extension VerifiableLifecycle where MenuFacts == NoMenuFacts {
@@ -59,6 +63,8 @@ extension VerifiableLifecycle {
     public var finalCases: [String] { [] }
     /// None beyond the code rules'.
     public var historyHorizon: Interval { .zero }
+    /// None beyond the catalogue's.
+    public func invariants<Root: Lifecycle>(of root: Root.Type) -> [Invariant<Root>] { [] }
 }
 
 /// The facts of a world a menu that never changes reads: none.
@@ -193,6 +199,9 @@ extension Model where Machine: VerifiableLifecycle {
         ) { snapshot in
             // Built once per facts and shared by every world with them.
             menus.value(machine.menuFacts(in: snapshot, options)) { machine.intents(for: $0, options) }
+        }
+        for invariant in machine.invariants(of: Machine.self) where !invariants.contains(where: { $0.name == invariant.name }) {
+            invariants.append(invariant)
         }
     }
 }

@@ -38,6 +38,10 @@ extension DeviceSignIn: VerifiableLifecycle {
     /// Longer than any interval a model's device code reaches before it expires
     /// (``OpenIDModel/devicePollingHorizon``).
     public var historyHorizon: Interval { OpenIDModel.devicePollingHorizon }
+    /// Its ID tokens must be its provider's, for its client.
+    public func invariants<Root: Lifecycle>(of root: Root.Type) -> [Invariant<Root>] {
+        [Catalogue.idTokenForThisClient(issuer: issuer, clientID: clientID)]
+    }
 }
 
 extension PasswordSignIn: VerifiableLifecycle {
@@ -145,6 +149,10 @@ extension OpenIDSignIn: VerifiableLifecycle {
     public func shape(_ replies: inout ReplyCatalogue) { replies.idTokens = OpenIDModel.idTokens(for: self) }
     /// `signedIn`.
     public var finalCases: [String] { [Phase.Case.signedIn.rawValue] }
+    /// Its ID tokens must be its provider's, for its client.
+    public func invariants<Root: Lifecycle>(of root: Root.Type) -> [Invariant<Root>] {
+        [Catalogue.idTokenForThisClient(issuer: issuer, clientID: clientID)]
+    }
 }
 
 // MARK: The session and the connection
@@ -246,6 +254,10 @@ extension SessionWithRealtime: VerifiableLifecycle {
     public var endsServerSessions: Bool { session.endsServerSessions }
     /// The session's.
     public var historyHorizon: Interval { session.historyHorizon }
+    /// The session's and the connection's.
+    public func invariants<Root: Lifecycle>(of root: Root.Type) -> [Invariant<Root>] {
+        session.invariants(of: root) + connection.invariants(of: root)
+    }
 }
 
 // MARK: Combinators
@@ -280,6 +292,8 @@ extension OneOf: VerifiableLifecycle where First: VerifiableLifecycle, Second: V
     public var finalCases: [String] { first.finalCases.map { "first." + $0 } + second.finalCases.map { "second." + $0 } }
     /// The longer of the two flows'.
     public var historyHorizon: Interval { max(first.historyHorizon, second.historyHorizon) }
+    /// Both flows'.
+    public func invariants<Root: Lifecycle>(of root: Root.Type) -> [Invariant<Root>] { first.invariants(of: root) + second.invariants(of: root) }
 }
 
 extension Handover: VerifiableLifecycle where Entry: VerifiableLifecycle, SessionSide: VerifiableLifecycle {
@@ -310,6 +324,8 @@ extension Handover: VerifiableLifecycle where Entry: VerifiableLifecycle, Sessio
     public var endsServerSessions: Bool { entry.endsServerSessions || session.endsServerSessions }
     /// The longer of the entry flows' and the session's.
     public var historyHorizon: Interval { max(entry.historyHorizon, session.historyHorizon) }
+    /// The entry flows' and the session's.
+    public func invariants<Root: Lifecycle>(of root: Root.Type) -> [Invariant<Root>] { entry.invariants(of: root) + session.invariants(of: root) }
 }
 
 extension ReplyCatalogue {

@@ -44,6 +44,27 @@ extension Broken {
         return base.step(&phase, .reply(id, .granted(grant), at: at), &requests)
     }
 
+    /// The authorization URL carries the verifier itself where its S256 challenge belongs (a
+    /// client that sends `code_challenge_method=plain` with the verifier in the clear).
+    static let verifierInTheAuthorizationURL = Mutant<OpenIDSignIn>(OpenIDModel.signIn) { base, phase, event, requests in
+        guard case .intent(.begin(let attempt), let id, _) = event else { return base.step(&phase, event, &requests) }
+        return base.step(&phase, event, &requests).map { effect in
+            guard case .finish(id, _) = effect else { return effect }
+            return .finish(id, .authorizationURL(OpenIDModel.issuer + "/authorize?code_challenge=" + attempt.verifier.reveal()))
+        }
+    }
+
+    /// The ID token's `iss` and `aud` are not compared with the provider's and the client's (a
+    /// client that checks only the nonce and the expiry: the mix-up attack's opening).
+    static let idTokenAudienceUnchecked = Mutant<OpenIDSignIn>(OpenIDModel.signIn) { base, phase, event, requests in
+        guard case .reply(let id, .granted(var grant), let at) = event, case .exchangingCode = phase, grant.idToken != nil
+        else { return base.step(&phase, event, &requests) }
+        grant.idToken?.issuer = OpenIDModel.issuer
+        grant.idToken?.audiences = [OpenIDModel.clientID]
+        grant.idToken?.authorizedParty = nil
+        return base.step(&phase, .reply(id, .granted(grant), at: at), &requests)
+    }
+
     // MARK: The device authorization grant
 
     /// A `slow_down` is taken for `authorization_pending`: the device polls on at the interval it

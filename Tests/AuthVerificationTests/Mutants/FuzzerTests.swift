@@ -71,6 +71,8 @@ struct FuzzerTests {
         PlantedBug("callbackStateIgnored", finds: (9_787_556_957_362_567_149, 14, "[i0, i2]")),
         PlantedBug("codeExchangeRetried", finds: (9_787_556_957_362_567_149, 43, "[i0, i1, a0.7]")),
         PlantedBug("nonceNotCompared", finds: (13_578_888_555_764_341_064, 16, "[i0, i1, a0.1]")),
+        PlantedBug("verifierInTheAuthorizationURL", finds: (9_787_556_957_362_567_149, 3, "[i0]")),
+        PlantedBug("idTokenAudienceUnchecked", finds: (13_578_888_555_764_341_064, 90, "[i0, i1, a0.2]")),
         PlantedBug("slowDownIgnored", finds: (11_185_273_306_652_760_834, 73, "[i0, a0.0, t0, a0.7, t0]")),
     ]
 

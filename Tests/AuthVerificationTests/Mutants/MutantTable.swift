@@ -199,6 +199,14 @@ enum MutantTable {
         MutantCase(
             "an ID token with another nonce never signs in", shortest: 3, "nonceNotCompared", Broken.nonceNotCompared,
             under: .openIDSignIn),
+        // Begin (1): its completion hands the app an authorization URL with the verifier in it.
+        MutantCase(
+            "the PKCE verifier leaves only in the token request", shortest: 1, "verifierInTheAuthorizationURL",
+            Broken.verifierInTheAuthorizationURL, under: .openIDSignIn),
+        // Begin (1), the callback (1), a grant whose ID token is for another client (1).
+        MutantCase(
+            "an ID token from another issuer or for another client never signs in", shortest: 3, "idTokenAudienceUnchecked",
+            Broken.idTokenAudienceUnchecked, under: .openIDSignIn),
         // Start (1), the codes issued (1), the first poll at 5 s (1), slow_down (1), the next
         // poll's wake-up 5 s later (1): sent under the interval of 10 s.
         MutantCase(

@@ -300,9 +300,14 @@ extension SmallModels {
         typealias Intent = OpenIDSignIn.Intent
         var name: String { "openIDSignIn" }
         func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == OpenIDSignIn.Intent {
-            Model(name: name, machine: machine, replies: OpenIDModel.replies, finalCases: ["signedIn", "(signedIn)"], timeHorizon: .zero) {
+            var model = Model(
+                name: name, machine: machine, replies: OpenIDModel.replies, finalCases: ["signedIn", "(signedIn)"], timeHorizon: .zero
+            ) {
                 OpenIDModel.intents(in: $0)
             }
+            // What the shipped model adds from the flow's configuration (its provider and client).
+            model.invariants.append(Catalogue.idTokenForThisClient(issuer: OpenIDModel.issuer, clientID: OpenIDModel.clientID))
+            return model
         }
     }
 }
@@ -318,10 +323,12 @@ extension SmallModels {
         typealias Intent = DeviceSignIn.Intent
         var name: String { "deviceSignIn" }
         func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == DeviceSignIn.Intent {
-            Model(
+            var model = Model(
                 name: name, machine: machine, replies: OpenIDModel.replies, finalCases: ["signedIn", "(signedIn)"], timeHorizon: .zero,
                 historyHorizon: OpenIDModel.devicePollingHorizon
             ) { _ in OpenIDModel.deviceIntents }
+            model.invariants.append(Catalogue.idTokenForThisClient(issuer: OpenIDModel.issuer, clientID: OpenIDModel.clientID))
+            return model
         }
     }
 }
