@@ -45,6 +45,8 @@ OAUTH2_PROVIDER = {
     "OIDC_RSA_PRIVATE_KEY": SIGNING_KEY.read_text() if SIGNING_KEY.exists() else "",
     "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
     "OAUTH2_VALIDATOR_CLASS": "authcore_oauth.validator.Validator",
+    # DOT's OpenID Connect server, but its device grant sends an ID token too (server.py says why).
+    "OIDC_SERVER_CLASS": "authcore_oauth.server.Server",
     "SCOPES": {
         "openid": "OpenID Connect",
         "profile": "Your name",

@@ -5,7 +5,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from oauth2_provider.decorators import protected_resource
-from oauth2_provider.models import AccessToken, Grant, IDToken, RefreshToken
+from oauth2_provider.models import AccessToken, DeviceGrant, Grant, IDToken, RefreshToken
 
 
 @protected_resource(advertise_metadata=True)
@@ -25,6 +25,11 @@ def records(request):
             "refreshTokens": RefreshToken.objects.count(),
             "activeRefreshTokens": RefreshToken.objects.filter(revoked__isnull=True).count(),
             "idTokens": IDToken.objects.count(),
+            # The device authorization grants, by status: authorization-pending, authorized, denied, expired.
+            "deviceGrants": {
+                status: DeviceGrant.objects.filter(status=status).count()
+                for status in DeviceGrant.objects.values_list("status", flat=True).distinct()
+            },
         }
     )
 

@@ -25,6 +25,8 @@ struct OAuthServer: Sendable {
     static let clientID = "authcore-app"
     static let redirectURI = URL(string: "org.authcore.tests:/oauth2redirect")!
     static let introspectionClient = (id: "authcore-introspection", secret: "introspection-secret")
+    /// The public client of the device authorization grant (RFC 8628).
+    static let deviceClientID = "authcore-device"
 
     /// `http://127.0.0.1:<port>`.
     let baseURL: URL
@@ -247,26 +249,31 @@ struct OAuthServer: Sendable {
     }
 
     /// What the server's tables hold (`/test/records`): grants (unused codes), access, refresh
-    /// and ID tokens, and the refresh tokens not revoked.
+    /// and ID tokens, the refresh tokens not revoked, and the device authorization grants by
+    /// status (`authorization-pending`, `authorized`, `denied`, `expired`).
     struct Records: Equatable, CustomStringConvertible {
         var grants = 0
         var accessTokens = 0
         var refreshTokens = 0
         var activeRefreshTokens = 0
         var idTokens = 0
+        var deviceGrants: [String: Int] = [:]
 
         var description: String {
-            "grants \(grants), access \(accessTokens), refresh \(refreshTokens) (\(activeRefreshTokens) active), ID \(idTokens)"
+            "grants \(grants), access \(accessTokens), refresh \(refreshTokens) (\(activeRefreshTokens) active), ID \(idTokens), "
+                + "device grants \(deviceGrants)"
         }
     }
 
     /// The server's own records, now.
     func records() async throws -> Records {
         let answer = try await URLSessionTransport(timeout: 10).send(HTTPRequest(method: "GET", url: url("/test/records")))
-        let json = try #require((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Int])
+        let json = try #require((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])
+        func count(_ name: String) -> Int { json[name] as? Int ?? -1 }
         return Records(
-            grants: json["grants"] ?? -1, accessTokens: json["accessTokens"] ?? -1, refreshTokens: json["refreshTokens"] ?? -1,
-            activeRefreshTokens: json["activeRefreshTokens"] ?? -1, idTokens: json["idTokens"] ?? -1)
+            grants: count("grants"), accessTokens: count("accessTokens"), refreshTokens: count("refreshTokens"),
+            activeRefreshTokens: count("activeRefreshTokens"), idTokens: count("idTokens"),
+            deviceGrants: try #require(json["deviceGrants"] as? [String: Int]))
     }
 
     /// RFC 7662 introspection with the confidential client: whether the server calls `token` active.

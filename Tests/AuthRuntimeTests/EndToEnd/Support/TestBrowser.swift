@@ -50,6 +50,47 @@ final class TestBrowser {
         throw Failure(description: "too many redirects")
     }
 
+    /// Opens `url` on the server, signing in as `username` on the login page when shown it, and
+    /// following the server's redirects: the first page that is neither (a page of the server's).
+    func open(_ url: URL, username: String, password: String) throws -> Page {
+        try follow(try send("GET", url), username: username, password: password)
+    }
+
+    /// Submits the form of `page` (one form, posted to the page itself): its hidden fields (the
+    /// CSRF token) and `fields`, as clicking its button `fields` names would; then follows the
+    /// server's redirects to the next page.
+    func submit(_ page: Page, _ fields: [(String, String)]) throws -> Page {
+        guard let form = Self.hiddenFields(page.body), form["csrfmiddlewaretoken"] != nil else {
+            throw Failure(description: "no form on \(page.url.path): \(page.body.prefix(500))")
+        }
+        return try follow(try send("POST", page.url, form: form.map { ($0.key, $0.value) } + fields), username: nil, password: nil)
+    }
+
+    /// Follows redirects from `page` (signing in once on the login page, given a user) to a page.
+    private func follow(_ page: Page, username: String?, password: String?) throws -> Page {
+        var page = page
+        var signedIn = false
+        for _ in 0..<10 {
+            if (300..<400).contains(page.status) {
+                guard let location = page.header("Location"), let next = URL(string: location, relativeTo: page.url)?.absoluteURL,
+                    next.scheme == "http"
+                else { throw Failure(description: "\(page.url.path) redirected out of the server") }
+                page = try send("GET", next)
+            } else if page.status == 200, page.url.path.hasPrefix("/accounts/login") {
+                guard let username, let password, !signedIn, let form = Self.hiddenFields(page.body) else {
+                    throw Failure(description: "the login page again: \(page.body.prefix(500))")
+                }
+                page = try send("POST", page.url, form: form.map { ($0.key, $0.value) } + [("username", username), ("password", password)])
+                signedIn = true
+            } else if page.status == 200 {
+                return page
+            } else {
+                throw Failure(description: "\(page.url.path) answered \(page.status): \(page.body.prefix(500))")
+            }
+        }
+        throw Failure(description: "too many redirects")
+    }
+
     /// One request to the loopback server, with the cookies kept so far; keeps the ones it sets.
     func send(_ method: String, _ url: URL, form: [(String, String)]? = nil) throws -> Page {
         guard url.host == "127.0.0.1", let port = url.port, let connection = RawConnection(port: UInt16(port), timeout: 10) else {
