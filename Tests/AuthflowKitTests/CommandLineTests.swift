@@ -12,7 +12,7 @@ enum NumericExpectation {
     /// `command --option`, for every numeric option the commands take.
     static let options: Set<String> = [
         "verify --seed", "verify --runs", "verify --length", "verify --in-flight", "verify --stale", "explore --depth", "explore --in-flight",
-        "explore --stale", "fuzz --seed",
+        "explore --stale", "explore --max-states", "explore --max-seconds", "fuzz --seed",
         "fuzz --runs", "fuzz --length", "replay --seed", "replay --length", "serve --port",
     ]
     /// The awkward values: zero, negative, huge (past every integer type) and not a number.
