@@ -118,7 +118,7 @@ public final class OpenIDConnectClient: BackendClient {
     }
 
     /// The provider's end-session page (RP-initiated logout), for the app to open in the browser
-    /// after ``signOut()``: signing out ends the app's session and revokes its refresh token, but
+    /// after `signOut()`: signing out ends the app's session and revokes its refresh token, but
     /// the browser may still hold the provider's own session, which would sign the next user in
     /// without asking. `nil` when the provider offers no end-session endpoint. See
     /// ``OpenIDConnectContract/endSessionURL(postLogoutRedirectURI:state:)``.

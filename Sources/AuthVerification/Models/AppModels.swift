@@ -16,14 +16,15 @@ extension Models {
     ///   over takes the three sessions to 54,401–116,618 states each, more than the budget leaves
     ///   for them.
     /// - Anonymous Wall's and Hero365's apps: one request at a time (``oneAtATime``; 57,621 and
-    ///   25,173 states). With a second request in flight they hold 130,611 and 148,476 states:
-    ///   Anonymous Wall's alone then takes about 10 seconds on one core, and the two together
+    ///   25,210 states). With a second request in flight they hold over a hundred thousand states
+    ///   each: Anonymous Wall's alone then takes about 10 seconds on one core, and the two together
     ///   leave no room for the rest. Each has four entry flows whose code cooldowns (and Anonymous
     ///   Wall's 429 windows) outlive the flow that met them; at 4 and 2 they close at 1,418,158 and
-    ///   1,269,130 states (two minutes and a minute and a half).
+    ///   1,627,615 states (minutes each).
     ///
-    /// CI checks every model at 4 and 2 as well (`authflow verify --in-flight 4 --stale 2`, about
-    /// two and a half minutes), and `verify`'s fuzz walks go up to 8 and 4 in every model.
+    /// CI checks every model at 4 and 2 as well (`authflow verify --in-flight 4 --stale 2
+    /// --diagrams`, about five minutes on two cores), and `verify`'s fuzz walks go up to 8 and 4 in
+    /// every model.
     static let refreshingBounds = (inFlight: 4, stale: 1)
     /// See ``refreshingBounds``.
     static let oneAtATime = (inFlight: 1, stale: 1)
