@@ -12,7 +12,7 @@ import Foundation
 ///     redirectURI: URL(string: "com.example.app:/oauth2redirect")!, vault: KeychainVault())
 /// // SwiftUI's WebAuthenticationSession, or any browser that hands back the redirect:
 /// let user = try await auth.signIn { url, scheme in
-///     try await webAuthenticationSession.authenticate(using: url, callbackURLScheme: scheme!)
+///     try await webAuthenticationSession.authenticate(using: url, callbackURLScheme: scheme ?? "com.example.app")
 /// }
 /// ```
 ///
