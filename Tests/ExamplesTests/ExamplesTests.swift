@@ -12,10 +12,6 @@ import ReferenceBackend
 import Testing
 @testable import VynqTalkExample
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Each example app, run against the reference backend in process, does what it says: sign up or
 /// in, an authorized call, sign out — any failure throws its `AuthError`.
 @Suite("Example apps against the reference backend", .timeLimit(.minutes(15)))
@@ -158,21 +154,9 @@ struct ExamplesTests {
     func openIDConnect() async throws {
         let server = try Self.server(.openIDConnect)
         defer { server.stop() }
-        let root = server.rootURL
-        // The user's browser: where the provider's authorization endpoint sends it, asked of the
-        // reference provider's dev endpoint (it signs the test user in without a page).
-        let browser: @Sendable (URL, String?) async throws -> URL = { url, _ in
-            let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-            let session = URLSession.loopback()
-            defer { session.invalidateAndCancel() }
-            let (data, _) = try await session.data(from: try #require(URL(string: root.absoluteString + "/__dev/oidc/authorize?" + query)))
-            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            let redirect = try #require(object?["redirectURL"] as? String)
-            return try #require(URL(string: redirect))
-        }
         try await OpenIDConnectExample.Example.run(
             issuer: server.baseURL(for: .openIDConnect), clientID: "app-1", redirectURI: try #require(URL(string: "com.example.app:/oauth2redirect")),
-            vault: MemoryVault(), browser: browser)
+            vault: MemoryVault(), browser: ReferenceProviderBrowser.at(server.rootURL))
         let base = server.baseURL(for: .openIDConnect).path
         #expect(server.ledger.requests("POST", base + "/token") == 1)
         #expect(server.ledger.requests("GET", base + "/userinfo") == 1)

@@ -81,9 +81,14 @@ extension Catalogue {
         Invariant(
             "the PKCE verifier leaves only in the token request", source: "RFC 7636 §4.1–4.5; RFC 8252 §8.1",
             .step { t in
+                // Cheap first: a step with no effect sends and tells nothing.
+                guard !t.effects.isEmpty else { return nil }
                 var verifiers: [String] = []
                 if case .awaitingCallback(let attempt)? = t.before.phase(OpenIDSignIn.Phase.self) { verifiers.append(attempt.verifier.reveal()) }
-                if case .awaitingCallback(let attempt)? = t.after.phase(OpenIDSignIn.Phase.self) { verifiers.append(attempt.verifier.reveal()) }
+                // Only the user begins an attempt: an answer, a timer or a withdrawal creates no verifier.
+                if case .intent = t.move.event, case .awaitingCallback(let attempt)? = t.after.phase(OpenIDSignIn.Phase.self) {
+                    verifiers.append(attempt.verifier.reveal())
+                }
                 guard !verifiers.isEmpty else { return nil }
                 for effect in t.effects {
                     if case .send(_, .exchangeCode(let exchange)) = effect {

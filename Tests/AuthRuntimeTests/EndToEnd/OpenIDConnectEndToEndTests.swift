@@ -39,19 +39,9 @@ enum OpenIDStack {
         return (auth, await Client(auth.runner, openConnection: { _ in nil }))
     }
 
-    /// The user's browser at the reference provider: where its authorization endpoint would send
-    /// the browser for `url`, asked of `/__dev/oidc/authorize` (the redirect goes to the app's scheme).
+    /// The user's browser at the reference provider (``ReferenceProviderBrowser``).
     static func browser(_ stack: EndToEndStack) -> @Sendable (URL, String?) async throws -> URL {
-        let root = stack.server.rootURL
-        return { url, _ in
-            let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-            let session = URLSession.loopback()
-            defer { session.invalidateAndCancel() }
-            let (data, _) = try await session.data(from: try #require(URL(string: root.absoluteString + "/__dev/oidc/authorize?" + query)))
-            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            let redirect = try #require(object?["redirectURL"] as? String)
-            return try #require(URL(string: redirect))
-        }
+        ReferenceProviderBrowser.at(stack.server.rootURL)
     }
 
     /// What the provider's introspection endpoint says of `token` (RFC 7662 `active`).
