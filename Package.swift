@@ -46,7 +46,9 @@ let package = Package(
         .testTarget(name: "AuthDiagramsTests", dependencies: ["AuthCore", "AuthVerification", "AuthDiagrams", "AuthTestSupport"]),
         .testTarget(
             name: "AuthRuntimeTests",
-            dependencies: ["AuthCore", "AuthSupport", "AuthRuntime", "ReferenceBackend", "AuthVerification", "AuthTestSupport"]),
+            dependencies: [
+                "AuthCore", "AuthSupport", "AuthRuntime", "ReferenceBackend", "AuthVerification", "AuthTestSupport", "AuthflowKit",
+            ]),
         .testTarget(name: "ReferenceBackendTests", dependencies: ["ReferenceBackend", "AuthTestSupport"]),
         .testTarget(
             name: "ExamplesTests",

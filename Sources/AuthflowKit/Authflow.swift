@@ -1,4 +1,6 @@
+import AuthRuntime
 import AuthSupport
+import Foundation
 import AuthVerification
 
 /// The `authflow` command: verify, explore, fuzz and replay the documented lifecycles.
@@ -9,8 +11,9 @@ public enum Authflow {
 
         USAGE
           authflow verify [--json] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]
-                                                               explore every lifecycle to closure, fuzz each; exit 1 on any violation,
-                                                               printed as found (a model stops at its first; --keep-going: not);
+                                                               explore every lifecycle to closure, fuzz each, check every contract
+                                                               against Fixtures/; exit 1 on any violation, printed as found (a
+                                                               model stops at its first; --keep-going: not);
                                                                --in-flight/--stale: every model at those bounds
           authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]
                                                                exhaustive exploration of one model, at its bounds or others;
@@ -55,8 +58,11 @@ public enum Authflow {
     ///
     /// `models` are the models `verify`, `explore`, `fuzz`, `replay` and `list` work on: every
     /// shipped model unless a caller (a test, an app checking its own compositions) names others.
+    /// `fixtures` is the fixture library `verify` checks every shipped contract against
+    /// (``ContractConformance``): `Fixtures/` in the current directory, the package's root.
     public static func run(
-        _ words: [String], models: [AnyModel] = Models.all, out: (String) -> Void, err: (String) -> Void
+        _ words: [String], models: [AnyModel] = Models.all, fixtures: URL = URL(fileURLWithPath: "Fixtures", isDirectory: true),
+        out: (String) -> Void, err: (String) -> Void
     ) -> Int32 {
         let arguments: Arguments
         do {
@@ -91,7 +97,7 @@ public enum Authflow {
         }
         do {
             switch name {
-            case "verify": return try verify(arguments, models: models, out: out, err: err)
+            case "verify": return try verify(arguments, models: models, fixtures: fixtures, out: out, err: err)
             case "explore": return try explore(arguments, models: models, out: out, err: err)
             case "fuzz": return try fuzz(arguments, models: models, out: out, err: err)
             case "replay": return try replay(arguments, models: models, out: out, err: err)
@@ -145,7 +151,9 @@ public enum Authflow {
         return models.indices.sorted { (rank(models[$0].name), $0) < (rank(models[$1].name), $1) }
     }
 
-    static func verify(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
+    static func verify(_ arguments: Arguments, models: [AnyModel], fixtures: URL, out: (String) -> Void, err: (String) -> Void) throws
+        -> Int32
+    {
         let configuration = FuzzConfiguration(
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 30),
             length: try arguments.integer("length", default: 300))
@@ -163,9 +171,10 @@ public enum Authflow {
                 return VerifyRow(exploration: exploration, fuzzing: fuzzing)
             }
         }
+        let contracts = ContractRows(fixturesAt: fixtures)
         let total = clock.now - started
         if arguments.flags.contains("json") {
-            out(JSON.array(rows.map(\.json)))
+            out(JSON.array(rows.map(\.json) + contracts.json))
         } else {
             out(
                 Table.render(
@@ -183,9 +192,11 @@ public enum Authflow {
                 row.exploration.findings.forEach { out("\n\(row.exploration.model): \($0)") }
                 if let failure = row.fuzzing?.failure { out("\n\(row.exploration.model) fuzz: \(failure)") }
             }
-            out("\n\(rows.count) models, \(rows.map(\.exploration.states).reduce(0, +)) states, in \(total.formatted)")
+            contracts.lines.forEach(out)
+            out(
+                "\n\(rows.count) models, \(rows.map(\.exploration.states).reduce(0, +)) states; \(contracts.summary); in \(total.formatted)")
         }
-        let verdict: Int32 = rows.allSatisfy(\.passed) ? 0 : 1
+        let verdict: Int32 = rows.allSatisfy(\.passed) && contracts.passed ? 0 : 1
         guard arguments.flags.contains("diagrams") else { return verdict }
         return max(verdict, drawnDiagramsMissNothing(of: rows.map(\.exploration), out: out, err: err))
     }
@@ -299,6 +310,63 @@ public enum Authflow {
         }
         out(json ? JSON.failure(failure) : "\(failure)")
         return 1
+    }
+}
+
+/// The contracts part of `verify`: every shipped contract against the fixture library.
+struct ContractRows {
+    /// A report per contract, or why the library could not be read.
+    var reports: Result<[ContractConformanceReport], ContractFixtures.Problem>
+
+    init(fixturesAt root: URL) {
+        do {
+            reports = .success(try ContractConformance.checkShipped(fixturesAt: root))
+        } catch let problem as ContractFixtures.Problem {
+            reports = .failure(problem)
+        } catch {
+            reports = .failure(ContractFixtures.Problem("\(error)"))
+        }
+    }
+
+    var passed: Bool { (try? reports.get())?.allSatisfy(\.passed) ?? false }
+
+    /// The table and each problem, printed under the models'.
+    var lines: [String] {
+        switch reports {
+        case .failure(let problem):
+            return ["\n✗ contracts not checked: \(problem) (run verify from the package's root, where Fixtures/ is)"]
+        case .success(let reports):
+            let table = Table.render(
+                header: ["contract", "requests", "answers", "damaged answers", "result"],
+                rows: reports.map { ["\($0.backend.id)", "\($0.requests)", "\($0.responses)", "\($0.damagedBodies)", $0.passed ? "✓" : "✗"] })
+            return [
+                "\n" + table,
+                "each fixture request encodes and each fixture answer decodes as its sidecar says; damaged answers never trap and read as malformed",
+            ]
+                + reports.flatMap { report in report.problems.map { "\n\(report.backend.id) contract: \($0)" } }
+        }
+    }
+
+    /// `5 contracts, 152 fixtures`.
+    var summary: String {
+        guard case .success(let reports) = reports else { return "contracts not checked" }
+        return "\(reports.count) contracts, \(reports.map { $0.requests + $0.responses }.reduce(0, +)) fixtures"
+    }
+
+    /// A row per contract for `verify --json`.
+    var json: [String] {
+        switch reports {
+        case .failure(let problem):
+            return [JSON.object([("contract", "null"), ("problems", JSON.array([JSON.string(problem.description)])), ("passed", "false")])]
+        case .success(let reports):
+            return reports.map { report in
+                JSON.object([
+                    ("contract", JSON.string(report.backend.id)), ("requests", "\(report.requests)"), ("responses", "\(report.responses)"),
+                    ("damagedBodies", "\(report.damagedBodies)"), ("problems", JSON.array(report.problems.map(JSON.string))),
+                    ("passed", "\(report.passed)"),
+                ])
+            }
+        }
     }
 }
 

@@ -133,7 +133,8 @@ extension Authflow {
             name: "verify",
             synopsis:
                 "authflow verify [--json] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction] [--diagrams]",
-            summary: "explore every model to closure and fuzz each; exit 1 on any violation (printed as soon as it is found)",
+            summary:
+                "explore every model to closure and fuzz each, and check every shipped contract against Fixtures/; exit 1 on any violation (printed as soon as it is found)",
             options: [.flag("json", "one JSON array, a row per model")] + bounds(defaultingTo: "each model's own, as the table prints it") + [
                 .flag(
                     "keep-going",

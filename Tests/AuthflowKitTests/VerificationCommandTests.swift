@@ -1,5 +1,6 @@
 import AuthCore
 import AuthSupport
+import AuthTestSupport
 import AuthVerification
 import AuthflowKit
 import Foundation
@@ -7,10 +8,10 @@ import Testing
 
 extension CommandRun {
     /// Runs `authflow` in-process on `models` instead of the shipped ones.
-    init(_ words: [String], models: [AnyModel]) {
+    init(_ words: [String], models: [AnyModel], fixtures: URL = Checkout.fixtures) {
         var out: [String] = []
         var err: [String] = []
-        status = Authflow.run(words, models: models, out: { out.append($0) }, err: { err.append($0) })
+        status = Authflow.run(words, models: models, fixtures: fixtures, out: { out.append($0) }, err: { err.append($0) })
         self.out = out
         self.err = err
     }
@@ -422,7 +423,7 @@ struct VerificationCommandTests {
         func rows(_ words: [String]) throws -> [[String: Any]] {
             let run = CommandRun(["verify", "--json", "--runs", "1", "--length", "10"] + words, models: CommandModels.clean)
             #expect(run.status == 0, "\(run.text)")
-            return try #require(try json(run) as? [[String: Any]])
+            return try #require(try json(run) as? [[String: Any]]).filter { $0["model"] != nil }
         }
         let low = try rows(["--in-flight", "1", "--stale", "1"])
         let usual = try rows([])
@@ -454,7 +455,12 @@ struct VerificationCommandTests {
         let run = CommandRun(["verify", "--json", "--runs", "2", "--length", "30"], models: CommandModels.all)
         #expect(run.status == 1)
         #expect(run.out.count == 1)
-        let rows = try #require(try json(run) as? [[String: Any]])
+        let all = try #require(try json(run) as? [[String: Any]])
+        let rows = all.filter { $0["model"] != nil }
+        let contracts = all.filter { $0["contract"] != nil }
+        #expect(rows.count + contracts.count == all.count)
+        #expect(contracts.map { $0["contract"] as? String } == Backend.documented.map(\.id), "a row per shipped contract, after the models")
+        #expect(contracts.allSatisfy { $0["passed"] as? Bool == true && ($0["damagedBodies"] as? Int ?? 0) > 0 })
         #expect(rows.map { $0["model"] as? String } == CommandModels.all.map(\.name))
         for row in rows { #expect(Set(row.keys) == VerifyKeys.row) }
         #expect(rows.map { $0["passed"] as? Bool } == [true, true, false])
