@@ -61,9 +61,12 @@ public struct BenchConfiguration: Hashable, Sendable {
     public var closureStateCap: Int? = nil
     /// Cap on the large model's reduced search in the closure table (`nil`: to closure).
     public var largeClosureStateCap: Int? = nil
+    /// Cap on each exploration of the user composition (`nil`: to closure).
+    public var compositionStateCap: Int? = nil
 
     /// `--quick`: the larger explorations capped (by states, or for the growth table by depth);
-    /// about 8 minutes in all on a 2-core machine, most of it the closure table. The closure
+    /// about 9 minutes in all on a 2-core machine, most of it the closure table. The user
+    /// composition stops at 100,000 states at each bound. The closure
     /// table's cap, 400,000 states, lets every app model close at every bound but Anonymous Wall's
     /// and Hero365's at 3/2 and 4/2; the large model's reduced search there goes to closure
     /// (815,715 states, about 150 s), its plain search stops at the cap.
@@ -72,7 +75,7 @@ public struct BenchConfiguration: Hashable, Sendable {
         explorerRepetitions: 3, explorerStateCap: 3_000, largeCallers: 4, largeStateCap: 25_000, largeRepetitions: 3, growthCallers: [1, 2, 3, 4],
         growthDepth: 10, fuzzRuns: 200, fuzzLength: 400, fuzzRepetitions: 3, plantedRepetitions: 3, plantedStateCap: 5_000,
         overheadWarmup: 100, overheadPairs: 600, overheadBlocks: 6, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 3,
-        closureStateCap: 400_000)
+        closureStateCap: 400_000, compositionStateCap: 100_000)
 
     /// The default: every shipped model to closure; the large model (four callers, 6 requests in
     /// flight and 2 answers left over) to closure, 815,715 states with the symmetry reduction;
@@ -91,7 +94,7 @@ public struct BenchConfiguration: Hashable, Sendable {
         explorerRepetitions: 1, explorerStateCap: 200, largeCallers: 3, largeStateCap: 200, largeRepetitions: 1, growthCallers: [1, 2, 3, 4],
         growthDepth: 3, fuzzRuns: 1, fuzzLength: 100, fuzzRepetitions: 1, plantedRepetitions: 1, plantedStateCap: 500,
         overheadWarmup: 2, overheadPairs: 4, overheadBlocks: 2, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 1,
-        closureStateCap: 200, largeClosureStateCap: 200)
+        closureStateCap: 200, largeClosureStateCap: 200, compositionStateCap: 200)
 }
 
 /// `authflow bench`: every performance figure the issues name, measured side by side in one run.
@@ -114,6 +117,7 @@ public enum Bench: Sendable {
         if sections.contains(.largeModel) { rows += verification.largeModel(progress: progress) }
         if sections.contains(.growth) { rows += verification.growth(progress: progress) }
         if sections.contains(.closure) { rows += verification.closure(progress: progress) }
+        if sections.contains(.composition) { rows += verification.composition(progress: progress) }
         if sections.contains(.fuzzer) { rows += verification.fuzzer(progress: progress) }
         if sections.contains(.plantedBug) { rows += verification.plantedBug(progress: progress) }
         if !sections.isDisjoint(with: [.runnerOverhead, .singleFlight]) {
@@ -171,6 +175,13 @@ public enum Bench: Sendable {
                     + (configuration.largeClosureStateCap.map { "stopping at \(BenchFormat.grouped($0)) states" } ?? "to closure")
                     + ", with the reduction and without it (the plain search, `--no-reduction`); the reduction factor is "
                     + "the plain search's states over the reduced search's, where both closed")
+        }
+        if sections.contains(.composition) {
+            notes.append(
+                "your composition: user.fiveFlows explored once at 1/1 and at 4/2"
+                    + (configuration.compositionStateCap.map { ", stopping at \(BenchFormat.grouped($0)) states (\"capped\")" } ?? ", to closure")
+                    + ", in the build the bench runs in; `swift run authflow bench --only composition` measures a debug build, as `swift test` "
+                    + "runs a user's tests, and `swift test -c release` runs them optimized, as this release run does")
         }
         if let depth = configuration.growthDepth, sections.contains(.growth) {
             notes.append(

@@ -9,11 +9,33 @@ enum BenchModels {
     /// The session machine the shipped `session.everday` model explores: a password sign-in door
     /// handing over to the rotating-refresh session.
     typealias SessionApp = Handover<PasswordSignIn, SessionLifecycle>
+    /// The machine of ``fiveFlowApp``.
+    typealias FiveFlowApp = Handover<OneOf<Registration, OneOf<PasswordSignIn, PasswordReset>>, SessionLifecycle>
 
     /// `session.everday` with `callers` concurrent protected callers (the shipped model has two)
     /// and room in flight for all of them plus a refresh and a revoke.
     static func callers(_ callers: Int) -> CallersModel {
         CallersModel(base: Models.session(.everday), callers: callers)
+    }
+
+    /// A user's own composition of five flows, as an app declares it and the README's "Verifying
+    /// your own composition" checks it: registration and sign-in by email and password, a reset
+    /// by emailed code that signs in, a session that refreshes with rotation (backing off on a
+    /// 15-second grid, as the shipped models do) and revokes at logout. No shipped app composes
+    /// these five.
+    static let fiveFlowApp: FiveFlowApp = Handover(
+        entry: OneOf(
+            Registration(forms: [.emailPassword]),
+            OneOf(PasswordSignIn(identifiers: .email), PasswordReset(style: .emailCodeWithAutoLogin))),
+        session: SessionLifecycle(
+            policy: SessionPolicy(
+                refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(15)), restore: .fetchCurrentUser,
+                revokesOnLogout: true)))
+
+    /// ``fiveFlowApp``'s model, derived with `Model(of:)`'s defaults (every documented failure
+    /// class) at `inFlight` requests in flight and `stale` answers left over.
+    static func fiveFlows(inFlight: Int, stale: Int) -> Model<FiveFlowApp> {
+        Model(of: fiveFlowApp, name: "user.fiveFlows", maxInFlight: inFlight, maxStale: stale)
     }
 
     /// The shipped session model with a session that forgets to persist a rotated pair.

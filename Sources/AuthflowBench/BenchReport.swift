@@ -137,6 +137,8 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
     case growth
     /// Each app model's time to closure at growing bounds.
     case closure
+    /// A user's own composition, its model derived, at the README's bounds and at full depth.
+    case composition
     /// Seeded random walks with every invariant.
     case fuzzer
     /// The planted bug: shrinking vs the explorer's shortest trace.
@@ -154,6 +156,7 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
         case .largeModel: "large model"
         case .growth: "growth"
         case .closure: "closure"
+        case .composition: "your composition"
         case .fuzzer: "fuzzer"
         case .plantedBug: "planted bug"
         case .runnerOverhead: "runner overhead"
@@ -175,6 +178,10 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
         case .closure:
             "seconds to closure of each app model at 2/1, 4/1, 3/2 and 4/2 requests in flight / answers left over, and of the large model, "
                 + "with the reduction; the states, and the plain search's states and seconds (the reduction factor)"
+        case .composition:
+            "seconds to closure of a user's own five-flow composition (email registration and sign-in, reset by emailed code that signs in, "
+                + "rotating refresh, revocation at logout; not a shipped app), its model derived by Model(of:) with every documented failure, "
+                + "at 1/1 and 4/2, in the build the bench runs in (swift run authflow bench --only composition: a debug build, as swift test)"
         case .fuzzer:
             "checked events/s of `authflow fuzz`'s default session (200 seeded walks of 400 events): step invariants at every event, state invariants at each world not met before; a move met again follows the transition already stepped and checked (the same walks); beside it, the session stepping every event afresh"
         case .plantedBug:

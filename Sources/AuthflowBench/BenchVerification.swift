@@ -272,6 +272,30 @@ struct VerificationBench {
         return apps + [row("\(large.name) at \(large.maxInFlight)/\(large.maxStale)", reducedCap: largeCap) { Explorer.explore(large, limits: $0) }]
     }
 
+    /// The build this code runs in: `swift test` and `swift run` build debug unless told `-c release`.
+    static var build: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+
+    /// ``BenchModels/fiveFlowApp`` explored to closure (or to the configuration's cap) at 1/1, the
+    /// README's bounds, and at 4/2, full depth, with the reduction: the seconds, states and rate,
+    /// named with the build they ran in.
+    func composition(progress: (String) -> Void) -> [BenchRow] {
+        let limits = ExplorationLimits(maxStates: configuration.compositionStateCap ?? Int(Int32.max - 1))
+        return [(1, 1), (4, 2)].map { inFlight, stale in
+            let model = BenchModels.fiveFlows(inFlight: inFlight, stale: stale)
+            progress("your composition: \(model.name) at \(inFlight)/\(stale), \(Self.build) build")
+            let sample = Self.measure { Explorer.explore(model, limits: limits) }
+            return BenchRow(
+                .composition, "\(model.name) at \(inFlight)/\(stale), \(Self.build) build", unit: .seconds, spread: Spread([sample.report.seconds]),
+                details: Self.explorationDetails([sample], limits: limits))
+        }
+    }
+
     /// Exploration cost for 1…n concurrent callers, every one within the same bounds.
     mutating func growth(progress: (String) -> Void) -> [BenchRow] {
         var previous: (states: Int, seconds: Double)?

@@ -135,19 +135,20 @@ extension Authflow {
                 "authflow verify [--json] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction] [--diagrams]",
             summary:
                 "explore every model to closure and fuzz each, and check every shipped contract against Fixtures/; exit 1 on any violation (printed as soon as it is found)",
-            options: [.flag("json", "one JSON array, a row per model")] + bounds(defaultingTo: "each model's own, as the table prints it") + [
-                .flag(
-                    "keep-going",
-                    "explore a model on after its first violation, to closure: every invariant's shortest violation (default: stop at the end of that breadth-first level)"
-                ),
-                .flag("no-reduction", Self.noReduction),
-                .value("seed", "S", "the fuzzing seed (decimal or 0x-hex; default 0xA17C0DE5)", numeric: .seed),
-                .value("runs", "N", "fuzz walks per model, 1…\(Limits.runs.upperBound) (default 30)", numeric: .count(Limits.runs)),
-                .value("length", "L", "events per walk, 1…\(Limits.length.upperBound) (default 300)", numeric: .count(Limits.length)),
-                .flag(
-                    "diagrams",
-                    "also check that no drawn lifecycle diagram (StateDiagrams/) lacks a state or an edge these explorations found (CI: at 4/2)"),
-            ],
+            options: [.flag("json", "one JSON array, a row per model, then one per contract")]
+                + bounds(defaultingTo: "each model's own, as the table prints it") + [
+                    .flag(
+                        "keep-going",
+                        "explore a model on after its first violation, to closure: every invariant's shortest violation (default: stop at the end of that breadth-first level)"
+                    ),
+                    .flag("no-reduction", Self.noReduction),
+                    .value("seed", "S", "the fuzzing seed (decimal or 0x-hex; default 0xA17C0DE5)", numeric: .seed),
+                    .value("runs", "N", "fuzz walks per model, 1…\(Limits.runs.upperBound) (default 30)", numeric: .count(Limits.runs)),
+                    .value("length", "L", "events per walk, 1…\(Limits.length.upperBound) (default 300)", numeric: .count(Limits.length)),
+                    .flag(
+                        "diagrams",
+                        "also check that no drawn lifecycle diagram (StateDiagrams/) lacks a state or an edge these explorations found (CI: at 4/2)"),
+                ],
             examples: ["verify", "verify --runs 100 --json", "verify --in-flight 4 --stale 2", "verify --in-flight 4 --stale 2 --diagrams"]),
         CommandSpec(
             name: "explore",

@@ -189,6 +189,9 @@ enum SampleReport {
                 .closure, "app.everday at 4/2", unit: .seconds, spread: Spread([21.3]),
                 details: [BenchDetail("states", .int(118_099), "118,099 states (closure)"), BenchDetail("complete", .bool(true))]),
             BenchRow(
+                .composition, "user.fiveFlows at 4/2, release build", unit: .seconds, spread: Spread([12.5]),
+                details: [BenchDetail("states", .int(90_000), "90,000 states (closure)"), BenchDetail("complete", .bool(true))]),
+            BenchRow(
                 .fuzzer, "codeRegistration", unit: .perSecond, spread: Spread([2.5e6, 2.4e6, 2.6e6]),
                 target: BenchTarget(.atLeast, 2e6, "2 M events/s")),
             BenchRow(
