@@ -459,4 +459,91 @@ struct InputClassTests {
         let original = SmallModels.PasswordResetModel(style: .emailedToken)("passwordReset.emailedToken", SmallModels.passwordReset(.emailedToken))
         #expect(Explorer.explore(original).violations.isEmpty)
     }
+
+    /// A sign-in that counts the password's UTF-8 bytes where the rule counts characters: seven
+    /// two-byte letters pass as fourteen. It validates the identifier as the real one does.
+    static let passwordCountedInBytes = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        guard case .intent(.submit(let rawIdentifier, let raw), let intent, _) = event, phase == .enteringCredentials,
+            case .success(let identifier) = base.identifier(rawIdentifier)
+        else { return base.step(&phase, event, &requests) }
+        let bytes = raw.reveal().utf8.count
+        guard bytes >= Password.minimumLength else { return [.reject(intent, .invalid(.passwordTooShort(minimum: Password.minimumLength)))] }
+        guard bytes <= Password.maximumLength else { return [.reject(intent, .invalid(.passwordTooLong(maximum: Password.maximumLength)))] }
+        let request = requests.issue(for: intent)
+        phase = .signingIn(identifier, request)
+        return [.send(request, .signIn(identifier, Password(secret: raw)))]
+    }
+
+    /// A sign-in that refuses every password with a character outside ASCII, valid or not.
+    static let nonASCIIPasswordRefused = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        if case .intent(.submit(_, let raw), let intent, _) = event, phase == .enteringCredentials, !raw.reveal().allSatisfy(\.isASCII) {
+            return [.reject(intent, .invalid(.passwordTooShort(minimum: Password.minimumLength)))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// `machine` under the model `authflow verify` explores `passwordSignIn` with (its answers,
+    /// bounds, unreachable cases and invariants), offering `menu`: by default the shipped one.
+    static func shippedPasswordSignIn<Machine: Lifecycle>(
+        _ name: String, _ machine: Machine, menu: [PasswordSignIn.Intent] = Menus.passwordSignIn(.username)
+    ) -> Model<Machine> where Machine.Intent == PasswordSignIn.Intent {
+        let shipped = Models.passwordSignIn()
+        return Model(
+            name: name, machine: machine, replies: shipped.replies, relaunches: shipped.relaunches, finalCases: shipped.finalCases,
+            unreachableByDesign: shipped.unreachableByDesign, codes: shipped.codeRules, timeHorizon: shipped.timeHorizon,
+            maxInFlight: shipped.maxInFlight, maxStale: shipped.maxStale, endsServerSessions: shipped.endsServerSessions,
+            historyHorizon: shipped.historyHorizon
+        ) { _ in menu }
+    }
+
+    /// The shipped `passwordSignIn` menu as it was before its non-ASCII classes: every invalid
+    /// value ASCII, the valid password ASCII too.
+    static let asciiPasswordSignInMenu: [PasswordSignIn.Intent] = Menus.passwordSignIn(.username).compactMap { intent in
+        guard case .submit(let identifier, let password) = intent else { return intent }
+        if password == Inputs.password { return .submit(identifier: identifier, password: PasswordInput("pw-valid-secret")) }
+        return identifier.allSatisfy(\.isASCII) && password.reveal().allSatisfy(\.isASCII) ? intent : nil
+    }
+
+    @Test("the model the mutants below are explored under is the shipped passwordSignIn model: its menu, answers, bounds, invariants, states")
+    func shippedModelIsTheShippedOne() {
+        let shipped = Models.passwordSignIn()
+        let copy = Self.shippedPasswordSignIn("copy", shipped.machine)
+        #expect(copy.intents(in: Environment(model: copy).initial) == shipped.intents(in: Environment(model: shipped).initial))
+        #expect(copy.invariants.map(\.name) == shipped.invariants.map(\.name))
+        #expect((copy.maxInFlight, copy.maxStale) == (shipped.maxInFlight, shipped.maxStale))
+        let (mine, theirs) = (Explorer.explore(copy), Explorer.explore(shipped))
+        #expect(mine.passed && theirs.passed)
+        #expect((mine.states, mine.transitions) == (theirs.states, theirs.transitions))
+    }
+
+    @Test(
+        "a sign-in that counts the password in UTF-8 bytes breaks 'no request carries input the validation rejects' under the shipped menu in 1 step, and passed the ASCII-only one"
+    )
+    func passwordCountedInBytesIsCaught() throws {
+        let report = Explorer.explore(Self.shippedPasswordSignIn("passwordCountedInBytes", Self.passwordCountedInBytes))
+        let violation = try #require(report.violations.first { $0.invariant == "no request carries input the validation rejects" })
+        // Submit seven two-byte letters (1): 14 bytes, sent.
+        #expect(violation.trace.count == 1, "\(violation)")
+        #expect(Set(report.violations.map(\.invariant)) == ["no request carries input the validation rejects"])
+        // Under the menus as they were, every invalid password ASCII: nothing to see.
+        let ascii = Explorer.explore(
+            Self.shippedPasswordSignIn("passwordCountedInBytes", Self.passwordCountedInBytes, menu: Self.asciiPasswordSignInMenu))
+        #expect(ascii.passed, "\(ascii.violations.map(\.description)) \(ascii.findings)")
+        #expect(Explorer.explore(Self.shippedPasswordSignIn("passwordSignIn", Self.passwordCountedInBytes.base)).passed)
+    }
+
+    /// No invariant sees a valid input refused: the refusal sends nothing. The shipped menus offer
+    /// only non-ASCII valid passwords, so the cases after a sign-in go unreached, which the
+    /// explorer reports, and `authflow verify` fails.
+    @Test("a sign-in that refuses non-ASCII passwords leaves signing in unreached under the shipped menu, and passed the ASCII-only one")
+    func nonASCIIPasswordRefusedIsCaught() {
+        let report = Explorer.explore(Self.shippedPasswordSignIn("nonASCIIPasswordRefused", Self.nonASCIIPasswordRefused))
+        #expect(report.violations.isEmpty, "no invariant sees a refusal")
+        let unreached = Set(report.findings.filter { $0.kind == .unreachedCase }.map(\.detail))
+        #expect(unreached.isSuperset(of: ["PasswordSignIn.Phase.signingIn", "PasswordSignIn.Phase.signedIn"]), "\(report.findings)")
+        #expect(!report.passed)
+        let ascii = Explorer.explore(
+            Self.shippedPasswordSignIn("nonASCIIPasswordRefused", Self.nonASCIIPasswordRefused, menu: Self.asciiPasswordSignInMenu))
+        #expect(ascii.passed, "\(ascii.violations.map(\.description)) \(ascii.findings)")
+    }
 }
