@@ -44,6 +44,8 @@ struct ValidationTests {
             .refuses("ann@-example.com", .emailMalformed),
             .refuses("an n@example.com", .emailMalformed),
             .refuses("ann@exa_mple.com", .emailMalformed),
+            .refuses("st\u{FC}dent@harvard.edu", .emailMalformed),
+            .refuses("student@h\u{E4}rvard.edu", .emailMalformed),
             .refuses("", .emailMalformed),
         ] as [ValidationCase])
     func email(_ test: ValidationCase) {
@@ -56,24 +58,27 @@ struct ValidationTests {
             .accepts("newkid"), .accepts("new.kid_1-#2"), .accepts(" newkid ", as: "newkid"), .accepts(repeated("k", 64)),
             .refuses("", .usernameEmpty), .refuses("   ", .usernameEmpty), .refuses(repeated("k", 65), .usernameTooLong),
             .refuses("new kid", .usernameInvalidCharacters), .refuses("ñandú", .usernameInvalidCharacters),
-            .refuses("kid@home", .usernameInvalidCharacters),
+            .refuses("kid@home", .usernameInvalidCharacters), .refuses("n\u{EB}wkid", .usernameInvalidCharacters),
         ] as [ValidationCase])
     func username(_ test: ValidationCase) {
         #expect(Username.validate(test.input).map(\.rawValue) == test.expected)
     }
 
     @Test(
-        "PersonName accepts 1 to 255 characters, trimmed",
+        "PersonName accepts 1 to 255 characters as the user sees them, trimmed of Unicode white space",
         arguments: [
             .accepts("Ann Example"), .accepts("  Ann  ", as: "Ann"), .accepts("Zoë O'Brien-Łukasz"), .accepts(repeated("n", 255)),
             .refuses("", .nameEmpty), .refuses(" \t", .nameEmpty), .refuses(repeated("n", 256), .nameTooLong),
+            // 510 UTF-8 bytes, and 510 Unicode scalars: 255 characters all the same.
+            .accepts(repeated("\u{E9}", 255)), .accepts(repeated("e\u{301}", 255)), .refuses(repeated("\u{E9}", 256), .nameTooLong),
+            .refuses("\u{A0}\u{3000}", .nameEmpty), .accepts("\u{3000}Ann\u{A0}", as: "Ann"),
         ] as [ValidationCase])
     func personName(_ test: ValidationCase) {
         #expect(PersonName.validate(test.input).map(\.rawValue) == test.expected)
     }
 
     @Test(
-        "Password accepts 8 to 1024 characters exactly as typed, never trimmed or truncated",
+        "Password accepts 8 to 1024 characters exactly as typed, never trimmed or truncated, counted as the user sees them",
         arguments: [
             .refuses("", .passwordTooShort(minimum: 8)),
             .refuses("1234567", .passwordTooShort(minimum: 8)),
@@ -85,6 +90,15 @@ struct ValidationTests {
             .accepts(repeated("p", 1024)),
             .accepts(" " + repeated("p", 1022) + " "),
             .refuses(repeated("p", 1025), .passwordTooLong(maximum: 1024)),
+            // Characters as the user sees them, whatever their bytes, scalars or UTF-16 units: 7 two-byte
+            // letters (14 bytes), 7 letters with combining marks (14 scalars), 4 emoji with a skin tone
+            // (8 scalars, 16 UTF-16 units), 1,024 four-byte emoji (4,096 bytes).
+            .refuses(repeated("\u{E9}", 7), .passwordTooShort(minimum: 8)),
+            .refuses(repeated("e\u{301}", 7), .passwordTooShort(minimum: 8)),
+            .refuses(repeated("\u{1F44D}\u{1F3FD}", 4), .passwordTooShort(minimum: 8)),
+            .accepts("pw-va\u{308}l\u{1F44D}\u{1F3FD}d"), .accepts(repeated("\u{E9}", 8)), .accepts(repeated("\u{1F44D}\u{1F3FD}", 8)),
+            .accepts(repeated("\u{1F600}", 1024)), .accepts(repeated("e\u{301}", 1024)),
+            .refuses(repeated("\u{1F600}", 1025), .passwordTooLong(maximum: 1024)),
         ] as [ValidationCase])
     func password(_ test: ValidationCase) {
         #expect(Password.validate(PasswordInput(test.input)).map { $0.secret.reveal() } == test.expected)

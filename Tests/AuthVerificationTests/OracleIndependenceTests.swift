@@ -86,4 +86,19 @@ struct OracleIndependenceTests {
         #expect(SourceRules.isUsernameOrEmail(Inputs.email) && SourceRules.isUsernameOrEmail(Inputs.username))
         #expect(!SourceRules.isUsernameOrEmail(Inputs.badEmail) && !SourceRules.isUsernameOrEmail("   "))
     }
+
+    @Test("input rules count characters as the user sees them, and refuse non-ASCII where their source is ASCII")
+    func nonASCIIInputRules() {
+        func repeated(_ character: Character, _ count: Int) -> String { String(repeating: character, count: count) }
+        // 14 bytes, 14 scalars, 8 scalars and 16 UTF-16 units: 7, 7 and 4 characters.
+        for short in [repeated("\u{E9}", 7), repeated("e\u{301}", 7), repeated("\u{1F44D}\u{1F3FD}", 4)] {
+            #expect(!SourceRules.isPassword(short), "\(short.unicodeScalars.count) scalars")
+        }
+        #expect(SourceRules.isPassword(repeated("\u{E9}", 8)) && SourceRules.isPassword(Inputs.password.reveal()))
+        #expect(SourceRules.isPassword(repeated("\u{1F600}", 1_024)) && !SourceRules.isPassword(repeated("\u{1F600}", 1_025)))
+        #expect(!SourceRules.isEmail("st\u{FC}dent@harvard.edu") && !SourceRules.isEmail("student@h\u{E4}rvard.edu"))
+        #expect(!SourceRules.isUsernameOrEmail("st\u{FC}dent@harvard.edu") && !SourceRules.isUsernameOrEmail("n\u{EB}wkid"))
+        #expect(!SourceRules.isUsername("n\u{EB}wkid") && !SourceRules.isUsername(repeated("\u{E9}", 3)))
+        #expect(!SourceRules.isName("\u{A0}\u{3000}") && SourceRules.isName(repeated("\u{E9}", 255)) && !SourceRules.isName(repeated("\u{E9}", 256)))
+    }
 }

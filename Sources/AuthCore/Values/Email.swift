@@ -6,8 +6,9 @@ public struct Email: ValidatedValue, CustomStringConvertible {
     /// The address, trimmed.
     public let rawValue: String
 
-    /// Validates `input`: one `@`, a non-empty local part of at most 64 characters, a domain of
-    /// dot-separated labels of letters, digits and hyphens with at least one dot, 254 characters in all.
+    /// Validates `input`: ASCII (RFC 5321; `"stüdent@harvard.edu"` is refused), one `@`, a
+    /// non-empty local part of at most 64 characters, a domain of dot-separated labels of letters,
+    /// digits and hyphens with at least one dot, 254 characters in all.
     public static func validate(_ input: String) -> Result<Email, ValidationError> {
         let address = input.trimmedForInput
         switch asciiVerdict(address) {

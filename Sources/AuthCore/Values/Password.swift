@@ -1,6 +1,11 @@
 /// A password that passed validation: at least 8 characters (the rule of every backend's API
 /// document that sets one; NIST SP 800-63B §5.1.1.2), at most 1,024, never trimmed or truncated.
 ///
+/// Characters are counted as the user sees them (`Character`s): `"é"`, an `"e"` followed by a
+/// combining accent and `"👍🏽"` are one each, though the last is two Unicode code points and 8
+/// UTF-8 bytes. NIST counts code points; a character is one or more, so every password accepted
+/// has at least 8 code points, UTF-16 units and bytes too, whatever a server counts.
+///
 /// The value lives in a ``Secret``, so it never appears in a description.
 public struct Password: ValidatedValue, CustomStringConvertible {
     /// The fewest characters accepted.

@@ -1,6 +1,7 @@
 /// A username (Everday `Username`).
 ///
-/// Trimmed; 1 to 64 characters of letters, digits, `.`, `_`, `-` and `#`.
+/// Trimmed; 1 to 64 characters of ASCII letters and digits, `.`, `_`, `-` and `#` (`"nëwkid"` is
+/// refused).
 public struct Username: ValidatedValue, CustomStringConvertible {
     /// The longest accepted username.
     public static let maximumLength = 64
@@ -26,7 +27,8 @@ public struct Username: ValidatedValue, CustomStringConvertible {
 
 /// A person's display name (Subspace `name`, VynqTalk `name`, Hero365 `full_name`, Everday names).
 ///
-/// Trimmed; 1 to 255 characters.
+/// Trimmed of white space, Unicode's included (a name of no-break spaces is empty); 1 to 255
+/// characters as the user sees them (`Character`s), any script.
 public struct PersonName: ValidatedValue, CustomStringConvertible {
     /// The name, trimmed.
     public let rawValue: String

@@ -500,9 +500,9 @@ public enum Catalogue {
             })
     }
 
-    /// No request carries input the documented validation rejects: email format, password ≥ 8,
-    /// E.164 phone, 6-digit code. (The API documents of Anonymous Wall, Subspace and Hero365; NIST SP
-    /// 800-63B §5.1.1.2.)
+    /// No request carries input the documented validation rejects: email format, password ≥ 8
+    /// characters (as the user sees them: ``SourceRules/isPassword(_:)``), E.164 phone, 6-digit
+    /// code. (The API documents of Anonymous Wall, Subspace and Hero365; NIST SP 800-63B §5.1.1.2.)
     public static func onlyValidInputSent<M>() -> Invariant<M> {
         let valid = Memo<APIRequest, Bool>()
         return Invariant(

@@ -90,6 +90,14 @@ public enum SourceRules {
     /// NIST SP 800-63B §5.1.1.2, and the password rule of every API document that sets one: at
     /// least 8 characters, counted as typed; and at most 1,024, the bound AuthCore documents (NIST
     /// asks that at least 64 be allowed; a bound keeps a server from hashing megabytes).
+    ///
+    /// Characters are those the user sees (Swift `Character`s, extended grapheme clusters), as
+    /// AuthCore's `Password` counts them. NIST counts "each Unicode code point" as one character
+    /// and the API documents name no unit; a character is one code point or more, so a password
+    /// of 8 characters has 8 code points, UTF-16 units and UTF-8 bytes or more, and meets the
+    /// minimum however a server counts, even one that normalises to NFC first. The price is
+    /// that 4 emoji with a skin tone (8 code points) are too short here though NIST would take
+    /// them. The maximum is AuthCore's own, in the same characters.
     public static func isPassword(_ text: String) -> Bool { (8...1_024).contains(text.count) }
 
     /// The backends' one-time codes (Anonymous Wall, Hero365 OTP, Everday's email code): six digits.
@@ -97,11 +105,15 @@ public enum SourceRules {
         text.utf8.count == 6 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
-    /// RFC 5321 §4.1.2 and §4.5.3.1, as far as a client can judge an address: one `@`, a local part
-    /// of 1 to 64 characters, a domain of non-empty dot-separated labels whose last is at least two
-    /// letters, 254 characters at most, no spaces.
+    /// RFC 5321 §4.1.2 and §4.5.3.1, as far as a client can judge an address: ASCII, one `@`, a
+    /// local part of 1 to 64 characters, a domain of non-empty dot-separated labels whose last is
+    /// at least two letters, 254 characters at most, no spaces.
+    ///
+    /// RFC 5321's grammar is ASCII (its `atext` and `Let-dig`) and counts octets: an address with
+    /// `ü` needs RFC 6531's SMTPUTF8, which none of the backends documents, so it is refused here,
+    /// and in ASCII an octet is a character.
     public static func isEmail(_ text: String) -> Bool {
-        guard text.utf8.count <= 254, !text.contains(where: \.isWhitespace) else { return false }
+        guard text.utf8.count <= 254, text.utf8.allSatisfy({ $0 < 0x80 }), !text.contains(where: \.isWhitespace) else { return false }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...64).contains(parts[0].count) else { return false }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
@@ -118,12 +130,19 @@ public enum SourceRules {
     }
 
     /// Everday's usernames, which its API leaves unconstrained, as AuthCore documents them: 1 to 64
-    /// characters, each an ASCII letter or digit, `.`, `_`, `-` or `#`.
+    /// characters, each an ASCII letter or digit, `.`, `_`, `-` or `#` (so `ë` is refused, and
+    /// the length is the same in characters, scalars and bytes).
     public static func isUsername(_ text: String) -> Bool {
         (1...64).contains(text.count) && text.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || "._-#".contains($0) }
     }
 
     /// Subspace's "Name: Required, max 255 characters": 1 to 255 characters, not all blank.
+    ///
+    /// Blank is Unicode's white space (`Character.isWhitespace`: a no-break space and an
+    /// ideographic space are blank too); characters are those the user sees, as for passwords.
+    /// Subspace names no unit: a server counting code points or bytes could refuse a name of 255
+    /// characters with accents that AuthCore sends, and would answer so; the rule is not
+    /// narrowed to a guess.
     public static func isName(_ text: String) -> Bool { text.count <= 255 && text.contains { !$0.isWhitespace } }
 
     /// Everday's reset identifier, "username-or-email": an email when it has an `@`, else a username.

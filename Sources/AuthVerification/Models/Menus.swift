@@ -4,15 +4,32 @@ import AuthCore
 /// types, one value of each class of invalid input the value types refuse (the other fields
 /// valid): a reducer that forgets to validate one field on one path sends it, and
 /// `onlyValidInputSent` sees it.
+///
+/// The classes include non-ASCII text (see ``Inputs``): passwords too short in characters but
+/// long enough in UTF-8 bytes, Unicode scalars or UTF-16 units, an email and a username with a
+/// non-ASCII letter, a name of non-ASCII spaces. A reducer that counts a password in bytes,
+/// scalars or UTF-16 units, takes any letter for a username's or an address's, or trims only ASCII
+/// spaces sends one of them, and `onlyValidInputSent` sees it. Invalid input is refused
+/// locally, so each adds transitions, not states. Valid input is sent, and each valid value adds
+/// the states its requests reach: the menus offer one valid password per field, and it is not
+/// ASCII (``Inputs/password``), so a reducer that refuses non-ASCII leaves cases unreached. A
+/// valid password the value types accept by characters and a reducer refuses by another count
+/// (``Inputs/longestEmojiPassword``, 1,024 characters and 4,096 bytes) is left to the tests:
+/// beside the shorter valid one it would add states, and no invariant sees a valid input refused.
 public enum Menus {
-    /// Invalid emails: malformed, too long.
-    static let badEmails = [Inputs.badEmail, Inputs.longEmail]
-    /// Invalid passwords: too short, too long.
-    static let badPasswords = [Inputs.shortPassword, Inputs.longPassword]
+    /// Invalid emails: malformed, too long, not ASCII.
+    static let badEmails = [Inputs.badEmail, Inputs.longEmail, Inputs.nonASCIIEmail]
+    /// Invalid passwords: too short (in ASCII, in two-byte letters, with combining marks, in
+    /// emoji), too long.
+    static let badPasswords = [
+        Inputs.shortPassword, Inputs.twoBytePassword, Inputs.combiningPassword, Inputs.emojiPassword, Inputs.longPassword,
+    ]
     /// Invalid phone numbers: no country code, too few digits, letters.
     static let badPhones = [Inputs.badPhone, Inputs.shortPhone, Inputs.lettersPhone]
-    /// Invalid usernames: blank, too long, characters outside the set.
-    static let badUsernames = [Inputs.blankUsername, Inputs.longUsername, Inputs.badUsername]
+    /// Invalid usernames: blank, too long, characters outside the set (ASCII and not).
+    static let badUsernames = [Inputs.blankUsername, Inputs.longUsername, Inputs.badUsername, Inputs.nonASCIIUsername]
+    /// Invalid display names: blank (ASCII and non-ASCII spaces), too long.
+    static let badNames = [Inputs.blankName, Inputs.nonASCIIBlankName, Inputs.longName]
 
     /// `CodeRegistration`.
     public static let codeRegistration: [CodeRegistration.Intent] =
@@ -59,7 +76,7 @@ public enum Menus {
                 return .submit(input)
             }
             menu.append(.submit(valid))
-            if !valid.name.isEmpty { menu += [Inputs.blankName, Inputs.longName].map { name in with { $0.name = name } } }
+            if !valid.name.isEmpty { menu += badNames.map { name in with { $0.name = name } } }
             if !valid.email.isEmpty { menu += badEmails.map { email in with { $0.email = email } } }
             if !valid.phone.isEmpty { menu += badPhones.map { phone in with { $0.phone = phone } } }
             if !valid.username.isEmpty { menu += badUsernames.map { username in with { $0.username = username } } }
@@ -157,7 +174,7 @@ public enum Menus {
     /// ``session(in:callers:)``, with a call or without (while `callers` calls are pending).
     static func session(offeringCall: Bool) -> [SessionLifecycle.Intent] {
         var menu: [SessionLifecycle.Intent] = offeringCall ? [.call] : []
-        let new = PasswordInput("pw-new-secret")
+        let new = Inputs.newPassword
         menu += [.logout, .setPassword(Inputs.password)] + badPasswords.map { .setPassword($0) }
         menu += [.changePassword(old: Inputs.password, new: new)] + badPasswords.map { .changePassword(old: $0, new: new) }
         menu += badPasswords.map { .changePassword(old: Inputs.password, new: $0) } + [.credentialsRejected, .deleteAccount]

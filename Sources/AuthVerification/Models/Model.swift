@@ -64,22 +64,53 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
 }
 
 /// Representative inputs: a valid value of each kind, and one value of each class of invalid
-/// input the value types refuse (every `ValidationError`). Secrets are distinctive so the leak
-/// check cannot confuse them with ordinary text.
+/// input the value types refuse (every `ValidationError`, and the non-ASCII text a reducer that
+/// counts or reads something other than characters would take for valid). Secrets are
+/// distinctive so the leak check cannot confuse them with ordinary text.
+///
+/// Lengths are counted in characters as the user sees them (Swift `Character`s): `"é"`, `"e"`
+/// with a combining acute and `"👍🏽"` are one character each, though they are 2, 3 and 8 UTF-8
+/// bytes and 1, 2 and 2 Unicode scalars. A character is never fewer scalars, UTF-16 units or bytes,
+/// so a text long enough in characters is long enough in each; the non-ASCII classes are too
+/// short in characters and long enough in the units a broken reducer might count instead.
 public enum Inputs {
     /// A valid school email.
     public static let email = "student@harvard.edu"
     /// A malformed email (no domain).
     public static let badEmail = "student@"
+    /// An email with a non-ASCII letter in its local part: RFC 5321 addresses are ASCII (RFC
+    /// 6531's internationalised ones need an SMTPUTF8 server, which no backend documents).
+    public static let nonASCIIEmail = "st\u{FC}dent@harvard.edu"
     /// An email of 256 characters, past RFC 5321's 254: its local part (60) and its labels (63
     /// each) within their own bounds.
     public static let longEmail =
         String(repeating: "s", count: 60) + "@" + String(repeating: "h", count: 63) + "."
         + String(repeating: "h", count: 63) + "." + String(repeating: "h", count: 63) + ".edu"
-    /// A valid password (well over 8 characters).
-    public static let password = PasswordInput("pw-valid-secret")
+    /// A valid password of exactly 8 characters, not ASCII: `"pw-väl👍🏽d"`, the `ä` written as `a`
+    /// and a combining diaeresis (10 Unicode scalars, 17 UTF-8 bytes). Every valid password the
+    /// menus offer is like it, so a reducer that refuses non-ASCII passwords, or counts one past
+    /// the minimum, leaves the flow's later cases unreached, which the explorer reports.
+    public static let password = PasswordInput("pw-va\u{308}l\u{1F44D}\u{1F3FD}d")
+    /// A valid new password for a change: 13 characters, not ASCII.
+    public static let newPassword = PasswordInput("pw-n\u{E9}w-s\u{E9}cret")
     /// A 7-character password: one short of the minimum.
     public static let shortPassword = PasswordInput("pw-shrt")
+    /// A password of 7 two-byte letters (`"üüüüüüü"`, precomposed): 7 characters, 7 Unicode
+    /// scalars, 14 UTF-8 bytes. Too short; a reducer counting bytes takes it.
+    public static let twoBytePassword = PasswordInput(String(repeating: "\u{FC}", count: 7))
+    /// A password of 7 letters written with combining marks (`"e"` and U+0301 COMBINING ACUTE
+    /// ACCENT, seven times): 7 characters, 14 Unicode scalars and UTF-16 units, 21 UTF-8 bytes.
+    /// Too short; a reducer counting scalars, UTF-16 units or bytes takes it. (Not `"é"`
+    /// precomposed beside it: Swift compares strings by canonical equivalence, so the two would
+    /// be one intent to every `Set` and dictionary.)
+    public static let combiningPassword = PasswordInput(String(repeating: "e\u{301}", count: 7))
+    /// A password of 4 emoji (`"👍🏽"`, a thumbs up with a skin tone, four times): 4 characters,
+    /// 8 Unicode scalars, 16 UTF-16 units, 32 UTF-8 bytes. Too short; a reducer counting
+    /// scalars, UTF-16 units or bytes takes it.
+    public static let emojiPassword = PasswordInput(String(repeating: "\u{1F44D}\u{1F3FD}", count: 4))
+    /// A password of 1,024 four-byte emoji (`"😀"`): the longest accepted, in characters, though
+    /// 4,096 UTF-8 bytes. Valid; not in the menus (see ``Menus``), kept for tests.
+    public static let longestEmojiPassword = PasswordInput(String(repeating: "\u{1F600}", count: 1_024))
     /// A password of 1,028 characters: past the most AuthCore accepts (1,024).
     public static let longPassword = PasswordInput("pw-" + String(repeating: "long-", count: 205))
     /// A valid code.
@@ -102,10 +133,16 @@ public enum Inputs {
     public static let longUsername = String(repeating: "k", count: 65)
     /// A username with a space and a `!`.
     public static let badUsername = "new kid!"
+    /// A username with a non-ASCII letter (`"nëwkid"`): usernames are ASCII letters, digits and
+    /// `.`, `_`, `-`, `#`; a reducer that asks `Character.isLetter` takes it.
+    public static let nonASCIIUsername = "n\u{EB}wkid"
     /// A valid display name.
     public static let name = "New Kid"
     /// A blank display name.
     public static let blankName = " "
+    /// A display name of nothing but non-ASCII spaces (a no-break space and an ideographic
+    /// space): blank, though a reducer that trims only ASCII whitespace takes it.
+    public static let nonASCIIBlankName = "\u{A0}\u{3000}"
     /// A display name of 256 characters: one past Subspace's 255.
     public static let longName = String(repeating: "N", count: 256)
     /// A blank reset token.

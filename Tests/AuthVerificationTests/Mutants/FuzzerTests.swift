@@ -32,42 +32,43 @@ struct PlantedBug: Sendable, CustomTestStringConvertible {
 @Suite("Fuzzer on planted bugs")
 struct FuzzerTests {
     /// Every mutant of the table, fuzzed from the default seed: no seed chosen for a good shrink.
-    /// The pending-approval gate needs five events in one order (submit, start over, submit,
-    /// pending approval, the first grant) that the default seed did not meet in 400 runs when recorded; it starts from seed 1.
+    /// (The pending-approval gate needs five events in one order — submit, start over, submit,
+    /// pending approval, the first grant — which the default seed meets since the menus offer
+    /// non-ASCII input; it once needed seed 1.)
     static let planted: [PlantedBug] = [
-        PlantedBug("expiryKeepsTheVault", finds: (9_787_556_957_362_567_149, 52, "[i0, a0.0, t0]")),
-        PlantedBug("refreshedPairNotPersisted", finds: (9_787_556_957_362_567_149, 95, "[i0, a0.0, t0, a0.0]")),
-        PlantedBug("logoutKeepsTheVault", finds: (9_787_556_957_362_567_149, 29, "[i1]")),
-        PlantedBug("secondRefreshInFlight", finds: (13_578_888_555_764_341_064, 59, "[i0, a0.0, i12, i12]")),
-        PlantedBug("rotatedTokenLost", finds: (13_578_888_555_764_341_064, 64, "[i0, a0.0, i12, a0.0, i3]")),
-        PlantedBug("omittedRefreshTokenDropsTheOld", finds: (9_787_556_957_362_567_149, 95, "[i0, a0.0, t0, a0.1]")),
-        PlantedBug("sendsBeforePersisting", finds: (9_787_556_957_362_567_149, 95, "[i0, a0.0, i2, a0.1, a0.0]")),
-        PlantedBug("transientFailureEndsTheSession", finds: (9_787_556_957_362_567_149, 83, "[i0, a0.0, i12, a0.3]")),
-        PlantedBug("refreshRetryIgnoresRetryAfter", finds: (9_787_556_957_362_567_149, 72, "[i0, a0.0, i12, a0.2, t0]")),
-        PlantedBug("staleGrantAccepted", finds: (1_341_414_211_606_222_565, 57, "[i0, i6, a0.0]")),
-        PlantedBug("lateRefreshPersisted", finds: (14_034_014_823_733_852_915, 24, "[i0, a0.0, w0, i3, a0.0]")),
-        PlantedBug("pendingApprovalTakesAnyGrant", seed: 1, finds: (5_066_726_382_251_962_364, 36, "[i0, i1, i0, a1.3, a0.0]")),
-        PlantedBug("callDuringPasswordChange", finds: (17_061_849_582_979_613_583, 57, "[i0, a0.1, i2]")),
-        PlantedBug("demandedChangeIgnored", finds: (9_787_556_957_362_567_149, 200, "[i0, a0.1]")),
-        PlantedBug("codeSubmittedBeforeSent", finds: (1_847_316_777_843_366_536, 42, "[i0, i4]")),
-        PlantedBug("passwordSetTwice", finds: (215_257_171_053_725_331, 182, "[i0, a0.1, i4]")),
+        PlantedBug("expiryKeepsTheVault", finds: (9_787_556_957_362_567_149, 9, "[i0, a0.0, t0]")),
+        PlantedBug("refreshedPairNotPersisted", finds: (9_787_556_957_362_567_149, 18, "[i0, a0.0, t0, a0.0]")),
+        PlantedBug("logoutKeepsTheVault", finds: (9_787_556_957_362_567_149, 3, "[i1]")),
+        PlantedBug("secondRefreshInFlight", finds: (2_391_692_944_521_381_618, 136, "[i0, a0.0, t0, i21]")),
+        PlantedBug("rotatedTokenLost", finds: (9_787_556_957_362_567_149, 29, "[i0, a0.0, t0, a0.0, i3]")),
+        PlantedBug("omittedRefreshTokenDropsTheOld", finds: (215_257_171_053_725_331, 141, "[i0, a0.0, t0, a0.1]")),
+        PlantedBug("sendsBeforePersisting", finds: (1_199_914_093_472_275_683, 168, "[i0, a0.0, w0, i2, a0.0]")),
+        PlantedBug("transientFailureEndsTheSession", finds: (2_391_692_944_521_381_618, 111, "[i0, a0.0, i21, a0.3]")),
+        PlantedBug("refreshRetryIgnoresRetryAfter", finds: (17_061_849_582_979_613_583, 37, "[i0, a0.0, i21, a0.2, t0]")),
+        PlantedBug("staleGrantAccepted", finds: (8_862_227_721_449_760_245, 112, "[i0, W0, a0.0]")),
+        PlantedBug("lateRefreshPersisted", finds: (13_578_888_555_764_341_064, 115, "[i0, a0.0, i3, a0.1, a0.0]")),
+        PlantedBug("pendingApprovalTakesAnyGrant", finds: (14_114_671_326_872_506_857, 32, "[i0, i1, i0, a1.3, a0.0]")),
+        PlantedBug("callDuringPasswordChange", finds: (2_391_692_944_521_381_618, 30, "[i0, a0.1, i2]")),
+        PlantedBug("demandedChangeIgnored", finds: (9_787_556_957_362_567_149, 103, "[i0, a0.1]")),
+        PlantedBug("codeSubmittedBeforeSent", finds: (9_787_556_957_362_567_149, 42, "[i0, i5]")),
+        PlantedBug("passwordSetTwice", finds: (1_341_414_211_606_222_565, 155, "[i0, a0.1, i4]")),
         PlantedBug("codeResentByItself", finds: (9_787_556_957_362_567_149, 82, "[i0, a0.0, t0]")),
         PlantedBug("secondVerificationInFlight", finds: (12_796_509_229_513_810_805, 53, "[i0, a0.0, i5, i5]")),
-        PlantedBug("resetGrantRewritten", finds: (1_199_914_093_472_275_683, 93, "[i0, a0.0, i4, a0.0]")),
-        PlantedBug("resetIdentifierUnchecked", finds: (9_787_556_957_362_567_149, 7, "[i1]")),
+        PlantedBug("resetGrantRewritten", finds: (9_096_244_733_079_682_180, 80, "[i0, a0.0, i5, a0.0]")),
+        PlantedBug("resetIdentifierUnchecked", finds: (9_787_556_957_362_567_149, 3, "[i1]")),
         PlantedBug("passwordKeptInTheState", finds: (9_787_556_957_362_567_149, 3, "[i0]")),
         PlantedBug("passwordSentAsUsername", finds: (9_787_556_957_362_567_149, 3, "[i0]")),
-        PlantedBug("replayForgotten", finds: (2_391_692_944_521_381_618, 154, "[i0, a0.0, i2, a0.1, a0.0, a0.1, a0.0]")),
-        PlantedBug("expiredTokenAttached", finds: (14_034_014_823_733_852_915, 110, "[i0, a0.0, w0, i2]")),
+        PlantedBug("replayForgotten", finds: (16_429_418_518_352_327_911, 115, "[i0, a0.0, i2, a0.1, a0.0, a0.1, a0.0]")),
+        PlantedBug("expiredTokenAttached", finds: (1_199_914_093_472_275_683, 166, "[i0, a0.0, w0, i2]")),
         PlantedBug("codeWithinTheCooldown", finds: (9_787_556_957_362_567_149, 129, "[i0, a0.0, i4]")),
         PlantedBug("expiredCodeSubmitted", finds: (1_341_414_211_606_222_565, 137, "[i0, a0.0, t1, i5]")),
         PlantedBug("attemptsNeverCounted", finds: (14_756_885_204_272_950_298, 187, "[i0, a0.0, i5, a0.1, i5, a0.1, i5, a0.1, i5]")),
-        PlantedBug("logoutForgetsTheServerSession", finds: (9_787_556_957_362_567_149, 8, "[i0, a0.0, i3, a0.0]")),
-        PlantedBug("wrongPasswordTakenForTheToken", finds: (1_341_414_211_606_222_565, 94, "[i0, a0.0, i7, a0.1]")),
-        PlantedBug("sessionKeptAfterPasswordChange", finds: (13_578_888_555_764_341_064, 55, "[i0, a0.0, i7, a0.0]")),
-        PlantedBug("launchCheckEndsTheSession", finds: (1_341_414_211_606_222_565, 136, "[i0, a0.0, L0, a0.1]")),
-        PlantedBug("deletedAccountKept", finds: (215_257_171_053_725_331, 158, "[i0, a0.0, i12, a0.0]")),
-        PlantedBug("startOverForgetsTheSignIn", finds: (1_341_414_211_606_222_565, 57, "[i0, i6, a0.0]")),
+        PlantedBug("logoutForgetsTheServerSession", finds: (9_787_556_957_362_567_149, 33, "[i0, a0.0, i3, a0.0]")),
+        PlantedBug("wrongPasswordTakenForTheToken", finds: (215_257_171_053_725_331, 150, "[i0, a0.0, i10, a0.1]")),
+        PlantedBug("sessionKeptAfterPasswordChange", finds: (10_466_325_215_049_868_049, 56, "[i0, a0.0, i10, a0.0]")),
+        PlantedBug("launchCheckEndsTheSession", finds: (9_340_535_015_473_695_964, 10, "[i0, a0.0, L0, a0.1]")),
+        PlantedBug("deletedAccountKept", finds: (14_034_014_823_733_852_915, 19, "[i0, a0.0, i21, a0.0]")),
+        PlantedBug("startOverForgetsTheSignIn", finds: (215_257_171_053_725_331, 134, "[i0, i10, a0.0]")),
         PlantedBug("callbackStateIgnored", finds: (9_787_556_957_362_567_149, 14, "[i0, i2]")),
         PlantedBug("codeExchangeRetried", finds: (9_787_556_957_362_567_149, 43, "[i0, i1, a0.7]")),
         PlantedBug("nonceNotCompared", finds: (13_578_888_555_764_341_064, 16, "[i0, i1, a0.1]")),
@@ -162,12 +163,13 @@ struct FuzzerTests {
     }
 
     /// A simplified choice can make later ones inapplicable, so the shrunk list gets shorter under
-    /// the simplification pass (it once indexed past its end). The first run of seed 71 on this
-    /// mutant shrinks a long walk, and the shrunk failure still fails when stepped afresh.
+    /// the simplification pass (it once indexed past its end). The first run of seed 241 on this
+    /// mutant shrinks a walk of 52 events so (the only such seed from 1 to 400 under the present
+    /// menus), and the shrunk failure still fails when stepped afresh.
     @Test("shrinking a failure whose simplification skips a choice does not crash")
     func shrinkingSurvivesSkippedChoices() {
         let bug = MutantTable.rows.first { $0.mutant.name == "rotatedTokenLost" }!
-        for seed in [71] as [UInt64] {
+        for seed in [241] as [UInt64] {
             let failure = bug.mutant.replay(seed: FuzzConfiguration(seed: seed).seed(ofRun: 0), length: PlantedBug.length)
             #expect(failure != nil, "seed \(seed)")
             guard let failure else { continue }
