@@ -163,7 +163,7 @@ struct FuzzerTests {
     }
 
     /// A simplified choice can make later ones inapplicable, so the shrunk list gets shorter under
-    /// the simplification pass (it once indexed past its end). The first run of seed 241 on this
+    /// the simplification pass (it once indexed past its end). The first run with 241 as its seed, on this
     /// mutant shrinks a walk of 52 events so (the only such seed from 1 to 400 under the present
     /// menus), and the shrunk failure still fails when stepped afresh.
     @Test("shrinking a failure whose simplification skips a choice does not crash")
