@@ -2,7 +2,8 @@ import Testing
 @testable import AuthCore
 
 /// A server's 429 with `Retry-After` holds for every request to that endpoint until its time: the
-/// machine answers such a request at once with the server's 429 instead of sending it.
+/// machine answers such a request at once with the server's 429 instead of sending it, and the
+/// intent is finished as refused before any request, at the server's time.
 @Suite("The server's waits")
 struct ServerWaitTests {
     typealias Flow = CodeRegistration
@@ -32,12 +33,16 @@ struct ServerWaitTests {
         #expect(!effects.contains { if case .schedule = $0 { true } else { false } })
     }
 
-    @Test("the user's next attempt inside the wait is answered at once with the time left, and nothing is sent")
+    @Test("the user's next attempt inside the wait is refused at once with the server's time, and nothing is sent")
     func attemptInsideTheWait() {
-        var (state, _) = Self.rateLimited()
+        var (state, answered) = Self.rateLimited()
+        // The server's own 429 is a failure, with its Retry-After.
+        #expect(answered.contains(.finish(Samples.intent, .failed(.rateLimited(retryAfter: .seconds(30))))))
         let effects = Self.flow.reduce(&state, .intent(.submitEmail(Samples.email.rawValue), id: Samples.call1, at: Samples.at(10)))
         #expect(Self.sends(effects).isEmpty)
-        #expect(effects.contains(.finish(Samples.call1, .failed(.rateLimited(retryAfter: .seconds(20))))))
+        // Held back, it never left: a refusal before any request, until the server's time.
+        #expect(effects.contains(.finish(Samples.call1, .rejected(.rateLimited(until: Samples.at(30))))))
+        #expect(!effects.contains { if case .finish(_, .failed) = $0 { true } else { false } })
     }
 
     @Test("once the server's time has come, the attempt is sent, and the wait is forgotten")
@@ -72,6 +77,29 @@ struct ServerWaitTests {
         #expect(Self.sends(effects).isEmpty)
         #expect(effects.contains(.emit(.signedOut(.userRequested))))
         #expect(effects.contains(.emit(.serverSessionNotConfirmed(.rateLimited(retryAfter: .seconds(260))))))
+    }
+
+    @Test(
+        "a refused token while the refresh endpoint waits: the refresh waits for the server's time, spends no attempt and reports no failure; then it is sent"
+    )
+    func refreshInsideTheRefreshWait() {
+        let session = Apps.everday().session
+        var state = LifecycleState(
+            phase: SessionLifecycle.Phase.active(SessionLifecycle.Active(credentials: Samples.rotatingCredentials, refresh: .offline)),
+            context: FlowContext(next: 2))
+        state.context.serverAsksToWait(for: .refresh, until: Samples.at(300))
+        let effects = session.reduce(&state, .intent(.credentialsRejected, id: Samples.intent, at: Samples.at(10)))
+        #expect(Self.sends(effects).isEmpty)
+        #expect(effects.contains(.schedule(.refreshRetry, at: Samples.at(300))))
+        #expect(!effects.contains { if case .emit = $0 { true } else { false } }, "\(effects)")
+        guard case .active(let active) = state.phase else {
+            Issue.record("the session ended: \(state.phase)")
+            return
+        }
+        #expect(active.refresh == .backingOff(retryAt: Samples.at(300), attempt: 0))
+        let due = session.reduce(&state, .tick(Samples.at(300)))
+        let sent = Self.sends(due)
+        #expect(sent.count == 1 && sent.allSatisfy { if case .refresh = $0 { true } else { false } }, "\(sent)")
     }
 
     @Test("a session beginning starts the server's limits over: a wait left by another flow is forgotten at sign-in")
@@ -111,7 +139,7 @@ struct ServerWaitTests {
         var state = LifecycleState(phase: OneTimeCodeSignIn.Phase.awaitingCode(table.challenge(table.email, attemptsLeft: 1)))
         state.context.serverAsksToWait(for: .signInWithEmailCode, until: Samples.at(60))
         let held = flow.reduce(&state, .intent(.submitCode(Samples.codeInput), id: Samples.intent, at: Samples.at(10)))
-        #expect(held == [.finish(Samples.intent, .failed(.rateLimited(retryAfter: .seconds(50))))])
+        #expect(held == [.finish(Samples.intent, .rejected(.rateLimited(until: Samples.at(60))))])
         #expect(state.phase == .awaitingCode(table.challenge(table.email, attemptsLeft: 1)))
         let sent = flow.reduce(&state, .intent(.submitCode(Samples.codeInput), id: Samples.call1, at: Samples.at(60)))
         #expect(Self.sends(sent) == [table.email.verify(table.email.destination)])

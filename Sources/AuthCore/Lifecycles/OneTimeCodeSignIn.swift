@@ -209,9 +209,10 @@ public struct OneTimeCodeSignIn: EntryFlow {
                 guard let code = VerificationCode.validate(raw).valueOrReject(id, into: &effects) else { return effects }
                 let verification = verify(code, for: challenge.destination)
                 if let endpoint = verification.endpoint, let until = requests.serverWait(for: endpoint, at: now) {
-                    // The server asked to wait: answered as it would be, and the code never reaches it,
-                    // so the attempt is not spent (the machine would hold the request after counting it).
-                    return [.finish(id, .failed(.rateLimited(retryAfter: until - now)))]
+                    // The server asked to wait: refused before any request, with the server's time, and
+                    // the code never reaches it, so the attempt is not spent (the machine would hold the
+                    // request after counting it).
+                    return [.reject(id, .rateLimited(until: until))]
                 }
                 challenge.attemptsLeft -= 1
                 let request = requests.issue(for: id)

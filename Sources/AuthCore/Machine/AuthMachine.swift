@@ -100,7 +100,8 @@ extension Lifecycle {
     /// A server's 429 with `Retry-After` to a request the user asked for holds for every request to
     /// that endpoint until its time, whichever flow sends it: such a request does not leave; its
     /// flow gets the server's answer at once (429, with the time left), as if it had been sent and
-    /// refused again. (A flow that answered a 429 by sending once more would be told so again;
+    /// refused again, and an intent the flow finishes with that answer is finished as refused
+    /// before any request (`rejected(rateLimited(until:))`, the server's time), not as failed. (A flow that answered a 429 by sending once more would be told so again;
     /// after four rounds the request is let through rather than loop.) The session's own requests
     /// keep their own rules: a refresh waits for `Retry-After` (``SessionLifecycle``), a
     /// background sign-out stops at a 429 and reports it. A session beginning forgets every wait
@@ -135,7 +136,11 @@ extension Lifecycle {
                 effects.append(effect)
             }
             pending = refused.flatMap { id, until in
-                step(&state.phase, .reply(id, .failed(.rateLimited(retryAfter: until - now)), at: now), &state.context)
+                step(&state.phase, .reply(id, .failed(.rateLimited(retryAfter: until - now)), at: now), &state.context).map { effect in
+                    // Nothing left: the intent was refused before any request, at the server's time.
+                    guard case .finish(let intent, .failed(.rateLimited(let retryAfter?))) = effect else { return effect }
+                    return .finish(intent, .rejected(.rateLimited(until: now + retryAfter)))
+                }
             }
             rounds += 1
         }

@@ -18,7 +18,8 @@ public enum Catalogue {
             noSecretInDescriptions(), noSecretInEventsOrEffects(), atMostOneReplayPerCall(), expiredTokenNeverAttached(),
             everyIntentFinishedOnce(), noRequestBeforeTheServersTime(), wrongCurrentPasswordKeepsSession(), noRevokedRefreshTokenUsed(),
             refusedLaunchCheckTriesRefresh(), deletedAccountLeavesNoSession(), foreignCallbackNeverAccepted(), codeExchangedAtMostOnce(),
-            foreignNonceNeverSignsIn(), devicePollingPaced(), verifierOnlyInTheTokenRequest(),
+            foreignNonceNeverSignsIn(), devicePollingPaced(), verifierOnlyInTheTokenRequest(), rateLimitedIntentToldTheServersTime(),
+            refreshRetriesFollowTheServer(),
         ]
         if let codes { list += codeInvariants(codes) }
         if serverSignOut { list.append(noOrphanedServerSession()) }
@@ -52,6 +53,89 @@ public enum Catalogue {
                         continue
                     }
                     return "\(endpoint) sent at \(t.after.world.now), before the server's time \(window.until)"
+                }
+                return nil
+            })
+    }
+
+    /// An intent the server rate-limited is told so, with the server's time, and only an intent
+    /// the server answered 429 is told it failed with a 429:
+    /// - in the step of the server's 429 with `Retry-After`, an intent finished as failed is
+    ///   finished as `failed(rateLimited)` with that very `Retry-After`;
+    /// - `failed(rateLimited)` in any other step is a request held back before it left (the
+    ///   server's wait was still running) reported as if the server had refused it: refused
+    ///   before any request, it is `rejected(rateLimited(until:))`;
+    /// - `rejected(rateLimited(until:))` names a time ahead, and while the server's times run, one
+    ///   of them.
+    ///
+    /// Without it, `Lifecycle.reduce`'s hold on early requests hides a flow that forgets the
+    /// server's wait: nothing reaches the server early, and only the completion tells. (RFC 6585
+    /// §4; RFC 9110 §10.2.3 Retry-After.)
+    @inlinable public static func rateLimitedIntentToldTheServersTime<M>() -> Invariant<M> {
+        Invariant(
+            "a rate-limited intent is finished as rate-limited, with the server's time", source: "RFC 6585 §4; RFC 9110 §10.2.3",
+            .step { t in
+                var serverSaid: Interval??
+                if t.answered != nil, case .reply(_, .failed(.rateLimited(let retryAfter)), _) = t.move.event { serverSaid = .some(retryAfter) }
+                let now = t.after.world.now
+                for effect in t.effects {
+                    guard case .finish(let intent, let completion) = effect else { continue }
+                    switch completion {
+                    case .failed(.rateLimited(let retryAfter)):
+                        guard let said = serverSaid else {
+                            return "\(intent) finished as \(completion) with no 429 from the server in this step: a request held back "
+                                + "before it left is rejected(rateLimited(until:))"
+                        }
+                        if retryAfter != said {
+                            return "\(intent) finished as \(completion) where the server's 429 said \(said.map(\.description) ?? "no time")"
+                        }
+                    case .failed(let failure):
+                        if let said = serverSaid, said != nil {
+                            return "\(intent) finished as failed(\(failure)) in answer to the server's 429 with Retry-After"
+                        }
+                    case .rejected(.rateLimited(let until)):
+                        let windows = t.after.world.history.rateLimits.filter { $0.until > now }
+                        if until <= now { return "\(intent) rejected as rate-limited until \(until), a time already past" }
+                        if !windows.isEmpty, !windows.contains(where: { $0.until == until }) {
+                            return "\(intent) rejected as rate-limited until \(until), not a time the server gave "
+                                + "(\(windows.map(\.until.description).joined(separator: ", ")))"
+                        }
+                    default:
+                        continue
+                    }
+                }
+                return nil
+            })
+    }
+
+    /// The session's refresh retries follow the server's answers: a retry is scheduled no earlier
+    /// than the time a 429 gave for the refresh endpoint, and a failed refresh is reported (a retry
+    /// scheduled, `refreshRetryScheduled`, or the session declared `offline`) only in answer to the
+    /// server. Reported in any other step (a timer, a call), it counts an answer the client made up
+    /// — a refresh held back inside the server's wait — against the retry budget, and the session
+    /// goes offline after fewer real attempts than configured. (RFC 6585 §4; RFC 9110 §10.2.3
+    /// Retry-After.)
+    @inlinable public static func refreshRetriesFollowTheServer<M>() -> Invariant<M> {
+        Invariant(
+            "refresh retries wait for the server's time and count only its answers", source: "RFC 6585 §4; RFC 9110 §10.2.3",
+            .step { t in
+                let answered = t.answered != nil
+                let now = t.after.world.now
+                for effect in t.effects {
+                    let retryAt: Instant
+                    switch effect {
+                    case .emit(.offline):
+                        if !answered { return "offline declared at \(now) in a step no server answer decided (\(t.move.choice))" }
+                        continue
+                    case .emit(.refreshRetryScheduled(let at)):
+                        if !answered { return "a failed refresh reported at \(now) in a step no server answer decided (\(t.move.choice))" }
+                        retryAt = at
+                    case .schedule(.refreshRetry, let at): retryAt = at
+                    default: continue
+                    }
+                    if let window = t.after.world.history.rateLimits.first(where: { $0.endpoint == "refresh" && $0.until > retryAt }) {
+                        return "a refresh retry scheduled for \(retryAt), before the server's time \(window.until)"
+                    }
                 }
                 return nil
             })

@@ -98,8 +98,8 @@ enum Broken {
 
     // MARK: Rate limits
 
-    /// A sign-in answered 429 goes back to the form at once: the user's next attempt reaches the
-    /// endpoint inside the server's window.
+    /// A sign-in answered 429 goes back to the form at once: the user's next attempt would reach
+    /// the endpoint inside the server's window, but for the machine's hold on it (`Lifecycle.reduce`).
     static let signInInsideTheRateLimit = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
         if case .reply(let id, .failed(.rateLimited(let retryAfter)), _) = event, case .signingIn(_, let current) = phase, current == id {
             phase = .enteringCredentials
@@ -117,8 +117,65 @@ enum Broken {
 
     /// A refresh answered 429 retries after its own backoff, whatever `Retry-After` said.
     static let refreshRetryIgnoresRetryAfter = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
-        if case .reply(let id, .failed(.rateLimited), let at) = event {
+        if case .reply(let id, .failed(.rateLimited), let at) = event, case .signedIn(.active(let session)) = phase,
+            case .refreshing(let current, _) = session.refresh, current == id
+        {
             return base.step(&phase, .reply(id, .failed(.rateLimited(retryAfter: nil)), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A sign-in that waits out the server's 429 but tells the user's next attempt inside the
+    /// window that it *failed* with a 429, as if it had been sent: nothing reaches the server early,
+    /// and only the completion shows the bug.
+    static let localRefusalReportedAsFailed = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        if case .intent(_, let id, let now) = event, case .rateLimited(let until) = phase, now < until {
+            return [.finish(id, .failed(.rateLimited(retryAfter: until - now)))]
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A sign-in that waits a minute of its own after a 429, whatever `Retry-After` said, and
+    /// tells the user's next attempt to wait until then.
+    static let rateLimitTimeOfItsOwn = Mutant<PasswordSignIn>.editing(PasswordSignIn(identifiers: .username)) { _, event, phase, effects in
+        guard case .reply(_, .failed(.rateLimited), let at) = event, case .rateLimited = phase else { return }
+        phase = .rateLimited(until: at + .seconds(60))
+        effects = effects.map { if case .schedule(.rateLimitEnds, _) = $0 { .schedule(.rateLimitEnds, at: at + .seconds(60)) } else { $0 } }
+    }
+
+    /// A sign-in that reads the server's 429 as a server error: the user is not told to wait.
+    static let rateLimitReadAsServerError = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
+        if case .reply(let id, .failed(.rateLimited), let at) = event {
+            return base.step(&phase, .reply(id, .failed(.server(status: 503, nil)), at: at), &requests)
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A refresh answered 429 keeps the server's wait but retries after its own backoff: the retry
+    /// comes inside the wait, is held back, and spends an attempt on an answer the client made up,
+    /// so the session goes offline after fewer real attempts than configured.
+    static let refreshRetryInsideTheServersWait = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .reply(let id, .failed(.rateLimited(let retryAfter?)), let at) = event,
+            case .signedIn(.active(let session)) = phase, case .refreshing(let current, _) = session.refresh, current == id
+        {
+            let effects = base.step(&phase, .reply(id, .failed(.rateLimited(retryAfter: nil)), at: at), &requests)
+            requests.serverAsksToWait(for: .refresh, until: at + retryAfter)
+            return effects
+        }
+        return base.step(&phase, event, &requests)
+    }
+
+    /// A refused token starts a refresh at once, even while one waits out the server's 429: the
+    /// machine holds the refresh back and answers it with the server's 429 again, and the session
+    /// counts that made-up answer as a failed attempt (AuthCore's session did so from offline).
+    static let refreshHeldBackCounted = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
+        if case .intent(.session(.credentialsRejected), _, _) = event, case .signedIn(.active(var active)) = phase,
+            case .backingOff(_, let attempt) = active.refresh, let token = active.credentials.refreshToken
+        {
+            let id = requests.issue()
+            active.refresh = .refreshing(id, attempt: attempt)
+            phase = .signedIn(.active(active))
+            return [.send(id, .refresh(token))]
         }
         return base.step(&phase, event, &requests)
     }

@@ -85,9 +85,26 @@ enum MutantTable {
             "only definitive refresh errors end the session", shortest: 4, "transientFailureEndsTheSession",
             Broken.transientFailureEndsTheSession, under: .rotatingSession),
         // Sign in (2), refresh at the margin (1), 429 with Retry-After 300 s (1), the retry after the 90 s backoff (1).
+        // The retry is scheduled inside the server's time too, one step earlier; and a call waiting
+        // for the refresh that ends offline is finished without the server's Retry-After.
         MutantCase(
-            "no request to a rate-limited endpoint before the server's time", shortest: 5, "refreshRetryIgnoresRetryAfter",
+            "no request to a rate-limited endpoint before the server's time", shortest: 5,
+            alsoBreaks: [
+                "refresh retries wait for the server's time and count only its answers",
+                "a rate-limited intent is finished as rate-limited, with the server's time",
+            ], "refreshRetryIgnoresRetryAfter",
             Broken.refreshRetryIgnoresRetryAfter, under: SmallModels.RotatingSession(failures: [.rateLimited(retryAfter: .seconds(300)), .network])),
+        // Submit (1), 429 with Retry-After 30 s (1), submit again inside the wait (1): refused before
+        // any request, but reported as failed with a 429 the server never sent.
+        MutantCase(
+            "a rate-limited intent is finished as rate-limited, with the server's time", shortest: 3, "localRefusalReportedAsFailed",
+            Broken.localRefusalReportedAsFailed, under: .passwordSignIn),
+        // Sign in (2), refresh at the margin (1), 429 with Retry-After 300 s (1): the retry is
+        // scheduled after the 90 s backoff, inside the wait the mutant keeps (so nothing is sent early).
+        MutantCase(
+            "refresh retries wait for the server's time and count only its answers", shortest: 4, "refreshRetryInsideTheServersWait",
+            Broken.refreshRetryInsideTheServersWait,
+            under: SmallModels.RotatingSession(failures: [.rateLimited(retryAfter: .seconds(300)), .network])),
         // Submit (1), start over (1), the abandoned attempt's grant (1).
         MutantCase("stale answers change nothing", shortest: 3, "staleGrantAccepted", Broken.staleGrantAccepted, under: .passwordSignIn),
         // Sign in (2), refresh (1), logout (1), the refresh answer lands (1).

@@ -95,11 +95,48 @@ struct MutantTests {
     }
 
     /// The server's waits are the machine's (`Lifecycle.reduce`), not each flow's: a sign-in that
-    /// forgets its own rate-limited phase still sends nothing inside the server's window.
-    @Test("a sign-in that forgets the 429 is held back by the machine: nothing reaches the rate-limited endpoint early")
+    /// forgets its own rate-limited phase still sends nothing inside the server's window, and the
+    /// user is told what a flow that remembered would say: refused before any request, until the
+    /// server's time.
+    @Test("a sign-in that forgets the 429 is held back by the machine: nothing reaches the endpoint early, and the user is told to wait")
     func machineHoldsBackAForgetfulFlow() {
         let report = Explorer.explore(SmallModels.PasswordSignInModel()("signInInsideTheRateLimit", Broken.signInInsideTheRateLimit))
         #expect(report.complete)
+        #expect(report.violations.isEmpty, "\(report.violations.map(\.description).joined(separator: "\n"))")
+    }
+
+    static let completionRule = "a rate-limited intent is finished as rate-limited, with the server's time"
+
+    /// The completion rule's other two clauses, each with its own broken reducer (the mutant table
+    /// shows the first: a refusal reported as a failure).
+    @Test(
+        "a rate-limited intent told another time than the server's, or not told it was rate-limited, is caught",
+        arguments: [
+            // Submit (1), 429 with Retry-After 30 s (1), submit again: told to wait a minute (1).
+            ("rateLimitTimeOfItsOwn", 3, "not a time the server gave"),
+            // Submit (1), 429 with Retry-After 30 s read as a 503 (1).
+            ("rateLimitReadAsServerError", 2, "in answer to the server's 429"),
+        ])
+    func completionClausesCaught(mutant: String, steps: Int, message: String) {
+        let broken = mutant == "rateLimitTimeOfItsOwn" ? Broken.rateLimitTimeOfItsOwn : Broken.rateLimitReadAsServerError
+        let report = Explorer.explore(SmallModels.PasswordSignInModel()(mutant, broken), limits: ExplorationLimits(maxDepth: steps + 2))
+        let violation = report.violations.first { $0.invariant == Self.completionRule }
+        #expect(violation?.trace.count == steps, "\(report.violations)")
+        #expect(violation?.message.contains(message) == true, "\(violation?.message ?? "none")")
+    }
+
+    /// The retry rule's second clause: a refresh held back inside the server's wait must not
+    /// count as an attempt. Sign in (2), refresh at the margin (1), 429 with Retry-After 300 s (1),
+    /// a refused token starts a refresh at once (1): held back, and its made-up 429 reported as a
+    /// failed refresh in the intent's step.
+    @Test("a refresh held back inside the server's wait and counted as a failed attempt is caught in 5 steps")
+    func heldBackRefreshCountedCaught() {
+        let model = SmallModels.RotatingSession(failures: [.rateLimited(retryAfter: .seconds(300)), .network])(
+            "refreshHeldBackCounted", Broken.refreshHeldBackCounted)
+        let report = Explorer.explore(model, limits: ExplorationLimits(maxDepth: 7, keepGoing: true))
+        let violation = report.violations.first { $0.invariant == "refresh retries wait for the server's time and count only its answers" }
+        #expect(violation?.trace.count == 5, "\(report.violations)")
+        #expect(violation?.message.contains("in a step no server answer decided") == true, "\(violation?.message ?? "none")")
         #expect(!report.violations.contains { $0.invariant == "no request to a rate-limited endpoint before the server's time" })
     }
 }

@@ -11,7 +11,9 @@ extension Broken {
         if case .rateLimited(let until) = phase {
             switch event {
             case .tick: return []  // Time passes; the limit stays.
-            case .intent(_, let id, _): return [.finish(id, .rejected(.rateLimited(until: until)))]
+            case .intent(_, let id, let now):
+                // Told to wait until the server's time while it runs; after it, refused all the same.
+                return [.finish(id, .rejected(now < until ? .rateLimited(until: until) : .notAvailableNow))]
             case .reply, .withdrawn, .launched: break
             }
         }
@@ -68,13 +70,6 @@ extension Broken {
         effects.removeAll { if case .schedule(.realtimeStable, _) = $0 { true } else { false } }
     }
 
-    /// A 429 is treated as any other failure: the rate-limited phase is never entered (unreached case).
-    static let rateLimitTakenForAFailure = Mutant<PasswordSignIn>(PasswordSignIn(identifiers: .username)) { base, phase, event, requests in
-        if case .reply(let id, .failed(.rateLimited), let at) = event {
-            return base.step(&phase, .reply(id, .failed(.server(status: 429, nil)), at: at), &requests)
-        }
-        return base.step(&phase, event, &requests)
-    }
 }
 
 /// A structural finding, the mutant that must produce it, and the original under the same model.
@@ -152,8 +147,10 @@ struct StructuralMutantTests {
         )
         .alsoFinding("unreachedCase: RealtimeConnection.Phase.settling")
         .alsoFinding("unreachedCase: RealtimeConnection.Phase.checkingToken"),
+        // A 429 sends the sign-in back to the form: the machine's hold on the endpoint still tells
+        // the next attempt to wait (no invariant breaks), but the rate-limited phase is never entered.
         StructuralCase(
-            .unreachedCase, "PasswordSignIn.Phase.rateLimited", trace: 0, "rateLimitTakenForAFailure", Broken.rateLimitTakenForAFailure,
+            .unreachedCase, "PasswordSignIn.Phase.rateLimited", trace: 0, "signInInsideTheRateLimit", Broken.signInInsideTheRateLimit,
             under: .passwordSignIn),
         // The model, not the reducer, is broken: its menu forgot an intent.
         StructuralCase(

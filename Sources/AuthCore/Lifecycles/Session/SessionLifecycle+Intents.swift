@@ -48,18 +48,28 @@ extension SessionLifecycle {
                     return end(&phase, reason: .tokenExpired, &requests) + [.finish(call, .sessionEnded)]
                 }
                 active.calls.append(.waiting(call))
-                return startRefresh(active, attempt: 0, &phase, &requests)
+                return startRefresh(active, attempt: 0, at: now, &phase, &requests)
             }
         }
     }
 
     /// Sends the one refresh for `active`, or ends the session when it holds no refresh token.
-    func startRefresh(_ active: Active, attempt: Int, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    ///
+    /// While the server's wait for the refresh endpoint runs (a 429 with `Retry-After`), the
+    /// refresh waits for its time instead, as a retry does, and spends no attempt: sent, it would
+    /// be held back and answered with the server's 429 again, an answer the server never gave,
+    /// and the session would go offline after fewer real attempts than its policy allows.
+    func startRefresh(_ active: Active, attempt: Int, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         var active = active
         guard let refreshToken = active.credentials.refreshToken else {
             active.refresh = .idle
             phase = .active(active)
             return end(&phase, reason: .sessionExpired, &requests)
+        }
+        if let until = requests.serverWait(for: .refresh, at: now) {
+            active.refresh = .backingOff(retryAt: until, attempt: attempt)
+            phase = .active(active)
+            return [.cancelTimer(.proactiveRefresh), .schedule(.refreshRetry, at: until)]
         }
         let id = requests.issue()
         active.refresh = .refreshing(id, attempt: attempt)
@@ -127,7 +137,7 @@ extension SessionLifecycle {
             // Without refresh the session's expiry timer ends it.
             guard validated() != nil else { return effects }
             guard case .rotating = policy.refresh.applied(to: active.credentials) else { return [.reject(id, .busy)] }
-            return [.reject(id, .busy)] + startRefresh(active, attempt: 0, &phase, &requests)
+            return [.reject(id, .busy)] + startRefresh(active, attempt: 0, at: now, &phase, &requests)
         case .passwordChangeRequired, .active:
             return [.reject(id, .busy)]  // A change in flight, or the token is being renewed.
         case .passwordSetupRequired:
@@ -152,7 +162,7 @@ extension SessionLifecycle {
             && active.refresh.isIdleOrOffline:
             // The bearer is due: renew it first (without refresh the session's expiry timer ends it).
             guard case .rotating = policy.refresh.applied(to: active.credentials) else { return [.reject(id, .busy)] }
-            return [.reject(id, .busy)] + startRefresh(active, attempt: 0, &phase, &requests)
+            return [.reject(id, .busy)] + startRefresh(active, attempt: 0, at: now, &phase, &requests)
         case .active:
             return [.reject(id, .busy)]  // A deletion or a password change in flight, or the token is being renewed.
         case .passwordSetupRequired:
@@ -183,7 +193,7 @@ extension SessionLifecycle {
                 guard case .rotating = policy.refresh.applied(to: active.credentials) else {
                     return end(&phase, reason: .tokenRejected, &requests)
                 }
-                return startRefresh(active, attempt: 0, &phase, &requests)
+                return startRefresh(active, attempt: 0, at: now, &phase, &requests)
             }
         case .passwordSetupRequired(let step), .passwordChangeRequired(let step):
             guard case .rotating = policy.refresh.applied(to: step.credentials) else { return end(&phase, reason: .tokenRejected, &requests) }

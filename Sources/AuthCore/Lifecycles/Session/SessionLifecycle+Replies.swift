@@ -23,7 +23,7 @@ extension SessionLifecycle {
                 return effects + requests.finish(waitingFor: id, .passwordSet)
             case .failure(let failure):
                 phase = .passwordSetupRequired(PasswordStep(credentials: step.credentials))
-                return passwordStepFailed(failure, answering: id, &phase, &requests)
+                return passwordStepFailed(failure, answering: id, at: now, &phase, &requests)
             }
         case .passwordChangeRequired(let step) where step.pending == id:
             switch reply.acceptedOrFailure {
@@ -38,7 +38,7 @@ extension SessionLifecycle {
                 return effects + requests.finish(waitingFor: id, .passwordChanged)
             case .failure(let failure):
                 phase = .passwordChangeRequired(PasswordStep(credentials: step.credentials))
-                return passwordStepFailed(failure, answering: id, &phase, &requests)
+                return passwordStepFailed(failure, answering: id, at: now, &phase, &requests)
             }
         case .active(let active):
             return answered(active, reply, to: id, at: now, &phase, &requests)
@@ -62,7 +62,7 @@ extension SessionLifecycle {
             case .success:
                 // The account and its sessions are gone on the server: end this one cleanly.
                 return requests.finish(waitingFor: id, .done) + end(&phase, reason: .accountDeleted, &requests)
-            case .failure(let failure): return passwordStepFailed(failure, answering: id, &phase, &requests)
+            case .failure(let failure): return passwordStepFailed(failure, answering: id, at: now, &phase, &requests)
             }
         }
         if let change = active.passwordChange, change == id {
@@ -73,7 +73,7 @@ extension SessionLifecycle {
             case .success where policy.passwordChangeEndsSessions:
                 return passwordChangedEndingSession(answering: id, &phase, &requests)
             case .success: return requests.finish(waitingFor: id, .passwordChanged)
-            case .failure(let failure): return passwordStepFailed(failure, answering: id, &phase, &requests)
+            case .failure(let failure): return passwordStepFailed(failure, answering: id, at: now, &phase, &requests)
             }
         }
         guard let index = active.calls.firstIndex(where: { $0.request == id }) else {
@@ -97,7 +97,7 @@ extension SessionLifecycle {
     /// refresh the session ends; with refresh an active session renews it, so the user's next try
     /// carries a fresh bearer, and a password step, which allows nothing else, ends.
     private func passwordStepFailed(
-        _ failure: AuthFailure, answering request: RequestID, _ phase: inout Phase, _ requests: inout FlowContext
+        _ failure: AuthFailure, answering request: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
     ) -> [AuthEffect] {
         let failed = requests.finish(waitingFor: request, .failed(failure))
         switch failure {
@@ -107,7 +107,7 @@ extension SessionLifecycle {
             }
             switch active.refresh {
             case .refreshing, .backingOff: return failed  // A refresh is already on its way.
-            case .idle, .offline: return failed + startRefresh(active, attempt: 0, &phase, &requests)
+            case .idle, .offline: return failed + startRefresh(active, attempt: 0, at: now, &phase, &requests)
             }
         case .badRequest, .incorrectPassword, .pendingApproval, .forbidden, .notFound, .conflict, .rateLimited, .server,
             .network, .timeout, .malformed:
@@ -303,7 +303,7 @@ extension SessionLifecycle {
             phase = .active(active)  // Join the refresh already under way.
             return []
         case .idle, .offline:
-            return startRefresh(active, attempt: 0, &phase, &requests)
+            return startRefresh(active, attempt: 0, at: now, &phase, &requests)
         }
     }
 }

@@ -10,10 +10,10 @@ extension SessionLifecycle {
                 case .none:
                     return now >= expiresAt ? end(&phase, reason: .tokenExpired, &requests) : []
                 case .rotating(let margin, _, _):
-                    return now >= expiresAt - margin ? startRefresh(active, attempt: 0, &phase, &requests) : []
+                    return now >= expiresAt - margin ? startRefresh(active, attempt: 0, at: now, &phase, &requests) : []
                 }
             case .backingOff(let retryAt, let attempt) where now >= retryAt:
-                return startRefresh(active, attempt: attempt, &phase, &requests)
+                return startRefresh(active, attempt: attempt, at: now, &phase, &requests)
             case .refreshing, .backingOff, .offline:
                 return []  // Nothing is due; offline waits for the user.
             }
