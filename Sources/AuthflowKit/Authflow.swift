@@ -167,8 +167,15 @@ public enum Authflow {
                 progress("verifying \(model.name)…")
                 let exploration = model.explore(limits: limits, found: { progress("  ✗ \(model.name): \($0.invariant) (\($0.trace.count) steps)") })
                 let fuzzing = model.fuzz(configuration)
-                progress("  \(model.name): \(exploration.states) states, \(exploration.passed && fuzzing.failure == nil ? "✓" : "✗")")
-                return VerifyRow(exploration: exploration, fuzzing: fuzzing)
+                var row = VerifyRow(exploration: exploration, fuzzing: fuzzing)
+                if limits.reduction == .plain {
+                    // The plain search is the reduction's oracle: the reduced search must agree with it.
+                    var reduced = limits
+                    reduced.reduction = .symmetric
+                    row.reductionDisagreements = ReductionCheck.disagreements(plain: exploration, reduced: model.explore(limits: reduced))
+                }
+                progress("  \(model.name): \(exploration.states) states, \(row.passed ? "✓" : "✗")")
+                return row
             }
         }
         let contracts = ContractRows(fixturesAt: fixtures)
@@ -186,11 +193,13 @@ public enum Authflow {
                     + (reduction(arguments) == .symmetric
                         ? "worlds alike up to the order and ids of calls and requests, or up to whether a code was sent exactly its "
                             + "longest cooldown or lifetime ago or earlier, are one state (--no-reduction: the plain search)"
-                        : "the plain search (no reduction)"))
+                        : "the plain search (no reduction), and the reduced search checked against it: the same verdict for every "
+                            + "invariant, the same findings, the same drawn graph and cases, no more states"))
             for row in rows {
                 row.exploration.violations.forEach { out("\n\(row.exploration.model): \($0)") }
                 row.exploration.findings.forEach { out("\n\(row.exploration.model): \($0)") }
                 if let failure = row.fuzzing?.failure { out("\n\(row.exploration.model) fuzz: \(failure)") }
+                row.reductionDisagreements.forEach { out("\n\(row.exploration.model): the reduction disagrees with the plain search: \($0)") }
             }
             contracts.lines.forEach(out)
             out(
@@ -373,8 +382,10 @@ struct ContractRows {
 struct VerifyRow {
     var exploration: ExplorationReport
     var fuzzing: FuzzReport?
+    /// Under `--no-reduction`, where the reduced search disagrees with the plain one.
+    var reductionDisagreements: [String] = []
 
-    var passed: Bool { exploration.passed && fuzzing?.failure == nil }
+    var passed: Bool { exploration.passed && fuzzing?.failure == nil && reductionDisagreements.isEmpty }
 
     var cells: [String] {
         [
@@ -435,5 +446,36 @@ extension Duration {
     var formatted: String {
         let (seconds, attoseconds) = components
         return String(format2: Double(seconds) + Double(attoseconds) / 1e18) + " s"
+    }
+}
+
+/// The reduction's soundness check: the plain search is the oracle the reduced search (``Reduction/symmetric``) is held to.
+enum ReductionCheck {
+    /// Where `reduced` disagrees with `plain`, the same model at the same bounds: both must close,
+    /// with the same verdict for every invariant, the same structural findings, the same projected
+    /// graph (the state diagram) and cases reached, and no more states or depth with the reduction.
+    static func disagreements(plain: ExplorationReport, reduced: ExplorationReport) -> [String] {
+        var found: [String] = []
+        if !plain.complete || !reduced.complete {
+            found.append("not both closed (\(plain.states) states plain, \(reduced.states) reduced)")
+        }
+        let (plainBroken, reducedBroken) = (Set(plain.violations.map(\.invariant)), Set(reduced.violations.map(\.invariant)))
+        if plainBroken != reducedBroken {
+            let differing = plainBroken.symmetricDifference(reducedBroken).sorted()
+            found.append("invariants broken in one search only: \(differing.joined(separator: "; "))")
+        }
+        if plain.findings.map(\.kind) != reduced.findings.map(\.kind) {
+            found.append("findings \(plain.findings.map(\.kind.rawValue)) plain, \(reduced.findings.map(\.kind.rawValue)) reduced")
+        }
+        if Set(plain.edges) != Set(reduced.edges) {
+            found.append("the drawn graph differs (\(Set(plain.edges).symmetricDifference(reduced.edges).count) edges in one only)")
+        }
+        if Set(plain.statesPerCase.keys) != Set(reduced.statesPerCase.keys) {
+            let differing = Set(plain.statesPerCase.keys).symmetricDifference(reduced.statesPerCase.keys).sorted()
+            found.append("cases reached in one search only: \(differing.joined(separator: ", "))")
+        }
+        if reduced.states > plain.states { found.append("more states with the reduction (\(reduced.states) > \(plain.states))") }
+        if reduced.depth > plain.depth { found.append("deeper with the reduction (\(reduced.depth) > \(plain.depth))") }
+        return found
     }
 }

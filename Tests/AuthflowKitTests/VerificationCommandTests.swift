@@ -2,7 +2,7 @@ import AuthCore
 import AuthSupport
 import AuthTestSupport
 import AuthVerification
-import AuthflowKit
+@testable import AuthflowKit
 import Foundation
 import Testing
 
@@ -268,6 +268,22 @@ struct VerificationCommandTests {
         #expect((broken["violations"] as? [String])?.first?.hasPrefix("✗ \(CommandModels.brokenInvariant)") == true)
         let verify = CommandRun(["verify", "--no-reduction", "--runs", "1"], models: CommandModels.clean)
         #expect(verify.status == 0 && verify.text.contains("the plain search (no reduction)"), "\(verify.text)")
+        #expect(verify.text.contains("the reduced search checked against it"), "\(verify.text)")
+    }
+
+    /// `verify --no-reduction` holds the reduced search to the plain one; the check must be able
+    /// to fail: two explorations that differ (here two different flows) disagree on every point.
+    @Test("the reduction check finds nothing between a model's two searches, and names every difference between two that differ")
+    func reductionCheckCanFail() {
+        let model = AnyModel(Models.realtime())
+        let plain = model.explore(limits: ExplorationLimits(reduction: .plain))
+        #expect(ReductionCheck.disagreements(plain: plain, reduced: model.explore(limits: ExplorationLimits())).isEmpty)
+        let other = AnyModel(Models.passwordSignIn()).explore(limits: ExplorationLimits())
+        let found = ReductionCheck.disagreements(plain: plain, reduced: other)
+        #expect(found.contains { $0.hasPrefix("the drawn graph differs") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("cases reached in one search only") }, "\(found)")
+        let larger = ReductionCheck.disagreements(plain: other, reduced: plain)
+        #expect(larger.contains { $0.hasPrefix("more states with the reduction") }, "\(larger)")
     }
 
     @Test("explore --json prints one object with the report's figures, and nothing else")
