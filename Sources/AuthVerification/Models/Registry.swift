@@ -200,6 +200,15 @@ public enum Models {
 
     /// The session under one backend's policy, entered by a password sign-in.
     public static func session(_ backend: SessionBackend) -> Model<Handover<PasswordSignIn, SessionLifecycle>> {
+        session(backend, named: "session.\(backend.backend.id)") { $0 }
+    }
+
+    /// ``session(_:)``'s model around `variant` of its machine (a broken reducer, say), named
+    /// `name`: the same answers, menu, bounds and invariants, and the cases the shipped machine
+    /// cannot reach.
+    static func session<Machine: Lifecycle>(
+        _ backend: SessionBackend, named name: String, _ variant: (Handover<PasswordSignIn, SessionLifecycle>) -> Machine
+    ) -> Model<Machine> where Machine.Intent == Handover<PasswordSignIn, SessionLifecycle>.Intent {
         let policy: SessionPolicy
         var replies: ReplyCatalogue
         // The refreshing sessions are explored at 4 and 1 by default (see ``refreshingBounds``).
@@ -251,7 +260,7 @@ public enum Models {
             UnreachableCase(PasswordSignIn.Phase.Case.rateLimited, "the session model's sign-in is a door, not the subject"),
         ]
         return Model(
-            name: "session.\(backend.backend.id)", machine: machine,
+            name: name, machine: variant(machine),
             replies: replies, relaunches: true, unreachableByDesign: byDesign(machine.unreachableCases(answering: replies) + door),
             timeHorizon: .zero,
             maxInFlight: bounds.inFlight, maxStale: bounds.stale,

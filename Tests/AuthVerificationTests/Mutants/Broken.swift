@@ -201,6 +201,25 @@ enum Broken {
         return effects + [.persist(written)]
     }
 
+    /// A refresh answer is matched to the session by its kind, not by the request it answers:
+    /// one that lands after the session ended and the user signed in again — a refresh in flight
+    /// at logout, which the logged-out session's background sign-out waits for — is taken as the
+    /// new session's refresh, and its pair, from the earlier generation, is adopted and persisted
+    /// (supabase-swift #1371).
+    static func staleRefreshAdopted(_ real: SignInSession) -> Mutant<SignInSession> {
+        Mutant(real) { base, phase, event, requests in
+            if case .reply(let id, .refreshed, _) = event, case .signedIn(.active(var session)) = phase {
+                if case .refreshing(id, _) = session.refresh {
+                } else {
+                    requests.forgetServerSignOut(awaiting: id)
+                    session.refresh = .refreshing(id, attempt: 0)
+                    phase = .signedIn(.active(session))
+                }
+            }
+            return base.step(&phase, event, &requests)
+        }
+    }
+
     // MARK: Gates
 
     /// While pending approval, a sign-in answer to an abandoned attempt is taken for the current one.
