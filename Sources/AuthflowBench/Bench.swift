@@ -65,11 +65,11 @@ public struct BenchConfiguration: Hashable, Sendable {
     public var compositionStateCap: Int? = nil
 
     /// `--quick`: the larger explorations capped (by states, or for the growth table by depth);
-    /// about 9 minutes in all on a 2-core machine, most of it the closure table. The user
-    /// composition stops at 100,000 states at each bound. The closure
-    /// table's cap, 400,000 states, lets every app model close at every bound but Anonymous Wall's
-    /// and Hero365's at 3/2 and 4/2; the large model's reduced search there goes to closure
-    /// (815,715 states, about 150 s), its plain search stops at the cap.
+    /// about 30 minutes in all on a 2-core machine, most of it the closure table. The user
+    /// composition stops at 100,000 states at each bound. The closure table's cap, 400,000
+    /// states, lets every model close at every bound but Anonymous Wall's and Hero365's apps at
+    /// 3/2 and 4/2 (and session.everday's plain search at 4/2); the large model's reduced search
+    /// there goes to closure, its plain search stops at the cap.
     public static let quick = BenchConfiguration(
         name: "quick", figureBudget: 4, reducerEvents: 10_000, reducerRepetitions: 5, reducerSampleSeconds: 0.04,
         explorerRepetitions: 3, explorerStateCap: 3_000, largeCallers: 4, largeStateCap: 25_000, largeRepetitions: 3, growthCallers: [1, 2, 3, 4],
@@ -169,7 +169,7 @@ public enum Bench: Sendable {
         }
         if sections.contains(.closure) {
             notes.append(
-                "closure: each app model explored once at each bound (requests in flight / answers left over)"
+                "closure: each app model explored once at each bound (requests in flight / answers left over), every other shipped model at 4/2"
                     + (configuration.closureStateCap.map { ", stopping at \(BenchFormat.grouped($0)) states (\"capped\")" } ?? ", to closure")
                     + "; the large model at its own bounds, its reduced search "
                     + (configuration.largeClosureStateCap.map { "stopping at \(BenchFormat.grouped($0)) states" } ?? "to closure")

@@ -231,11 +231,13 @@ struct VerificationBench {
     /// The bounds of the closure table: requests in flight / answers left over.
     static let closureBounds = [(2, 1), (4, 1), (3, 2), (4, 2)]
 
-    /// Each app model explored once at each of ``closureBounds``, and the large model (four
-    /// callers) at its own, its reduced search capped by ``BenchConfiguration/largeClosureStateCap``
-    /// alone: the seconds to closure (or to the configuration's cap) and the states,
-    /// with the symmetry reduction and without it (the reduction factor: states without over
-    /// states with, where both closed), so a reader sees how far each composition closes.
+    /// Each app model explored once at each of ``closureBounds``, every other shipped model (the
+    /// lifecycles and OpenID Connect's app) at 4/2, the bounds `.ci/run` checks every model at,
+    /// and the large model (four callers) at its own, its reduced search capped by
+    /// ``BenchConfiguration/largeClosureStateCap`` alone: the seconds to closure (or to the
+    /// configuration's cap) and the states, with the symmetry reduction and without it (the
+    /// reduction factor: states without over states with, where both closed), so a reader sees
+    /// how far each model closes and what the reduction saves on each.
     func closure(progress: (String) -> Void) -> [BenchRow] {
         let unbounded = Int(Int32.max - 1)
         let cap = configuration.closureStateCap ?? unbounded
@@ -262,14 +264,19 @@ struct VerificationBench {
             }
             return BenchRow(.closure, name, unit: .seconds, spread: Spread([reduced.seconds]), details: details)
         }
-        let apps = Models.apps.flatMap { model in
+        let appRows = Models.apps.flatMap { model in
             Self.closureBounds.map { inFlight, stale in
                 row("\(model.name) at \(inFlight)/\(stale)") { model.bounded(inFlight: inFlight, stale: stale).explore(limits: $0) }
             }
         }
+        let apps = Set(Models.apps.map(\.name))
+        let others = Models.all.filter { !apps.contains($0.name) }.map { model in
+            row("\(model.name) at 4/2") { model.bounded(inFlight: 4, stale: 2).explore(limits: $0) }
+        }
         let large = BenchModels.callers(configuration.largeCallers)
         let largeCap = configuration.largeClosureStateCap ?? unbounded
-        return apps + [row("\(large.name) at \(large.maxInFlight)/\(large.maxStale)", reducedCap: largeCap) { Explorer.explore(large, limits: $0) }]
+        let largeRow = row("\(large.name) at \(large.maxInFlight)/\(large.maxStale)", reducedCap: largeCap) { Explorer.explore(large, limits: $0) }
+        return appRows + others + [largeRow]
     }
 
     /// The build this code runs in: `swift test` and `swift run` build debug unless told `-c release`.
