@@ -406,7 +406,8 @@ struct VerifyRow {
             ("fuzzEvents", fuzzing.map { "\($0.events)" } ?? "0"),
             ("violations", JSON.array(exploration.violations.map { JSON.string($0.description) })),
             ("findings", JSON.array(exploration.findings.map { JSON.string($0.description) })),
-            ("fuzzFailure", fuzzing?.failure.map { JSON.failure($0) } ?? "null"), ("passed", "\(passed)"),
+            ("fuzzFailure", fuzzing?.failure.map { JSON.failure($0) } ?? "null"),
+            ("reductionDisagreements", JSON.array(reductionDisagreements.map(JSON.string))), ("passed", "\(passed)"),
         ])
     }
 }

@@ -490,7 +490,7 @@ enum VerifyKeys {
     /// A row of `verify --json`, and `explore --json`.
     static let row: Set<String> = [
         "model", "inFlight", "stale", "states", "transitions", "depth", "invariants", "complete", "seconds", "statesPerSecond", "fuzzEvents",
-        "violations", "findings", "fuzzFailure", "passed",
+        "violations", "findings", "fuzzFailure", "reductionDisagreements", "passed",
     ]
     /// A fuzz failure (`fuzz --json`'s `failure`, `replay --json`).
     static let failure: Set<String> = ["seed", "invariant", "originalLength", "shrunkLength", "trace"]
