@@ -75,25 +75,31 @@ public enum Catalogue {
         Invariant(
             "a rate-limited intent is finished as rate-limited, with the server's time", source: "RFC 6585 §4; RFC 9110 §10.2.3",
             .step { t in
-                var serverSaid: Interval??
-                if t.answered != nil, case .reply(_, .failed(.rateLimited(let retryAfter)), _) = t.move.event { serverSaid = .some(retryAfter) }
-                let now = t.after.world.now
+                // Whether this step is the server's own 429, and the Retry-After it gave (read only
+                // where a completion needs them: the check runs at every transition).
+                func servers429() -> (answered: Bool, retryAfter: Interval?) {
+                    guard case .reply(_, .failed(.rateLimited(let retryAfter)), _) = t.move.event, t.answered != nil else { return (false, nil) }
+                    return (true, retryAfter)
+                }
                 for effect in t.effects {
                     guard case .finish(let intent, let completion) = effect else { continue }
                     switch completion {
                     case .failed(.rateLimited(let retryAfter)):
-                        guard let said = serverSaid else {
+                        let server = servers429()
+                        guard server.answered else {
                             return "\(intent) finished as \(completion) with no 429 from the server in this step: a request held back "
                                 + "before it left is rejected(rateLimited(until:))"
                         }
-                        if retryAfter != said {
-                            return "\(intent) finished as \(completion) where the server's 429 said \(said.map(\.description) ?? "no time")"
+                        if retryAfter != server.retryAfter {
+                            let said = server.retryAfter.map(\.description) ?? "no time"
+                            return "\(intent) finished as \(completion) where the server's 429 said \(said)"
                         }
                     case .failed(let failure):
-                        if let said = serverSaid, said != nil {
+                        if servers429().retryAfter != nil {
                             return "\(intent) finished as failed(\(failure)) in answer to the server's 429 with Retry-After"
                         }
                     case .rejected(.rateLimited(let until)):
+                        let now = t.after.world.now
                         let windows = t.after.world.history.rateLimits.filter { $0.until > now }
                         if until <= now { return "\(intent) rejected as rate-limited until \(until), a time already past" }
                         if !windows.isEmpty, !windows.contains(where: { $0.until == until }) {
@@ -119,16 +125,18 @@ public enum Catalogue {
         Invariant(
             "refresh retries wait for the server's time and count only its answers", source: "RFC 6585 §4; RFC 9110 §10.2.3",
             .step { t in
-                let answered = t.answered != nil
-                let now = t.after.world.now
                 for effect in t.effects {
                     let retryAt: Instant
                     switch effect {
                     case .emit(.offline):
-                        if !answered { return "offline declared at \(now) in a step no server answer decided (\(t.move.choice))" }
+                        if t.answered == nil {
+                            return "offline declared at \(t.after.world.now) in a step no server answer decided (\(t.move.choice))"
+                        }
                         continue
                     case .emit(.refreshRetryScheduled(let at)):
-                        if !answered { return "a failed refresh reported at \(now) in a step no server answer decided (\(t.move.choice))" }
+                        if t.answered == nil {
+                            return "a failed refresh reported at \(t.after.world.now) in a step no server answer decided (\(t.move.choice))"
+                        }
                         retryAt = at
                     case .schedule(.refreshRetry, let at): retryAt = at
                     default: continue

@@ -86,11 +86,15 @@ enum Broken {
         effects = effects.filter(\.isSend) + effects.filter { !$0.isSend }
     }
 
+    /// Whether request `id` is the refresh the session in `phase` waits for.
+    static func answersTheRefresh(_ id: RequestID, in phase: SignInSession.Phase) -> Bool {
+        guard case .signedIn(.active(let session)) = phase, case .refreshing(let current, _) = session.refresh else { return false }
+        return current == id
+    }
+
     /// A transient refresh failure (no network) is taken for a refusal and ends the session.
     static let transientFailureEndsTheSession = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
-        if case .reply(let id, .failed(let failure), let at) = event, failure.isTransient,
-            case .signedIn(.active(let session)) = phase, case .refreshing(let current, _) = session.refresh, current == id
-        {
+        if case .reply(let id, .failed(let failure), let at) = event, failure.isTransient, answersTheRefresh(id, in: phase) {
             return base.step(&phase, .reply(id, .failed(.unauthorized(nil)), at: at), &requests)
         }
         return base.step(&phase, event, &requests)
@@ -117,9 +121,7 @@ enum Broken {
 
     /// A refresh answered 429 retries after its own backoff, whatever `Retry-After` said.
     static let refreshRetryIgnoresRetryAfter = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
-        if case .reply(let id, .failed(.rateLimited), let at) = event, case .signedIn(.active(let session)) = phase,
-            case .refreshing(let current, _) = session.refresh, current == id
-        {
+        if case .reply(let id, .failed(.rateLimited), let at) = event, answersTheRefresh(id, in: phase) {
             return base.step(&phase, .reply(id, .failed(.rateLimited(retryAfter: nil)), at: at), &requests)
         }
         return base.step(&phase, event, &requests)
@@ -155,9 +157,7 @@ enum Broken {
     /// comes inside the wait, is held back, and spends an attempt on an answer the client made up,
     /// so the session goes offline after fewer real attempts than configured.
     static let refreshRetryInsideTheServersWait = Mutant<SignInSession>(SmallModels.rotating) { base, phase, event, requests in
-        if case .reply(let id, .failed(.rateLimited(let retryAfter?)), let at) = event,
-            case .signedIn(.active(let session)) = phase, case .refreshing(let current, _) = session.refresh, current == id
-        {
+        if case .reply(let id, .failed(.rateLimited(let retryAfter?)), let at) = event, answersTheRefresh(id, in: phase) {
             let effects = base.step(&phase, .reply(id, .failed(.rateLimited(retryAfter: nil)), at: at), &requests)
             requests.serverAsksToWait(for: .refresh, until: at + retryAfter)
             return effects
