@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AuthDiagrams", targets: ["AuthDiagrams"]),
         .library(name: "ReferenceBackend", targets: ["ReferenceBackend"]),
         .executable(name: "authflow", targets: ["authflow"]),
+        .plugin(name: "VerifyPlugin", targets: ["VerifyPlugin"]),
     ],
     dependencies: [],
     targets: [
@@ -28,6 +29,12 @@ let package = Package(
             name: "AuthflowKit",
             dependencies: ["AuthCore", "AuthSupport", "AuthVerification", "AuthDiagrams", "AuthRuntime", "ReferenceBackend", "AuthflowBench"]),
         .executableTarget(name: "authflow", dependencies: ["AuthflowKit"]),
+        // `swift package verify`: builds the package's verification executables in release and runs them.
+        .plugin(
+            name: "VerifyPlugin",
+            capability: .command(
+                intent: .custom(verb: "verify", description: "Build each verification executable optimized and run it (see VerificationCommand)")),
+            path: "Sources/VerifyPlugin"),
         // One small app per backend: sign up or in, an authorized call, sign out (`swift run SubspaceExample <url>`).
         .executableTarget(name: "SubspaceExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/SubspaceExample"),
         .executableTarget(name: "Hero365Example", dependencies: ["AuthRuntime"], path: "Sources/Examples/Hero365Example"),
@@ -38,6 +45,8 @@ let package = Package(
         .executableTarget(name: "CustomServerExample", dependencies: ["AuthCore", "AuthRuntime"], path: "Sources/Examples/CustomServerExample"),
         // Any OpenID Connect provider: sign-in by code + PKCE in a browser, a call, sign out.
         .executableTarget(name: "OpenIDConnectExample", dependencies: ["AuthRuntime"], path: "Sources/Examples/OpenIDConnectExample"),
+        // A verification executable, as an app adds one: `swift package verify` runs it optimized.
+        .executableTarget(name: "MyAppVerification", dependencies: ["AuthCore", "AuthVerification"], path: "Sources/Examples/MyAppVerification"),
         // What several test targets share (checkout folders, temporary directories, loopback
         // sessions), dependency-free so the reference backend's tests can use it too; not a product.
         .target(name: "AuthTestSupport", path: "Tests/AuthTestSupport"),
@@ -54,8 +63,8 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "SubspaceExample", "Hero365Example", "EverdayExample", "AnonymousWallExample", "VynqTalkExample", "CustomServerExample",
-                "OpenIDConnectExample",
-                "ReferenceBackend", "AuthCore", "AuthRuntime", "AuthTestSupport",
+                "OpenIDConnectExample", "MyAppVerification",
+                "ReferenceBackend", "AuthCore", "AuthRuntime", "AuthVerification", "AuthTestSupport",
             ]),
         .testTarget(
             name: "AuthflowKitTests",

@@ -1,3 +1,4 @@
+import AuthSupport
 import AuthflowBench
 import Foundation
 

@@ -1,4 +1,5 @@
 import AuthDiagrams
+import AuthSupport
 import AuthVerification
 import Foundation
 

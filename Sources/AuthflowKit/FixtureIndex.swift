@@ -1,5 +1,6 @@
 import AuthCore
 import AuthRuntime
+import AuthSupport
 import Foundation
 
 /// `Fixtures/INDEX.md`: every fixture with its backend, endpoint, the section of the backend's API

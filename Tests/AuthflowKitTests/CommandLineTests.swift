@@ -2,6 +2,7 @@
 @testable import AuthflowKit
 import AuthTestSupport
 import AuthCore
+import AuthSupport
 import AuthVerification
 import Foundation
 import Testing

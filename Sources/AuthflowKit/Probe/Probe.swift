@@ -1,4 +1,5 @@
 import AuthCore
+import AuthSupport
 import Foundation
 
 /// What `authflow probe` was asked to do, checked: a refused command line never sends a request.

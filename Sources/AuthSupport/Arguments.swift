@@ -1,5 +1,6 @@
 /// A command line split into a command, positional arguments, `--option value` pairs and
-/// `--flag`s. Small on purpose: AuthCore carries no argument-parsing package.
+/// `--flag`s, for `authflow` and a verification executable (`VerificationCommand`). Small on
+/// purpose: AuthCore carries no argument-parsing package.
 public struct Arguments: Hashable, Sendable {
     /// The subcommand (`verify`, `explore`, …), if any.
     public var command: String?
