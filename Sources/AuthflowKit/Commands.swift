@@ -134,7 +134,7 @@ extension Authflow {
             synopsis:
                 "authflow verify [--json] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction] [--diagrams]",
             summary:
-                "explore every model to closure and fuzz each, and check every shipped contract against Fixtures/; exit 1 on any violation (printed as soon as it is found)",
+                "check each model's contract (its menu reads only a world's facts), explore it to closure and fuzz it, and check every shipped backend contract against Fixtures/; exit 1 on any violation (printed as soon as it is found)",
             options: [.flag("json", "one JSON array, a row per model, then one per contract")]
                 + bounds(defaultingTo: "each model's own, as the table prints it") + [
                     .flag(

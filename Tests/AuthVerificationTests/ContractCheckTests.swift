@@ -20,8 +20,12 @@ func counterDependent(_ breaks: Bool) -> SignInTestModel {
 struct ContractCheckTests {
     /// The shipped models are explored to closure (or a bound) by `authflow verify`, trusting that
     /// every world with one fingerprint offers the moves of the first: this shows they do, on each
-    /// model's first worlds, so their explorations are not silently narrowed.
-    @Test("each shipped model keeps intents(in:)'s contract on its first 2,000 worlds", arguments: Models.all)
+    /// single flow's first worlds, so their explorations are not silently narrowed. `authflow
+    /// verify` checks every shipped model's first 1,000 worlds before exploring it, at its bounds
+    /// and at 4/2, in an optimized build (here, 2,000 worlds of the sessions and apps took 97 s).
+    @Test(
+        "each single flow keeps intents(in:)'s contract on its first 2,000 worlds",
+        arguments: Models.lifecycles.filter { !$0.name.hasPrefix("session.") && $0.name != "realtimeConnection" })
     func shippedModelsKeepIt(_ model: AnyModel) {
         let report = model.checkContract(states: 2_000)
         #expect(report.finding == nil, "\(report.finding.map(String.init(describing:)) ?? "")")

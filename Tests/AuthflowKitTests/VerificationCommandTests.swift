@@ -369,6 +369,13 @@ struct VerificationCommandTests {
         #expect(fuzz.text.contains("✗ \(Fuzzer.brokenContractName)"), "\(fuzz.text)")
         #expect(fuzz.out.last?.hasPrefix("no replay: ") == true, "\(fuzz.text)")
         #expect(!fuzz.text.contains("replay: authflow replay"))
+
+        // verify checks each model's contract before it trusts its exploration.
+        let verify = CommandRun(["verify", "--runs", "1", "--length", "10"], models: [model])
+        #expect(verify.status == 1)
+        #expect(verify.text.contains("passwordSignIn.unsteadyMenu model contract: ✗ \(Finding.Kind.brokenModelContract.rawValue)"), "\(verify.text)")
+        let json = CommandRun(["verify", "--json", "--runs", "1", "--length", "10"], models: [model])
+        #expect(json.text.contains(#""modelContract":"✗ "#), "\(json.text)")
     }
 
     @Test("fuzz --json and replay --json describe the same failure: seed, invariant, lengths and trace")
@@ -490,7 +497,7 @@ enum VerifyKeys {
     /// A row of `verify --json`, and `explore --json`.
     static let row: Set<String> = [
         "model", "inFlight", "stale", "states", "transitions", "depth", "invariants", "complete", "seconds", "statesPerSecond", "fuzzEvents",
-        "violations", "findings", "fuzzFailure", "reductionDisagreements", "passed",
+        "violations", "findings", "fuzzFailure", "modelContract", "reductionDisagreements", "passed",
     ]
     /// A fuzz failure (`fuzz --json`'s `failure`, `replay --json`).
     static let failure: Set<String> = ["seed", "invariant", "originalLength", "shrunkLength", "trace"]
