@@ -178,10 +178,11 @@ public enum Bench: Sendable {
         }
         if sections.contains(.composition) {
             notes.append(
-                "your composition: user.fiveFlows explored once at 1/1 and at 4/2"
+                "your composition: user.fiveFlows explored once at 1/1 and at 4/2, then user.fiveFlows.twoFailures (the README's "
+                    + "verification executable: failing only with a refusal or no network) at 4/2"
                     + (configuration.compositionStateCap.map { ", stopping at \(BenchFormat.grouped($0)) states (\"capped\")" } ?? ", to closure")
                     + ", in the build the bench runs in; `swift run authflow bench --only composition` measures a debug build, as `swift test` "
-                    + "runs a user's tests, and `swift test -c release` runs them optimized, as this release run does")
+                    + "runs a user's tests, and `swift package verify` (or `swift test -c release`) runs them optimized, as this release run does")
         }
         if let depth = configuration.growthDepth, sections.contains(.growth) {
             notes.append(

