@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// `swift package verify`: builds each verification executable of the package in release and runs
 /// it, so a composition is explored by an optimized engine (a debug build, as `swift test` makes,
-/// runs it about ten times slower).
+/// runs it five to ten times slower).
 ///
 /// A verification executable is an executable target that depends on `AuthVerification` directly
 /// and whose `@main` type conforms to `VerificationCommand`. `--target NAME` picks one (repeat it

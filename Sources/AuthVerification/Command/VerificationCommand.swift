@@ -9,7 +9,7 @@ import AuthSupport
 
 /// An executable that verifies your compositions, run optimized by `swift package verify`.
 ///
-/// A debug build runs the explorer about ten times slower than an optimized one, and `swift test`
+/// A debug build runs the explorer five to ten times slower than an optimized one, and `swift test`
 /// builds debug. Put the models in an executable target that depends on `AuthVerification`, and
 /// make its `@main` type conform:
 ///
