@@ -92,6 +92,13 @@ struct VerificationRunTests {
         #expect(!run.text.contains("model contract"), "nothing ran")
     }
 
+    @Test("an executable with no model fails rather than passing on nothing")
+    func noModelFails() {
+        let run = Run([], [])
+        #expect(run.status == .failed)
+        #expect(run.out == ["✗ no model to verify: list at least one in `models`"])
+    }
+
     @Test func helpRunsNothing() {
         let run = Run([Self.row.mutant], ["--help"])
         #expect(run.status == .passed)

@@ -62,7 +62,7 @@ public enum Verification {
     public static let usage = """
         USAGE: <verification executable> [options]   (or: swift package verify [options])
 
-          --only NAME          verify only the model named NAME (repeatable as a comma-separated list)
+          --only NAMES         verify only the models named (comma-separated: a,b)
           --in-flight N        explore every model at N requests in flight (1…8), not its own bounds
           --stale M            … and M answers left over (1…8)
           --max-seconds S      stop an exploration after S seconds (up to a day): "not closed: explored N states to depth D"
@@ -95,7 +95,8 @@ public enum Verification {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                guard let start = buffer.baseAddress else { return 0 }
+                return write(descriptor, start + written, buffer.count - written)
             }
             guard count > 0 else { return }
             written += count
@@ -118,6 +119,10 @@ public enum Verification {
         if options.help {
             out(usage)
             return .passed
+        }
+        guard !options.models.isEmpty else {
+            out("✗ no model to verify: list at least one in `models`")
+            return .failed
         }
         var status = Status.passed
         for model in options.models {
