@@ -233,23 +233,11 @@ public enum Authflow {
             maxStates: try arguments.integer("max-states", default: ExplorationLimits().maxStates),
             maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth), keepGoing: arguments.flags.contains("keep-going"),
             reduction: reduction(arguments), maxDuration: seconds > 0 ? .seconds(seconds) : nil)
-        let clock = ContinuousClock()
-        let started = clock.now
         let report = withoutActuallyEscaping(err) { err in
             // A progress line a second, once a run has taken more than a second.
             let progress = SharedLines(err)
-            let shown = Locked(started)
             return model.explore(
-                limits: limits,
-                progress: { now in
-                    let at = clock.now
-                    let due = shown.withLock { last in
-                        guard at - last >= .seconds(1) else { return false }
-                        last = at
-                        return true
-                    }
-                    if due { progress("exploring \(model.name)… \(now)") }
-                },
+                limits: limits, progress: ExplorationProgress.throttled(every: .seconds(1)) { progress("exploring \(model.name)… \($0)") },
                 found: { progress("✗ found: \($0.invariant) (\($0.trace.count) steps)") })
         }
         if arguments.flags.contains("json") {

@@ -151,19 +151,8 @@ public enum Verification {
         }
         out("  ✓ model contract: the menu depends on the world's facts alone (\(contract.states) worlds)")
 
-        let clock = ContinuousClock()
-        let shown = Locked(clock.now)
         let report = model.explore(
-            limits: options.limits,
-            progress: { now in
-                let at = clock.now
-                let due = shown.withLock { last in
-                    guard at - last >= progressEvery else { return false }
-                    last = at
-                    return true
-                }
-                if due { progress("  exploring \(model.name): \(now)") }
-            },
+            limits: options.limits, progress: ExplorationProgress.throttled(every: progressEvery) { progress("  exploring \(model.name): \($0)") },
             found: { progress("  ✗ found \($0.invariant) (\($0.trace.count) steps)") })
         endProgress()
         report.violations.forEach { out(indented($0.description)) }

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthSupport
 
 /// Bounds that keep an exploration finite even when a model is not.
 public struct ExplorationLimits: Hashable, Sendable {
@@ -69,6 +70,26 @@ public struct ExplorationProgress: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         "\(states) states, \(transitions) transitions, depth \(depth), \(Int(statesPerSecond)) states/s, "
             + "\((seconds * 10).rounded() / 10) s"
+    }
+}
+
+extension ExplorationProgress {
+    /// A progress callback that passes `report` at most one report every `interval`, the first
+    /// once `interval` has passed: a line a second on a terminal, or every few seconds in a log.
+    package static func throttled(
+        every interval: Duration, _ report: @escaping @Sendable (ExplorationProgress) -> Void
+    ) -> @Sendable (ExplorationProgress) -> Void {
+        let clock = ContinuousClock()
+        let shown = Locked(clock.now)
+        return { progress in
+            let now = clock.now
+            let due = shown.withLock { last in
+                guard now - last >= interval else { return false }
+                last = now
+                return true
+            }
+            if due { report(progress) }
+        }
     }
 }
 
