@@ -185,7 +185,9 @@ public struct DiagramSet: Sendable {
     static func exploreAll(_ models: [(AnyModel, ExplorationLimits)]) -> [ExplorationReport] {
         let results = Reports(count: models.count)
         DispatchQueue.concurrentPerform(iterations: models.count) { index in
-            results.store(models[index].0.explore(limits: models[index].1), at: index)
+            var limits = models[index].1
+            limits.threads = 1  // The models run side by side already.
+            results.store(models[index].0.explore(limits: limits), at: index)
         }
         return results.all
     }

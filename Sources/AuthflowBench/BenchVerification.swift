@@ -113,8 +113,11 @@ struct VerificationBench {
     }
 
     /// Every shipped model, explored (to closure unless the configuration caps it).
+    ///
+    /// The bench's explorations run on one thread (`threads: 1`): its rows measure what a state
+    /// and a transition cost on one core, comparable from run to run.
     func shippedModels(progress: (String) -> Void) -> [BenchRow] {
-        let limits = ExplorationLimits(maxStates: configuration.explorerStateCap ?? Int(Int32.max - 1))
+        let limits = ExplorationLimits(maxStates: configuration.explorerStateCap ?? Int(Int32.max - 1), threads: 1)
         return Models.all.indices.map { index in
             let model = Self.fresh(index)
             progress("explorer: \(model.name)")
@@ -146,7 +149,7 @@ struct VerificationBench {
     /// distinct states per second, transitions per second and memory.
     mutating func largeModel(progress: (String) -> Void) -> [BenchRow] {
         let model = BenchModels.callers(configuration.largeCallers)
-        let limits = ExplorationLimits(maxStates: configuration.largeStateCap ?? Int(Int32.max - 1))
+        let limits = ExplorationLimits(maxStates: configuration.largeStateCap ?? Int(Int32.max - 1), threads: 1)
         progress(
             "large model: \(model.name)\(configuration.largeStateCap.map { " (capped at \(BenchFormat.grouped($0)) states)" } ?? ", to closure")")
         let samples = callers(configuration.largeCallers, limits: limits, repetitions: configuration.largeRepetitions)
@@ -199,7 +202,7 @@ struct VerificationBench {
         let last = samples[samples.count - 1].report
         let sampler = TransitionSampler<CallersModel.Machine>(initial: model.machine.initial, stride: Self.ceilingStride)
         let cap = min(Self.ceilingStateCap, configuration.largeStateCap ?? Self.ceilingStateCap)
-        _ = Explorer.explore(ObservingModel(base: model) { sampler.record($0) }, limits: ExplorationLimits(maxStates: cap))
+        _ = Explorer.explore(ObservingModel(base: model) { sampler.record($0) }, limits: ExplorationLimits(maxStates: cap, threads: 1))
         let prepared = ReducerBench.prepared(model.machine, sampler.segments)
         let once = max(prepared.replay(1), 1e-7)
         let passes = max(1, Int((configuration.reducerSampleSeconds / once).rounded(.up)))
@@ -243,8 +246,8 @@ struct VerificationBench {
         let cap = configuration.closureStateCap ?? unbounded
         func row(_ name: String, reducedCap: Int = cap, _ explore: (ExplorationLimits) -> ExplorationReport) -> BenchRow {
             progress("closure: \(name)")
-            let reducedLimits = ExplorationLimits(maxStates: reducedCap, reduction: .symmetric)
-            let plainLimits = ExplorationLimits(maxStates: cap, reduction: .plain)
+            let reducedLimits = ExplorationLimits(maxStates: reducedCap, reduction: .symmetric, threads: 1)
+            let plainLimits = ExplorationLimits(maxStates: cap, reduction: .plain, threads: 1)
             let reduced = explore(reducedLimits)
             let plain = explore(plainLimits)
             var details = [
@@ -295,7 +298,7 @@ struct VerificationBench {
     /// in a debug build is what `swift test` would take, in a release build what `swift package
     /// verify` takes once built.
     func composition(progress: (String) -> Void) -> [BenchRow] {
-        let limits = ExplorationLimits(maxStates: configuration.compositionStateCap ?? Int(Int32.max - 1))
+        let limits = ExplorationLimits(maxStates: configuration.compositionStateCap ?? Int(Int32.max - 1), threads: 1)
         func row<Machine>(_ model: Model<Machine>) -> BenchRow {
             let bounds = "\(model.maxInFlight)/\(model.maxStale)"
             progress("your composition: \(model.name) at \(bounds), \(Self.build) build")
@@ -313,7 +316,8 @@ struct VerificationBench {
         var rows: [BenchRow] = []
         for count in configuration.growthCallers {
             progress("growth: \(count) caller\(count == 1 ? "" : "s")")
-            let limits = ExplorationLimits(maxStates: Int(Int32.max - 1), maxDepth: configuration.growthDepth ?? ExplorationLimits().maxDepth)
+            let limits = ExplorationLimits(
+                maxStates: Int(Int32.max - 1), maxDepth: configuration.growthDepth ?? ExplorationLimits().maxDepth, threads: 1)
             let samples = callers(count, limits: limits)
             let last = samples[samples.count - 1].report
             let seconds = Spread(samples.map(\.report.seconds))
@@ -402,7 +406,7 @@ struct VerificationBench {
         let failure = shrunk ?? found
         let shrunkLength = failure.violation.trace.count
         progress("planted bug: exploring for the shortest trace")
-        let limits = ExplorationLimits(maxStates: configuration.plantedStateCap)
+        let limits = ExplorationLimits(maxStates: configuration.plantedStateCap, threads: 1)
         let explorations = Self.repeated(configuration.plantedRepetitions, budget: configuration.figureBudget) {
             Explorer.explore(BenchModels.plantedBug(), limits: limits)
         }

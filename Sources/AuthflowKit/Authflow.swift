@@ -162,7 +162,9 @@ public enum Authflow {
         let started = clock.now
         let rows: [VerifyRow] = withoutActuallyEscaping(err) { err in
             let progress = SharedLines(err)
-            let limits = ExplorationLimits(keepGoing: arguments.flags.contains("keep-going"), reduction: reduction(arguments))
+            // The models run side by side, one per core: each explores on one thread.
+            let limits = ExplorationLimits(
+                keepGoing: arguments.flags.contains("keep-going"), reduction: reduction(arguments), threads: models.count > 1 ? 1 : Cores.online)
             return Parallel.map(models, schedule: largestFirst(models)) { model in
                 progress("verifying \(model.name)…")
                 // The search merges worlds with one fingerprint, trusting that they offer the same
@@ -232,7 +234,8 @@ public enum Authflow {
         let limits = ExplorationLimits(
             maxStates: try arguments.integer("max-states", default: ExplorationLimits().maxStates),
             maxDepth: try arguments.integer("depth", default: ExplorationLimits().maxDepth), keepGoing: arguments.flags.contains("keep-going"),
-            reduction: reduction(arguments), maxDuration: seconds > 0 ? .seconds(seconds) : nil)
+            reduction: reduction(arguments), maxDuration: seconds > 0 ? .seconds(seconds) : nil,
+            threads: try arguments.integer("threads", default: Cores.online))
         let report = withoutActuallyEscaping(err) { err in
             // A progress line a second, once a run has taken more than a second.
             let progress = SharedLines(err)

@@ -153,7 +153,7 @@ extension Authflow {
         CommandSpec(
             name: "explore",
             synopsis:
-                "authflow explore <model> [--depth N] [--max-states N] [--max-seconds S] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]",
+                "authflow explore <model> [--depth N] [--max-states N] [--max-seconds S] [--in-flight N] [--stale M] [--threads T] [--keep-going] [--no-reduction] [--json]",
             summary: "explore one model exhaustively, breadth-first, checking every invariant; progress on standard error",
             options: bounds(defaultingTo: "the model's, as verify prints it") + [
                 .value("depth", "N", "stop N events from launch, 1…\(Limits.depth.upperBound) (default 1000)", numeric: .count(Limits.depth)),
@@ -163,6 +163,10 @@ extension Authflow {
                 .value(
                     "max-seconds", "S", "stop after S seconds, 1…\(Limits.seconds.upperBound) (default: none): \"not closed\" then",
                     numeric: .count(Limits.seconds)),
+                .value(
+                    "threads", "T",
+                    "step each breadth-first level on T threads, 1…\(Limits.threads.upperBound) (default: one per core); the report does not depend on it",
+                    numeric: .count(Limits.threads)),
                 .flag("keep-going", "explore on after the first violation (default: stop at the end of its breadth-first level)"),
                 .flag("no-reduction", Self.noReduction),
                 .flag("json", "one JSON object with the report's figures"),
@@ -266,6 +270,8 @@ extension Authflow {
         public static let states = 1...100_000_000
         /// `--max-seconds`: a day at most.
         public static let seconds = 1...86_400
+        /// `--threads`.
+        public static let threads = 1...64
         /// `--in-flight`: past a handful the space of most models outgrows memory.
         public static let inFlight = 1...8
         /// `--stale`: at 0 the user could never act (the user acts only while fewer answers are

@@ -1,19 +1,10 @@
 import AuthSupport
 import Dispatch
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Work spread over the machine's cores: models explore independently, so `verify` runs as many
 /// at once as there are cores.
 enum Parallel {
-    /// The number of cores online (at least 1).
-    static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-
-    /// `body` applied to every item, on up to `cores` threads, in the order `schedule` gives
+    /// `body` applied to every item, on up to one thread per core, in the order `schedule` gives
     /// (longest work first balances best); the results come back in the items' own order.
     static func map<Item: Sendable, Result: Sendable>(
         _ items: [Item], schedule: [Int]? = nil, _ body: @Sendable (Item) -> Result
@@ -22,7 +13,7 @@ enum Parallel {
         let results = Slots<Result>(count: items.count)
         let next = Slots<Int>(count: 1)
         next.set(0, 0)
-        DispatchQueue.concurrentPerform(iterations: min(cores, items.count)) { _ in
+        DispatchQueue.concurrentPerform(iterations: min(Cores.online, items.count)) { _ in
             while let position = next.take(below: order.count) {
                 let index = order[position]
                 results.set(index, body(items[index]))

@@ -65,7 +65,9 @@ struct VerificationRunTests {
     }
 
     @Test func boundsAndModelsAreChosenOnTheCommandLine() {
-        let run = Run([Self.row.original, Self.row.mutant], ["--only", Self.row.original.name, "--in-flight", "2", "--stale", "1", "--runs", "0"])
+        let run = Run(
+            [Self.row.original, Self.row.mutant],
+            ["--only", Self.row.original.name, "--in-flight", "2", "--stale", "1", "--threads", "1", "--runs", "0"])
         #expect(run.status == .passed, "\(run.text)")
         #expect(run.text.contains("\(Self.row.original.name) (at most 2 in flight, 1 left over)"), "\(run.text)")
         #expect(!run.text.contains(Self.row.mutant.name))
@@ -78,6 +80,7 @@ struct VerificationRunTests {
             (["--stale", "many"], "--stale takes a number, not 'many'"),
             (["--max-states", "0"], "--max-states takes a number from 1"),
             (["--max-seconds", "0"], "--max-seconds takes a number from 1 to 86400, not 0"),
+            (["--threads", "0"], "--threads takes a number from 1 to 64, not 0"),
             (["--only", "nothing.here"], "no model named 'nothing.here'"),
             (["--fast"], "unknown option --fast"),
             (["verify"], "unexpected argument 'verify'"),

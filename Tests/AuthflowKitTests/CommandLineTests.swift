@@ -13,7 +13,7 @@ enum NumericExpectation {
     /// `command --option`, for every numeric option the commands take.
     static let options: Set<String> = [
         "verify --seed", "verify --runs", "verify --length", "verify --in-flight", "verify --stale", "explore --depth", "explore --in-flight",
-        "explore --stale", "explore --max-states", "explore --max-seconds", "fuzz --seed",
+        "explore --stale", "explore --max-states", "explore --max-seconds", "explore --threads", "fuzz --seed",
         "fuzz --runs", "fuzz --length", "replay --seed", "replay --length", "serve --port",
     ]
     /// The awkward values: zero, negative, huge (past every integer type) and not a number.
@@ -58,10 +58,11 @@ struct CommandLineTests {
         #expect(run.err.first?.contains(value) == true)
     }
 
-    @Test("a count in range runs: --runs 1 --length 1, --depth 1, and the largest --runs a fuzz takes is accepted")
+    @Test("a count in range runs: --runs 1 --length 1, --depth 1, --threads 3, and the largest --runs a fuzz takes is accepted")
     func countsInRange() throws {
         #expect(CommandRun(["fuzz", "passwordSignIn", "--runs", "1", "--length", "1"], models: CommandModels.clean).status == 0)
         #expect(CommandRun(["explore", "passwordSignIn", "--depth", "1"], models: CommandModels.clean).status == 0)
+        #expect(CommandRun(["explore", "passwordSignIn", "--threads", "3"], models: CommandModels.clean).status == 0)
         let fuzz = try #require(Authflow.command(named: "fuzz"))
         let largest = try Arguments.parse(
             ["fuzz", "passwordSignIn", "--runs", "\(Authflow.Limits.runs.upperBound)"], valued: Authflow.valued, flags: Authflow.flags)

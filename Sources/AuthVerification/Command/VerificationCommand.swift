@@ -69,6 +69,7 @@ public enum Verification {
           --max-states N       stop an exploration after N distinct states
           --keep-going         explore on after a violation, for every invariant's shortest violation
           --no-reduction       the plain search, without the symmetry reduction
+          --threads T          explore on T threads (1…64; default: one per core); the results do not depend on it
           --seed S             the fuzzing session's seed (decimal or 0x hex)
           --runs N             fuzz walks per model (0 skips fuzzing; default 200)
           --length L           events per fuzz walk (default 400)
@@ -204,7 +205,7 @@ public enum Verification {
 
         init(_ words: [String], models all: [AnyModel]) throws {
             let arguments = try Arguments.parse(
-                words, valued: ["only", "in-flight", "stale", "max-seconds", "max-states", "seed", "runs", "length"],
+                words, valued: ["only", "in-flight", "stale", "max-seconds", "max-states", "threads", "seed", "runs", "length"],
                 flags: ["keep-going", "no-reduction", "help"])
             if let word = arguments.command ?? arguments.positional.first { throw Problem.positional(word) }
             help = arguments.flags.contains("help")
@@ -235,7 +236,7 @@ public enum Verification {
                 maxStates: try number("max-states", ExplorationLimits().maxStates, 1...100_000_000),
                 keepGoing: arguments.flags.contains("keep-going"),
                 reduction: arguments.flags.contains("no-reduction") ? .plain : .symmetric,
-                maxDuration: seconds.map { .seconds($0) })
+                maxDuration: seconds.map { .seconds($0) }, threads: try number("threads", Cores.online, 1...64))
             fuzzing = FuzzConfiguration(
                 seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try number("runs", 200, 0...1_000_000),
                 length: try number("length", 400, 1...1_000_000))

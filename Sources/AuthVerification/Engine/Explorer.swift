@@ -19,12 +19,18 @@ public struct ExplorationLimits: Hashable, Sendable {
     /// can bound a model it does not know the size of and still get a verdict
     /// (``ExplorationReport/verdict``: "not closed: explored N states to depth D").
     public var maxDuration: Duration?
+    /// How many threads step each breadth-first level's moves (at least 1; by default one per
+    /// core online). The report is the same whatever the number: what the threads find is taken
+    /// in by one thread in the order a single thread meets it, so states are numbered, and
+    /// violations and their shortest traces found, exactly as on one.
+    public var threads: Int
 
     /// Creates limits.
     @inlinable public init(
         maxStates: Int = 5_000_000, maxDepth: Int = 1_000, keepGoing: Bool = false, reduction: Reduction = .symmetric,
-        maxDuration: Duration? = nil
+        maxDuration: Duration? = nil, threads: Int = Cores.online
     ) {
+        self.threads = max(1, threads)
         self.maxStates = maxStates
         self.maxDepth = min(maxDepth, Int(UInt16.max) - 1)
         self.keepGoing = keepGoing
@@ -309,69 +315,75 @@ public enum Explorer {
         var node: Int32 = 0
         var level: UInt16 = 0
         var targets: [UInt32] = []
-        var successors = Environment<Model>.Successors()
         // Read once: the loop below mutates `self`, so a property read inside it may be copied
         // (its references retained) for each call.
         let environment = self.environment
-        let stepChecks = environment.stepChecks
         while !frontier.isEmpty {
             levels.append(frontier.count)
-            for snapshot in frontier {
-                defer { node += 1 }
-                guard Int(level) < limits.maxDepth else {
-                    complete = false
-                    limitReached = .depth
-                    edgeStart.append(Int32(edgeTargets.count))
-                    continue
-                }
-                targets.empty()
-                successors.removeAll()
-                let fromPath = pathOf[Int(node)]
-                // Which intents a model offers depends on where the user is: sampling the menu of
-                // the first state of each case path is enough to tell an intent case never offered.
-                let sampleMenu = menuSampled.insert(fromPath).inserted
-                for move in environment.moves(snapshot) {
-                    transitions += 1
-                    if sampleMenu, case .intent(let intent, _, _) = move.event { offered.insert(intent) }
-                    let transition = environment.step(move, from: snapshot, besides: &successors)
-                    let after = transition.after
-                    var checked = -1
-                    // A check that failed already runs again and its message is dropped (the first,
-                    // shortest violation is kept): only a broken model pays for that, where
-                    // skipping it meant reading the mutable list of failures at every transition.
-                    while let (position, message) = Environment<Model>.firstFailure(of: stepChecks, on: transition, after: checked) {
-                        if !failed[position] { record(position, message, trace: trace(to: node) + [move.choice], reaching: after.fingerprint) }
-                        checked = position  // The checks after a failing one still see this transition.
+            let expanding = Int(level) < limits.maxDepth
+            var expanded = 0
+            chunks: while expanded < frontier.count {
+                let chunk = frontier[expanded..<min(frontier.count, expanded + Self.chunkSize)]
+                expanded = chunk.endIndex
+                // Each state's moves are stepped and checked on the worker threads; what they
+                // found is taken in here one state at a time, in frontier order, exactly as one
+                // thread would: the same numbering, the same first (shortest) violations.
+                let expansions = expanding ? Self.expand(chunk, in: environment, knowing: index, threads: limits.threads) : []
+                for position in chunk.indices {
+                    defer { node += 1 }
+                    guard expanding else {
+                        complete = false
+                        limitReached = .depth
+                        edgeStart.append(Int32(edgeTargets.count))
+                        continue
                     }
-                    var target = index[after.fingerprint]
-                    if target == nil {
-                        if parent.count >= limits.maxStates {
-                            complete = false
-                            limitReached = .states
-                            continue
+                    let snapshot = frontier[position]
+                    targets.empty()
+                    let fromPath = pathOf[Int(node)]
+                    // Which intents a model offers depends on where the user is: sampling the menu
+                    // of the first state of each case path is enough to tell an intent case never
+                    // offered.
+                    if menuSampled.insert(fromPath).inserted {
+                        for move in environment.moves(snapshot) {
+                            if case .intent(let intent, _, _) = move.event { offered.insert(intent) }
                         }
-                        target = admit(after, parent: node, choice: PackedChoice(move.choice), depth: level + 1)
-                        next.append(after)
                     }
-                    guard let target, target != node else { continue }
-                    let edge = UInt32(target) | (Self.isEnvironmentFailure(move, in: snapshot.world) ? 0x8000_0000 : 0)
-                    if !targets.contains(edge) { targets.append(edge) }
-                    // Time passing alone moves the lifecycle nowhere: no edge in the diagrams.
-                    if after.stateFingerprint != snapshot.stateFingerprint, !move.choice.isWait {
-                        let (label, kind) = labels.label(move)
-                        projected.insert(ProjectedEdgeKey(from: fromPath, to: pathOf[Int(target)], label: label, kind: kind))
+                    for step in expansions[position - chunk.startIndex] {
+                        transitions += 1
+                        // A check that failed already ran again and its message is dropped (the
+                        // first, shortest violation is kept).
+                        for (invariant, message) in step.failures where !failed[invariant] {
+                            record(invariant, message, trace: trace(to: node) + [step.choice.choice], reaching: step.fingerprint)
+                        }
+                        var target = step.known ?? index[step.fingerprint]
+                        if target == nil, let after = step.after {
+                            if parent.count >= limits.maxStates {
+                                complete = false
+                                limitReached = .states
+                                continue
+                            }
+                            target = admit(after, parent: node, choice: step.choice, depth: level + 1)
+                            next.append(after)
+                        }
+                        guard let target, target != node else { continue }
+                        let edge = UInt32(target) | (step.environmentFailure ? 0x8000_0000 : 0)
+                        if !targets.contains(edge) { targets.append(edge) }
+                        if let move = step.changingState {
+                            let (label, kind) = labels.label(move)
+                            projected.insert(ProjectedEdgeKey(from: fromPath, to: pathOf[Int(target)], label: label, kind: kind))
+                        }
                     }
-                }
-                edgeTargets += targets
-                edgeStart.append(Int32(edgeTargets.count))
-                if node % 1_024 == 0, let deadline, clock.now >= deadline {
-                    limitReached = .time
-                    break
-                }
-                if let progress, node % 20_000 == 0 {
-                    progress(
-                        ExplorationProgress(
-                            states: parent.count, transitions: transitions, depth: Int(level), seconds: Self.seconds(clock.now - start)))
+                    edgeTargets += targets
+                    edgeStart.append(Int32(edgeTargets.count))
+                    if node % 1_024 == 0, let deadline, clock.now >= deadline {
+                        limitReached = .time
+                        break chunks
+                    }
+                    if let progress, node % 20_000 == 0 {
+                        progress(
+                            ExplorationProgress(
+                                states: parent.count, transitions: transitions, depth: Int(level), seconds: Self.seconds(clock.now - start)))
+                    }
                 }
             }
             if limitReached == .time {
@@ -415,6 +427,44 @@ public enum Explorer {
         report.limitReached = stoppedAtViolation ? nil : limitReached
         report.bounds = (model.maxInFlight, model.maxStale)
         return report
+    }
+
+    /// How many frontier states the worker threads expand before the search takes in what they
+    /// found: enough work to make handing it out cheap, little enough to keep the successors
+    /// held meanwhile small.
+    @inlinable static var chunkSize: Int { 512 }
+
+    /// Each of `chunk`'s states' moves, stepped and checked, on `threads` threads; `index` (the
+    /// states known when the chunk began) saves keeping the successors already known.
+    ///
+    /// Why this is the search one thread makes: stepping a move and running the step checks read
+    /// only the environment and the state, never the search's bookkeeping, and what the workers
+    /// find is taken in by one thread in frontier order. A successor found known here is known
+    /// there too (the index only grows); one found unknown is looked up again.
+    @inlinable static func expand(
+        _ chunk: ArraySlice<Snapshot<Machine>>, in environment: Environment<Model>, knowing index: [Fingerprint: Int32], threads: Int
+    ) -> [[Expanded<Machine>]] {
+        concurrentMap(chunk.count, threads: threads) { offset in
+            let snapshot = chunk[chunk.startIndex + offset]
+            var successors = Environment<Model>.Successors()
+            return environment.moves(snapshot).map { move in
+                let transition = environment.step(move, from: snapshot, besides: &successors)
+                let after = transition.after
+                var failures: [(Int, String)] = []
+                var checked = -1
+                while let (position, message) = Environment<Model>.firstFailure(of: environment.stepChecks, on: transition, after: checked) {
+                    failures.append((position, message))
+                    checked = position  // The checks after a failing one still see this transition.
+                }
+                let known = index[after.fingerprint]
+                return Expanded(
+                    choice: PackedChoice(move.choice), fingerprint: after.fingerprint, known: known, after: known == nil ? after : nil,
+                    environmentFailure: isEnvironmentFailure(move, in: snapshot.world),
+                    // Time passing alone moves the lifecycle nowhere: no edge in the diagrams.
+                    changingState: after.stateFingerprint != snapshot.stateFingerprint && !move.choice.isWait ? move : nil,
+                    failures: failures)
+            }
+        }
     }
 
     /// `duration` in seconds.
@@ -628,6 +678,38 @@ public enum Explorer {
             }
         }
         return findings
+    }
+}
+
+/// One move from a frontier state, as a worker thread stepped and checked it.
+@usableFromInline struct Expanded<Machine: Lifecycle>: Sendable {
+    /// The move's choice.
+    @usableFromInline let choice: PackedChoice
+    /// The fingerprint of the state it leads to.
+    @usableFromInline let fingerprint: Fingerprint
+    /// That state's number, when the search knew it as the move was stepped.
+    @usableFromInline let known: Int32?
+    /// That state, when the search did not know it then.
+    @usableFromInline let after: Snapshot<Machine>?
+    /// Whether the move is a failure of the environment (the network's, the vault's).
+    @usableFromInline let environmentFailure: Bool
+    /// The move, when it changed the lifecycle's state: an edge of the diagrams.
+    @usableFromInline let changingState: Move<Machine>?
+    /// The step checks that failed: each one's position among the invariants, and its message.
+    @usableFromInline let failures: [(Int, String)]
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(
+        choice: PackedChoice, fingerprint: Fingerprint, known: Int32?, after: Snapshot<Machine>?, environmentFailure: Bool,
+        changingState: Move<Machine>?, failures: [(Int, String)]
+    ) {
+        self.choice = choice
+        self.fingerprint = fingerprint
+        self.known = known
+        self.after = after
+        self.environmentFailure = environmentFailure
+        self.changingState = changingState
+        self.failures = failures
     }
 }
 

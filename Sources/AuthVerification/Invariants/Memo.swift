@@ -29,8 +29,10 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     // Safe: every access to the stored variables holds `lock`.
     var secrets: Set<String> = []
     var needles: [[UInt8]] = []
-    var lastLearned: [String] = []
-    var lastMore: [String] = []
+    /// The last few secret lists learned (one or two per thread stepping worlds): consecutive
+    /// calls from one thread mostly repeat the same lists, and threads take turns.
+    var recentLearned: [[String]] = []
+    var recentMore: [[String]] = []
     var verdicts: [Key: Verdict] = [:]
     /// Verdicts by event key, by index (a table numbers its payloads 0, 1, 2…): the table met
     /// last, and the others by serial number.
@@ -47,17 +49,23 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
     func learn(_ world: [String], _ more: [String] = []) {
         lock.withLock { _ in
             // Consecutive calls mostly repeat the same secrets: comparing is cheaper than hashing.
-            if world != lastLearned {
+            if !recentLearned.contains(world) {
                 add(world)
-                lastLearned = world
+                Self.remember(world, in: &recentLearned)
             }
-            if more != lastMore {
+            if !recentMore.contains(more) {
                 // The secrets `world` holds are known by now: only the others are looked up (mostly
                 // none: a step's world shares nearly all its secrets with the world before it).
                 add(more, besides: world)
-                lastMore = more
+                Self.remember(more, in: &recentMore)
             }
         }
+    }
+
+    /// Keeps `secrets` among the last four lists learned.
+    static func remember(_ secrets: [String], in recent: inout [[String]]) {
+        if recent.count == 4 { recent.removeFirst() }
+        recent.append(secrets)
     }
 
     /// Whether `key`'s description (computed by `describe` when needed) shows any secret known or
