@@ -175,7 +175,8 @@ final class EventRecorder<Machine: Lifecycle>: @unchecked Sendable {
 /// one-event segment (the state before it and its event): what `reduce` alone costs on the
 /// exploration's own mix of transitions. Whole states are kept, not every `stride`-th
 /// transition, so a replay meets the state before a transition warm after its first, as the
-/// explorer does when it steps every move of one state in a row.
+/// explorer does when it steps every move of one state in a row. It counts states as their moves
+/// arrive, so it observes an exploration on one thread (`ExplorationLimits(threads: 1)`).
 final class TransitionSampler<Machine: Lifecycle>: @unchecked Sendable {
     // Safe: the explorer steps on one thread; `lock` guards every access anyway.
     private let lock = Locked(())
