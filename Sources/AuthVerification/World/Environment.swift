@@ -356,7 +356,8 @@ extension Survey {
         @inlinable func building(_ choice: Choice) -> Move<Machine> {
             switch choice {
             case .intent(let index):
-                Move(choice: choice, event: .intent(intents[index], id: nextIntent, at: now), key: events.key(.intent(intents[index])))
+                // The list's keys: a lookup of a list met before, where the intent's own key hashed it.
+                Move(choice: choice, event: .intent(intents[index], id: nextIntent, at: now), key: events.keys(of: intents)[index])
             case .reply(let exchange, let reply):
                 Move(
                     choice: choice, event: .reply(exchanges[exchange], answers[exchange].replies[reply], at: now),
