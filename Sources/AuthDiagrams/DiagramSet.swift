@@ -183,13 +183,11 @@ public struct DiagramSet: Sendable {
 
     /// Explores `models` on every core, each within its limits; the reports in `models` order.
     static func exploreAll(_ models: [(AnyModel, ExplorationLimits)]) -> [ExplorationReport] {
-        let results = Reports(count: models.count)
-        DispatchQueue.concurrentPerform(iterations: models.count) { index in
+        concurrentMap(models.count, threads: Cores.online) { index in
             var limits = models[index].1
             limits.threads = 1  // The models run side by side already.
-            results.store(models[index].0.explore(limits: limits), at: index)
+            return models[index].0.explore(limits: limits)
         }
-        return results.all
     }
 
     /// `session.everday: 6000 states, 105993 transitions (bounded) in 7.1 s`.
@@ -234,20 +232,6 @@ public struct DiagramSet: Sendable {
 }
 
 /// Reports filled in by concurrent explorations, one slot each.
-private final class Reports: Sendable {
-    private let slots: Locked<[ExplorationReport?]>
-
-    init(count: Int) { slots = Locked(Array(repeating: nil, count: count)) }
-
-    func store(_ report: ExplorationReport, at index: Int) {
-        slots.withLock { $0[index] = report }
-    }
-
-    var all: [ExplorationReport] {
-        slots.withLock { slots in slots.map { $0! } }
-    }
-}
-
 extension DiagramSet {
     /// The set for ``DiagramCatalogue/standard`` and ``DocumentedFlows/all``: what `StateDiagrams/`
     /// must hold. Explored once per process (the command and every test share it); `progress`

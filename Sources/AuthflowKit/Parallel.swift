@@ -1,5 +1,4 @@
 import AuthSupport
-import Dispatch
 
 /// Work spread over the machine's cores: models explore independently, so `verify` runs as many
 /// at once as there are cores.
@@ -10,39 +9,12 @@ enum Parallel {
         _ items: [Item], schedule: [Int]? = nil, _ body: @Sendable (Item) -> Result
     ) -> [Result] {
         let order = schedule ?? Array(items.indices)
-        let results = Slots<Result>(count: items.count)
-        let next = Slots<Int>(count: 1)
-        next.set(0, 0)
-        DispatchQueue.concurrentPerform(iterations: min(Cores.online, items.count)) { _ in
-            while let position = next.take(below: order.count) {
-                let index = order[position]
-                results.set(index, body(items[index]))
-            }
-        }
-        return results.values()
+        // concurrentMap hands positions out in order, so the schedule's first items start first.
+        let scheduled = concurrentMap(order.count, threads: Cores.online) { body(items[order[$0]]) }
+        var results = [Result?](repeating: nil, count: items.count)
+        for (position, index) in order.enumerated() { results[index] = scheduled[position] }
+        return results.compactMap { $0 }
     }
-}
-
-/// Result slots written from several threads.
-private final class Slots<Value: Sendable>: Sendable {
-    private let storage: Locked<[Value?]>
-
-    init(count: Int) { storage = Locked(Array(repeating: nil, count: count)) }
-
-    func set(_ index: Int, _ value: Value) {
-        storage.withLock { $0[index] = value }
-    }
-
-    /// For a counter slot: the current value, incremented, while it stays below `bound`.
-    func take(below bound: Int) -> Int? where Value == Int {
-        storage.withLock { storage in
-            guard let current = storage[0], current < bound else { return nil }
-            storage[0] = current + 1
-            return current
-        }
-    }
-
-    func values() -> [Value] { storage.withLock { storage in storage.compactMap { $0 } } }
 }
 
 /// A line writer several threads may call.

@@ -342,7 +342,7 @@ public enum Explorer {
                     let fromPath = pathOf[Int(node)]
                     // Which intents a model offers depends on where the user is: sampling the menu
                     // of the first state of each case path is enough to tell an intent case never
-                    // offered.
+                    // offered (read again here, once per case path, not carried back by the workers).
                     if menuSampled.insert(fromPath).inserted {
                         for move in environment.moves(snapshot) {
                             if case .intent(let intent, _, _) = move.event { offered.insert(intent) }
