@@ -243,6 +243,8 @@ struct FlowDriver<App: Lifecycle> {
                 run.completions.append(completion)
             case .schedule, .cancelTimer:
                 break  // Timers fire on `wait`.
+            case .persistOwedRevocations:
+                break  // The documented flows owe no revocation.
             }
         }
     }

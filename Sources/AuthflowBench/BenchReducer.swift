@@ -133,10 +133,10 @@ enum ReducerBench {
                 case (.signedIn(let inner), .withdrawn(let id, let at)): routed = (inner, .withdrawn(id, at: at))
                 case (.signedIn(let inner), .reply(let id, let reply, let at)): routed = (inner, .reply(id, reply, at: at))
                 case (.signedIn(let inner), .tick(let now)): routed = (inner, .tick(now))
-                case (.signedIn(let inner), .launched(let stored, let at)): routed = (inner, .launched(stored, at: at))
+                case (.signedIn(let inner), .launched(let stored, let owed, let at)): routed = (inner, .launched(stored, owed: owed, at: at))
                 case (.signedOut, .intent(.session(let intent), let id, let at)):
                     routed = (session.signedOutPhase, .intent(intent, id: id, at: at))
-                case (.signedOut, .launched(let stored, let at)): routed = (session.signedOutPhase, .launched(stored, at: at))
+                case (.signedOut, .launched(let stored, let owed, let at)): routed = (session.signedOutPhase, .launched(stored, owed: owed, at: at))
                 }
                 guard let (phase, sessionEvent) = routed else { continue }
                 let start = LifecycleState(phase: phase, context: before.context)

@@ -173,7 +173,9 @@ struct AppScenarioTests {
         #expect(refused.effects[1] == [.emit(.serverSessionEnded)])
     }
 
-    @Test("Everday: a revoke refused 401 renews the pair once and revokes again; refused again, or failing three times, it is reported, once")
+    @Test(
+        "Everday: a revoke refused 401 renews the pair once and revokes again; refused again it is reported, once; failing three times it is owed, and reported once"
+    )
     func revokeRefused() {
         let app = Apps.everday()
         let session = SessionLifecycle.Active(credentials: Samples.rotatingCredentials)
@@ -199,8 +201,12 @@ struct AppScenarioTests {
             ])
         #expect(offline.effects[1] == [.send(Samples.r(5), .revoke(Samples.refresh1, Samples.bearer))])
         #expect(offline.effects[2] == [.send(Samples.r(6), .revoke(Samples.refresh1, Samples.bearer))])
-        #expect(offline.effects[3] == [.emit(.serverSessionNotConfirmed(.server(status: 503, nil)))], "three attempts, then reported")
-        #expect(offline.effects.joined().filter { if case .emit(.serverSessionNotConfirmed) = $0 { true } else { false } }.count == 1)
+        #expect(
+            offline.effects[3] == [
+                .persistOwedRevocations([OwedRevocation(refreshToken: Samples.refresh1, rounds: 1)]),
+                .emit(.serverSessionEndOwed(.server(status: 503, nil))),
+            ], "three attempts, then owed and reported")
+        #expect(offline.effects.joined().filter { if case .emit(.serverSessionEndOwed) = $0 { true } else { false } }.count == 1)
     }
 
     @Test(

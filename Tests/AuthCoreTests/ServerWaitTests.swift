@@ -64,7 +64,7 @@ struct ServerWaitTests {
     }
 
     @Test(
-        "logout while the refresh endpoint waits and the token can no longer be attached: signed out at once, the server session reported not confirmed, nothing sent"
+        "logout while the refresh endpoint waits and the token can no longer be attached: signed out at once, nothing sent, the revocation owed for later"
     )
     func logoutInsideTheRefreshWait() {
         let session = Apps.everday().session
@@ -76,7 +76,8 @@ struct ServerWaitTests {
         let effects = session.reduce(&state, .intent(.logout, id: Samples.intent, at: Samples.at(1790)))
         #expect(Self.sends(effects).isEmpty)
         #expect(effects.contains(.emit(.signedOut(.userRequested))))
-        #expect(effects.contains(.emit(.serverSessionNotConfirmed(.rateLimited(retryAfter: .seconds(260))))))
+        #expect(effects.contains(.emit(.serverSessionEndOwed(.rateLimited(retryAfter: .seconds(260))))))
+        #expect(effects.contains(.persistOwedRevocations([OwedRevocation(refreshToken: Samples.refresh1, rounds: 1)])))
     }
 
     @Test(

@@ -80,6 +80,59 @@ struct VaultTests {
     }
 
     @Test(
+        "owed revocations live in their own file beside the credentials, 0600: saved, read back, kept when the credentials are cleared, deleted when none is owed"
+    )
+    func owedRevocations() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let previous = umask(0)
+        defer { umask(previous) }
+        let vault = FileVault(directory: directory.url.appendingPathComponent("vault"))
+        #expect(try vault.loadOwedRevocations() == [])
+        let owed = [
+            OwedRevocation(refreshToken: RefreshToken("refresh-1"), rounds: 1), OwedRevocation(refreshToken: RefreshToken("refresh-9"), rounds: 2),
+        ]
+        try vault.save(Self.full)
+        try vault.saveOwedRevocations(owed)
+        let file = directory.url.appendingPathComponent("vault/credentials.json.owed")
+        #expect(mode(file.path(percentEncoded: false)) == 0o600)
+        try vault.clear()
+        #expect(try vault.load() == nil)
+        #expect(try vault.loadOwedRevocations() == owed, "a logout clears the credentials, not what it owes")
+        let stored = try String(decoding: Data(contentsOf: file), as: UTF8.self)
+        #expect(stored == #"{"owed":[{"refreshToken":"refresh-1","rounds":1},{"refreshToken":"refresh-9","rounds":2}],"version":1}"#)
+        #expect(!stored.contains("access"), "the refresh token and the rounds, nothing else")
+        try vault.saveOwedRevocations([])
+        #expect(try vault.loadOwedRevocations() == [])
+        #expect(!FileManager.default.fileExists(atPath: file.path(percentEncoded: false)))
+    }
+
+    @Test(
+        "an owed-revocations file that is not a record this runtime wrote is corrupt",
+        arguments: [
+            "", "{", "[]", #"{"version":2,"owed":[]}"#, #"{"version":1,"owed":[{"refreshToken":"","rounds":1}]}"#,
+            #"{"version":1,"owed":[{"refreshToken":"r","rounds":-1}]}"#, #"{"version":1}"#,
+        ])
+    func owedCorrupt(contents: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Data(contents.utf8).write(to: directory.url.appendingPathComponent("credentials.json.owed"))
+        #expect(throws: VaultError.corrupt) { try FileVault(directory: directory.url).loadOwedRevocations() }
+    }
+
+    @Test("the memory vault keeps owed revocations apart from the credentials")
+    func memoryOwed() throws {
+        let vault = MemoryVault(Self.full)
+        let owed = [OwedRevocation(refreshToken: RefreshToken("refresh-1"), rounds: 1)]
+        try vault.saveOwedRevocations(owed)
+        try vault.clear()
+        #expect(try vault.loadOwedRevocations() == owed)
+        #expect(vault.description == "MemoryVault(empty)")
+        vault.failing(load: .unavailable)
+        #expect(throws: VaultError.unavailable) { try vault.loadOwedRevocations() }
+    }
+
+    @Test(
         "a file that is not a record this runtime wrote is corrupt, and is left as it was",
         arguments: [
             "", "{", "null", "[]", #"{"version":1}"#, #"{"version":2,"accessToken":"a","user":{"id":"u"}}"#,

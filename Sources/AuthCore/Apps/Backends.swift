@@ -216,7 +216,9 @@ public enum Apps {
                     OneOf(otp, OneOf(OAuthSignIn(), PasswordReset(style: .emailLink))))),
             // The document's `/auth/signout` ends nothing on the server; its deployed server's
             // `/revoke-tokens/{user_id}` (Supabase's global sign-out) revokes every refresh token of
-            // the user, so logout ends the server session, on every device, in the background.
-            session: SessionLifecycle(policy: SessionPolicy(refresh: refresh, restore: .fetchCurrentUser, revokesOnLogout: true)))
+            // the user, so logout ends the server session, on every device, in the background. An owed
+            // revocation waits for a launch with no session: it would end a new session of the user too.
+            session: SessionLifecycle(
+                policy: SessionPolicy(refresh: refresh, restore: .fetchCurrentUser, revokesOnLogout: true, revocationEndsEverySession: true)))
     }
 }

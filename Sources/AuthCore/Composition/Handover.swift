@@ -187,7 +187,7 @@ public struct Handover<Entry: EntryFlow, SessionSide: SessionRole>: Lifecycle {
         case .withdrawn(let intent, let at): .withdrawn(intent, at: at)
         case .reply(let id, let reply, let at): .reply(id, reply, at: at)
         case .tick(let now): .tick(now)
-        case .launched(let stored, let at): .launched(stored, at: at)
+        case .launched(let stored, let owed, let at): .launched(stored, owed: owed, at: at)
         }
     }
 

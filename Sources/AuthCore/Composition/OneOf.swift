@@ -153,14 +153,14 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
                 defer { phase = .second(inner) }
                 return second.step(&inner, .tick(now), &requests)
             }
-        case .launched(let stored, let at):
+        case .launched(let stored, let owed, let at):
             switch consume phase {
             case .first(var inner):
                 defer { phase = .first(inner) }
-                return first.step(&inner, .launched(stored, at: at), &requests)
+                return first.step(&inner, .launched(stored, owed: owed, at: at), &requests)
             case .second(var inner):
                 defer { phase = .second(inner) }
-                return second.step(&inner, .launched(stored, at: at), &requests)
+                return second.step(&inner, .launched(stored, owed: owed, at: at), &requests)
             }
         }
     }

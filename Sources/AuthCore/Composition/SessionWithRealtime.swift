@@ -100,8 +100,8 @@ public struct SessionWithRealtime: SessionRole {
         case .tick(let now):
             effects = session.step(&phase.session, .tick(now), &requests)
             effects += connection.step(&phase.connection, .tick(now), &requests)
-        case .launched(let stored, let at):
-            effects = session.step(&phase.session, .launched(stored, at: at), &requests)
+        case .launched(let stored, let owed, let at):
+            effects = session.step(&phase.session, .launched(stored, owed: owed, at: at), &requests)
         }
         let all = effects + reconcile(&phase, before: before, at: event.instant, &requests)
         return all.filter { !$0.isFinish } + all.filter(\.isFinish)  // The intent's answer comes once the connection followed.

@@ -130,7 +130,7 @@ extension Lifecycle {
                         }
                         state.context.sending(id, to: endpoint)
                     }
-                case .schedule, .cancel, .cancelTimer, .persist, .clearCredentials, .emit, .finish, .closeRealtime:
+                case .schedule, .cancel, .cancelTimer, .persist, .clearCredentials, .emit, .finish, .closeRealtime, .persistOwedRevocations:
                     break
                 }
                 effects.append(effect)

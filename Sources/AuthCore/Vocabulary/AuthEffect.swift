@@ -22,6 +22,9 @@ public enum AuthEffect: Hashable, Sendable, CustomStringConvertible {
     case finish(IntentID, Completion)
     /// Close the realtime connection opened by this request.
     case closeRealtime(RequestID)
+    /// Store these owed revocations in the vault, replacing the ones stored (see
+    /// ``OwedRevocation``): they outlive the process, and the next launch reads them back.
+    case persistOwedRevocations([OwedRevocation])
 
     /// The effect with its arguments as they print themselves:
     /// `send(r1, signIn(email(…), ‹password›))`, `persist(credentials(…))`,
@@ -38,6 +41,7 @@ public enum AuthEffect: Hashable, Sendable, CustomStringConvertible {
         case .emit(let outcome): "emit(\(outcome))"
         case .finish(let intent, let completion): "finish(\(intent), \(completion))"
         case .closeRealtime(let id): "closeRealtime(\(id))"
+        case .persistOwedRevocations(let owed): "persistOwedRevocations(\(owed.count))"
         }
     }
 }
@@ -57,14 +61,15 @@ public enum AuthEvent<Intent: Hashable & Sendable>: Hashable, Sendable, CustomSt
     indirect case reply(RequestID, Reply, at: Instant)
     /// A scheduled deadline passed; `now` is the current time.
     case tick(Instant)
-    /// The app launched and read its vault.
-    case launched(StoredCredentials, at: Instant)
+    /// The app launched and read its vault: the credentials, and the revocations a logout still
+    /// owes the server (``OwedRevocation``).
+    case launched(StoredCredentials, owed: [OwedRevocation] = [], at: Instant)
 
     /// When the event happened (inlinable: a reducer reads it on every event).
     @inlinable
     public var instant: Instant {
         switch self {
-        case .intent(_, _, let at), .withdrawn(_, let at), .reply(_, _, let at), .launched(_, let at): at
+        case .intent(_, _, let at), .withdrawn(_, let at), .reply(_, _, let at), .launched(_, _, let at): at
         case .tick(let now): now
         }
     }
@@ -78,7 +83,7 @@ public enum AuthEvent<Intent: Hashable & Sendable>: Hashable, Sendable, CustomSt
         case .withdrawn(let id, let at): "\(at) withdrawn \(id)"
         case .reply(let id, let reply, let at): "\(at) reply \(id) \(reply)"
         case .tick(let now): "\(now) tick"
-        case .launched(let stored, let at): "\(at) launched \(stored)"
+        case .launched(let stored, let owed, let at): "\(at) launched \(stored)\(owed.isEmpty ? "" : ", owing \(owed.count)")"
         }
     }
 }

@@ -35,17 +35,20 @@ public struct FlowContext: Hashable, Sendable {
     public internal(set) var serverSignOuts: [ServerSignOut]
     /// Endpoints the server asked not to call again before a time (429 with `Retry-After`).
     public private(set) var serverWaits: [ServerWait]
+    /// Revocations a logout could not complete, kept in the vault and retried (see ``OwedRevocation``).
+    public internal(set) var owedRevocations: [OwedRevocation]
 
     /// A context whose counter starts at `next`.
     public init(
         next: UInt64 = 1, waiters: [Waiter] = [], codeCooldowns: [CodeCooldown] = [], serverSignOuts: [ServerSignOut] = [],
-        serverWaits: [ServerWait] = []
+        serverWaits: [ServerWait] = [], owedRevocations: [OwedRevocation] = []
     ) {
         self.next = next
         self.waiters = waiters
         self.codeCooldowns = codeCooldowns
         self.serverSignOuts = serverSignOuts
         self.serverWaits = serverWaits
+        self.owedRevocations = owedRevocations
     }
 
     /// Issues the next id, for a request no intent waits for (a refresh, a restore, a revoke).

@@ -114,8 +114,14 @@ public enum AuthOutcome: Hashable, Sendable, CustomStringConvertible {
     /// After a logout, the server confirmed the session's refresh token is dead: revoked, or
     /// refused when presented (see ``ServerSignOut``).
     case serverSessionEnded
-    /// After a logout, the server session could not be confirmed ended (the revoke failed on the
-    /// network or was refused): its refresh token may still work until it expires.
+    /// After a logout, the server could not be reached to end the session (network, timeout, 5xx,
+    /// 429 or an unreadable answer, after every attempt): the refresh token is kept in the vault,
+    /// only to be revoked, and the revocation is tried again at the next launch and the next
+    /// sign-in (``OwedRevocation``). The user is signed out meanwhile.
+    case serverSessionEndOwed(AuthFailure)
+    /// After a logout, the server session could not be confirmed ended and nothing will try again:
+    /// the server refused the revocation, or every round of an owed one failed
+    /// (``SessionPolicy/revocationRounds``). Its refresh token may still work until it expires.
     case serverSessionNotConfirmed(AuthFailure)
 
     /// The case with what a trace needs: the signed-in user by id, the sign-out reason, the retry
@@ -135,6 +141,7 @@ public enum AuthOutcome: Hashable, Sendable, CustomStringConvertible {
         case .vaultUnreadable: "vaultUnreadable"
         case .failed(let failure): "failed(\(failure))"
         case .serverSessionEnded: "serverSessionEnded"
+        case .serverSessionEndOwed(let failure): "serverSessionEndOwed(\(failure))"
         case .serverSessionNotConfirmed(let failure): "serverSessionNotConfirmed(\(failure))"
         }
     }

@@ -35,13 +35,19 @@ public enum SignInResult: Hashable, Sendable, CustomStringConvertible {
 public enum ServerSignOutResult: Hashable, Sendable {
     /// The server confirmed the session's refresh token is dead (revoked, or refused).
     case ended
-    /// It could not be confirmed (network, 401, 5xx…): the refresh token may live until it expires.
+    /// The server could not be reached (network, timeout, 5xx, 429): the refresh token is kept in
+    /// the vault only to be revoked, and the revocation is tried again at the next launch and the
+    /// next sign-in (``OwedRevocation``). The user is signed out meanwhile.
+    case owed(AuthError)
+    /// It could not be confirmed and nothing will try again: the server refused the revocation, or
+    /// every round of an owed one failed. The refresh token may live until it expires.
     case notConfirmed(AuthError)
 
     /// The report an outcome carries, if it is a background sign-out's end.
     init?(_ outcome: AuthOutcome) {
         switch outcome {
         case .serverSessionEnded: self = .ended
+        case .serverSessionEndOwed(let failure): self = .owed(.server(failure))
         case .serverSessionNotConfirmed(let failure): self = .notConfirmed(.server(failure))
         case .signedIn, .signedOut, .tokenRefreshed, .refreshRetryScheduled, .offline, .passwordSetupRequired, .passwordChangeRequired,
             .realtimeConnected, .realtimeDisconnected, .vaultUnreadable, .failed:
@@ -140,10 +146,13 @@ extension BackendClient {
     }
 
     /// How each background sign-out ended, from now on: ``ServerSignOutResult/ended`` when the
-    /// server confirmed the session's refresh token is dead, ``ServerSignOutResult/notConfirmed(_:)``
-    /// when it could not be confirmed (offline, refused, a server error after the retries): the
-    /// refresh token may then live on the server until it expires, and the app may tell the user
-    /// (to sign out again later, or end the sessions from another device).
+    /// server confirmed the session's refresh token is dead; ``ServerSignOutResult/owed(_:)`` when
+    /// the server could not be reached (offline, a server error after the retries): the vault
+    /// keeps the refresh token, only to revoke it at the next launch, logout or sign-in, and a
+    /// later ``ServerSignOutResult/ended`` or ``ServerSignOutResult/notConfirmed(_:)`` tells how
+    /// that went; ``ServerSignOutResult/notConfirmed(_:)`` when the server refused the revocation
+    /// or every round failed: the refresh token may then live on the server until it expires, and
+    /// the app may tell the user (to sign out again later, or end the sessions from another device).
     ///
     /// One report per ``signOut()`` that had a server session to end, on backends that end server
     /// sessions (Everday, Hero365); none elsewhere. Subscribe before signing out: the stream

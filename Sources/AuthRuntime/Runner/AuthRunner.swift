@@ -132,7 +132,8 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     /// Reads the vault and tells the lifecycle the app launched: `.none`, `.stored(…)`, or
     /// `.unreadable` when the vault holds something it cannot read (reported on ``issues()``;
-    /// nothing is deleted). The app launches once: later calls do nothing.
+    /// nothing is deleted), with the revocations a logout still owes (``OwedRevocation``), which
+    /// the session then tries again. The app launches once: later calls do nothing.
     public func start() {
         guard !launched else { return }
         launched = true
@@ -143,7 +144,14 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
             issueStreams.yield(.vaultUnreadable(error))
             stored = .unreadable
         }
-        enqueue(.launched(stored, at: clock.now))
+        let owed: [OwedRevocation]
+        do throws(VaultError) {
+            owed = try vault.loadOwedRevocations()
+        } catch {
+            issueStreams.yield(.vaultUnreadable(error))
+            owed = []
+        }
+        enqueue(.launched(stored, owed: owed, at: clock.now))
     }
 
     /// Sends `intent` and returns what became of it, once the reducer finished it.
@@ -338,6 +346,12 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
             } catch {
                 issueStreams.yield(.vaultClearFailed(error))
             }
+        case .persistOwedRevocations(let owed):
+            do throws(VaultError) {
+                try vault.saveOwedRevocations(owed)
+            } catch {
+                issueStreams.yield(.vaultWriteFailed(error))
+            }
         case .schedule(let timer, let deadline):
             alarms.removeValue(forKey: timer)?.alarm.cancel()
             alarmGeneration += 1
@@ -348,7 +362,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
             alarms.removeValue(forKey: timer)?.alarm.cancel()
         case .emit(let outcome):
             switch outcome {
-            case .serverSessionEnded, .serverSessionNotConfirmed: lastServerSignOut = outcome
+            case .serverSessionEnded, .serverSessionEndOwed, .serverSessionNotConfirmed: lastServerSignOut = outcome
             case .signedIn, .signedOut, .tokenRefreshed, .refreshRetryScheduled, .offline, .passwordSetupRequired, .passwordChangeRequired,
                 .realtimeConnected, .realtimeDisconnected, .vaultUnreadable, .failed:
                 break

@@ -43,14 +43,49 @@ public struct FileVault: TokenVault, CustomStringConvertible {
     private static let maximumSize = 64 * 1024
 
     private var directoryPath: String { directory.standardizedFileURL.path(percentEncoded: false) }
-    private var filePath: String { directoryPath + "/" + fileName }
-    private var temporaryPrefix: String { "." + fileName + ".tmp-" }
+    /// The file of owed revocations, beside the credentials' (``OwedRevocation``).
+    private var owedFileName: String { fileName + ".owed" }
 
     // MARK: TokenVault
 
     /// The stored credentials, `nil` when there is no file.
     public func load() throws(VaultError) -> Credentials? {
-        let descriptor = open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        try contents(of: fileName).map { data throws(VaultError) in try CredentialsRecord.decode(data) }
+    }
+
+    /// Replaces the file atomically with `credentials`; on failure the old file stays as it was.
+    public func save(_ credentials: Credentials) throws(VaultError) {
+        try replace(fileName, with: CredentialsRecord.encode(credentials))
+    }
+
+    /// Deletes the file; succeeds when there is none.
+    public func clear() throws(VaultError) {
+        try remove(fileName)
+    }
+
+    /// The owed revocations, from a second file beside the credentials' (`<fileName>.owed`);
+    /// none when there is no such file.
+    public func loadOwedRevocations() throws(VaultError) -> [OwedRevocation] {
+        try contents(of: owedFileName).map { data throws(VaultError) in try OwedRevocationsRecord.decode(data) } ?? []
+    }
+
+    /// Replaces the owed revocations atomically, as a save does; none deletes their file.
+    public func saveOwedRevocations(_ owed: [OwedRevocation]) throws(VaultError) {
+        if owed.isEmpty {
+            try remove(owedFileName)
+        } else {
+            try replace(owedFileName, with: OwedRevocationsRecord.encode(owed))
+        }
+    }
+
+    /// `FileVault(credentials.json)`: the file name only.
+    public var description: String { "FileVault(\(fileName))" }
+
+    // MARK: Files
+
+    /// The bytes of `name` in the directory, `nil` when there is no such file.
+    private func contents(of name: String) throws(VaultError) -> Data? {
+        let descriptor = open(directoryPath + "/" + name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return nil }
@@ -70,14 +105,13 @@ public struct FileVault: TokenVault, CustomStringConvertible {
             data.append(contentsOf: buffer[0..<count])
             guard data.count <= Self.maximumSize else { throw .corrupt }
         }
-        return try CredentialsRecord.decode(data)
+        return data
     }
 
-    /// Replaces the file atomically with `credentials`; on failure the old file stays as it was.
-    public func save(_ credentials: Credentials) throws(VaultError) {
-        let data = CredentialsRecord.encode(credentials)
+    /// Replaces `name` atomically with `data`; on failure the old file stays as it was.
+    private func replace(_ name: String, with data: Data) throws(VaultError) {
         try ensureDirectory()
-        let temporaryPath = directoryPath + "/" + temporaryPrefix + String(UInt64.random(in: .min ... .max), radix: 16)
+        let temporaryPath = directoryPath + "/" + Self.temporaryPrefix(name) + String(UInt64.random(in: .min ... .max), radix: 16)
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw Self.failure("open", errno) }
         do throws(VaultError) {
@@ -96,7 +130,7 @@ public struct FileVault: TokenVault, CustomStringConvertible {
             throw Self.failure("close", code)
         }
         if interruptBeforeRename { throw .system(operation: "rename", code: EINTR) }
-        guard rename(temporaryPath, filePath) == 0 else {
+        guard rename(temporaryPath, directoryPath + "/" + name) == 0 else {
             let code = errno
             unlink(temporaryPath)
             throw Self.failure("rename", code)
@@ -105,9 +139,9 @@ public struct FileVault: TokenVault, CustomStringConvertible {
         removeLeftovers()
     }
 
-    /// Deletes the file; succeeds when there is none.
-    public func clear() throws(VaultError) {
-        if unlink(filePath) != 0 {
+    /// Deletes `name`; succeeds when there is none.
+    private func remove(_ name: String) throws(VaultError) {
+        if unlink(directoryPath + "/" + name) != 0 {
             let code = errno
             guard code == ENOENT else { throw Self.failure("unlink", code) }
         }
@@ -115,10 +149,8 @@ public struct FileVault: TokenVault, CustomStringConvertible {
         removeLeftovers()
     }
 
-    /// `FileVault(credentials.json)`: the file name only.
-    public var description: String { "FileVault(\(fileName))" }
-
-    // MARK: Files
+    /// The prefix of `name`'s temporary files.
+    private static func temporaryPrefix(_ name: String) -> String { "." + name + ".tmp-" }
 
     /// Creates the directory `0700` when it is missing (its parents with the default mode); an
     /// existing directory is used as it is.
@@ -170,7 +202,8 @@ public struct FileVault: TokenVault, CustomStringConvertible {
     /// Removes temporary files that interrupted saves left behind: they hold tokens.
     private func removeLeftovers() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) else { return }
-        for name in names where name.hasPrefix(temporaryPrefix) {
+        let prefixes = [Self.temporaryPrefix(fileName), Self.temporaryPrefix(owedFileName)]
+        for name in names where prefixes.contains(where: { name.hasPrefix($0) }) {
             unlink(directoryPath + "/" + name)
         }
     }

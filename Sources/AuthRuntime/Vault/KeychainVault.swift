@@ -53,23 +53,59 @@ public struct KeychainVault: TokenVault, CustomStringConvertible {
         self.usesDataProtectionKeychain = usesDataProtectionKeychain
     }
 
-    /// The attributes that name the item.
-    private var itemQuery: [String: Any] {
-        var query: [String: Any] = [
+    /// The attributes that name the credentials' item.
+    private var itemQuery: [String: Any] { query(account: account) }
+
+    /// The attributes that name the owed revocations' item (``OwedRevocation``): the same service,
+    /// the account with `.owed` after it.
+    private var owedQuery: [String: Any] { query(account: account + ".owed") }
+
+    /// The attributes that name the item of `account`.
+    private func query(account: String) -> [String: Any] {
+        var named: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: service,
             kSecAttrAccount as String: account,
             kSecAttrSynchronizable as String: false,
         ]
-        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        if let accessGroup { named[kSecAttrAccessGroup as String] = accessGroup }
         #if os(macOS)
-        if usesDataProtectionKeychain { query[kSecUseDataProtectionKeychain as String] = true }
+        if usesDataProtectionKeychain { named[kSecUseDataProtectionKeychain as String] = true }
         #endif
-        return query
+        return named
     }
 
     /// The stored credentials, `nil` when there is no item.
     public func load() throws(VaultError) -> Credentials? {
+        try read(itemQuery).map { data throws(VaultError) in try CredentialsRecord.decode(data) }
+    }
+
+    /// Replaces the item's data (and accessibility) with `credentials`, or adds the item.
+    public func save(_ credentials: Credentials) throws(VaultError) {
+        try write(CredentialsRecord.encode(credentials), itemQuery)
+    }
+
+    /// Deletes the item; succeeds when there is none.
+    public func clear() throws(VaultError) {
+        try delete(itemQuery)
+    }
+
+    /// The owed revocations, from their own item; none when there is no such item.
+    public func loadOwedRevocations() throws(VaultError) -> [OwedRevocation] {
+        try read(owedQuery).map { data throws(VaultError) in try OwedRevocationsRecord.decode(data) } ?? []
+    }
+
+    /// Replaces the owed revocations; none deletes their item.
+    public func saveOwedRevocations(_ owed: [OwedRevocation]) throws(VaultError) {
+        if owed.isEmpty {
+            try delete(owedQuery)
+        } else {
+            try write(OwedRevocationsRecord.encode(owed), owedQuery)
+        }
+    }
+
+    /// The data of the item `itemQuery` names, `nil` when there is none.
+    private func read(_ itemQuery: [String: Any]) throws(VaultError) -> Data? {
         var query = itemQuery
         query[kSecReturnData as String] = true
         query[kSecMatchLimit as String] = kSecMatchLimitOne
@@ -78,7 +114,7 @@ public struct KeychainVault: TokenVault, CustomStringConvertible {
         switch status {
         case errSecSuccess:
             guard let data = result as? Data else { throw .corrupt }
-            return try CredentialsRecord.decode(data)
+            return data
         case errSecItemNotFound:
             return nil
         default:
@@ -86,9 +122,8 @@ public struct KeychainVault: TokenVault, CustomStringConvertible {
         }
     }
 
-    /// Replaces the item's data (and accessibility) with `credentials`, or adds the item.
-    public func save(_ credentials: Credentials) throws(VaultError) {
-        let data = CredentialsRecord.encode(credentials)
+    /// Replaces the data (and accessibility) of the item `itemQuery` names, or adds the item.
+    private func write(_ data: Data, _ itemQuery: [String: Any]) throws(VaultError) {
         let attributes: [String: Any] = [
             kSecValueData as String: data,
             kSecAttrAccessible as String: accessibility.attribute,
@@ -106,8 +141,8 @@ public struct KeychainVault: TokenVault, CustomStringConvertible {
         }
     }
 
-    /// Deletes the item; succeeds when there is none.
-    public func clear() throws(VaultError) {
+    /// Deletes the item `itemQuery` names; succeeds when there is none.
+    private func delete(_ itemQuery: [String: Any]) throws(VaultError) {
         let status = SecItemDelete(itemQuery as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
             throw Self.failure("SecItemDelete", status)

@@ -8,6 +8,7 @@ import AuthSupport
 public final class MemoryVault: TokenVault, CustomStringConvertible {
     private struct Storage {
         var credentials: Credentials?
+        var owed: [OwedRevocation] = []
         var loadFailure: VaultError?
         var saveFailure: VaultError?
         var clearFailure: VaultError?
@@ -23,6 +24,9 @@ public final class MemoryVault: TokenVault, CustomStringConvertible {
 
     /// What the vault holds now.
     public var credentials: Credentials? { storage.withLock { $0.credentials } }
+
+    /// The owed revocations it holds now.
+    public var owedRevocations: [OwedRevocation] { storage.withLock { $0.owed } }
 
     /// How many saves succeeded.
     public var saveCount: Int { storage.withLock { $0.saves } }
@@ -59,6 +63,23 @@ public final class MemoryVault: TokenVault, CustomStringConvertible {
         let failure = storage.withLock { storage -> VaultError? in
             guard storage.clearFailure == nil else { return storage.clearFailure }
             storage.credentials = nil
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// The owed revocations (a failing `load` fails this too).
+    public func loadOwedRevocations() throws(VaultError) -> [OwedRevocation] {
+        let (owed, failure) = storage.withLock { ($0.owed, $0.loadFailure) }
+        if let failure { throw failure }
+        return owed
+    }
+
+    /// Stores the owed revocations (a failing `save` fails this too).
+    public func saveOwedRevocations(_ owed: [OwedRevocation]) throws(VaultError) {
+        let failure = storage.withLock { storage -> VaultError? in
+            guard storage.saveFailure == nil else { return storage.saveFailure }
+            storage.owed = owed
             return nil
         }
         if let failure { throw failure }

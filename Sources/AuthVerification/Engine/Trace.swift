@@ -142,9 +142,9 @@ public enum EventLabel {
         case .withdrawn: ("withdrawn", .intent)
         case .reply(_, let reply, _): label(of: reply)
         case .tick: ("tick", .timer)
-        case .launched(.none, _): ("launched(empty)", .launch)
-        case .launched(.stored, _): ("launched(stored)", .launch)
-        case .launched(.unreadable, _): ("launched(unreadable)", .launch)
+        case .launched(.none, _, _): ("launched(empty)", .launch)
+        case .launched(.stored, _, _): ("launched(stored)", .launch)
+        case .launched(.unreadable, _, _): ("launched(unreadable)", .launch)
         }
     }
 

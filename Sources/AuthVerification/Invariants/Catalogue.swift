@@ -22,7 +22,7 @@ public enum Catalogue {
             refreshRetriesFollowTheServer(),
         ]
         if let codes { list += codeInvariants(codes) }
-        if serverSignOut { list.append(noOrphanedServerSession()) }
+        if serverSignOut { list += [noOrphanedServerSession(), owedRevocationRetried(), owedTokenOnlyRevoked()] }
         return list
     }
 
@@ -181,22 +181,89 @@ public enum Catalogue {
 
     // MARK: Credentials and sign-out
 
-    /// No server session outlives a logout: once nothing of a logged-out session is in flight,
-    /// every refresh token it received has been consumed by a rotation the server confirmed,
-    /// revoked by a request the server accepted, or refused by the server — or the app was told
-    /// the server session could not be confirmed ended. Checked on backends that revoke at logout
-    /// (``LifecycleModel/endsServerSessions``). (OWASP ASVS V3.3.1: logout invalidates the session
-    /// on the server; RFC 7009 §2: token revocation; RFC 9700 §4.14: a refresh token left alive is
-    /// the account for whoever holds a copy.)
+    /// No server session outlives a logout, once the server can be reached again: a refresh token
+    /// of a logged-out session with nothing in flight to end it must be owed in the vault
+    /// (``OwedRevocation``), which outlives the process; otherwise it has been consumed by a
+    /// rotation the server confirmed, revoked by a request the server accepted, refused by the
+    /// server — or the app was told, finally, that the server session could not be confirmed ended
+    /// (the server refused the revocation, or an owed revocation's last round failed). The other
+    /// way round, the vault owes nothing the server already ended. Checked on backends that revoke
+    /// at logout (``LifecycleModel/endsServerSessions``). (OWASP ASVS V3.3.1: logout invalidates
+    /// the session on the server; RFC 7009 §2: token revocation; RFC 9700 §4.14: a refresh token
+    /// left alive is the account for whoever holds a copy.)
     public static func noOrphanedServerSession<M>() -> Invariant<M> {
         Invariant(
             "no server session outlives a logout", source: "OWASP ASVS V3.3.1; RFC 7009; RFC 9700 §4.14",
             .state { s in
                 let live = s.world.history.liveAfterLogout
+                let owed = s.world.owedRevocations
+                if owed.contains(where: { !live.contains($0.refreshToken) }) {
+                    return "the vault still owes the revocation of a refresh token the server has ended"
+                }
                 guard !live.isEmpty else { return nil }
-                let pending = s.world.network.contains { s.world.history.endsLoggedOutSession($0.request) }
-                return pending
-                    ? nil : "\(live.count) refresh token(s) of a logged-out session still live, nothing in flight to end them, nothing reported"
+                let unattended = live.count { token in
+                    !owed.contains { $0.refreshToken == token } && !s.world.network.contains { $0.request.refreshToken == token }
+                }
+                return unattended == 0
+                    ? nil
+                    : "\(unattended) refresh token(s) of a logged-out session still live, nothing in flight to end them, none owed in the vault, nothing reported"
+            })
+    }
+
+    /// An owed revocation is tried again when no session is held: every revocation the vault owes
+    /// gets a request when the app launches and finds no stored session, and at each logout (unless
+    /// one is already in flight, or the server's 429 holds it back: the round then counts). (Where the backend revokes one refresh token at a time, it is
+    /// also tried beside a restored session and at each sign-in; where its revocation ends every
+    /// session of the user, it waits while one may be held, so these are the moments every backend
+    /// shares.) (OWASP ASVS V3.3.1; RFC 7009 §2.)
+    public static func owedRevocationRetried<M>() -> Invariant<M> {
+        Invariant(
+            "an owed revocation is tried again at each launch and logout", source: "OWASP ASVS V3.3.1; RFC 7009 §2",
+            .step { t in
+                let owed: [OwedRevocation]
+                let inFlight: [RefreshToken]
+                if case .launched(.none, let read, _) = t.move.event {
+                    (owed, inFlight) = (read, [])  // A relaunch ended whatever was in flight.
+                } else if t.before.isSignedIn, t.effects.contains(.emit(.signedOut(.userRequested))) {
+                    (owed, inFlight) = (t.before.world.owedRevocations, t.before.world.network.compactMap(\.request.refreshToken))
+                } else {
+                    return nil
+                }
+                let after = t.after.world.owedRevocations
+                for entry in owed where !inFlight.contains(entry.refreshToken) && !t.sent.contains(where: { $0.refreshToken == entry.refreshToken }) {
+                    // A round the server's 429 held back is tried all the same: it counts.
+                    if after.contains(where: { $0.refreshToken == entry.refreshToken && $0.rounds > entry.rounds }) { continue }
+                    if !after.contains(where: { $0.refreshToken == entry.refreshToken }) { continue }  // Settled or reported.
+                    return "\(t.move.event.isLaunch ? "the launch" : "the logout") did not try again the revocation the vault owes (\(entry))"
+                }
+                return nil
+            })
+    }
+
+    /// An owed refresh token only ends its own session: it is never the session's (never stored as
+    /// credentials, never refreshed with for a session, never attached), and every request that
+    /// presents it is its revocation, or the refresh that renews the pair to revoke with where the
+    /// backend's revocation needs a live access token. (RFC 9700 §4.14; RFC 7009 §2.)
+    public static func owedTokenOnlyRevoked<M>() -> Invariant<M> {
+        Invariant(
+            "an owed refresh token is only ever sent to end its session", source: "RFC 9700 §4.14; RFC 7009 §2",
+            .step { t in
+                let owed = t.before.world.owedRevocations.map(\.refreshToken) + t.after.world.owedRevocations.map(\.refreshToken)
+                guard !owed.isEmpty else { return nil }
+                if let token = t.after.sessionCredentials?.refreshToken, owed.contains(token) {
+                    return "the session holds a refresh token whose revocation is owed"
+                }
+                if let token = t.after.world.vault.credentials?.refreshToken, owed.contains(token) {
+                    return "the vault's credentials hold a refresh token whose revocation is owed"
+                }
+                for request in t.sent {
+                    guard let token = request.refreshToken, owed.contains(token) else { continue }
+                    switch request {
+                    case .refresh, .revoke: continue
+                    default: return "sent \(request) with a refresh token whose revocation is owed"
+                    }
+                }
+                return nil
             })
     }
 
@@ -381,7 +448,7 @@ public enum Catalogue {
             .step { t in
                 guard !t.sent.isEmpty else { return nil }  // Only a request can use a token.
                 var vault = t.before.world.vault.credentials
-                if case .launched(.stored(let read), _) = t.move.event { vault = read }  // What this launch read from the vault.
+                if case .launched(.stored(let read), _, _) = t.move.event { vault = read }  // What this launch read from the vault.
                 for effect in t.effects {
                     switch effect {
                     case .persist(let credentials): vault = credentials
@@ -456,7 +523,7 @@ public enum Catalogue {
             "pending approval never reaches signed-in", source: "Everday's API document, Approval-Gated Registration",
             .step { t in
                 guard !t.before.isSignedIn, t.after.isSignedIn else { return nil }
-                if case .launched(.stored(let stored), _) = t.move.event,
+                if case .launched(.stored(let stored), _, _) = t.move.event,
                     t.before.world.vault == .holds(stored) || t.before.world.vault == .unreadable(stored)
                 {
                     return nil
@@ -659,7 +726,7 @@ public enum Catalogue {
                 switch value {
                 case .intent(let intent): intent
                 case .reply(let reply): reply
-                case .launched(let stored): stored
+                case .launched(let stored, _): stored
                 case .effect(let effect): effect
                 }
             return ([String(describing: shown), String(reflecting: shown)], secretsInside(shown))
@@ -835,6 +902,14 @@ extension Array where Element == UInt8 {
             if self[start] == first, self[start..<(start + needle.count)].elementsEqual(needle) { return true }
             start += 1
         }
+        return false
+    }
+}
+
+extension AuthEvent {
+    /// Whether this is the app's launch.
+    @inlinable var isLaunch: Bool {
+        if case .launched = self { return true }
         return false
     }
 }

@@ -136,7 +136,7 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
 @usableFromInline enum Described<Intent: Hashable>: Hashable {
     case intent(Intent)
     case reply(Reply)
-    case launched(StoredCredentials)
+    case launched(StoredCredentials, owed: [OwedRevocation] = [])
     case effect(AuthEffect)
 
     /// The event's payload, or `nil` for a tick (a time, nothing else).
@@ -144,7 +144,7 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
         switch event {
         case .intent(let intent, _, _): self = .intent(intent)
         case .reply(_, let reply, _): self = .reply(reply)
-        case .launched(let stored, _): self = .launched(stored)
+        case .launched(let stored, let owed, _): self = .launched(stored, owed: owed)
         case .tick, .withdrawn: return nil
         }
     }
@@ -171,7 +171,7 @@ final class LeakScanner<Key: Hashable>: @unchecked Sendable {
             Survey.digest {
                 $0.tag("finish"); $0.plain(completion)
             }
-        case .cancel, .clearCredentials, .schedule, .cancelTimer, .closeRealtime: nil
+        case .cancel, .clearCredentials, .schedule, .cancelTimer, .closeRealtime, .persistOwedRevocations: nil
         }
     }
 }

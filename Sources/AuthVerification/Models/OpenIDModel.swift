@@ -136,8 +136,9 @@ extension Models {
     /// apps are (10,767 states with both sign-ins; 976 with the browser's alone); at 4 and 2 it
     /// closes at 47,399 states.
     public static func openIDConnectApp() -> Model<OpenIDConnectApp> {
-        let app = Apps.openIDConnect(
+        var app = Apps.openIDConnect(
             OpenIDModel.signIn, device: OpenIDModel.deviceSignIn, refresh: modelRefresh(retryLimit: 2), serverSignOutAttempts: 2)
+        app.session.policy.revocationRounds = modelRevocationRounds
         return Model(of: app, name: "app.openIDConnect", maxInFlight: refreshingBounds.inFlight, maxStale: refreshingBounds.stale) {
             $0.failures = OpenIDModel.replies.failures
         }

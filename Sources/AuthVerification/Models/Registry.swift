@@ -116,6 +116,13 @@ public enum Models {
         .rotating(margin: .seconds(60), retryLimit: retryLimit, backoff: .seconds(15))
     }
 
+    /// The rounds an owed revocation gets in the models (``SessionPolicy/revocationRounds``): two,
+    /// the least a policy allows — the logout's own, then one more at the next launch or logout
+    /// (or sign-in). Every way a round ends is explored: the server ends the token, refuses it,
+    /// or cannot be reached (owed, then reported). A third round only counts one more failure,
+    /// as `OwedRevocationTests` shows; with it session.hero365 held 224,520 states at 4/1.
+    public static let modelRevocationRounds = 2
+
     /// ``modelRefresh(retryLimit:)`` applied only when the grant carries a refresh token (Subspace).
     public static func modelRefreshWhenGranted(retryLimit: Int) -> RefreshPolicy {
         .rotatingWhenGranted(margin: .seconds(60), retryLimit: retryLimit, backoff: .seconds(15))
@@ -242,7 +249,8 @@ public enum Models {
                 supportsPasswordChange: backend == .everday, passwordChangeEndsSessions: backend == .everday,
                 // No account deletion: it multiplies this model by five (22,712 to 110,295 states at
                 // 4/1, 328,651 to 1,430,318 at 4/2); the mutant models explore it.
-                supportsAccountDeletion: false, serverSignOutAttempts: 2)
+                supportsAccountDeletion: false, serverSignOutAttempts: 2,
+                revocationRounds: modelRevocationRounds, revocationEndsEverySession: backend == .hero365)
             replies = ReplyCatalogue(
                 grants: backend == .everday
                     ? [.init(withRefreshToken: true), .init(requiresPasswordChange: true, withRefreshToken: true)]

@@ -58,8 +58,8 @@ extension LifecycleState: Surveyable where Phase: Surveyable {
 extension Survey {
     /// What a lifecycle's context keeps besides its counter: the intents waiting for answers, the
     /// code cooldowns still running (they outlive the flow that set them; one that has ended
-    /// refuses nothing, kept or forgotten), and the sessions still being ended on the server. The
-    /// request counter is symmetric and left out.
+    /// refuses nothing, kept or forgotten), the sessions still being ended on the server and the
+    /// revocations owed. The request counter is symmetric and left out.
     @inlinable mutating func cooldowns(of context: FlowContext) {
         visit(unordered: context.waiters)  // Looked up by request or intent, never by position.
         func running(_ cooldown: CodeCooldown) -> Bool { exact || cooldown.resendAt.milliseconds > now }
@@ -69,6 +69,7 @@ extension Survey {
             visit(cooldown.resendAt)
         }
         visit(unordered: context.serverSignOuts)  // Looked up by the request each awaits.
+        visit(unordered: context.owedRevocations)  // Looked up by the token.
         // The server's waits are surveyed as the cooldowns are: one that has ended holds nothing back.
         func holding(_ wait: ServerWait) -> Bool { exact || wait.until.milliseconds > now }
         let waits = context.serverWaits.filter(holding).sorted { $0.endpoint.rawValue < $1.endpoint.rawValue }

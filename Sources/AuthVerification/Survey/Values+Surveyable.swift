@@ -297,7 +297,7 @@ extension Waiter: Surveyable {
 }
 
 extension ServerSignOut: Surveyable {
-    /// The session's tokens, the request awaited, attempts and whether it refreshed.
+    /// The session's tokens, the request awaited, attempts, whether it refreshed and the round.
     @inlinable public func survey(_ s: inout Survey) {
         s.visit(refreshToken)
         s.visit(bearer)
@@ -311,5 +311,6 @@ extension ServerSignOut: Surveyable {
         }
         s.number(attempts)
         s.number(refreshed ? 1 : 0)
+        s.number(round)
     }
 }

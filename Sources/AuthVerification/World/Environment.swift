@@ -86,6 +86,7 @@ extension Survey {
         survey.visit(unordered: world.network)
         survey.visit(world.timers)
         survey.visit(world.vault)
+        survey.visit(unordered: world.owedRevocations)
         settle(&world, survey)
         survey.walking = .history
         survey.visit(world.history)
@@ -244,7 +245,7 @@ extension Survey {
                 }
             },
             exchanges: world.network.map(\.id), timers: world.timers.map { max(world.now, $0.at) }, relaunches: launches,
-            withdrawals: withdrawals, waits: deadlines(snapshot),
+            owed: world.owedRevocations, withdrawals: withdrawals, waits: deadlines(snapshot),
             nextIntent: IntentID(world.nextIntent), events: events)
     }
 
@@ -278,6 +279,8 @@ extension Survey {
         @usableFromInline let timers: [Instant]
         /// What a relaunch finds in the vault: as it is, then (when it holds something) unreadable.
         @usableFromInline let relaunches: [StoredCredentials]
+        /// The revocations the vault owes, which a relaunch reads back with the credentials.
+        @usableFromInline let owed: [OwedRevocation]
         /// The open intents whose caller may stop waiting, oldest first.
         @usableFromInline let withdrawals: [IntentID]
         /// The deadlines time may pass to with no event (``Choice/wait(_:)``): the expiry of the
@@ -303,7 +306,7 @@ extension Survey {
         /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
         @inlinable init(
             now: Instant, intents: [Machine.Intent], answers: [Answers], exchanges: [RequestID], timers: [Instant],
-            relaunches: [StoredCredentials], withdrawals: [IntentID], waits: [Instant], nextIntent: IntentID,
+            relaunches: [StoredCredentials], owed: [OwedRevocation], withdrawals: [IntentID], waits: [Instant], nextIntent: IntentID,
             events: EventTable<Machine.Intent>
         ) {
             self.now = now
@@ -312,6 +315,7 @@ extension Survey {
             self.exchanges = exchanges
             self.timers = timers
             self.relaunches = relaunches
+            self.owed = owed
             self.withdrawals = withdrawals
             self.waits = waits
             self.nextIntent = nextIntent
@@ -364,7 +368,9 @@ extension Survey {
                     key: answers[exchange].keys[reply])
             case .timer(let index): Move(choice: choice, event: .tick(timers[index]), key: nil)
             case .relaunch(let mode):
-                Move(choice: choice, event: .launched(relaunches[mode], at: now), key: events.key(.launched(relaunches[mode])))
+                Move(
+                    choice: choice, event: .launched(relaunches[mode], owed: owed, at: now),
+                    key: events.key(.launched(relaunches[mode], owed: owed)))
             case .withdraw(let index): Move(choice: choice, event: .withdrawn(withdrawals[index], at: now), key: nil)
             // The tick names the instant; no reducer hears it (see ``Environment/apply(_:to:)``).
             case .wait(let index): Move(choice: choice, event: .tick(waits[index]), key: nil)
@@ -391,7 +397,8 @@ extension Survey {
             world.history.callSends = []
             world.history.openIntents = []  // The process ended: nobody waits any more.
             world.history.codes = []  // The client's memory of sent codes is gone; the server's own cooldown answers now.
-            world.history.liveAfterLogout = []  // The background sign-out ended with the process.
+            // The background sign-out ended with the process; what the vault owes is tried again.
+            world.history.liveAfterLogout.removeAll { token in !world.owedRevocations.contains { $0.refreshToken == token } }
             world.history.rateLimits = []  // The client's memory of the server's waits is gone; the server answers 429 again.
             world.history.devicePolling = nil  // The device sign-in ended with the process.
             switch (mode, world.vault) {
@@ -439,10 +446,20 @@ extension Survey {
             world.history.liveAfterLogout.append(token)  // A logout: this session's refresh token must end on the server.
             loggedOut = token
         }
-        // Reported to the app (in answer to the background work, or at the logout itself when the
-        // server's 429 holds the request back): the kit asks no more of the client.
-        if let token = answered?.request.refreshToken ?? loggedOut, effects.contains(where: \.reportsServerSessionUnconfirmed) {
-            world.history.liveAfterLogout.removeAll { $0 == token }
+        // Reported to the app as final, the kit asks no more of the client: for the token the answer
+        // was about when the server refused the revocation (or at the logout itself, when the
+        // server's 429 holds the request back), and for each owed revocation this step dropped from
+        // the vault (its last round failed: the rounds are the client's to bound). A round that only
+        // failed to reach the server must leave its token owed.
+        if let failure = effects.lazy.compactMap(\.unconfirmedServerSessionFailure).first {
+            if !failure.isTransient, let token = answered?.request.refreshToken ?? loggedOut {
+                world.history.liveAfterLogout.removeAll { $0 == token }
+            }
+            if let owed = effects.lazy.compactMap(\.persistedOwedRevocations).last {
+                for entry in world.owedRevocations where !owed.contains(where: { $0.refreshToken == entry.refreshToken }) {
+                    world.history.liveAfterLogout.removeAll { $0 == entry.refreshToken }
+                }
+            }
         }
         for effect in effects { perform(effect, in: &world) }
         return (world, effects, answered)
@@ -601,6 +618,8 @@ extension Survey {
             world.history.openIntents.removeAll { $0 == intent }
         case .closeRealtime(let id):
             world.network.removeAll { $0.id == id }
+        case .persistOwedRevocations(let owed):
+            world.owedRevocations = owed
         }
     }
 
@@ -708,9 +727,16 @@ extension APIRequest {
 }
 
 extension AuthEffect {
-    /// Whether this effect tells the app a server session could not be confirmed ended.
-    @inlinable var reportsServerSessionUnconfirmed: Bool {
-        if case .emit(.serverSessionNotConfirmed) = self { return true }
-        return false
+    /// The failure, when this effect tells the app a server session could not be confirmed ended
+    /// and nothing will try again.
+    @inlinable var unconfirmedServerSessionFailure: AuthFailure? {
+        if case .emit(.serverSessionNotConfirmed(let failure)) = self { return failure }
+        return nil
+    }
+
+    /// The owed revocations this effect stores in the vault, if it stores them.
+    @inlinable var persistedOwedRevocations: [OwedRevocation]? {
+        if case .persistOwedRevocations(let owed) = self { return owed }
+        return nil
     }
 }

@@ -46,7 +46,7 @@ import AuthSupport
             // A menu offers a relaunch finding the vault's credentials at every world that holds
             // them: the last ones are compared (one storage, so a few identity checks) rather than
             // hashed whole again.
-            if case .launched(.stored(let credentials)) = payload {
+            if case .launched(.stored(let credentials), let owed) = payload, owed.isEmpty {
                 if let last = lastStored, last.credentials == credentials { return last.key }
                 let key = locked(payload)
                 lastStored = (credentials, key)

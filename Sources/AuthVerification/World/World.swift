@@ -79,8 +79,9 @@ public struct History: Hashable, Sendable {
     public var openIntents: [IntentID] = []
     /// Refresh tokens of sessions the user logged out of that the server has not yet shown dead
     /// (consumed by a confirmed rotation, revoked, or refused), on backends that revoke at
-    /// logout. A report that the server session could not be confirmed ended clears them, and so
-    /// does a relaunch (the process that would have ended them is gone).
+    /// logout. A final report that the server session could not be confirmed ended clears them;
+    /// a relaunch clears those the vault does not owe (the process that would have ended them is
+    /// gone), and keeps the owed ones, which the next process must end.
     public var liveAfterLogout: [RefreshToken] = []
     /// Endpoints a server answered 429 with a time to wait (`Retry-After`), and until when: no
     /// request to them before then. Forgotten once the time has come, when a session begins (a
@@ -217,6 +218,8 @@ public struct World<Machine: Lifecycle>: Hashable, Sendable {
     public var timers: [PendingTimer]
     /// What the vault holds.
     public var vault: VaultContents
+    /// The revocations the vault owes the server (``OwedRevocation``): they outlive a relaunch.
+    public var owedRevocations: [OwedRevocation]
     /// History variables.
     public var history: History
     /// The id the next intent gets (the sender's counter: left out of the fingerprint, as request
@@ -230,6 +233,7 @@ public struct World<Machine: Lifecycle>: Hashable, Sendable {
         self.network = []
         self.timers = []
         self.vault = vault
+        self.owedRevocations = []
         self.history = History()
         self.nextIntent = 1
     }
@@ -243,7 +247,8 @@ extension World {
     @inlinable static func same(_ a: World, _ b: World) -> Bool {
         guard a.now == b.now, a.network.count == b.network.count, a.timers.count == b.timers.count else { return false }
         for index in a.network.indices where a.network[index].id != b.network[index].id { return false }
-        return a.state == b.state && a.network == b.network && a.timers == b.timers && a.vault == b.vault && a.history == b.history
+        return a.state == b.state && a.network == b.network && a.timers == b.timers && a.vault == b.vault && a.owedRevocations == b.owedRevocations
+            && a.history == b.history
             && a.nextIntent == b.nextIntent
     }
 }
@@ -270,6 +275,14 @@ extension CallSends: Surveyable {
     @inlinable public func survey(_ s: inout Survey) {
         s.visit(call)
         s.number(sends)
+    }
+}
+
+extension OwedRevocation: Surveyable {
+    /// The token, then the rounds failed.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.visit(refreshToken)
+        s.number(rounds)
     }
 }
 

@@ -162,6 +162,7 @@ final class ProbeRun {
     static func brief(_ result: ServerSignOutResult) -> String {
         switch result {
         case .ended: "server session ended"
+        case .owed(let error): "server session not reached, its revocation owed: \(brief(error.description))"
         case .notConfirmed(let error): "server session not confirmed ended: \(brief(error.description))"
         }
     }

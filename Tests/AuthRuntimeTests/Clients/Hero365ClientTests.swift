@@ -9,8 +9,8 @@ struct Hero365ClientTests {
     static let password = "Passw0rd!123"
     static let phone = "+15551234567"
 
-    static func client(_ stack: EndToEndStack) -> Hero365Client {
-        Hero365Client(baseURL: stack.baseURL, vault: MemoryVault(), clock: stack.clock)
+    static func client(_ stack: EndToEndStack, vault: MemoryVault = MemoryVault()) -> Hero365Client {
+        Hero365Client(baseURL: stack.baseURL, vault: vault, clock: stack.clock)
     }
 
     @Test("sign up by email (verify first) and by phone; sign in with each; a wrong password throws the server's message; /users/me")
@@ -32,11 +32,12 @@ struct Hero365ClientTests {
     }
 
     @Test(
-        "signOut signs out at once and serverSignOutReports() tells how the server session ended: ended when the server revoked every refresh token of the user; notConfirmed after the retries when the server keeps failing"
+        "signOut signs out at once and serverSignOutReports() tells how the server session ended: ended when the server revoked every refresh token of the user; owed after the retries when the server keeps failing, then ended at a launch that finds no session once the server is back"
     )
     func serverSignOutReports() async throws {
         try await EndToEndStack.with(.hero365) { stack in
-            let auth = Self.client(stack)
+            let vault = MemoryVault()
+            let auth = Self.client(stack, vault: vault)
             _ = try await auth.signUp(identifier: "hero@example.com", password: Self.password)
             let reports = await auth.serverSignOutReports()
             var next = reports.makeAsyncIterator()
@@ -52,8 +53,8 @@ struct Hero365ClientTests {
             stack.server.inject(.serverError(status: 503), path: "/api/v1/revoke-tokens/\(user.id)")
             await auth.signOut()
             #expect(await auth.authState == .signedOut, "signed out at once, whatever the server does")
-            guard case .notConfirmed(let error)? = await next.next() else {
-                Issue.record("the failed revoke was not reported as not confirmed")
+            guard case .owed(let error)? = await next.next() else {
+                Issue.record("the failed revoke was not reported as owed")
                 return
             }
             #expect(error.errorDescription?.isEmpty == false)
@@ -61,6 +62,15 @@ struct Hero365ClientTests {
             #expect(revokes == 4, "the first sign-out's, then the second's sent and retried a bounded number of times")
             #expect(stack.server.liveRefreshTokens(of: user.id, on: .hero365) == 1, "the refresh token lives on, and the app was told")
             await auth.stop()
+
+            stack.server.clearFaults()  // The server is back; the app launches with no session.
+            let relaunched = Self.client(stack, vault: vault)
+            let later = await relaunched.serverSignOutReports()
+            var after = later.makeAsyncIterator()
+            await relaunched.start()
+            #expect(await after.next() == .ended)
+            #expect(stack.server.liveRefreshTokens(of: user.id, on: .hero365) == 0, "ended on the server once it could be reached")
+            await relaunched.stop()
         }
     }
 

@@ -268,27 +268,66 @@ struct EverdayEndToEndTests {
     }
 
     @Test(
-        "logout with the server unreachable: signed out at once; the revoke is tried a bounded number of times and reported once, with no secret in its text"
+        "logout with the server down: signed out at once; after three attempts the revocation is owed in the vault (the refresh token and nothing else) and reported, with no secret in its text; the server back, a relaunch revokes it and the old refresh token no longer refreshes"
     )
-    func logoutUnconfirmed() async throws {
+    func logoutOwedThenRevokedAtRelaunch() async throws {
         try await EndToEndStack.with(.everday, configure: EndToEndStack.shortReadTimeout) { stack in
             let vault = MemoryVault()
             let client = await stack.client(Apps.everday(), vault: vault)
             await client.send(Do.signIn("parent", "ParentPassw0rd!"))
             let credentials = try #require(await client.credentials)
+            let refresh = try #require(credentials.refreshToken)
             let parent = try #require(stack.server.everdayUserID(username: "parent")).description
-            stack.server.inject(.serverError(status: 503), path: "/api/auth/logout")
+            stack.server.inject(.dropBeforeCommit)  // The server is down: nothing reaches it.
             await client.logout()
-            #expect(vault.credentials == nil)
-            #expect(await client.outcomes.waitFor { $0.contains { if case .serverSessionNotConfirmed = $0 { true } else { false } } })
-            #expect(stack.server.ledger.requests("POST", "/api/auth/logout") == 3, "three attempts, then reported")
-            #expect(stack.server.liveRefreshTokens(of: parent, on: .everday) == 1, "the server session may live on: the app was told")
+            #expect(vault.credentials == nil, "signed out at once")
+            #expect(await client.outcomes.waitFor { $0.contains { if case .serverSessionEndOwed = $0 { true } else { false } } })
+            await client.settle()
+            #expect(stack.wire.exchanges(to: "/auth/logout").count == 3, "three attempts, then owed")
+            #expect(vault.owedRevocations == [OwedRevocation(refreshToken: refresh, rounds: 1)], "only the refresh token is kept")
+            #expect(stack.server.refreshTokenStatus(refresh.reveal()) == .live, "the server session lives on while the server is down")
             let texts = await client.stop()
-            let reports = texts.filter { $0.contains("serverSessionNotConfirmed") }
+            let reports = texts.filter { $0.contains("serverSessionEndOwed") || $0.contains("owedRevocation") }
             #expect(!reports.isEmpty)
-            for text in reports {
-                #expect(!text.contains(credentials.accessToken.reveal()) && !text.contains(credentials.refreshToken?.reveal() ?? "—"))
+            for text in texts {
+                #expect(!text.contains(credentials.accessToken.reveal()) && !text.contains(refresh.reveal()))
             }
+
+            stack.server.clearFaults()  // The server is back; the app launches again.
+            let relaunched = await stack.client(Apps.everday(), vault: vault)
+            #expect(await relaunched.waitFor(.serverSessionEnded))
+            await relaunched.settle()
+            #expect(vault.owedRevocations.isEmpty, "settled, and forgotten")
+            #expect(vault.credentials == nil, "still signed out: the renewed pair was never stored")
+            #expect(stack.server.refreshTokenStatus(refresh.reveal()) != .live, "the old refresh token no longer refreshes")
+            #expect(stack.server.liveRefreshTokens(of: parent, on: .everday) == 0)
+            _ = await relaunched.stop()
+        }
+    }
+
+    @Test(
+        "logout with the server down, then a sign-in once it is back: the owed revocation goes out with the sign-in and ends the old session; the new session lives"
+    )
+    func logoutOwedThenRevokedAtSignIn() async throws {
+        try await EndToEndStack.with(.everday, configure: EndToEndStack.shortReadTimeout) { stack in
+            let vault = MemoryVault()
+            let client = await stack.client(Apps.everday(), vault: vault)
+            await client.send(Do.signIn("parent", "ParentPassw0rd!"))
+            let old = try #require(await client.credentials?.refreshToken)
+            stack.server.inject(.dropBeforeCommit)
+            await client.logout()
+            #expect(await client.outcomes.waitFor { $0.contains { if case .serverSessionEndOwed = $0 { true } else { false } } })
+            await client.settle()
+            #expect(vault.owedRevocations.map(\.refreshToken) == [old])
+            stack.server.clearFaults()
+            await client.send(Do.signIn("parent", "ParentPassw0rd!"))
+            #expect(await client.waitFor(.serverSessionEnded))
+            await client.settle()
+            #expect(vault.owedRevocations.isEmpty)
+            #expect(stack.server.refreshTokenStatus(old.reveal()) != .live, "the old session ended on the server")
+            let current = try #require(await client.credentials?.refreshToken)
+            #expect(current != old && stack.server.refreshTokenStatus(current.reveal()) == .live, "the new session is untouched")
+            _ = await client.stop()
         }
     }
 }

@@ -45,6 +45,41 @@ enum Broken {
         return effects
     }
 
+    /// A logout that cannot reach the server gives up at once, as if it were refused: it reports
+    /// the server session not confirmed and owes nothing, so its refresh token lives on.
+    static let unreachableLogoutNotOwed = Mutant<SignInSession>(SmallModels.owing) { base, phase, event, requests in
+        var effects = base.step(&phase, event, &requests)
+        guard let index = effects.firstIndex(where: \.isOwedReport), case .emit(.serverSessionEndOwed(let failure)) = effects[index] else {
+            return effects
+        }
+        effects[index] = .emit(.serverSessionNotConfirmed(failure))
+        effects.removeAll(where: \.isOwedPersist)
+        for owed in requests.owedRevocations { requests.settleOwed(owed.refreshToken) }
+        return effects
+    }
+
+    /// The launch reads what the vault owes and does nothing with it.
+    static let launchForgetsTheOwedRevocation = Mutant<SignInSession>(SmallModels.owing) { base, phase, event, requests in
+        guard case .launched(let stored, let owed, let at) = event, !owed.isEmpty else { return base.step(&phase, event, &requests) }
+        return base.step(&phase, .launched(stored, owed: [], at: at), &requests)
+    }
+
+    /// A launch with nothing stored but a revocation owed keeps the owed token as the credentials
+    /// to restore next time.
+    static let owedTokenStored = Mutant<SignInSession>(SmallModels.owing) { base, phase, event, requests in
+        var effects = base.step(&phase, event, &requests)
+        guard case .launched(.none, let owed, _) = event, let first = owed.first else { return effects }
+        effects.append(.persist(Credentials(accessToken: AccessToken("kept-access"), refreshToken: first.refreshToken, user: UserProfile(id: "u1"))))
+        return effects
+    }
+
+    /// An owed revocation the server settled is forgotten in memory, not in the vault.
+    static let settledStaysOwed = Mutant<SignInSession>(SmallModels.owing) { base, phase, event, requests in
+        var effects = base.step(&phase, event, &requests)
+        if case .reply = event, effects.contains(.emit(.serverSessionEnded)) { effects.removeAll(where: \.isOwedPersist) }
+        return effects
+    }
+
     // MARK: Refresh
 
     /// A token rejected while a refresh is under way starts a second refresh instead of joining it.
@@ -500,5 +535,19 @@ extension SessionLifecycle.Phase {
         guard case .active(var session) = self else { return self }  // Only an active session's calls are replayed.
         for index in session.calls.indices { session.calls[index].replayed = false }
         return .active(session)
+    }
+}
+
+extension AuthEffect {
+    /// Whether this effect tells the app a revocation is owed.
+    fileprivate var isOwedReport: Bool {
+        if case .emit(.serverSessionEndOwed) = self { return true }
+        return false
+    }
+
+    /// Whether this effect stores the owed revocations.
+    fileprivate var isOwedPersist: Bool {
+        if case .persistOwedRevocations = self { return true }
+        return false
     }
 }

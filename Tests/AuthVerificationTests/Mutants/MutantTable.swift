@@ -185,6 +185,19 @@ enum MutantTable {
         MutantCase(
             "no server session outlives a logout", shortest: 4, alsoBreaks: ["an expired access token is never attached"],
             "logoutForgetsTheServerSession", Broken.logoutForgetsTheServerSession, under: .rotatingSession),
+        // Sign in (2), log out (1), the revoke lost (1): owed; relaunch (1).
+        MutantCase(
+            "an owed revocation is tried again at each launch and logout", shortest: 5, "launchForgetsTheOwedRevocation",
+            Broken.launchForgetsTheOwedRevocation, under: .owingSession),
+        // Sign in (2), log out (1), the revoke lost (1): owed; relaunch (1), the owed token stored as
+        // credentials while signed out (and the next launch restores from it).
+        MutantCase(
+            "an owed refresh token is only ever sent to end its session", shortest: 5,
+            alsoBreaks: [
+                "no credentials outside signed-in states", "an old refresh token is never sent after its successor arrived",
+                "no server session outlives a logout",
+            ],
+            "owedTokenStored", Broken.owedTokenStored, under: .owingSession),
         // Sign in (2), change the password (1), a wrong current password read as a refused token (1).
         MutantCase(
             "a wrong current password never ends the session", shortest: 4, "wrongPasswordTakenForTheToken",

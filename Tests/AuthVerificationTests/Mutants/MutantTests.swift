@@ -54,6 +54,26 @@ struct MutantTests {
         #expect(explored.count == Self.originals.count, "two originals share a name")
     }
 
+    /// "No server session outlives a logout" has two more ways to break since a logout that cannot
+    /// reach the server owes its revocation: a report standing in for the debt (the rule before
+    /// owed revocations), and a debt the server settled kept in the vault.
+    @Test(
+        "a logout that gives up on an unreachable server, and an owed revocation kept after the server settled it, break 'no server session outlives a logout'",
+        arguments: [
+            ("unreachableLogoutNotOwed", 4, []),
+            // Kept, the dead token is renewed again at the next launch, beside the restore's refresh.
+            ("settledStaysOwed", 6, ["at most one refresh in flight", "an owed revocation is tried again at each launch and logout"]),
+        ])
+    func owedRevocationKept(name: String, shortest: Int, alsoBreaks: [String]) {
+        let mutant = name == "unreachableLogoutNotOwed" ? Broken.unreachableLogoutNotOwed : Broken.settledStaysOwed
+        let model = SmallModels.OwingSession()(name, mutant)
+        let report = Explorer.explore(model, limits: ExplorationLimits(maxStates: 200_000, maxDepth: shortest + 2, keepGoing: true))
+        // Sign in (2), log out (1), the revoke lost (1): reported, owed nowhere. Or: owed; relaunch
+        // (1), the renewal refused (1): the token is dead, and the vault still owes it.
+        #expect(report.violations.first { $0.invariant == "no server session outlives a logout" }?.trace.count == shortest)
+        #expect(Set(report.violations.map(\.invariant)) == Set(alsoBreaks + ["no server session outlives a logout"]), "\(report.violations)")
+    }
+
     /// `Catalogue.logoutAlwaysSignsOut` recognises a logout however deeply a composition wraps it
     /// (`AppIntent.session(.logout)`): it once read the intent's case path (`session`) and held
     /// vacuously in every composed model.

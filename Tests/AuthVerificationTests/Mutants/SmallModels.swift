@@ -50,6 +50,16 @@ enum SmallModels {
                 refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .fetchCurrentUser,
                 supportsAccountDeletion: true)))
 
+    /// ``rotating`` whose server sign-out gives up after one send: a logout that cannot reach the
+    /// server owes its revocation at once, and the next launch, logout or sign-in tries it again
+    /// (two rounds in all).
+    static let owing = SignInSession(
+        entry: PasswordSignIn(identifiers: .username),
+        session: SessionLifecycle(
+            policy: SessionPolicy(
+                refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
+                revokesOnLogout: true, serverSignOutAttempts: 1, revocationRounds: 2)))
+
     /// A session without refresh whose token expiry is known (Subspace's), with Anonymous Wall's
     /// password steps (a grant may say the password is not set yet).
     static let plain = SignInSession(
@@ -108,6 +118,28 @@ enum SmallModels {
                 endsServerSessions: true
             ) { snapshot in
                 [.entry(.submit(identifier: Inputs.username, password: Inputs.password)), .entry(.startOver)]
+                    + Menus.session(in: snapshot, callers: 1).map { .session($0) }
+            }
+        }
+    }
+
+    /// ``owing``'s model: ``RotatingSession``'s, with relaunches (what the vault owes outlives the
+    /// process) and the password-change grant left out.
+    struct OwingSession: SmallModel {
+        typealias Intent = SessionIntent
+        var name: String { "session.owing" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == SessionIntent {
+            var replies = ReplyCatalogue(grants: [.init(withRefreshToken: true)], accessLifetime: Models.tokenLifetime)
+            replies.failures = [.unauthorized(nil), .network]
+            replies.callFailures = [.unauthorized(nil)]
+            let unreachable = rotatingUnreachable.filter { $0.key != "SessionLifecycle.Phase.restoring" }.merging([
+                "SessionLifecycle.Phase.passwordChangeRequired": "never demanded"
+            ]) { $1 }
+            return Model(
+                name: name, machine: machine, replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero,
+                maxInFlight: 2, maxStale: 1, endsServerSessions: true
+            ) { snapshot in
+                [.entry(.submit(identifier: Inputs.username, password: Inputs.password))]
                     + Menus.session(in: snapshot, callers: 1).map { .session($0) }
             }
         }
@@ -252,6 +284,11 @@ enum SmallModels {
 extension SmallModel where Self == SmallModels.RotatingSession {
     /// See ``SmallModels/RotatingSession``.
     static var rotatingSession: Self { Self() }
+}
+
+extension SmallModel where Self == SmallModels.OwingSession {
+    /// See ``SmallModels/OwingSession``.
+    static var owingSession: Self { Self() }
 }
 
 extension SmallModel where Self == SmallModels.ChangingSession {

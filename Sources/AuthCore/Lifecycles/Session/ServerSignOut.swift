@@ -43,7 +43,8 @@ public struct ServerSignOut: Hashable, Sendable, CustomStringConvertible {
     public var refreshToken: RefreshToken
     /// The access token (and user) to revoke it with: the session's, or the one a refresh in this
     /// sign-out renewed. Its expiry is not kept: it was decided on when the revoke was first sent.
-    public var bearer: Bearer
+    /// `nil` in an owed revocation's round until its refresh answers: the vault keeps no access token.
+    public var bearer: Bearer?
     /// What it waits for.
     public var stage: Stage
     /// Requests sent for the current stage so far.
@@ -51,18 +52,22 @@ public struct ServerSignOut: Hashable, Sendable, CustomStringConvertible {
     /// Whether a refresh already renewed the pair in this sign-out (a revoke refused after it
     /// is not refreshed around again).
     public var refreshed: Bool
+    /// Which round this is: 1 for the logout's own, then one more for each time an owed
+    /// revocation is tried again (``OwedRevocation``).
+    public var round: Int
 
     /// Creates a background sign-out.
-    public init(refreshToken: RefreshToken, bearer: Bearer, stage: Stage, attempts: Int = 1, refreshed: Bool = false) {
+    public init(refreshToken: RefreshToken, bearer: Bearer?, stage: Stage, attempts: Int = 1, refreshed: Bool = false, round: Int = 1) {
         self.refreshToken = refreshToken
         self.bearer = bearer
         self.stage = stage
         self.attempts = attempts
         self.refreshed = refreshed
+        self.round = round
     }
 
-    /// The stage; never a token.
-    public var description: String { "serverSignOut(\(stage), attempt \(attempts))" }
+    /// The stage, the attempt and the round; never a token.
+    public var description: String { "serverSignOut(\(stage), attempt \(attempts)\(round > 1 ? ", round \(round)" : ""))" }
 }
 
 extension FlowContext {

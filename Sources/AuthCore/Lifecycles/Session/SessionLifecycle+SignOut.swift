@@ -27,6 +27,8 @@ extension SessionLifecycle {
                         refreshToken, credentials.bearer, revoking: tokenUsable(credentials, at: now), attempts: 1, refreshed: false, &requests)
                 }
             }
+            // No session is held any more: what earlier logouts still owe goes out too.
+            if policy.revokesOnLogout, !requests.owedRevocations.isEmpty { effects += resumeOwedRevocations(&requests) }
             return effects + [.finish(id, .signedOut)]
         }
     }
@@ -48,12 +50,31 @@ extension SessionLifecycle {
     /// Sends a background sign-out's request — the revoke of `refreshToken` with `bearer`, or the
     /// refresh before it — under a new id, and tracks it.
     private func send(
-        _ refreshToken: RefreshToken, _ bearer: Bearer, revoking: Bool, attempts: Int, refreshed: Bool, _ requests: inout FlowContext
+        _ refreshToken: RefreshToken, _ bearer: Bearer?, revoking: Bool, attempts: Int, refreshed: Bool, round: Int = 1,
+        _ requests: inout FlowContext
     ) -> [AuthEffect] {
         let id = requests.issue()
-        let stage: ServerSignOut.Stage = revoking ? .revoking(id) : .refreshing(id)
-        requests.track(ServerSignOut(refreshToken: refreshToken, bearer: bearer, stage: stage, attempts: attempts, refreshed: refreshed))
-        return [.send(id, revoking ? .revoke(refreshToken, bearer) : .refresh(refreshToken))]
+        if revoking, let bearer {
+            requests.track(
+                ServerSignOut(
+                    refreshToken: refreshToken, bearer: bearer, stage: .revoking(id), attempts: attempts, refreshed: refreshed, round: round))
+            return [.send(id, .revoke(refreshToken, bearer))]
+        }
+        requests.track(
+            ServerSignOut(refreshToken: refreshToken, bearer: bearer, stage: .refreshing(id), attempts: attempts, refreshed: refreshed, round: round))
+        return [.send(id, .refresh(refreshToken))]
+    }
+
+    /// Starts a round for every owed revocation not already under way (``OwedRevocation``): at
+    /// launch, at a logout, and when a sign-in shows the server can be reached again (see
+    /// ``SessionPolicy/revocationEndsEverySession`` for the moments a backend that revokes every
+    /// session of the user leaves out). The vault keeps no access token, so each round renews the
+    /// pair first and revokes with the renewed one, which is never stored nor attached.
+    func resumeOwedRevocations(_ requests: inout FlowContext) -> [AuthEffect] {
+        let idle = requests.owedRevocations.filter { owed in !requests.serverSignOuts.contains { $0.refreshToken == owed.refreshToken } }
+        return idle.flatMap { owed in
+            send(owed.refreshToken, nil, revoking: false, attempts: 1, refreshed: false, round: owed.rounds + 1, &requests)
+        }
     }
 
     /// The server's answer to a background sign-out's request.
@@ -63,12 +84,18 @@ extension SessionLifecycle {
         case .refreshing:
             switch reply {
             case .refreshed(let tokens):
-                // Never persisted, never attached to a call: only revoked, whatever its expiry says
-                // (one refresh per sign-out).
-                let bearer = Bearer(token: tokens.accessToken, userID: signOut.bearer.userID)
-                return send(tokens.refreshToken ?? signOut.refreshToken, bearer, revoking: true, attempts: 1, refreshed: true, &requests)
+                // Never persisted as credentials, never attached to a call: only revoked, whatever
+                // its expiry says (one refresh per sign-out). An owed revocation now owes the successor.
+                let successor = tokens.refreshToken ?? signOut.refreshToken
+                var effects: [AuthEffect] = []
+                if successor != signOut.refreshToken, requests.owes(signOut.refreshToken) {
+                    requests.replaceOwed(signOut.refreshToken, with: successor)
+                    effects.append(.persistOwedRevocations(requests.owedRevocations))
+                }
+                let bearer = Bearer(token: tokens.accessToken, userID: signOut.bearer?.userID ?? "")
+                return effects + send(successor, bearer, revoking: true, attempts: 1, refreshed: true, round: signOut.round, &requests)
             case .failed(let failure) where !failure.isTransient:
-                return [.emit(.serverSessionEnded)]  // The server refused the refresh token: it is dead.
+                return ended(signOut, &requests)  // The server refused the refresh token: it is dead.
             case .failed(let failure):
                 return retry(signOut, after: failure, &requests)
             case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device,
@@ -79,29 +106,56 @@ extension SessionLifecycle {
         case .revoking:
             switch reply.acceptedOrFailure {
             case .success:
-                return [.emit(.serverSessionEnded)]
+                return ended(signOut, &requests)
             case .failure(.unauthorized) where !signOut.refreshed:
                 // The server no longer takes the access token: renew the pair, then revoke.
-                return send(signOut.refreshToken, signOut.bearer, revoking: false, attempts: 1, refreshed: false, &requests)
+                return send(signOut.refreshToken, signOut.bearer, revoking: false, attempts: 1, refreshed: false, round: signOut.round, &requests)
             case .failure(let failure) where failure.isTransient:
                 return retry(signOut, after: failure, &requests)
             case .failure(let failure):
-                return [.emit(.serverSessionNotConfirmed(failure))]
+                // Refused: trying again will not change the answer.
+                return settle(signOut, [.emit(.serverSessionNotConfirmed(failure))], &requests)
             }
         }
     }
 
+    /// The server showed the token dead: reported, and no longer owed.
+    private func ended(_ signOut: ServerSignOut, _ requests: inout FlowContext) -> [AuthEffect] {
+        settle(signOut, [.emit(.serverSessionEnded)], &requests)
+    }
+
+    /// The sign-out is over for good: its owed revocation, if any, is forgotten in the vault too.
+    private func settle(_ signOut: ServerSignOut, _ report: [AuthEffect], _ requests: inout FlowContext) -> [AuthEffect] {
+        guard requests.settleOwed(signOut.refreshToken) else { return report }
+        return [.persistOwedRevocations(requests.owedRevocations)] + report
+    }
+
     /// The same request again after a transient failure, a bounded number of times
-    /// (``SessionPolicy/serverSignOutAttempts``); then the failure is reported. A 429 is reported
-    /// at once: the server asked not to be called again so soon, and nobody waits for the answer.
+    /// (``SessionPolicy/serverSignOutAttempts``); then the server counts as unreachable. A 429
+    /// ends the round at once: the server asked not to be called again so soon, and nobody waits
+    /// for the answer.
     private func retry(_ signOut: ServerSignOut, after failure: AuthFailure, _ requests: inout FlowContext) -> [AuthEffect] {
-        if case .rateLimited = failure { return [.emit(.serverSessionNotConfirmed(failure))] }
-        guard signOut.attempts < policy.serverSignOutAttempts else { return [.emit(.serverSessionNotConfirmed(failure))] }
+        if case .rateLimited = failure { return unreachable(signOut, failure, &requests) }
+        guard signOut.attempts < policy.serverSignOutAttempts else { return unreachable(signOut, failure, &requests) }
         let revoking: Bool
         switch signOut.stage {
         case .refreshing: revoking = false
         case .revoking: revoking = true
         }
-        return send(signOut.refreshToken, signOut.bearer, revoking: revoking, attempts: signOut.attempts + 1, refreshed: signOut.refreshed, &requests)
+        return send(
+            signOut.refreshToken, signOut.bearer, revoking: revoking, attempts: signOut.attempts + 1, refreshed: signOut.refreshed,
+            round: signOut.round, &requests)
+    }
+
+    /// The round failed without a word from the server that settles the token: the revocation is
+    /// owed (kept in the vault, tried again at the next launch, logout or sign-in) while rounds are left,
+    /// and reported once they are spent. The logout's own round tells the app it is owed.
+    private func unreachable(_ signOut: ServerSignOut, _ failure: AuthFailure, _ requests: inout FlowContext) -> [AuthEffect] {
+        guard signOut.round < policy.revocationRounds else {
+            return settle(signOut, [.emit(.serverSessionNotConfirmed(failure))], &requests)
+        }
+        requests.owe(signOut.refreshToken, rounds: signOut.round)
+        let persisted: [AuthEffect] = [.persistOwedRevocations(requests.owedRevocations)]
+        return signOut.round == 1 ? persisted + [.emit(.serverSessionEndOwed(failure))] : persisted
     }
 }

@@ -26,13 +26,23 @@ extension SessionLifecycle {
         }
     }
 
-    func launch(_ stored: StoredCredentials, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
+    /// The launch: an owed revocation (``OwedRevocation``) gets its next round, and stored
+    /// credentials are restored.
+    func launch(
+        _ stored: StoredCredentials, owed: [OwedRevocation], at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
         switch phase {
         case .signedOut:
+            var effects: [AuthEffect] = []
+            if !owed.isEmpty, policy.revokesOnLogout {
+                requests.owe(owed)
+                // A revocation of every session of the user waits while one may be held.
+                if !policy.revocationEndsEverySession || stored == .none { effects = resumeOwedRevocations(&requests) }
+            }
             switch stored {
-            case .none: return []
-            case .unreadable: return [.emit(.vaultUnreadable)]  // Not "no session": nothing is deleted.
-            case .stored(let credentials): return restore(credentials, at: now, &phase, &requests)
+            case .none: return effects
+            case .unreadable: return effects + [.emit(.vaultUnreadable)]  // Not "no session": nothing is deleted.
+            case .stored(let credentials): return effects + restore(credentials, at: now, &phase, &requests)
             }
         case .restoring, .active, .passwordSetupRequired, .passwordChangeRequired:
             return []  // The app launches once; a session in memory already knows more than the vault.

@@ -199,7 +199,7 @@ public struct SessionLifecycle: Lifecycle {
         case .withdrawn(let intent, _): withdraw(intent, &phase, &requests)
         case .reply(let id, let reply, let now): handle(reply, to: id, at: now, &phase, &requests)
         case .tick(let now): tick(at: now, &phase, &requests)
-        case .launched(let stored, let now): launch(stored, at: now, &phase, &requests)
+        case .launched(let stored, let owed, let now): launch(stored, owed: owed, at: now, &phase, &requests)
         }
     }
 
@@ -207,11 +207,22 @@ public struct SessionLifecycle: Lifecycle {
 
     /// Begins a session from a sign-in answer received at `now`: persist (with the password
     /// change the answer demands, if any), tell the UI, and land in the phase the answer demands
-    /// (password to set or change, or active).
+    /// (password to set or change, or active). The server answered, so it can be reached again:
+    /// an owed revocation not under way gets its next round (``OwedRevocation``). Where the
+    /// backend's revocation would end this new session too
+    /// (``SessionPolicy/revocationEndsEverySession``), the owed revocations are given up instead
+    /// and reported: the new session must not be ended, and a later logout of the same user ends
+    /// the old sessions with it.
     public func begin(_ grant: Grant, at now: Instant, _ requests: inout FlowContext) -> (Phase, [AuthEffect]) {
         var credentials = Credentials(grant, receivedAt: now)
         if grant.requiresPasswordChange { credentials.user.passwordChangeRequired = true }
-        return enter(credentials, at: now, [.persist(credentials), .emit(.signedIn(credentials.user))])
+        let (phase, effects) = enter(credentials, at: now, [.persist(credentials), .emit(.signedIn(credentials.user))])
+        guard !requests.owedRevocations.isEmpty else { return (phase, effects) }
+        guard policy.revocationEndsEverySession else { return (phase, effects + resumeOwedRevocations(&requests)) }
+        let idle = requests.owedRevocations.filter { owed in !requests.serverSignOuts.contains { $0.refreshToken == owed.refreshToken } }
+        guard !idle.isEmpty else { return (phase, effects) }
+        for owed in idle { requests.settleOwed(owed.refreshToken) }
+        return (phase, effects + [.persistOwedRevocations(requests.owedRevocations), .emit(.serverSessionNotConfirmed(.network))])
     }
 
     /// Lands in the phase stored, restored or refreshed credentials call for: a password step the

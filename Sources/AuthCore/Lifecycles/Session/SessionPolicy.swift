@@ -71,6 +71,19 @@ public struct SessionPolicy: Hashable, Sendable {
     /// How many times the background sign-out sends each of its requests before it reports that
     /// the server session could not be confirmed ended (the first send and the retries).
     public var serverSignOutAttempts: Int
+    /// How many rounds a revocation the server could not be reached for gets, the logout's own
+    /// included (at least 2): after the first, the refresh token is kept in the vault
+    /// (``OwedRevocation``) and tried again at the next launch, logout and sign-in, each round
+    /// with ``serverSignOutAttempts`` sends; after the last, the failure is reported. Since every
+    /// logout gives each owed revocation a round, the vault owes at most this many at once.
+    public var revocationRounds: Int
+    /// The backend's revocation ends every session of the user, not one refresh token (Hero365's
+    /// deployed `/revoke-tokens/{user_id}`, Supabase's global sign-out). An owed revocation then
+    /// never goes out beside a session, since it could be the same user's: it is tried at logouts
+    /// and at launches that find no stored session, and a sign-in gives it up and reports it
+    /// (``AuthOutcome/serverSessionNotConfirmed(_:)``); the next logout of the same user ends
+    /// the old sessions with the new one.
+    public var revocationEndsEverySession: Bool
     /// A 403 on a protected call ends the session too (VynqTalk: "WHEN the token expires (401/403)
     /// THEN log the user out"); elsewhere a 403 is only that call's answer.
     public var forbiddenEndsSession: Bool
@@ -93,9 +106,12 @@ public struct SessionPolicy: Hashable, Sendable {
     public init(
         refresh: RefreshPolicy, restore: RestorePolicy, revokesOnLogout: Bool = false, forbiddenEndsSession: Bool = false,
         supportsPasswordSetup: Bool = false, supportsPasswordChange: Bool = false, passwordChangeEndsSessions: Bool = false,
-        supportsAccountDeletion: Bool = false, serverSignOutAttempts: Int = 3
+        supportsAccountDeletion: Bool = false, serverSignOutAttempts: Int = 3, revocationRounds: Int = 3,
+        revocationEndsEverySession: Bool = false
     ) {
         self.serverSignOutAttempts = max(1, serverSignOutAttempts)
+        self.revocationRounds = max(2, revocationRounds)
+        self.revocationEndsEverySession = revocationEndsEverySession
         self.refresh = refresh
         self.restore = restore
         self.revokesOnLogout = revokesOnLogout

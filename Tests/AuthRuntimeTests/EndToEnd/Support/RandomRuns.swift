@@ -160,6 +160,10 @@ final class RecordingVault: TokenVault {
         }
     }
 
+    func loadOwedRevocations() throws(VaultError) -> [OwedRevocation] { try base.loadOwedRevocations() }
+
+    func saveOwedRevocations(_ owed: [OwedRevocation]) throws(VaultError) { try base.saveOwedRevocations(owed) }
+
     func clear() throws(VaultError) {
         let refresh = base.credentials?.refreshToken?.reveal()
         let clear = Clear(refreshToken: refresh, statusAtClear: refresh.map(status))
@@ -471,8 +475,10 @@ enum RandomRuns {
         guard held != nil else { return }
         report.logouts += 1
         let notConfirmed = client.outcomes.elements.dropFirst(told).contains {
-            if case .serverSessionNotConfirmed = $0 { return true }
-            return false
+            switch $0 {
+            case .serverSessionNotConfirmed, .serverSessionEndOwed: return true  // Told; an owed one is tried again later.
+            default: return false
+            }
         }
         if let live = moves.liveRefreshTokens?(stack) {
             if live == 0 || notConfirmed || report.lostAnswerFaults > 0 {
