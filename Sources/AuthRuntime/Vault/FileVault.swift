@@ -9,7 +9,8 @@ import Musl
 import Darwin
 #endif
 
-/// A vault in one file, for Linux and command-line use.
+/// A vault in one file, for Linux and command-line use, and a second beside it (`<fileName>.owed`)
+/// while a logout owes the server a revocation (``OwedRevocation``).
 ///
 /// The directory is created `0700` and the file written `0600`. A save writes a temporary file in
 /// the same directory, flushes it to disk (`fsync`), renames it over the old file and flushes the

@@ -3,7 +3,8 @@ import AuthCore
 import Foundation
 import Security
 
-/// A vault in one Keychain generic-password item (Apple platforms).
+/// A vault in one Keychain generic-password item (Apple platforms), and a second, its account
+/// followed by `.owed`, while a logout owes the server a revocation (``OwedRevocation``).
 ///
 /// The item is never synchronizable (it stays on this device, out of iCloud Keychain) and is
 /// readable only while the device is unlocked (`kSecAttrAccessibleWhenUnlockedThisDeviceOnly`),
@@ -77,35 +78,35 @@ public struct KeychainVault: TokenVault, CustomStringConvertible {
 
     /// The stored credentials, `nil` when there is no item.
     public func load() throws(VaultError) -> Credentials? {
-        try read(itemQuery).map { data throws(VaultError) in try CredentialsRecord.decode(data) }
+        try copyData(itemQuery).map { data throws(VaultError) in try CredentialsRecord.decode(data) }
     }
 
     /// Replaces the item's data (and accessibility) with `credentials`, or adds the item.
     public func save(_ credentials: Credentials) throws(VaultError) {
-        try write(CredentialsRecord.encode(credentials), itemQuery)
+        try storeData(CredentialsRecord.encode(credentials), itemQuery)
     }
 
     /// Deletes the item; succeeds when there is none.
     public func clear() throws(VaultError) {
-        try delete(itemQuery)
+        try deleteItem(itemQuery)
     }
 
     /// The owed revocations, from their own item; none when there is no such item.
     public func loadOwedRevocations() throws(VaultError) -> [OwedRevocation] {
-        try read(owedQuery).map { data throws(VaultError) in try OwedRevocationsRecord.decode(data) } ?? []
+        try copyData(owedQuery).map { data throws(VaultError) in try OwedRevocationsRecord.decode(data) } ?? []
     }
 
     /// Replaces the owed revocations; none deletes their item.
     public func saveOwedRevocations(_ owed: [OwedRevocation]) throws(VaultError) {
         if owed.isEmpty {
-            try delete(owedQuery)
+            try deleteItem(owedQuery)
         } else {
-            try write(OwedRevocationsRecord.encode(owed), owedQuery)
+            try storeData(OwedRevocationsRecord.encode(owed), owedQuery)
         }
     }
 
     /// The data of the item `itemQuery` names, `nil` when there is none.
-    private func read(_ itemQuery: [String: Any]) throws(VaultError) -> Data? {
+    private func copyData(_ itemQuery: [String: Any]) throws(VaultError) -> Data? {
         var query = itemQuery
         query[kSecReturnData as String] = true
         query[kSecMatchLimit as String] = kSecMatchLimitOne
@@ -123,7 +124,7 @@ public struct KeychainVault: TokenVault, CustomStringConvertible {
     }
 
     /// Replaces the data (and accessibility) of the item `itemQuery` names, or adds the item.
-    private func write(_ data: Data, _ itemQuery: [String: Any]) throws(VaultError) {
+    private func storeData(_ data: Data, _ itemQuery: [String: Any]) throws(VaultError) {
         let attributes: [String: Any] = [
             kSecValueData as String: data,
             kSecAttrAccessible as String: accessibility.attribute,
@@ -142,7 +143,7 @@ public struct KeychainVault: TokenVault, CustomStringConvertible {
     }
 
     /// Deletes the item `itemQuery` names; succeeds when there is none.
-    private func delete(_ itemQuery: [String: Any]) throws(VaultError) {
+    private func deleteItem(_ itemQuery: [String: Any]) throws(VaultError) {
         let status = SecItemDelete(itemQuery as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
             throw Self.failure("SecItemDelete", status)

@@ -268,10 +268,15 @@ struct EverdayEndToEndTests {
     }
 
     @Test(
-        "logout with the server down: signed out at once; after three attempts the revocation is owed in the vault (the refresh token and nothing else) and reported, with no secret in its text; the server back, a relaunch revokes it and the old refresh token no longer refreshes"
-    )
-    func logoutOwedThenRevokedAtRelaunch() async throws {
-        try await EndToEndStack.with(.everday, configure: EndToEndStack.shortReadTimeout) { stack in
+        "logout with the server down: signed out at once; after three attempts the revocation is owed in the vault (the refresh token and nothing else) and reported, with no secret in its text; the server back, a relaunch revokes it and the old refresh token no longer refreshes",
+        arguments: ServerForm.allCases)
+    func logoutOwedThenRevokedAtRelaunch(form: ServerForm) async throws {
+        try await EndToEndStack.with(
+            .everday,
+            configure: {
+                EndToEndStack.shortReadTimeout(&$0); form.configure(&$0)
+            }
+        ) { stack in
             let vault = MemoryVault()
             let client = await stack.client(Apps.everday(), vault: vault)
             await client.send(Do.signIn("parent", "ParentPassw0rd!"))
@@ -306,10 +311,15 @@ struct EverdayEndToEndTests {
     }
 
     @Test(
-        "logout with the server down, then a sign-in once it is back: the owed revocation goes out with the sign-in and ends the old session; the new session lives"
-    )
-    func logoutOwedThenRevokedAtSignIn() async throws {
-        try await EndToEndStack.with(.everday, configure: EndToEndStack.shortReadTimeout) { stack in
+        "logout with the server down, then a sign-in once it is back: the owed revocation goes out with the sign-in and ends the old session; the new session lives",
+        arguments: ServerForm.allCases)
+    func logoutOwedThenRevokedAtSignIn(form: ServerForm) async throws {
+        try await EndToEndStack.with(
+            .everday,
+            configure: {
+                EndToEndStack.shortReadTimeout(&$0); form.configure(&$0)
+            }
+        ) { stack in
             let vault = MemoryVault()
             let client = await stack.client(Apps.everday(), vault: vault)
             await client.send(Do.signIn("parent", "ParentPassw0rd!"))
