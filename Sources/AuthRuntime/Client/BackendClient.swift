@@ -37,7 +37,7 @@ public enum ServerSignOutResult: Hashable, Sendable {
     case ended
     /// The server could not be reached (network, timeout, 5xx, 429): the refresh token is kept in
     /// the vault only to be revoked, and the revocation is tried again at the next launch and the
-    /// next sign-in (``OwedRevocation``). The user is signed out meanwhile.
+    /// next sign-in (`OwedRevocation`). The user is signed out meanwhile.
     case owed(AuthError)
     /// It could not be confirmed and nothing will try again: the server refused the revocation, or
     /// every round of an owed one failed. The refresh token may live until it expires.

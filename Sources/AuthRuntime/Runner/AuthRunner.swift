@@ -132,7 +132,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
 
     /// Reads the vault and tells the lifecycle the app launched: `.none`, `.stored(…)`, or
     /// `.unreadable` when the vault holds something it cannot read (reported on ``issues()``;
-    /// nothing is deleted), with the revocations a logout still owes (``OwedRevocation``), which
+    /// nothing is deleted), with the revocations a logout still owes (`OwedRevocation`), which
     /// the session then tries again. The app launches once: later calls do nothing.
     public func start() {
         guard !launched else { return }

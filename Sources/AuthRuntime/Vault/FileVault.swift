@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// A vault in one file, for Linux and command-line use, and a second beside it (`<fileName>.owed`)
-/// while a logout owes the server a revocation (``OwedRevocation``).
+/// while a logout owes the server a revocation (`OwedRevocation`).
 ///
 /// The directory is created `0700` and the file written `0600`. A save writes a temporary file in
 /// the same directory, flushes it to disk (`fsync`), renames it over the old file and flushes the
@@ -44,7 +44,7 @@ public struct FileVault: TokenVault, CustomStringConvertible {
     private static let maximumSize = 64 * 1024
 
     private var directoryPath: String { directory.standardizedFileURL.path(percentEncoded: false) }
-    /// The file of owed revocations, beside the credentials' (``OwedRevocation``).
+    /// The file of owed revocations, beside the credentials' (`OwedRevocation`).
     private var owedFileName: String { fileName + ".owed" }
 
     // MARK: TokenVault

@@ -4,7 +4,7 @@ import Foundation
 import Security
 
 /// A vault in one Keychain generic-password item (Apple platforms), and a second, its account
-/// followed by `.owed`, while a logout owes the server a revocation (``OwedRevocation``).
+/// followed by `.owed`, while a logout owes the server a revocation (`OwedRevocation`).
 ///
 /// The item is never synchronizable (it stays on this device, out of iCloud Keychain) and is
 /// readable only while the device is unlocked (`kSecAttrAccessibleWhenUnlockedThisDeviceOnly`),
@@ -57,7 +57,7 @@ public struct KeychainVault: TokenVault, CustomStringConvertible {
     /// The attributes that name the credentials' item.
     private var itemQuery: [String: Any] { query(account: account) }
 
-    /// The attributes that name the owed revocations' item (``OwedRevocation``): the same service,
+    /// The attributes that name the owed revocations' item (`OwedRevocation`): the same service,
     /// the account with `.owed` after it.
     private var owedQuery: [String: Any] { query(account: account + ".owed") }
 

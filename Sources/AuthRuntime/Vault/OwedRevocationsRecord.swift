@@ -1,11 +1,11 @@
 import AuthCore
 import Foundation
 
-/// How owed revocations (``OwedRevocation``) are written to a file or a Keychain item: a
+/// How owed revocations (`OwedRevocation`) are written to a file or a Keychain item: a
 /// versioned JSON document, `{"owed": [{"refreshToken": …, "rounds": …}], "version": 1}`. It keeps
 /// the refresh tokens to revoke and the rounds already failed, nothing else of the session.
 ///
-/// The one place besides ``CredentialsRecord`` that reveals a token for storage; it never prints one.
+/// The one place besides `CredentialsRecord` that reveals a token for storage; it never prints one.
 enum OwedRevocationsRecord {
     /// The format version; a record of another version is unreadable.
     static let currentVersion = 1

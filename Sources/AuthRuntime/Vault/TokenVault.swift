@@ -13,7 +13,7 @@ public protocol TokenVault: Sendable {
     func save(_ credentials: Credentials) throws(VaultError)
     /// Deletes what is stored; clearing an empty vault succeeds.
     func clear() throws(VaultError)
-    /// The revocations a logout still owes the server (``OwedRevocation``): refresh tokens the
+    /// The revocations a logout still owes the server (`OwedRevocation`): refresh tokens the
     /// server could not be reached to revoke, kept apart from the credentials (clearing these
     /// leaves them). `[]` when none is stored; throws when something is stored but cannot be read.
     func loadOwedRevocations() throws(VaultError) -> [OwedRevocation]

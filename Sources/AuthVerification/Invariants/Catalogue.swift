@@ -183,7 +183,7 @@ public enum Catalogue {
 
     /// No server session outlives a logout, once the server can be reached again: a refresh token
     /// of a logged-out session with nothing in flight to end it must be owed in the vault
-    /// (``OwedRevocation``), which outlives the process; otherwise it has been consumed by a
+    /// (`OwedRevocation`), which outlives the process; otherwise it has been consumed by a
     /// rotation the server confirmed, revoked by a request the server accepted, refused by the
     /// server — or the app was told, finally, that the server session could not be confirmed ended
     /// (the server refused the revocation, or an owed revocation's last round failed). The other

@@ -116,7 +116,7 @@ public enum Models {
         .rotating(margin: .seconds(60), retryLimit: retryLimit, backoff: .seconds(15))
     }
 
-    /// The rounds an owed revocation gets in the models (``SessionPolicy/revocationRounds``): two,
+    /// The rounds an owed revocation gets in the models (`SessionPolicy/revocationRounds`): two,
     /// the least a policy allows — the logout's own, then one more at the next launch or logout
     /// (or sign-in). Every way a round ends is explored: the server ends the token, refuses it,
     /// or cannot be reached (owed, then reported). A third round only counts one more failure,

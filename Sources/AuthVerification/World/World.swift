@@ -218,7 +218,7 @@ public struct World<Machine: Lifecycle>: Hashable, Sendable {
     public var timers: [PendingTimer]
     /// What the vault holds.
     public var vault: VaultContents
-    /// The revocations the vault owes the server (``OwedRevocation``): they outlive a relaunch.
+    /// The revocations the vault owes the server (`OwedRevocation`): they outlive a relaunch.
     public var owedRevocations: [OwedRevocation]
     /// History variables.
     public var history: History
