@@ -54,7 +54,9 @@ enum HandWritten {
     }
 
     static func everdayApp() -> Model<EverdayApp> {
-        let app = Apps.everday(refresh: Models.modelRefresh(retryLimit: 2), serverSignOutAttempts: 2, accountDeletion: false)
+        var configured = Apps.everday(refresh: Models.modelRefresh(retryLimit: 2), serverSignOutAttempts: 2, accountDeletion: false)
+        configured.session.policy.revocationRounds = Models.modelRevocationRounds
+        let app = configured
         let entries =
             route(Menus.registration([.usernamePassword]), app) + route(Menus.passwordSignIn(.username), app)
             + route(Menus.passwordReset(.emailedToken), app)
@@ -95,7 +97,9 @@ enum HandWritten {
 
     static func hero365App() -> Model<Hero365App> {
         let otp = OneTimeCodeSignIn(channel: .phone, resendCooldown: .seconds(30), codeLifetime: .seconds(300), maxAttempts: 3)
-        let app = Apps.hero365(otp: otp, refresh: Models.modelRefresh(retryLimit: 2))
+        var configured = Apps.hero365(otp: otp, refresh: Models.modelRefresh(retryLimit: 2))
+        configured.session.policy.revokesOnLogout = false  // Explored by session.hero365 and session.owing.
+        let app = configured
         let entries =
             route(Menus.registration([.emailPassword, .phonePassword]), app) + route(Menus.passwordSignIn(.emailOrPhone), app)
             + route(Menus.oneTimeCode(.phone), app)
@@ -115,15 +119,17 @@ enum HandWritten {
                 "PasswordSignIn.Phase.rateLimited": "no 429 in this model (explored by passwordSignIn and session.hero365)",
             ],
             codes: CodeRules(cooldown: otp.resendCooldown, lifetime: otp.codeLifetime, maxAttempts: otp.maxAttempts), timeHorizon: .zero,
-            maxInFlight: 1, maxStale: 1, endsServerSessions: true
+            maxInFlight: 1, maxStale: 1, endsServerSessions: false
         ) { snapshot in
             entries + route(Menus.oauth(in: snapshot), app) + reset + Menus.session(in: snapshot, callers: 1).map { .session($0) }
         }
     }
 
     static func openIDConnectApp() -> Model<OpenIDConnectApp> {
-        let app = Apps.openIDConnect(
+        var configured = Apps.openIDConnect(
             OpenIDModel.signIn, device: OpenIDModel.deviceSignIn, refresh: Models.modelRefresh(retryLimit: 2), serverSignOutAttempts: 2)
+        configured.session.policy.revocationRounds = Models.modelRevocationRounds
+        let app = configured
         var model = Model(
             name: "app.openIDConnect", machine: app, replies: OpenIDModel.replies, relaunches: true,
             unreachableByDesign: [

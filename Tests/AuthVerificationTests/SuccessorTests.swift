@@ -103,6 +103,9 @@ struct SuccessorTests {
         var counted = base
         counted.nextIntent = 2
         variants.append(counted)
+        var owing = base
+        owing.owedRevocations = [OwedRevocation(refreshToken: RefreshToken("tok-rt-0"), rounds: 1)]
+        variants.append(owing)
         for a in variants {
             for b in variants { #expect(World.same(a, b) == (a == b)) }
         }

@@ -50,7 +50,7 @@ struct SurveyTests {
                 interval: .seconds(5)), surveyedFields: 4),
         Shape(name: "LifecycleState", value: LifecycleState(phase: SessionLifecycle.Phase.signedOut), surveyedFields: 2),
         Shape(
-            name: "FlowContext (the counter is left out on purpose)", value: FlowContext(), surveyedFields: 5),
+            name: "FlowContext (the counter is left out on purpose)", value: FlowContext(), surveyedFields: 6),
         Shape(
             name: "Waiter (the endpoint, which the network holds with the request, is left out on purpose)",
             value: Waiter(request: RequestID(1), intent: IntentID(1)), surveyedFields: 3),

@@ -452,7 +452,7 @@ extension Survey {
         // the vault (its last round failed: the rounds are the client's to bound). A round that only
         // failed to reach the server must leave its token owed.
         if let failure = effects.lazy.compactMap(\.unconfirmedServerSessionFailure).first {
-            if !failure.isTransient, let token = answered?.request.refreshToken ?? loggedOut {
+            if !SourceRules.environmentFailed(failure), let token = answered?.request.refreshToken ?? loggedOut {
                 world.history.liveAfterLogout.removeAll { $0 == token }
             }
             if let owed = effects.lazy.compactMap(\.persistedOwedRevocations).last {
