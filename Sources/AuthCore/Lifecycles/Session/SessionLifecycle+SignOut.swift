@@ -71,10 +71,14 @@ extension SessionLifecycle {
     /// session of the user leaves out). The vault keeps no access token, so each round renews the
     /// pair first and revokes with the renewed one, which is never stored nor attached.
     func resumeOwedRevocations(_ requests: inout FlowContext) -> [AuthEffect] {
-        let idle = requests.owedRevocations.filter { owed in !requests.serverSignOuts.contains { $0.refreshToken == owed.refreshToken } }
-        return idle.flatMap { owed in
+        idleOwedRevocations(requests).flatMap { owed in
             send(owed.refreshToken, nil, revoking: false, attempts: 1, refreshed: false, round: owed.rounds + 1, &requests)
         }
+    }
+
+    /// The owed revocations no round is under way for.
+    func idleOwedRevocations(_ requests: FlowContext) -> [OwedRevocation] {
+        requests.owedRevocations.filter { owed in !requests.serverSignOuts.contains { $0.refreshToken == owed.refreshToken } }
     }
 
     /// The server's answer to a background sign-out's request.

@@ -219,7 +219,7 @@ public struct SessionLifecycle: Lifecycle {
         let (phase, effects) = enter(credentials, at: now, [.persist(credentials), .emit(.signedIn(credentials.user))])
         guard !requests.owedRevocations.isEmpty else { return (phase, effects) }
         guard policy.revocationEndsEverySession else { return (phase, effects + resumeOwedRevocations(&requests)) }
-        let idle = requests.owedRevocations.filter { owed in !requests.serverSignOuts.contains { $0.refreshToken == owed.refreshToken } }
+        let idle = idleOwedRevocations(requests)
         guard !idle.isEmpty else { return (phase, effects) }
         for owed in idle { requests.settleOwed(owed.refreshToken) }
         return (phase, effects + [.persistOwedRevocations(requests.owedRevocations), .emit(.serverSessionNotConfirmed(.network))])
