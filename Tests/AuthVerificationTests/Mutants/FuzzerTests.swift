@@ -60,7 +60,7 @@ struct FuzzerTests {
         PlantedBug("resetIdentifierUnchecked", finds: (9_787_556_957_362_567_149, 3, "[i1]")),
         PlantedBug("passwordKeptInTheState", finds: (9_787_556_957_362_567_149, 3, "[i0]")),
         PlantedBug("passwordSentAsUsername", finds: (9_787_556_957_362_567_149, 3, "[i0]")),
-        PlantedBug("replayForgotten", finds: (16_429_418_518_352_327_911, 115, "[i0, a0.0, i2, a0.1, a0.0, a0.1, a0.0]")),
+        PlantedBug("replayForgotten", finds: (153_683_204_393_910_918, 183, "[i0, a0.0, i2, a0.1, a0.0, a0.1, a0.0]")),
         PlantedBug("expiredTokenAttached", finds: (1_199_914_093_472_275_683, 166, "[i0, a0.0, w0, i2]")),
         PlantedBug("codeWithinTheCooldown", finds: (9_787_556_957_362_567_149, 129, "[i0, a0.0, i4]")),
         PlantedBug("expiredCodeSubmitted", finds: (1_341_414_211_606_222_565, 137, "[i0, a0.0, t1, i5]")),

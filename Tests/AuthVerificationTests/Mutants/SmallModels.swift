@@ -24,13 +24,16 @@ enum SmallModels {
 
     /// Everday's rotating session (username sign-in, refresh on launch, revoke at logout, a
     /// password change the server may demand) with a retry backoff longer than the margin, so a
-    /// retried refresh can outlive the token (60 s margin, 90 s backoff, 120 s lifetime).
+    /// retried refresh can outlive the token (60 s margin, 90 s backoff, 120 s lifetime). A
+    /// server sign-out gets one send per round and two rounds, the fewest the policy allows: each
+    /// more multiplies the states (three sends and three rounds, Everday's, take the model from
+    /// 4,257 states to 82,254, two minutes of a debug build).
     static let rotating = SignInSession(
         entry: PasswordSignIn(identifiers: .username),
         session: SessionLifecycle(
             policy: SessionPolicy(
                 refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
-                revokesOnLogout: true)))
+                revokesOnLogout: true, serverSignOutAttempts: 1, revocationRounds: 2)))
 
     /// ``rotating`` with Everday's deployed password change: a change the server accepts ends
     /// every session of the user, so the session ends cleanly.
@@ -39,7 +42,8 @@ enum SmallModels {
         session: SessionLifecycle(
             policy: SessionPolicy(
                 refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
-                revokesOnLogout: true, supportsPasswordChange: true, passwordChangeEndsSessions: true)))
+                revokesOnLogout: true, supportsPasswordChange: true, passwordChangeEndsSessions: true, serverSignOutAttempts: 1,
+                revocationRounds: 2)))
 
     /// Hero365's rotating session, restored at launch by asking who the token belongs to, with
     /// Everday's account deletion.
