@@ -68,14 +68,17 @@ struct OwedRevocationTests {
 
     @Test(
         "each round that cannot reach the server counts; the round after the last reports it, finally, and forgets the token",
-        arguments: [1, 2])
-    func roundsAreBounded(failedBefore: Int) {
-        var state = Self.everday.initial
-        _ = Self.everday.reduce(&state, .launched(.none, owed: [Self.owed(Samples.refresh1, failedBefore)], at: Samples.t0))
-        _ = Self.everday.reduce(&state, .reply(Samples.r(1), .failed(.network), at: Samples.at(1)))
-        _ = Self.everday.reduce(&state, .reply(Samples.r(2), .failed(.network), at: Samples.at(2)))
-        let third = Self.everday.reduce(&state, .reply(Samples.r(3), .failed(.network), at: Samples.at(3)))
-        if failedBefore + 1 < Self.everday.policy.revocationRounds {
+        arguments: [(2, 1), (3, 1), (3, 2)])
+    func roundsAreBounded(rounds: Int, failedBefore: Int) {
+        var app = Apps.everday()
+        app.session.policy.revocationRounds = rounds
+        let session = app.session
+        var state = session.initial
+        _ = session.reduce(&state, .launched(.none, owed: [Self.owed(Samples.refresh1, failedBefore)], at: Samples.t0))
+        _ = session.reduce(&state, .reply(Samples.r(1), .failed(.network), at: Samples.at(1)))
+        _ = session.reduce(&state, .reply(Samples.r(2), .failed(.network), at: Samples.at(2)))
+        let third = session.reduce(&state, .reply(Samples.r(3), .failed(.network), at: Samples.at(3)))
+        if failedBefore + 1 < rounds {
             #expect(third == [.persistOwedRevocations([Self.owed(Samples.refresh1, failedBefore + 1)])], "counted, not reported again")
         } else {
             #expect(third == [.persistOwedRevocations([]), .emit(.serverSessionNotConfirmed(.network))])
