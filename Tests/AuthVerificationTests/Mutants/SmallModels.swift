@@ -26,8 +26,8 @@ enum SmallModels {
     /// password change the server may demand) with a retry backoff longer than the margin, so a
     /// retried refresh can outlive the token (60 s margin, 90 s backoff, 120 s lifetime). A
     /// server sign-out gets one send per round and two rounds, the fewest the policy allows: each
-    /// more multiplies the states (three sends and three rounds, Everday's, take the model from
-    /// 4,257 states to 82,254, two minutes of a debug build).
+    /// more multiplies the states (Everday's three sends, with two rounds, take the model from
+    /// 4,257 states to 14,504; with three rounds, to 82,254, two minutes of a debug build).
     static let rotating = SignInSession(
         entry: PasswordSignIn(identifiers: .username),
         session: SessionLifecycle(
