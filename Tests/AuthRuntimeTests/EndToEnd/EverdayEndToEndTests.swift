@@ -267,6 +267,22 @@ struct EverdayEndToEndTests {
         }
     }
 
+    /// Signs the parent in with Everday's app on `vault`, takes the server down (nothing reaches
+    /// it) and logs out, until the app is told the revocation is owed and the client is quiet:
+    /// the client, and the credentials it signed out of.
+    static func logOutWithTheServerDown(
+        _ stack: EndToEndStack, _ vault: MemoryVault
+    ) async throws -> (Client<EverdayApp>, Credentials) {
+        let client = await stack.client(Apps.everday(), vault: vault)
+        await client.send(Do.signIn("parent", "ParentPassw0rd!"))
+        let credentials = try #require(await client.credentials)
+        stack.server.inject(.dropBeforeCommit)
+        await client.logout()
+        #expect(await client.outcomes.waitFor { $0.contains { if case .serverSessionEndOwed = $0 { true } else { false } } })
+        await client.settle()
+        return (client, credentials)
+    }
+
     @Test(
         "logout with the server down: signed out at once; after three attempts the revocation is owed in the vault (the refresh token and nothing else) and reported, with no secret in its text; the server back, a relaunch revokes it and the old refresh token no longer refreshes",
         arguments: ServerForm.allCases)
@@ -278,16 +294,10 @@ struct EverdayEndToEndTests {
             }
         ) { stack in
             let vault = MemoryVault()
-            let client = await stack.client(Apps.everday(), vault: vault)
-            await client.send(Do.signIn("parent", "ParentPassw0rd!"))
-            let credentials = try #require(await client.credentials)
+            let (client, credentials) = try await Self.logOutWithTheServerDown(stack, vault)
             let refresh = try #require(credentials.refreshToken)
             let parent = try #require(stack.server.everdayUserID(username: "parent")).description
-            stack.server.inject(.dropBeforeCommit)  // The server is down: nothing reaches it.
-            await client.logout()
             #expect(vault.credentials == nil, "signed out at once")
-            #expect(await client.outcomes.waitFor { $0.contains { if case .serverSessionEndOwed = $0 { true } else { false } } })
-            await client.settle()
             #expect(stack.wire.exchanges(to: "/auth/logout").count == 3, "three attempts, then owed")
             #expect(vault.owedRevocations == [OwedRevocation(refreshToken: refresh, rounds: 1)], "only the refresh token is kept")
             #expect(stack.server.refreshTokenStatus(refresh.reveal()) == .live, "the server session lives on while the server is down")
@@ -321,13 +331,8 @@ struct EverdayEndToEndTests {
             }
         ) { stack in
             let vault = MemoryVault()
-            let client = await stack.client(Apps.everday(), vault: vault)
-            await client.send(Do.signIn("parent", "ParentPassw0rd!"))
-            let old = try #require(await client.credentials?.refreshToken)
-            stack.server.inject(.dropBeforeCommit)
-            await client.logout()
-            #expect(await client.outcomes.waitFor { $0.contains { if case .serverSessionEndOwed = $0 { true } else { false } } })
-            await client.settle()
+            let (client, credentials) = try await Self.logOutWithTheServerDown(stack, vault)
+            let old = try #require(credentials.refreshToken)
             #expect(vault.owedRevocations.map(\.refreshToken) == [old])
             stack.server.clearFaults()
             await client.send(Do.signIn("parent", "ParentPassw0rd!"))
