@@ -54,7 +54,7 @@ enum HandWritten {
     }
 
     static func everdayApp() -> Model<EverdayApp> {
-        var configured = Apps.everday(refresh: Models.modelRefresh(retryLimit: 2), serverSignOutAttempts: 2, accountDeletion: false)
+        var configured = Apps.everday(refresh: Models.modelRefresh(retryLimit: 2), serverSignOutAttempts: 1, accountDeletion: false)
         configured.session.policy.revocationRounds = Models.modelRevocationRounds
         let app = configured
         let entries =
