@@ -64,6 +64,19 @@ enum Broken {
         return base.step(&phase, .launched(stored, owed: [], at: at), &requests)
     }
 
+    /// A logout starts its own revocation but leaves the one the vault already owes waiting: the
+    /// older debt is not tried again until the next launch.
+    static let logoutForgetsTheOwedRevocation = Mutant<SignInSession>(SmallModels.owing) { base, phase, event, requests in
+        guard case .intent(.session(.logout), _, _) = event, !requests.owedRevocations.isEmpty else {
+            return base.step(&phase, event, &requests)
+        }
+        let owed = requests.owedRevocations
+        requests.owe([])
+        let effects = base.step(&phase, event, &requests)
+        requests.owe(owed + requests.owedRevocations)
+        return effects
+    }
+
     /// A launch with nothing stored but a revocation owed keeps the owed token as the credentials
     /// to restore next time.
     static let owedTokenStored = Mutant<SignInSession>(SmallModels.owing) { base, phase, event, requests in

@@ -74,6 +74,26 @@ struct MutantTests {
         #expect(Set(report.violations.map(\.invariant)) == Set(alsoBreaks + ["no server session outlives a logout"]), "\(report.violations)")
     }
 
+    /// The table's `launchForgetsTheOwedRevocation` breaks the launch half of "an owed revocation
+    /// is tried again at each launch and logout"; this broken reducer breaks its logout half.
+    @Test("a logout that leaves an older owed revocation waiting breaks 'an owed revocation is tried again at each launch and logout'")
+    func logoutRetriesTheOwedRevocation() {
+        let invariant = "an owed revocation is tried again at each launch and logout"
+        let model = SmallModels.OwingSession()("logoutForgetsTheOwedRevocation", Broken.logoutForgetsTheOwedRevocation)
+        // With one answer left over the explorer offers no sign-in while the logout's revoke is
+        // under way, and a sign-in after it gives the debt its next round: the debt waits idle
+        // beside a session only when the sign-in came first. So 2 left over, where the model has 1.
+        let report = AnyModel(model).bounded(inFlight: 2, stale: 2)
+            .explore(limits: ExplorationLimits(maxStates: 200_000, maxDepth: 9, keepGoing: true))
+        // Sign in (2), log out (1); signed in again (2) while that revoke is under way, the revoke
+        // lost (1): owed, and no round under way; log out (1).
+        #expect(report.violations.first { $0.invariant == invariant }?.trace.count == 7, "\(report.violations)")
+        #expect(Set(report.violations.map(\.invariant)) == [invariant], "\(report.violations)")
+        // The shipped reducer, at the same bounds, tries the debt again at that logout.
+        let original = AnyModel(SmallModels.OwingSession()("session.owing", SmallModels.owing)).bounded(inFlight: 2, stale: 2)
+        #expect(original.explore(limits: ExplorationLimits(maxStates: 200_000, maxDepth: 9)).violations.isEmpty)
+    }
+
     /// `Catalogue.logoutAlwaysSignsOut` recognises a logout however deeply a composition wraps it
     /// (`AppIntent.session(.logout)`): it once read the intent's case path (`session`) and held
     /// vacuously in every composed model.
