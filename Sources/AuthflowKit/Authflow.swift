@@ -142,13 +142,26 @@ public enum Authflow {
         return model
     }
 
-    /// The order `verify` starts the models in: the compositions (`app.…`) first, as each holds
-    /// the space of the lifecycles it composes, then the sessions, then the single flows, each
-    /// group in the registry's order. The longest work starts first, so the cores finish close
-    /// together (longest-processing-time scheduling); the table keeps the registry's order.
-    static func largestFirst(_ models: [AnyModel]) -> [Int] {
+    /// The order `verify` starts `models` in when they run at the bounds of `run` (the same
+    /// models, bounded by `--in-flight` and `--stale`; `nil` when each runs at its own). The longest
+    /// work starts first, so the cores finish close together (longest-processing-time
+    /// scheduling); the table keeps the registry's order.
+    ///
+    /// A model whose own bounds are lower than the run's comes first, the lowest leading: a
+    /// shipped model is held below 4 and 2 by default only because it is large there (Anonymous
+    /// Wall's and Hero365's apps at 1 and 1, the refreshing sessions and apps at 4 and 1), so at
+    /// 4 and 2 these are the longest explorations, and a session of theirs left for last ran alone
+    /// on one core for a minute and a half. Then the compositions (`app.…`), as each holds the
+    /// space of the lifecycles it composes, then the sessions, then the single flows, each group in
+    /// the registry's order.
+    static func largestFirst(_ models: [AnyModel], runAt run: [AnyModel]? = nil) -> [Int] {
         func rank(_ name: String) -> Int { name.hasPrefix("app.") ? 0 : name.hasPrefix("session.") ? 1 : 2 }
-        return models.indices.sorted { (rank(models[$0].name), $0) < (rank(models[$1].name), $1) }
+        func key(_ index: Int) -> (Int, Int, Int, Int) {
+            let own = models[index].inFlight * models[index].stale
+            let raised = run.map { $0[index].inFlight * $0[index].stale > own } ?? false
+            return raised ? (0, own, 0, index) : (1, 0, rank(models[index].name), index)
+        }
+        return models.indices.sorted { key($0) < key($1) }
     }
 
     static func verify(_ arguments: Arguments, models: [AnyModel], fixtures: URL, out: (String) -> Void, err: (String) -> Void) throws
@@ -157,6 +170,7 @@ public enum Authflow {
         let configuration = FuzzConfiguration(
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 30),
             length: try arguments.integer("length", default: 300))
+        let own = models
         let models = try models.map { try bounded($0, by: arguments) }
         let clock = ContinuousClock()
         let started = clock.now
@@ -165,7 +179,7 @@ public enum Authflow {
             // The models run side by side, one per core: each explores on one thread.
             let limits = ExplorationLimits(
                 keepGoing: arguments.flags.contains("keep-going"), reduction: reduction(arguments), threads: models.count > 1 ? 1 : Cores.online)
-            return Parallel.map(models, schedule: largestFirst(models)) { model in
+            return Parallel.map(models, schedule: largestFirst(own, runAt: models)) { model in
                 progress("verifying \(model.name)…")
                 // The search merges worlds with one fingerprint, trusting that they offer the same
                 // moves: shown on the model's first 1,000 worlds before it is trusted (6 s of CPU
