@@ -36,7 +36,7 @@ struct VerifyScheduleTests {
         // The rest keep the order of a run at each model's own bounds.
         let rest = Authflow.largestFirst(models).map { models[$0].name }.filter { name in !raised.contains { $0.name == name } }
         #expect(Array(names.dropFirst(raised.count)) == rest)
-        // Raised by one bound only, a model counts as raised too; at its own bounds nothing is.
+        // At each model's own bounds none is raised: the order is the one above.
         #expect(Authflow.largestFirst(models, runAt: models) == Authflow.largestFirst(models))
     }
 }

@@ -14,8 +14,8 @@ protocol SmallModel: Sendable {
 
 /// The models the mutants are explored under: the shipped lifecycles' configurations with fewer
 /// answers, so that in a debug build a mutant explores a few events past its violation in well
-/// under a second, and its original to closure in well under a minute. A ``Remembering`` mutant's signed-in case path is in parentheses, so the final cases
-/// name both forms.
+/// under a second, and its original to closure in well under a minute. A ``Remembering``
+/// mutant's signed-in case path is in parentheses, so the final cases name both forms.
 enum SmallModels {
     /// A sign-in handing over to a session.
     typealias SignInSession = Handover<PasswordSignIn, SessionLifecycle>
