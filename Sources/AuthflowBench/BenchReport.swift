@@ -431,21 +431,30 @@ public enum BenchTable: Sendable {
     public static let narrowWidth = 120
 
     /// The table without its detail column, within ``narrowWidth`` columns: the header, a rule,
-    /// then each block's heading (wrapped), its rows, and under them each row's details.
+    /// then each block's heading (wrapped), its rows, and under them each row's details. A figure's
+    /// name too long to leave its cells within the width stands on a line of its own, its cells
+    /// on the next.
     public static func renderNarrow(_ blocks: [Block]) -> [String] {
         let columns = BenchReport.header.count - 1
         let header = Array(BenchReport.header.prefix(columns))
         let all = [header] + blocks.flatMap(\.rows).map { Array($0.prefix(columns)) }
-        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        var widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        let cellsWidth = widths.dropFirst().reduce(0, +) + gap.count * (widths.count - 1)
+        widths[0] = min(widths[0], max(header[0].count, narrowWidth - cellsWidth))
         func line(_ cells: [String]) -> String {
             var text = zip(cells, widths).map { $0.leftAligned(to: $1) }.joined(separator: gap)
             while text.hasSuffix(" ") { text.removeLast() }
             return text
         }
+        func rowLines(_ row: [String]) -> [String] {
+            let cells = Array(row.prefix(columns))
+            guard let name = cells.first, name.count > widths[0] else { return [line(cells)] }
+            return [name, line([""] + cells.dropFirst())]
+        }
         var lines = [line(header), widths.map { String(repeating: "─", count: $0) }.joined(separator: gap)]
         for block in blocks {
             lines += wrap(block.heading, width: narrowWidth, continuation: "  ")
-            lines += block.rows.map { line(Array($0.prefix(columns))) }
+            lines += block.rows.flatMap(rowLines)
             for row in block.rows where row.count > columns && !row[columns].isEmpty {
                 lines += wrap("\(row[0]): \(row[columns])", width: narrowWidth, indent: "    ", continuation: "      ")
             }

@@ -228,6 +228,18 @@ struct BenchStrictAndWidthTests {
         #expect(detail != nil && heading != nil && detail! < heading!)
     }
 
+    @Test("without --wide a figure whose name leaves no room for its cells stands on a line of its own, its cells under it")
+    func narrowLongName() {
+        let long = String(repeating: "n", count: 70)
+        let cells = ["1.00 M/s", "0.99 M/s – 1.01 M/s", "3", "≥ 2 M events/s (a long target)", "NOT met"]
+        let blocks = [BenchTable.Block(heading: "▸ section", rows: [["short"] + cells + ["d"], [long] + cells + ["d"]])]
+        let lines = BenchTable.renderNarrow(blocks)
+        #expect(lines.allSatisfy { $0.count <= BenchTable.narrowWidth }, "\(lines)")
+        let name = lines.firstIndex(of: long)
+        #expect(name != nil && lines[name! + 1].hasPrefix(" ") && lines[name! + 1].hasSuffix("NOT met"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("short ") && $0.hasSuffix("NOT met") }, "\(lines)")
+    }
+
     @Test(
         "the committed BENCHMARKS.md's figures, rendered without --wide, fit 120 columns",
         .enabled(if: FileManager.default.fileExists(atPath: BenchmarksFileTests.file.path)))
