@@ -118,7 +118,7 @@ struct OpenIDConnectTests {
 
     @Test("discovery names the provider's base URL as issuer, its endpoints under it, S256 only and iss in the redirect", arguments: [true, false])
     func discovery(alone: Bool) async throws {
-        try await withServer(alone ? [.openIDConnect] : ServedBackend.allCases) { server in
+        try await withServer(alone ? [.openIDConnect] : ServedBackend.allCases, configuration: .stillClock) { server in
             let provider = Provider(server)
             let answer = try await provider.http.get("/.well-known/openid-configuration")
             #expect(answer.status == 200)
@@ -138,7 +138,7 @@ struct OpenIDConnectTests {
 
     @Test("the authorization endpoint redirects with code, state and iss; it never redirects to an unregistered URI")
     func authorization() async throws {
-        try await withServer([.openIDConnect]) { server in
+        try await withServer([.openIDConnect], configuration: .stillClock) { server in
             let provider = Provider(server)
             let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
             defer { session.invalidateAndCancel() }
@@ -170,7 +170,7 @@ struct OpenIDConnectTests {
             (["response_type": "token"], "unsupported_response_type"),
         ] as [([String: String?], String)])
     func authorizationRefusals(overrides: [String: String?], error: String) async throws {
-        try await withServer([.openIDConnect]) { server in
+        try await withServer([.openIDConnect], configuration: .stillClock) { server in
             let provider = Provider(server)
             let items = try await provider.redirect(overrides).queryItems ?? []
             #expect(items.first { $0.name == "error" }?.value == error)
@@ -182,7 +182,7 @@ struct OpenIDConnectTests {
 
     @Test("a code with RFC 7636's verifier answers the tokens and an HS256 ID token for this client, its nonce and the user")
     func exchange() async throws {
-        var configuration = Configuration()
+        var configuration = Configuration.stillClock
         configuration.openIDConnect.idTokenSigningKey = Array("reference-key".utf8)
         try await withServer([.openIDConnect], configuration: configuration) { server in
             let provider = Provider(server)
@@ -220,7 +220,7 @@ struct OpenIDConnectTests {
         "the token endpoint refuses a wrong or missing verifier with invalid_grant, and the code is spent",
         arguments: [Optional("wrong-verifier-0123456789-0123456789-0123456789"), nil])
     func verifierRequired(verifier: String?) async throws {
-        try await withServer([.openIDConnect]) { server in
+        try await withServer([.openIDConnect], configuration: .stillClock) { server in
             let provider = Provider(server)
             let code = try await provider.code()
             let refused = try await provider.exchange(code, verifier: verifier)
@@ -233,7 +233,7 @@ struct OpenIDConnectTests {
 
     @Test("a second exchange of a code is refused and revokes the tokens the first one issued (RFC 6749 §4.1.2)")
     func codeReplay() async throws {
-        try await withServer([.openIDConnect]) { server in
+        try await withServer([.openIDConnect], configuration: .stillClock) { server in
             let provider = Provider(server)
             let code = try await provider.code()
             let first = try await provider.exchange(code)
@@ -252,7 +252,7 @@ struct OpenIDConnectTests {
 
     @Test("a refresh rotates; replaying the consumed token is invalid_grant and revokes its successor")
     func rotationAndReuse() async throws {
-        try await withServer([.openIDConnect]) { server in
+        try await withServer([.openIDConnect], configuration: .stillClock) { server in
             let provider = Provider(server)
             let signedIn = try await provider.signIn()
             let first = try #require(signedIn.string("refresh_token"))
@@ -273,7 +273,7 @@ struct OpenIDConnectTests {
 
     @Test("revocation answers 200 for any token, ends the grant of a live one whatever its hint; introspection then says inactive")
     func revocation() async throws {
-        try await withServer([.openIDConnect]) { server in
+        try await withServer([.openIDConnect], configuration: .stillClock) { server in
             let provider = Provider(server)
             let answer = try await provider.signIn()
             let access = try #require(answer.string("access_token"))
@@ -302,7 +302,7 @@ struct OpenIDConnectTests {
 
     @Test("errors are RFC 6749 §5.2 bodies: a grant type, a body that is not a form, a dead bearer, a fault")
     func errorBodies() async throws {
-        try await withServer([.openIDConnect]) { server in
+        try await withServer([.openIDConnect], configuration: .stillClock) { server in
             let provider = Provider(server)
             let grant = try await provider.form("/token", ["grant_type": "password", "client_id": "app-1"])
             #expect(grant.status == 400)
@@ -321,7 +321,7 @@ struct OpenIDConnectTests {
 
     @Test("the end-session endpoint ends the session its ID token names and sends the browser back to a registered URI")
     func endSession() async throws {
-        try await withServer([.openIDConnect]) { server in
+        try await withServer([.openIDConnect], configuration: .stillClock) { server in
             let provider = Provider(server)
             let answer = try await provider.signIn()
             let refresh = try #require(answer.string("refresh_token"))
@@ -342,7 +342,7 @@ struct OpenIDConnectTests {
 
     @Test("each deviation changes what the provider answers")
     func deviations() async throws {
-        var configuration = Configuration()
+        var configuration = Configuration.stillClock
         configuration.openIDConnect.deviations.ignoresCodeVerifier = true
         configuration.openIDConnect.deviations.keepsRefreshToken = true
         configuration.openIDConnect.deviations.keepsTokensAtRevocation = true
@@ -360,7 +360,7 @@ struct OpenIDConnectTests {
             #expect(refused.string("error") == nil)
             #expect(refused.string("message") != nil)
         }
-        var reuse = Configuration()
+        var reuse = Configuration.stillClock
         reuse.openIDConnect.deviations.reusableCodes = true
         reuse.openIDConnect.deviations.acceptsConsumedRefreshTokens = true
         try await withServer([.openIDConnect], configuration: reuse) { server in
@@ -373,5 +373,16 @@ struct OpenIDConnectTests {
             #expect(try await provider.refresh(first).status == 200, "a consumed token rotated again")
             #expect(server.ledger.reuseDetections.isEmpty)
         }
+    }
+}
+
+extension Configuration {
+    /// The defaults, on a clock that stands still: an authorization code lives 60 s by the
+    /// server's clock, and a test starved of threads in a busy run once took longer than that
+    /// between taking a code and exchanging it.
+    static var stillClock: Configuration {
+        var configuration = Configuration()
+        configuration.clock = { Date(timeIntervalSince1970: 1_795_527_005) }
+        return configuration
     }
 }
