@@ -178,15 +178,17 @@ extension BackendClient {
         return reports
     }
 
-    /// Signs out at once, like ``signOut()``, then waits for the server session to be ended in the
-    /// background — for a command-line tool or a test that must not exit before the revoke went
-    /// out. Returns what the server confirmed: `nil` where the backend documents no revocation.
+    /// Signs out at once, like ``signOut()``, then waits for every server session being ended in
+    /// the background — for a command-line tool or a test that must not exit before the revoke
+    /// went out. Returns what the server confirmed for the session this call signed out, even when
+    /// an owed revocation tried again beside it settles later: `nil` where the backend documents
+    /// no revocation.
     @discardableResult
     public func signOutAndEndServerSession() async -> ServerSignOutResult? {
         await runner.start()
         await runner.forgetServerSignOutReport()
         _ = await runner.perform(SessionLifecycle.Intent.logout)
-        return await runner.serverSignOutsSettled().flatMap(ServerSignOutResult.init)
+        return await runner.sessionSignOutSettled().flatMap(ServerSignOutResult.init)
     }
 
     /// Sends one of the app's own requests with the session's bearer, refreshing first (once, for

@@ -61,9 +61,17 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     /// The lifecycle's current state.
     public var state: Machine.State { current }
     var current: Machine.State
-    /// What the last background sign-out reported (`AuthOutcome.serverSessionEnded` or
-    /// `AuthOutcome.serverSessionNotConfirmed(_:)`).
+    /// What the last background sign-out reported (`AuthOutcome.serverSessionEnded`,
+    /// `AuthOutcome.serverSessionEndOwed(_:)` or `AuthOutcome.serverSessionNotConfirmed(_:)`).
     var lastServerSignOut: AuthOutcome?
+    /// The refresh token of the last background sign-out that ends a session (not an owed one's
+    /// later round), since ``forgetServerSignOutReport()``.
+    var sessionSignOut: RefreshToken?
+    /// What each background sign-out that settled since ``forgetServerSignOutReport()`` reported,
+    /// by the refresh token it revoked. Kept in memory only, never shown.
+    var signOutReports: [RefreshToken: AuthOutcome] = [:]
+    /// The background sign-outs the step being performed settled (their refresh tokens).
+    var settledInStep: [RefreshToken] = []
 
     var queue: [Machine.Event] = []
     var launched = false
@@ -174,8 +182,12 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         return await perform(routed)
     }
 
-    /// Forgets the last background sign-out's report (before a logout whose own report is awaited).
-    func forgetServerSignOutReport() { lastServerSignOut = nil }
+    /// Forgets the background sign-outs' reports (before a logout whose own report is awaited).
+    func forgetServerSignOutReport() {
+        lastServerSignOut = nil
+        sessionSignOut = nil
+        signOutReports = [:]
+    }
 
     /// Waits until no logged-out session is still being ended on the server in the background, and
     /// returns what the last one reported (`nil` when none ran: the backend revokes nothing, or
@@ -184,6 +196,25 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         let changes = stateStreams.subscribe([current])
         for await state in changes where state.context.serverSignOuts.isEmpty { break }
         return lastServerSignOut
+    }
+
+    /// ``serverSignOutsSettled()``, returning what the sign-out of the session a logout ended
+    /// reported since ``forgetServerSignOutReport()``, rather than an owed revocation's round that
+    /// settled after it; the last report when no session was signed out.
+    func sessionSignOutSettled() async -> AuthOutcome? {
+        let last = await serverSignOutsSettled()
+        return sessionSignOut.flatMap { signOutReports[$0] } ?? last
+    }
+
+    /// Notes which background sign-outs a step started and settled: `before` is the list of the
+    /// state before it.
+    private func noteSignOuts(before: [ServerSignOut]) {
+        let after = current.context.serverSignOuts
+        settledInStep = before.map(\.refreshToken).filter { token in !after.contains { $0.refreshToken == token } }
+        for started in after where !before.contains(where: { $0.refreshToken == started.refreshToken }) {
+            // A session's own sign-out, or the renewed token it revokes; an owed one's round is not.
+            if !current.context.owes(started.refreshToken) { sessionSignOut = started.refreshToken }
+        }
     }
 
     /// Sends `intent` without waiting for what becomes of it.
@@ -313,7 +344,13 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         defer { draining = false }
         while !queue.isEmpty, !stopped {
             let next = queue.removeFirst()
+            let signOuts = current.context.serverSignOuts
             let effects = machine.reduce(&current, next)
+            if signOuts.isEmpty && current.context.serverSignOuts.isEmpty {
+                settledInStep = []
+            } else {
+                noteSignOuts(before: signOuts)
+            }
             stateStreams.yield(current)
             if let view {
                 let seen = view(current)
@@ -362,7 +399,9 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
             alarms.removeValue(forKey: timer)?.alarm.cancel()
         case .emit(let outcome):
             switch outcome {
-            case .serverSessionEnded, .serverSessionEndOwed, .serverSessionNotConfirmed: lastServerSignOut = outcome
+            case .serverSessionEnded, .serverSessionEndOwed, .serverSessionNotConfirmed:
+                lastServerSignOut = outcome
+                for token in settledInStep { signOutReports[token] = outcome }
             case .signedIn, .signedOut, .tokenRefreshed, .refreshRetryScheduled, .offline, .passwordSetupRequired, .passwordChangeRequired,
                 .realtimeConnected, .realtimeDisconnected, .vaultUnreadable, .failed:
                 break
