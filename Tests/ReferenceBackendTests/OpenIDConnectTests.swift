@@ -375,14 +375,3 @@ struct OpenIDConnectTests {
         }
     }
 }
-
-extension Configuration {
-    /// The defaults, on a clock that stands still: an authorization code lives 60 s by the
-    /// server's clock, and a test starved of threads in a busy run once took longer than that
-    /// between taking a code and exchanging it.
-    static var stillClock: Configuration {
-        var configuration = Configuration()
-        configuration.clock = { Date(timeIntervalSince1970: 1_795_527_005) }
-        return configuration
-    }
-}

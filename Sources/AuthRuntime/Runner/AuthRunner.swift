@@ -70,8 +70,6 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
     /// What each background sign-out that settled since ``forgetServerSignOutReport()`` reported,
     /// by the refresh token it revoked. Kept in memory only, never shown.
     var signOutReports: [RefreshToken: AuthOutcome] = [:]
-    /// The background sign-outs the step being performed settled (their refresh tokens).
-    var settledInStep: [RefreshToken] = []
 
     var queue: [Machine.Event] = []
     var launched = false
@@ -206,14 +204,18 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
         return sessionSignOut.flatMap { signOutReports[$0] } ?? last
     }
 
-    /// Notes which background sign-outs a step started and settled: `before` is the list of the
-    /// state before it.
-    private func noteSignOuts(before: [ServerSignOut]) {
+    /// Notes which background sign-outs a step started, and what the ones it settled reported:
+    /// `before` is the list of the state before the step, `effects` what the step asked for.
+    private func noteSignOuts(before: [ServerSignOut], effects: [AuthEffect]) {
         let after = current.context.serverSignOuts
-        settledInStep = before.map(\.refreshToken).filter { token in !after.contains { $0.refreshToken == token } }
         for started in after where !before.contains(where: { $0.refreshToken == started.refreshToken }) {
             // A session's own sign-out, or the renewed token it revokes; an owed one's round is not.
             if !current.context.owes(started.refreshToken) { sessionSignOut = started.refreshToken }
+        }
+        for case .emit(let outcome) in effects where ServerSignOutResult(outcome) != nil {
+            for settled in before where !after.contains(where: { $0.refreshToken == settled.refreshToken }) {
+                signOutReports[settled.refreshToken] = outcome
+            }
         }
     }
 
@@ -346,11 +348,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
             let next = queue.removeFirst()
             let signOuts = current.context.serverSignOuts
             let effects = machine.reduce(&current, next)
-            if signOuts.isEmpty && current.context.serverSignOuts.isEmpty {
-                settledInStep = []
-            } else {
-                noteSignOuts(before: signOuts)
-            }
+            if !signOuts.isEmpty || !current.context.serverSignOuts.isEmpty { noteSignOuts(before: signOuts, effects: effects) }
             stateStreams.yield(current)
             if let view {
                 let seen = view(current)
@@ -399,9 +397,7 @@ public final actor AuthRunner<Machine: Lifecycle>: CustomStringConvertible {
             alarms.removeValue(forKey: timer)?.alarm.cancel()
         case .emit(let outcome):
             switch outcome {
-            case .serverSessionEnded, .serverSessionEndOwed, .serverSessionNotConfirmed:
-                lastServerSignOut = outcome
-                for token in settledInStep { signOutReports[token] = outcome }
+            case .serverSessionEnded, .serverSessionEndOwed, .serverSessionNotConfirmed: lastServerSignOut = outcome
             case .signedIn, .signedOut, .tokenRefreshed, .refreshRetryScheduled, .offline, .passwordSetupRequired, .passwordChangeRequired,
                 .realtimeConnected, .realtimeDisconnected, .vaultUnreadable, .failed:
                 break

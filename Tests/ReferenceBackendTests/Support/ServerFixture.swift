@@ -23,6 +23,16 @@ extension Configuration {
         configuration.subspace.rateLimit = .max
         return configuration
     }
+
+    /// The defaults, on a ``ManualClock`` nobody moves: an OpenID Connect code lives 60 s by the
+    /// server's clock, and a test starved of threads in a busy run once took longer than that
+    /// between taking a code and exchanging it.
+    static var stillClock: Configuration {
+        var configuration = Configuration()
+        let clock = ManualClock()
+        configuration.clock = { clock.now }
+        return configuration
+    }
 }
 
 /// A client for one backend of `server`.
