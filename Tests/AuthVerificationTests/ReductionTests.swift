@@ -72,6 +72,44 @@ struct ReductionTests {
         #expect(Self.fingerprint(a, .symmetric) == Self.fingerprint(b, .symmetric))
     }
 
+    /// A signed-out world whose context keeps a cooldown for each of two code targets and whose
+    /// history keeps each code the server confirmed sending, both lists in the order given.
+    static func twoCodes(registerFirst: Bool, registerSentAt: Instant = .seconds(90)) throws -> World<SessionLifecycle> {
+        let email = CodeDestination.email(try Email.validate("student@example.edu").get())
+        let register = CodeCooldown(target: .destination(email, .register), resendAt: registerSentAt + .seconds(60))
+        let login = CodeCooldown(target: .destination(email, .login), resendAt: .seconds(155))
+        let context = FlowContext(next: 3, codeCooldowns: registerFirst ? [register, login] : [login, register])
+        var world = World<SessionLifecycle>(state: LifecycleState(phase: .signedOut, context: context), now: .seconds(100))
+        let codes = [
+            CodeIssue(destination: "email:student@example.edu:register", issuedAt: registerSentAt, verifications: 1),
+            CodeIssue(destination: "email:student@example.edu:login", issuedAt: .seconds(95), verifications: 0),
+        ]
+        world.history.codes = registerFirst ? codes : codes.reversed()
+        return world
+    }
+
+    @Test("worlds whose code cooldowns and sent codes differ only in order are one state, and two without the reduction")
+    func mergesCodeOrder() throws {
+        // Register's code, then login's, against login's then register's: each list is looked
+        // up by its target or destination, one entry each, so the order is never read.
+        let a = try Self.twoCodes(registerFirst: true)
+        let b = try Self.twoCodes(registerFirst: false)
+        #expect(Self.fingerprint(a, .symmetric) == Self.fingerprint(b, .symmetric))
+        #expect(Self.fingerprint(a, .plain) != Self.fingerprint(b, .plain))
+        // Only the order of either list differs: each alone is enough to tell the plain worlds apart.
+        var cooldownsOnly = a
+        cooldownsOnly.history.codes = b.history.codes
+        #expect(Self.fingerprint(cooldownsOnly, .symmetric) == Self.fingerprint(a, .symmetric))
+        #expect(Self.fingerprint(cooldownsOnly, .plain) != Self.fingerprint(a, .plain))
+    }
+
+    @Test("worlds whose codes were sent at other times stay apart, in whichever order their lists are")
+    func keepsCodeTimesApart() throws {
+        let a = try Self.twoCodes(registerFirst: true)
+        let b = try Self.twoCodes(registerFirst: false, registerSentAt: .seconds(92))
+        #expect(Self.fingerprint(a, .symmetric) != Self.fingerprint(b, .symmetric))
+    }
+
     // MARK: Same verdicts, every shipped model
 
     /// The shipped models whose two searches close within a second or two in a debug build: each

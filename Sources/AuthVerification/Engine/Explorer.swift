@@ -114,7 +114,8 @@ public enum Reduction: Hashable, Sendable {
     /// the requests in flight, a session's pending calls (each is handled alike wherever it
     /// stands; their order only decides which request id a replay gets), the context's waiters
     /// and background sign-outs, the intents still open, the calls' send counts, the requests in
-    /// flight at sign-out, the retired and logged-out refresh tokens — are surveyed as sets, so
+    /// flight at sign-out, the retired and logged-out refresh tokens, the code cooldowns (one a
+    /// target) and the codes the server confirmed sending (one a destination) — are surveyed as sets, so
     /// worlds that differ only by which id a call or request got, and by the order these lists
     /// keep, are one state (as TLC's symmetry sets).
     ///

@@ -15,12 +15,12 @@ extension Models {
     ///   largest session since its logout revokes in the background). A second answer left
     ///   over takes the three sessions to 54,401–116,618 states each, more than the budget leaves
     ///   for them.
-    /// - Anonymous Wall's and Hero365's apps: one request at a time (``oneAtATime``; 57,621 and
-    ///   25,210 states). With a second request in flight they hold over a hundred thousand states
-    ///   each: Anonymous Wall's alone then takes about 10 seconds on one core, and the two together
-    ///   leave no room for the rest. Each has four entry flows whose code cooldowns (and Anonymous
-    ///   Wall's 429 windows) outlive the flow that met them; at 4 and 2 they close at 1,418,158 and
-    ///   1,627,615 states (minutes each).
+    /// - Anonymous Wall's and Hero365's apps: one request at a time (``oneAtATime``; 41,456 and
+    ///   22,800 states). With a second request in flight they hold about a hundred thousand states
+    ///   each (97,136 and 136,204 at 4/1): Anonymous Wall's alone then takes about 10 seconds on one
+    ///   core, and the two together leave no room for the rest. Each has four entry flows whose
+    ///   code cooldowns (and Anonymous Wall's 429 windows) outlive the flow that met them; at 4 and
+    ///   2 they close at 1,031,101 and 1,174,218 states (minutes each).
     ///
     /// CI checks every model at 4 and 2 as well (`authflow verify --in-flight 4 --stale 2
     /// --diagrams`, about nine minutes on two cores), and `verify`'s fuzz walks go up to 8 and 4 in
@@ -91,7 +91,8 @@ extension Models {
         var app = Apps.hero365(otp: otp, refresh: modelRefresh(retryLimit: 2))
         // Without the revocation at logout: a revocation the server could not be reached for is
         // owed in the vault, and an owed token beside every state of the five entry flows doubles
-        // this model at 4/2 (1,627,615 to 3,475,879 states, 261 s to about 8 minutes). Hero365's
+        // this model at 4/2 (1,627,615 to 3,475,879 states, 261 s to about 8 minutes, before the
+        // code lists were surveyed as sets). Hero365's
         // server sign-out, owed revocations among it, is explored by session.hero365 (its session
         // behind a sign-in, at 4/1 and 4/2) and by the mutant model session.owing; this model
         // explores what the entry flows add.

@@ -63,11 +63,8 @@ extension Survey {
     @inlinable mutating func cooldowns(of context: FlowContext) {
         visit(unordered: context.waiters)  // Looked up by request or intent, never by position.
         func running(_ cooldown: CodeCooldown) -> Bool { exact || cooldown.resendAt.milliseconds > now }
-        number(context.codeCooldowns.count(where: running))
-        for cooldown in context.codeCooldowns where running(cooldown) {
-            plain(cooldown.target)
-            visit(cooldown.resendAt)
-        }
+        // One cooldown a target, looked up by its target, never by position (see `FlowContext`).
+        visit(unordered: context.codeCooldowns.filter(running))
         visit(unordered: context.serverSignOuts)  // Looked up by the request each awaits.
         visit(unordered: context.owedRevocations)  // Looked up by the token.
         // The server's waits are surveyed as the cooldowns are: one that has ended holds nothing back.
@@ -78,6 +75,14 @@ extension Survey {
             plain(wait.endpoint.rawValue)
             visit(wait.until)
         }
+    }
+}
+
+extension CodeCooldown: Surveyable {
+    /// The target, then when another code may be requested.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.plain(target)
+        s.visit(resendAt)
     }
 }
 

@@ -270,6 +270,15 @@ extension PendingTimer: Surveyable {
     }
 }
 
+extension CodeIssue: Surveyable {
+    /// The destination, when it was issued, the verifications sent for it.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.plain(destination)
+        s.visit(issuedAt)
+        s.number(verifications)
+    }
+}
+
 extension CallSends: Surveyable {
     /// The call, then how often it was sent.
     @inlinable public func survey(_ s: inout Survey) {
@@ -305,12 +314,7 @@ extension History: Surveyable {
     /// Every history variable.
     @inlinable public func survey(_ s: inout Survey) {
         s.visit(tokenSet: retiredRefreshTokens)
-        s.number(codes.count)
-        for code in codes {
-            s.plain(code.destination)
-            s.visit(code.issuedAt)
-            s.number(code.verifications)
-        }
+        s.visit(unordered: codes)  // One code a destination, looked up by its destination.
         s.visit(requestSet: inFlightAtSignOut)
         s.visit(unordered: callSends)
         s.visit(intentSet: openIntents)
