@@ -11,9 +11,10 @@ struct ReducedModel: Sendable, CustomTestStringConvertible {
 }
 
 /// The reduction (``Reduction/symmetric``) is sound: it merges worlds that are the same up to the
-/// order of lists no behaviour reads and the names of ids, or up to whether a code was sent exactly
-/// the history's horizon ago or earlier, and the explorer's verdicts are the plain search's on
-/// every shipped model and every broken reducer.
+/// order of lists no behaviour reads and the names of ids, up to whether a code was sent exactly
+/// the history's horizon ago or earlier, or up to what a request left over asks beyond what can
+/// answer it, and the explorer's verdicts are the plain search's on every shipped model and every
+/// broken reducer.
 @Suite("Reduction")
 struct ReductionTests {
     // MARK: What is merged
@@ -108,6 +109,48 @@ struct ReductionTests {
         let a = try Self.twoCodes(registerFirst: true)
         let b = try Self.twoCodes(registerFirst: false, registerSentAt: .seconds(92))
         #expect(Self.fingerprint(a, .symmetric) != Self.fingerprint(b, .symmetric))
+    }
+
+    /// A signed-out world with one request in flight that the state no longer refers to (the
+    /// flow that sent it was left), as a user who switched flows leaves it.
+    static func leftOver(_ request: APIRequest) -> World<SessionLifecycle> {
+        var world = World<SessionLifecycle>(state: LifecycleState(phase: .signedOut, context: FlowContext(next: 3)), now: .seconds(100))
+        world.network = [Exchange(id: RequestID(2), request: request, opened: false)]
+        return world
+    }
+
+    @Test("requests in flight the state no longer refers to are one state when the same answers can come, and two without the reduction")
+    func mergesLeftOverRequestsByTheirAnswers() throws {
+        let email = try Email.validate("student@example.edu").get()
+        // A login code and a reset asked for: both are answered "accepted" or with a failure.
+        let code = Self.leftOver(.sendEmailCode(email, .login))
+        let reset = Self.leftOver(.requestPasswordReset(.email(email)))
+        #expect(Self.fingerprint(code, .symmetric) == Self.fingerprint(reset, .symmetric))
+        #expect(Self.fingerprint(code, .plain) != Self.fingerprint(reset, .plain))
+        // A sign-in is answered with a grant: other answers, another state.
+        let signIn = Self.leftOver(.signIn(.email(email), try Password.validate(PasswordInput("correct horse 1")).get()))
+        #expect(Self.fingerprint(signIn, .symmetric) != Self.fingerprint(code, .symmetric))
+    }
+
+    @Test("a request the state still refers to, or one that carries a refresh token, is surveyed in full")
+    func keepsCurrentRequestsAndRefreshTokensApart() throws {
+        let email = try Email.validate("student@example.edu").get()
+        // The state refers to request 2: its waiter is the intent that sent it.
+        func current(_ request: APIRequest) -> World<SessionLifecycle> {
+            var world = Self.leftOver(request)
+            world.state.context = FlowContext(next: 3, waiters: [Waiter(request: RequestID(2), intent: IntentID(1))])
+            return world
+        }
+        let code = current(.sendEmailCode(email, .login))
+        let reset = current(.requestPasswordReset(.email(email)))
+        #expect(Self.fingerprint(code, .symmetric) != Self.fingerprint(reset, .symmetric))
+        // Two revocations left over, of different tokens: the invariants on logged-out sessions read them.
+        let bearer = Bearer(token: Self.credentials.accessToken, userID: "u1")
+        var first = Self.leftOver(.revoke(RefreshToken("tok-rt-1"), bearer))
+        var second = Self.leftOver(.revoke(RefreshToken("tok-rt-2"), bearer))
+        first.history.liveAfterLogout = [RefreshToken("tok-rt-1")]
+        second.history.liveAfterLogout = [RefreshToken("tok-rt-1")]
+        #expect(Self.fingerprint(first, .symmetric) != Self.fingerprint(second, .symmetric))
     }
 
     // MARK: Same verdicts, every shipped model

@@ -115,9 +115,14 @@ public enum Reduction: Hashable, Sendable {
     /// stands; their order only decides which request id a replay gets), the context's waiters
     /// and background sign-outs, the intents still open, the calls' send counts, the requests in
     /// flight at sign-out, the retired and logged-out refresh tokens, the code cooldowns (one a
-    /// target) and the codes the server confirmed sending (one a destination) — are surveyed as sets, so
-    /// worlds that differ only by which id a call or request got, and by the order these lists
-    /// keep, are one state (as TLC's symmetry sets).
+    /// target) and the codes the server confirmed sending (one a destination) — are surveyed as
+    /// sets, so worlds that differ only by which id a call or request got, and by the order these
+    /// lists keep, are one state (as TLC's symmetry sets).
+    ///
+    /// A request left over (the state no longer refers to it) with no refresh token in it is
+    /// surveyed as what can answer it: a login code and a reset link asked for by flows the user
+    /// left are one state, since the lifecycle is told only the answer (see
+    /// `Survey.visit(network:)`).
     ///
     /// It also lets the history's "long ago" begin at ``LifecycleModel/historyHorizon``: a code
     /// sent exactly that long ago is one state with a code sent earlier, since the invariants read

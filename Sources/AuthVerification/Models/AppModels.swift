@@ -16,11 +16,11 @@ extension Models {
     ///   over takes the three sessions to 54,401–116,618 states each, more than the budget leaves
     ///   for them.
     /// - Anonymous Wall's and Hero365's apps: one request at a time (``oneAtATime``; 41,456 and
-    ///   22,800 states). With a second request in flight they hold about a hundred thousand states
-    ///   each (97,136 and 136,204 at 4/1): Anonymous Wall's alone then takes about 10 seconds on one
+    ///   22,800 states). With a second request in flight they hold over eighty thousand states
+    ///   each (82,199 and 83,152 at 4/1): Anonymous Wall's alone then takes about 17 seconds on one
     ///   core, and the two together leave no room for the rest. Each has four entry flows whose
     ///   code cooldowns (and Anonymous Wall's 429 windows) outlive the flow that met them; at 4 and
-    ///   2 they close at 1,031,101 and 1,174,218 states (minutes each).
+    ///   2 they close at 336,873 and 375,042 states (a minute or two each on one core).
     ///
     /// CI checks every model at 4 and 2 as well (`authflow verify --in-flight 4 --stale 2
     /// --diagrams`, about nine minutes on two cores), and `verify`'s fuzz walks go up to 8 and 4 in

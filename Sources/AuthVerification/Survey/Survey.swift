@@ -219,6 +219,35 @@ public struct Survey {
         for element in keyed { visit(elements[element.position]) }
     }
 
+    /// Surveys the requests in flight, as a set (``visit(unordered:)``). Under
+    /// ``Reduction/symmetric`` a request the state no longer refers to, with no refresh token in
+    /// it, is surveyed as what can answer it (``ReplyCatalogue/AnswerKey/Kind``): no behaviour
+    /// reads more of it. The lifecycle is told only the answer and the id, which it no longer
+    /// knows; the history learns only from answers to requests the state refers to; and an id
+    /// the state has let go of never comes back (ids are compared for equality, the counter is
+    /// left out). A request with a refresh token is surveyed in full: the invariants on refreshes
+    /// in flight and on logged-out sessions read the token of every request in flight.
+    @inlinable mutating func visit(network: [Exchange]) {
+        guard unordered, !exact, network.contains(where: answeredOnly) else { return visit(unordered: network) }
+        visit(unordered: network.map { InFlight(exchange: $0, answeredOnly: answeredOnly($0)) })
+    }
+
+    /// Whether `exchange` is surveyed as what can answer it (see ``visit(network:)``).
+    @inlinable func answeredOnly(_ exchange: Exchange) -> Bool {
+        unordered && !exact && exchange.request.refreshToken == nil && !referencedRequests.contains(exchange.id)
+    }
+
+    /// Notes the secrets and token indices of the requests ``visit(network:)`` surveyed as what
+    /// can answer them, leaving the fingerprint as it was: their tokens are still in the world
+    /// (a new token must not take one's name, a leak check still looks for them).
+    @inlinable mutating func noteAnsweredOnly(_ network: [Exchange]) {
+        guard network.contains(where: answeredOnly) else { return }
+        let finished = fingerprint
+        walking = .environment
+        for exchange in network where answeredOnly(exchange) { visit(exchange.request) }
+        fingerprint = finished
+    }
+
     /// Surveys request ids no behaviour reads the order of (``Reduction/symmetric``: as a set).
     @inlinable mutating func visit(requestSet ids: [RequestID]) {
         guard unordered, !exact, ids.count > 1 else { return visit(ids) }

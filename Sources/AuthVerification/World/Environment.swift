@@ -83,7 +83,7 @@ extension Survey {
         survey.stateFingerprint = survey.fingerprint.finished()
         survey.walking = .environment
         survey.number(-1)
-        survey.visit(unordered: world.network)
+        survey.visit(network: world.network)
         survey.visit(world.timers)
         survey.visit(world.vault)
         survey.visit(unordered: world.owedRevocations)
@@ -91,6 +91,7 @@ extension Survey {
         survey.walking = .history
         survey.visit(world.history)
         survey.fingerprint = survey.fingerprint.finished()
+        survey.noteAnsweredOnly(world.network)
         return survey
     }
 }

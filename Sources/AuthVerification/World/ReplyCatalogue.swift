@@ -116,24 +116,34 @@ public struct ReplyCatalogue: Hashable, Sendable {
         @inlinable init(_ exchange: Exchange, symbols: SymbolCounts, background: Bool = false) {
             self.symbols = symbols
             self.background = background
-            kind =
-                switch exchange.request {
-                case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke, .deleteAccount, .resetPassword(.token, _): .accepted
-                case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .signInNatively, .resetPassword(.emailCode, _):
-                    .granted
-                case .exchangeCode: .codeExchange
-                case .requestDeviceCode: .deviceCode
-                case .pollDeviceToken: .devicePoll
-                case .register: .registration
-                case .setPassword, .changePassword: .passwordStep
-                case .oauthURL(let provider): .authorizationURL(provider)
-                case .refresh: .refreshed
-                case .currentUser: .currentUser
-                case .protected: .protected
-                case .openRealtime: .realtime(opened: exchange.opened)
-                }
+            kind = Kind(exchange)
         }
     }
+}
+
+extension ReplyCatalogue.AnswerKey.Kind {
+    /// What `exchange`'s request asks, as far as its answers go.
+    @inlinable init(_ exchange: Exchange) {
+        self =
+            switch exchange.request {
+            case .sendEmailCode, .sendPhoneCode, .requestPasswordReset, .revoke, .deleteAccount, .resetPassword(.token, _): .accepted
+            case .registerWithEmailCode, .signInWithEmailCode, .signInWithPhoneCode, .signIn, .signInNatively, .resetPassword(.emailCode, _):
+                .granted
+            case .exchangeCode: .codeExchange
+            case .requestDeviceCode: .deviceCode
+            case .pollDeviceToken: .devicePoll
+            case .register: .registration
+            case .setPassword, .changePassword: .passwordStep
+            case .oauthURL(let provider): .authorizationURL(provider)
+            case .refresh: .refreshed
+            case .currentUser: .currentUser
+            case .protected: .protected
+            case .openRealtime: .realtime(opened: exchange.opened)
+            }
+    }
+}
+
+extension ReplyCatalogue {
 
     /// The answers for `key`, naming new tokens after the highest symbolic indices in the world.
     @inlinable func replies(to key: AnswerKey) -> [Reply] {

@@ -262,6 +262,27 @@ extension Exchange: Surveyable {
     }
 }
 
+/// A request in flight as the survey of the network sees it: in full, or, when the state no
+/// longer refers to it, as what can answer it (``Survey/visit(network:)``).
+@usableFromInline struct InFlight: Surveyable {
+    @usableFromInline let exchange: Exchange
+    @usableFromInline let answeredOnly: Bool
+
+    /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+    @inlinable init(exchange: Exchange, answeredOnly: Bool) {
+        self.exchange = exchange
+        self.answeredOnly = answeredOnly
+    }
+
+    /// The exchange, or its id and what can answer it.
+    @inlinable func survey(_ s: inout Survey) {
+        guard answeredOnly else { return s.visit(exchange) }
+        s.visit(exchange.id)
+        s.tag("answeredOnly")
+        s.plain(ReplyCatalogue.AnswerKey.Kind(exchange))
+    }
+}
+
 extension PendingTimer: Surveyable {
     /// Which timer, when.
     @inlinable public func survey(_ s: inout Survey) {
