@@ -23,7 +23,7 @@ extension Models {
     ///   2 they close at 336,873 and 375,042 states (a minute or two each on one core).
     ///
     /// CI checks every model at 4 and 2 as well (`authflow verify --in-flight 4 --stale 2
-    /// --diagrams`, about nine minutes on two cores), and `verify`'s fuzz walks go up to 8 and 4 in
+    /// --diagrams`, about four and a half minutes on two cores), and `verify`'s fuzz walks go up to 8 and 4 in
     /// every model.
     static let refreshingBounds = (inFlight: 4, stale: 1)
     /// See ``refreshingBounds``.
