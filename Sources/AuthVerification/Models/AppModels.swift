@@ -23,8 +23,8 @@ extension Models {
     ///   2 they close at 336,873 and 375,042 states (a minute or two each on one core).
     ///
     /// CI checks every model at 4 and 2 as well (`authflow verify --in-flight 4 --stale 2
-    /// --diagrams`, about four and a half minutes on two cores), and `verify`'s fuzz walks go up to 8 and 4 in
-    /// every model.
+    /// --diagrams`, about four and a half minutes on two cores), and `verify`'s fuzz walks go up
+    /// to 8 and 4 in every model.
     static let refreshingBounds = (inFlight: 4, stale: 1)
     /// See ``refreshingBounds``.
     static let oneAtATime = (inFlight: 1, stale: 1)
@@ -91,11 +91,11 @@ extension Models {
         var app = Apps.hero365(otp: otp, refresh: modelRefresh(retryLimit: 2))
         // Without the revocation at logout: a revocation the server could not be reached for is
         // owed in the vault, and an owed token beside every state of the five entry flows doubles
-        // this model at 4/2 (1,627,615 to 3,475,879 states, 261 s to about 8 minutes, before the
-        // code lists were surveyed as sets). Hero365's
-        // server sign-out, owed revocations among it, is explored by session.hero365 (its session
-        // behind a sign-in, at 4/1 and 4/2) and by the mutant model session.owing; this model
-        // explores what the entry flows add.
+        // this model at 4/2 (1,627,615 to 3,475,879 states, 261 s to about 8 minutes, measured
+        // before the code lists and the requests left over were reduced). Hero365's server
+        // sign-out, owed revocations among it, is explored by session.hero365 (its session behind
+        // a sign-in, at 4/1 and 4/2) and by the mutant model session.owing; this model explores
+        // what the entry flows add.
         app.session.policy.revokesOnLogout = false
         return Model(of: app, name: "app.hero365", maxInFlight: oneAtATime.inFlight, maxStale: oneAtATime.stale) { server in
             server.registration = [.verificationRequired]  // Sign-up asks to verify.

@@ -144,7 +144,6 @@ extension ReplyCatalogue.AnswerKey.Kind {
 }
 
 extension ReplyCatalogue {
-
     /// The answers for `key`, naming new tokens after the highest symbolic indices in the world.
     @inlinable func replies(to key: AnswerKey) -> [Reply] {
         let access = AccessToken(Symbols.name("at", key.symbols.access + 1))
