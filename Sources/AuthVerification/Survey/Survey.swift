@@ -228,7 +228,7 @@ public struct Survey {
     /// left out). A request with a refresh token is surveyed in full: the invariants on refreshes
     /// in flight and on logged-out sessions read the token of every request in flight.
     @inlinable mutating func visit(network: [Exchange]) {
-        guard unordered, !exact, network.contains(where: answeredOnly) else { return visit(unordered: network) }
+        guard network.contains(where: answeredOnly) else { return visit(unordered: network) }
         visit(unordered: network.map { InFlight(exchange: $0, answeredOnly: answeredOnly($0)) })
     }
 
