@@ -123,14 +123,14 @@ public struct DiagramCatalogue: Sendable {
     /// A phase type's name as ``Subject`` records it.
     public static func phaseType(_ type: Any.Type) -> String { String(reflecting: type) }
 
-    /// Every model of `Models.lifecycles` at the bounds `authflow verify` checks it at by
-    /// default, and of `Models.apps` at `Models.fullBounds` (4 requests in flight, 2 answers left
+    /// Every model of `Models.lifecycles` at its own bounds (those `authflow verify --quick`
+    /// checks it at), and of `Models.apps` at `Models.fullBounds` (4 requests in flight, 2 answers left
     /// over) within ``bounds``.
     ///
     /// A lifecycle diagram is the projection of its model's whole state graph onto the phase's
     /// cases, so raising the bounds can only add edges (a stale refresh answer arriving after
     /// sign-out, an answer withdrawn when a flow is left). CI checks that it adds none:
-    /// `authflow verify --in-flight 4 --stale 2 --diagrams` compares every drawn lifecycle with
+    /// `authflow verify --diagrams` compares every drawn lifecycle with
     /// its exploration at `Models.fullBounds` and fails on any node or edge the drawing lacks
     /// (`authflow diagrams --check --full-bounds` does the same on its own). Drawn there directly, Everday's
     /// session alone took minutes in a debug build (`swift test`).

@@ -248,9 +248,9 @@ extension DiagramSet {
     }
 
     /// What each lifecycle diagram lacks of `reports`, explorations of the same lifecycle models
-    /// (by model name) at higher bounds: `authflow verify --in-flight 4 --stale 2 --diagrams`
-    /// checks the drawn diagrams against the explorations it has just made, instead of exploring
-    /// every lifecycle at those bounds a second time. A diagram with no report is not compared.
+    /// (by model name) at higher bounds: `authflow verify --diagrams` checks the drawn diagrams
+    /// against the explorations it has just made, instead of exploring every lifecycle at those
+    /// bounds a second time. A diagram with no report is not compared.
     public func missing(comparedTo reports: [ExplorationReport]) -> [(diagram: String, missing: [String])] {
         let graphs = Dictionary(reports.map { ($0.model, $0) }, uniquingKeysWith: { first, _ in first })
         return missing { name in graphs[name].map { StateGraph(report: $0) } }

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthSupport
 import AuthVerification
 
 #if canImport(Glibc)
@@ -235,7 +236,7 @@ struct VerificationBench {
     static let closureBounds = [(2, 1), (4, 1), (3, 2), (4, 2)]
 
     /// Each app model explored once at each of ``closureBounds``, every other shipped model (the
-    /// lifecycles and OpenID Connect's app) at 4/2, the bounds `.ci/run` checks every model at,
+    /// lifecycles and OpenID Connect's app) at 4/2, the bounds `authflow verify` checks every model at,
     /// and the large model (four callers) at its own, its reduced search capped by
     /// ``BenchConfiguration/largeClosureStateCap`` alone: the seconds to closure (or to the
     /// configuration's cap) and the states, with the symmetry reduction and without it (the
@@ -279,7 +280,39 @@ struct VerificationBench {
         let large = BenchModels.callers(configuration.largeCallers)
         let largeCap = configuration.largeClosureStateCap ?? unbounded
         let largeRow = row("\(large.name) at \(large.maxInFlight)/\(large.maxStale)", reducedCap: largeCap) { Explorer.explore(large, limits: $0) }
-        return appRows + others + [largeRow]
+        progress("closure: authflow verify's explorations, every model at 4/2")
+        return appRows + others + [largeRow, verifyRun()]
+    }
+
+    /// `authflow verify`'s explorations, timed whole: every shipped model at 4/2, to closure, one
+    /// per core in the order `verify` starts them (``Models/largestFirst(_:runAt:)``), each on one
+    /// thread, with the reduction, never capped. Its target is the 10 seconds `verify` is meant to
+    /// take on a 2-core machine; the row says how far it is from it.
+    func verifyRun() -> BenchRow {
+        let models = Models.all.map { $0.bounded(inFlight: max($0.inFlight, 4), stale: max($0.stale, 2)) }
+        let order = Models.largestFirst(Models.all, runAt: models)
+        let limits = ExplorationLimits(maxStates: Int(Int32.max - 1), threads: 1)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let reports = concurrentMap(order.count, threads: Cores.online) { models[order[$0]].explore(limits: limits) }
+        let seconds = (clock.now - started).seconds
+        let states = reports.map(\.states).reduce(0, +)
+        let largest = reports.max { $0.seconds < $1.seconds }
+        var details = [
+            BenchDetail("states", .int(states), "\(BenchFormat.grouped(states)) states in \(models.count) models on \(Cores.online) cores"),
+            BenchDetail("complete", .bool(reports.allSatisfy(\.complete))),
+            BenchDetail("passed", .bool(reports.allSatisfy(\.passed))),
+        ]
+        if let largest {
+            details.append(
+                BenchDetail(
+                    "largest", .text(largest.model),
+                    "the longest \(largest.model), \(BenchFormat.grouped(largest.states)) states in \(BenchFormat.significant(largest.seconds)) s"))
+        }
+        details.append(BenchDetail("gap", .double(seconds / 10), "×\(BenchFormat.significant(seconds / 10)) the target"))
+        return BenchRow(
+            .closure, "authflow verify: every model at 4/2", unit: .seconds, spread: Spread([seconds]),
+            target: BenchTarget(.atMost, 10, "10 s, verify's whole run"), details: details)
     }
 
     /// The build this code runs in: `swift test` and `swift run` build debug unless told `-c release`.

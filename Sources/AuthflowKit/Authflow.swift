@@ -10,11 +10,12 @@ public enum Authflow {
         authflow — verify AuthCore's auth lifecycles
 
         USAGE
-          authflow verify [--json] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]
-                                                               check each model's contract, explore it to closure, fuzz it;
-                                                               check every contract against Fixtures/; exit 1 on any violation,
-                                                               printed as found (a model stops at its first; --keep-going: not);
-                                                               --in-flight/--stale: every model at those bounds
+          authflow verify [--json] [--quick] [--in-flight N] [--stale M] [--seed S] [--runs N] [--length L] [--keep-going] [--no-reduction]
+                                                               check each model's contract, explore it to closure at 4 requests
+                                                               in flight and 2 answers left over, fuzz it; check every contract
+                                                               against Fixtures/; exit 1 on any violation, printed as found (a
+                                                               model stops at its first; --keep-going: not); --quick: each model
+                                                               at its own lower bounds; --in-flight/--stale: at those bounds
           authflow explore <model> [--depth N] [--in-flight N] [--stale M] [--keep-going] [--no-reduction] [--json]
                                                                exhaustive exploration of one model, at its bounds or others;
                                                                --no-reduction: the plain search, without the reduction
@@ -142,28 +143,6 @@ public enum Authflow {
         return model
     }
 
-    /// The order `verify` starts `models` in when they run at the bounds of `run` (the same
-    /// models, bounded by `--in-flight` and `--stale`; `nil` when each runs at its own). The longest
-    /// work starts first, so the cores finish close together (longest-processing-time
-    /// scheduling); the table keeps the registry's order.
-    ///
-    /// A model whose own bounds are lower than the run's comes first, the lowest leading: a
-    /// shipped model is held below 4 and 2 by default only because it is large there (Anonymous
-    /// Wall's and Hero365's apps at 1 and 1, the refreshing sessions and apps at 4 and 1), so at
-    /// 4 and 2 these are the longest explorations, and a session of theirs left for last ran alone
-    /// on one core for a minute and a half. Then the compositions (`app.…`), as each holds the
-    /// space of the lifecycles it composes, then the sessions, then the single flows, each group in
-    /// the registry's order.
-    static func largestFirst(_ models: [AnyModel], runAt run: [AnyModel]? = nil) -> [Int] {
-        func rank(_ name: String) -> Int { name.hasPrefix("app.") ? 0 : name.hasPrefix("session.") ? 1 : 2 }
-        func key(_ index: Int) -> (Int, Int, Int, Int) {
-            let own = models[index].inFlight * models[index].stale
-            let raised = run.map { $0[index].inFlight * $0[index].stale > own } ?? false
-            return raised ? (0, own, 0, index) : (1, 0, rank(models[index].name), index)
-        }
-        return models.indices.sorted { key($0) < key($1) }
-    }
-
     static func verify(_ arguments: Arguments, models: [AnyModel], fixtures: URL, out: (String) -> Void, err: (String) -> Void) throws
         -> Int32
     {
@@ -171,7 +150,8 @@ public enum Authflow {
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 30),
             length: try arguments.integer("length", default: 300))
         let own = models
-        let models = try models.map { try bounded($0, by: arguments) }
+        let least = verifyBounds(arguments)
+        let models = try models.map { try bounded($0, by: arguments, atLeast: least) }
         let clock = ContinuousClock()
         let started = clock.now
         let rows: [VerifyRow] = withoutActuallyEscaping(err) { err in
@@ -179,7 +159,7 @@ public enum Authflow {
             // The models run side by side, one per core: each explores on one thread.
             let limits = ExplorationLimits(
                 keepGoing: arguments.flags.contains("keep-going"), reduction: reduction(arguments), threads: models.count > 1 ? 1 : Cores.online)
-            return Parallel.map(models, schedule: largestFirst(own, runAt: models)) { model in
+            return Parallel.map(models, schedule: Models.largestFirst(own, runAt: models)) { model in
                 progress("verifying \(model.name)…")
                 // The search merges worlds with one fingerprint, trusting that they offer the same
                 // moves: shown on the model's first 1,000 worlds before it is trusted (6 s of CPU
@@ -237,9 +217,24 @@ public enum Authflow {
 
     /// `model` at the bounds `--in-flight` and `--stale` name, each defaulting to the model's own.
     static func bounded(_ model: AnyModel, by arguments: Arguments) throws -> AnyModel {
-        guard arguments.options["in-flight"] != nil || arguments.options["stale"] != nil else { return model }
-        return model.bounded(
-            inFlight: try arguments.integer("in-flight", default: model.inFlight), stale: try arguments.integer("stale", default: model.stale))
+        try bounded(model, by: arguments, atLeast: (inFlight: 1, stale: 1))
+    }
+
+    /// `model` at the bounds `--in-flight` and `--stale` name; each one not named is the model's
+    /// own, raised to `least`'s.
+    static func bounded(_ model: AnyModel, by arguments: Arguments, atLeast least: (inFlight: Int, stale: Int)) throws -> AnyModel {
+        let inFlight = try arguments.integer("in-flight", default: max(model.inFlight, least.inFlight))
+        let stale = try arguments.integer("stale", default: max(model.stale, least.stale))
+        return inFlight == model.inFlight && stale == model.stale ? model : model.bounded(inFlight: inFlight, stale: stale)
+    }
+
+    /// The bounds `verify` explores every model at, at least, unless told otherwise: full depth,
+    /// 4 requests in flight and 2 answers left over (``Models/fullBounds``), where the races the
+    /// anchors' trackers record live: a refresh, a replayed call and a logout overlapping; the
+    /// answers of two abandoned generations. `--quick` keeps each model's own bounds, lower for the
+    /// largest (see ``Models``): what the tests and the diagrams explore, in seconds.
+    static func verifyBounds(_ arguments: Arguments) -> (inFlight: Int, stale: Int) {
+        arguments.flags.contains("quick") ? (inFlight: 1, stale: 1) : Models.fullBounds
     }
 
     static func explore(_ arguments: Arguments, models: [AnyModel], out: (String) -> Void, err: (String) -> Void) throws -> Int32 {

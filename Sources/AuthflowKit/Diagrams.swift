@@ -4,10 +4,10 @@ import AuthVerification
 import Foundation
 
 extension Authflow {
-    /// `authflow verify --diagrams`: whether every drawn lifecycle diagram (at the bounds verify
-    /// checks by default) holds every state and edge of `reports`, the explorations verify has
-    /// just made — at 4 in flight / 2 left over in CI, so the lifecycles are explored there once,
-    /// not once for verify and again for `diagrams --check --full-bounds`. 0 when nothing is missing.
+    /// `authflow verify --diagrams`: whether every drawn lifecycle diagram (at its model's own
+    /// bounds) holds every state and edge of `reports`, the explorations verify has just made — at
+    /// 4 in flight / 2 left over, so the lifecycles are explored once, not once for verify and
+    /// again for `diagrams --check --full-bounds`. 0 when nothing is missing.
     static func drawnDiagramsMissNothing(of reports: [ExplorationReport], out: (String) -> Void, err: (String) -> Void) -> Int32 {
         let bounds = Set(reports.map { "\($0.bounds.inFlight) in flight / \($0.bounds.stale) left over" }).sorted().joined(separator: ", ")
         return report(DiagramSet.standard().missing(comparedTo: reports), against: bounds, out: out, err: err)

@@ -441,25 +441,32 @@ struct VerificationCommandTests {
         #expect(run.out.last?.hasPrefix("\n2 models, ") == true)
     }
 
-    @Test("verify --in-flight N --stale M explores every model at those bounds, prints them, and keeps each model's own without them")
+    @Test(
+        "verify explores every model at 4/2 at least, --quick at its own bounds, --in-flight N --stale M at those, and prints them"
+    )
     func verifyBounds() throws {
-        func rows(_ words: [String]) throws -> [[String: Any]] {
-            let run = CommandRun(["verify", "--json", "--runs", "1", "--length", "10"] + words, models: CommandModels.clean)
+        func rows(_ words: [String], models: [AnyModel] = CommandModels.clean) throws -> [[String: Any]] {
+            let run = CommandRun(["verify", "--json", "--runs", "1", "--length", "10"] + words, models: models)
             #expect(run.status == 0, "\(run.text)")
             return try #require(try json(run) as? [[String: Any]]).filter { $0["model"] != nil }
         }
-        let low = try rows(["--in-flight", "1", "--stale", "1"])
-        let usual = try rows([])
-        #expect(low.map { $0["inFlight"] as? Int } == [1, 1] && low.map { $0["stale"] as? Int } == [1, 1])
-        #expect(low.allSatisfy { ($0["states"] as? Int ?? 0) > 1 }, "the user acts at 1/1")
-        #expect(usual.map { $0["inFlight"] as? Int } == CommandModels.clean.map(\.inFlight))
-        #expect(usual.map { $0["stale"] as? Int } == CommandModels.clean.map(\.stale))
-        #expect(low.allSatisfy { $0["complete"] as? Bool == true })
-        let registration = try #require(low.last?["states"] as? Int)
-        #expect(registration < (usual.last?["states"] as? Int ?? 0), "fewer states at 1/1 than at the model's own bounds")
-        let onlyStale = try rows(["--stale", "1"])
-        #expect(onlyStale.map { $0["inFlight"] as? Int } == CommandModels.clean.map(\.inFlight), "--stale alone keeps each model's in-flight bound")
-        #expect(onlyStale.map { $0["stale"] as? Int } == [1, 1])
+        func bounds(_ rows: [[String: Any]]) -> [[Int?]] { rows.map { [$0["inFlight"] as? Int, $0["stale"] as? Int] } }
+        // Models held at 1/1 by their own bounds, as the largest shipped ones are held lower.
+        let held = CommandModels.clean.map { $0.bounded(inFlight: 1, stale: 1) }
+        let full = try rows([], models: held)
+        let quick = try rows(["--quick"], models: held)
+        #expect(bounds(full) == [[4, 2], [4, 2]], "the default run raises a model's lower bounds to 4/2")
+        #expect(bounds(quick) == [[1, 1], [1, 1]], "--quick keeps each model's own")
+        #expect(quick.allSatisfy { ($0["states"] as? Int ?? 0) > 1 }, "the user acts at 1/1")
+        #expect(full.allSatisfy { $0["complete"] as? Bool == true } && quick.allSatisfy { $0["complete"] as? Bool == true })
+        let registration = try #require(quick.last?["states"] as? Int)
+        #expect(registration < (full.last?["states"] as? Int ?? 0), "fewer states at 1/1 than at 4/2")
+        #expect(bounds(try rows(["--in-flight", "1", "--stale", "1"])) == [[1, 1], [1, 1]])
+        #expect(bounds(try rows(["--stale", "1"])) == [[4, 1], [4, 1]], "--stale alone keeps the in-flight bound of the run")
+        #expect(bounds(try rows(["--quick", "--stale", "2"], models: held)) == [[1, 2], [1, 2]], "… and of --quick")
+        // A model whose own bounds are higher keeps them.
+        let wide = [CommandModels.clean[0].bounded(inFlight: 6, stale: 3)]
+        #expect(bounds(try rows([], models: wide)) == [[6, 3]])
         #expect(CommandRun(["verify", "--in-flight", "9"], models: CommandModels.clean).status == 64)
     }
 

@@ -9,7 +9,7 @@ struct VerifyScheduleTests {
     @Test("verify starts every model once: the compositions first, then the sessions, then the single flows, each in the registry's order")
     func largestFirst() {
         let models = Models.all
-        let order = Authflow.largestFirst(models)
+        let order = Models.largestFirst(models)
         #expect(order.sorted() == Array(models.indices))
         let names = order.map { models[$0].name }
         let apps = names.filter { $0.hasPrefix("app.") }
@@ -23,7 +23,7 @@ struct VerifyScheduleTests {
     func raisedFirst() {
         let models = Models.all
         let run = models.map { $0.bounded(inFlight: 4, stale: 2) }
-        let order = Authflow.largestFirst(models, runAt: run)
+        let order = Models.largestFirst(models, runAt: run)
         #expect(order.sorted() == Array(models.indices))
         let names = order.map { models[$0].name }
         let raised = models.filter { $0.inFlight * $0.stale < 8 }
@@ -34,9 +34,9 @@ struct VerifyScheduleTests {
         #expect(Array(names.prefix(raised.count)) == lowest + raised.filter { $0.inFlight * $0.stale > 1 }.map(\.name))
         #expect(raised.contains { $0.name == "session.everday" } && raised.contains { $0.name == "app.everday" })
         // The rest keep the order of a run at each model's own bounds.
-        let rest = Authflow.largestFirst(models).map { models[$0].name }.filter { name in !raised.contains { $0.name == name } }
+        let rest = Models.largestFirst(models).map { models[$0].name }.filter { name in !raised.contains { $0.name == name } }
         #expect(Array(names.dropFirst(raised.count)) == rest)
         // At each model's own bounds none is raised: the order is the one above.
-        #expect(Authflow.largestFirst(models, runAt: models) == Authflow.largestFirst(models))
+        #expect(Models.largestFirst(models, runAt: models) == Models.largestFirst(models))
     }
 }

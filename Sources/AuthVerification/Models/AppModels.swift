@@ -5,26 +5,25 @@ extension Models {
     /// signing out back to the entry flows, switching flows with a request in flight, cooldowns
     /// across flows, relaunch); each lifecycle's own races are explored by its own model.
     ///
-    /// Each model is explored by default at the highest bounds that keep `authflow verify` (every
-    /// model, fuzzing included) under 10 seconds on a 2-core machine in a release build:
+    /// `authflow verify` explores every model at 4 requests in flight and 2 answers left over
+    /// (``fullBounds``): about four and a half minutes on a 2-core machine in a release build, 27
+    /// times the 10 seconds the run is meant to take (`authflow bench` prints the gap). A model's
+    /// own bounds are what the test suite and the state diagrams explore, in a debug build, and
+    /// what `authflow verify --quick` checks, in about 25 seconds:
     /// - The single flows, Anonymous Wall's session, the realtime connection and VynqTalk's app: 4
     ///   requests in flight and 2 answers left over (``fullBounds``, ``LifecycleModel``'s default).
     /// - The three refreshing sessions (Everday's, Subspace's, Hero365's) and Everday's,
     ///   Subspace's and OpenID Connect's apps: 4 and 1 (``refreshingBounds``; 14,939 to 53,113 states each, Subspace's
     ///   app the largest since its native sign-in joined its password flows, Hero365's session the
     ///   largest session since its logout revokes in the background). A second answer left
-    ///   over takes the three sessions to 54,401–116,618 states each, more than the budget leaves
-    ///   for them.
+    ///   over takes them to 46,250–467,984 states each, Everday's session the largest.
     /// - Anonymous Wall's and Hero365's apps: one request at a time (``oneAtATime``; 41,456 and
     ///   22,800 states). With a second request in flight they hold over eighty thousand states
-    ///   each (82,199 and 83,152 at 4/1): Anonymous Wall's alone then takes about 17 seconds on one
-    ///   core, and the two together leave no room for the rest. Each has four entry flows whose
-    ///   code cooldowns (and Anonymous Wall's 429 windows) outlive the flow that met them; at 4 and
-    ///   2 they close at 336,873 and 375,042 states (a minute or two each on one core).
+    ///   each (82,199 and 83,152 at 4/1). Each has four entry flows whose code cooldowns (and
+    ///   Anonymous Wall's 429 windows) outlive the flow that met them; at 4 and 2 they close at
+    ///   336,873 and 375,042 states (a minute or two each on one core).
     ///
-    /// CI checks every model at 4 and 2 as well (`authflow verify --in-flight 4 --stale 2
-    /// --diagrams`, about four and a half minutes on two cores), and `verify`'s fuzz walks go up
-    /// to 8 and 4 in every model.
+    /// `verify`'s fuzz walks go up to 8 and 4 in every model.
     static let refreshingBounds = (inFlight: 4, stale: 1)
     /// See ``refreshingBounds``.
     static let oneAtATime = (inFlight: 1, stale: 1)
