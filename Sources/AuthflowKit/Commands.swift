@@ -142,7 +142,7 @@ extension Authflow {
                     "each model at its own bounds, lower than 4/2 for the largest (what the tests and the diagrams explore): seconds, not minutes, and shallower"
                 ),
             ]
-                + bounds(defaultingTo: "4 and 2, or the model's own where higher; with --quick, the model's own") + [
+                + bounds(defaultingTo: "4/2, or the model's own where higher; with --quick, the model's own") + [
                     .flag(
                         "keep-going",
                         "explore a model on after its first violation, to closure: every invariant's shortest violation (default: stop at the end of that breadth-first level)"
@@ -161,7 +161,7 @@ extension Authflow {
             synopsis:
                 "authflow explore <model> [--depth N] [--max-states N] [--max-seconds S] [--in-flight N] [--stale M] [--threads T] [--keep-going] [--no-reduction] [--json]",
             summary: "explore one model exhaustively, breadth-first, checking every invariant; progress on standard error",
-            options: bounds(defaultingTo: "the model's, as verify prints it") + [
+            options: bounds(defaultingTo: "the model's own, as verify --quick prints it") + [
                 .value("depth", "N", "stop N events from launch, 1…\(Limits.depth.upperBound) (default 1000)", numeric: .count(Limits.depth)),
                 .value(
                     "max-states", "N", "stop after N distinct states, 1…\(Limits.states.upperBound) (default 5000000): \"not closed\" then",
