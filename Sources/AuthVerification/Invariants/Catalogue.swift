@@ -499,15 +499,17 @@ public enum Catalogue {
             })
     }
 
-    /// Nothing in flight when the session ended can write credentials afterwards.
-    /// (OWASP ASVS V3.3.1: logout invalidates the session; a late refresh must not revive it.)
+    /// Nothing in flight when the session ended, nor anything its background sign-out sends
+    /// later (a refresh first, a revocation), can write credentials afterwards
+    /// (``History/inFlightAtSignOut``). (OWASP ASVS V3.3.1: logout invalidates the session; a late
+    /// refresh must not revive it.)
     public static func nothingAfterSignOutWritesCredentials<M>() -> Invariant<M> {
         Invariant(
             "nothing after logout writes credentials", source: "OWASP ASVS V3.3.1",
             .step { t in
                 guard case .reply(let id, _, _) = t.move.event, t.before.world.history.inFlightAtSignOut.contains(id) else { return nil }
                 return t.effects.contains(where: { if case .persist = $0 { true } else { false } })
-                    ? "an answer to \(id), sent before sign-out, persisted credentials" : nil
+                    ? "an answer to \(id), of a session that had ended, persisted credentials" : nil
             })
     }
 

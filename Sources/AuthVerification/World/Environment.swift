@@ -647,6 +647,14 @@ extension Survey {
         if !world.history.inFlightAtSignOut.isEmpty {
             world.history.inFlightAtSignOut.removeAll { id in !world.network.contains { $0.id == id } }
         }
+        if !world.history.liveAfterLogout.isEmpty {
+            // A logged-out session's background work counts as in flight at its sign-out, whether
+            // it left with the logout or after it: nothing it brings back may write credentials.
+            for exchange in world.network
+            where world.history.endsLoggedOutSession(exchange.request) && !world.history.inFlightAtSignOut.contains(exchange.id) {
+                world.history.inFlightAtSignOut.append(exchange.id)
+            }
+        }
         if !world.history.retiredRefreshTokens.isEmpty {
             world.history.retiredRefreshTokens.removeAll { !facts.liveRefreshTokens.contains($0.reveal()) }
         }

@@ -68,7 +68,9 @@ public struct History: Hashable, Sendable {
     public var retiredRefreshTokens: [RefreshToken] = []
     /// Codes the server confirmed sending, per destination and purpose.
     public var codes: [CodeIssue] = []
-    /// Requests that were in flight when the session last ended.
+    /// Requests that were in flight when the session last ended, and the requests in flight that
+    /// end a logged-out session in the background (``endsLoggedOutSession(_:)``), whenever they
+    /// were sent: their answers belong to a session that is over.
     public var inFlightAtSignOut: [RequestID] = []
     /// Protected sends per call still pending.
     public var callSends: [CallSends] = []

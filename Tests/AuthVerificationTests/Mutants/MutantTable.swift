@@ -192,12 +192,13 @@ enum MutantTable {
             "an owed revocation is tried again at each launch and logout", shortest: 5, "launchForgetsTheOwedRevocation",
             Broken.launchForgetsTheOwedRevocation, under: .owingSession),
         // Sign in (2), log out (1), the revoke lost (1): owed; relaunch (1), the owed token stored as
-        // credentials while signed out (and the next launch restores from it).
+        // credentials while signed out (and the next launch restores from it: its refresh, which
+        // ends a logged-out session, then persists the pair it brings back).
         MutantCase(
             "an owed refresh token is only ever sent to end its session", shortest: 5,
             alsoBreaks: [
                 "no credentials outside signed-in states", "an old refresh token is never sent after its successor arrived",
-                "no server session outlives a logout",
+                "no server session outlives a logout", "nothing after logout writes credentials",
             ],
             "owedTokenStored", Broken.owedTokenStored, under: .owingSession),
         // Sign in (2), change the password (1), a wrong current password read as a refused token (1).
