@@ -645,7 +645,12 @@ extension Survey {
             world.history.devicePolling = nil  // Signed in, or the codes expired: no poll for them may leave any more.
         }
         if !world.history.inFlightAtSignOut.isEmpty {
-            world.history.inFlightAtSignOut.removeAll { id in !world.network.contains { $0.id == id } }
+            world.history.inFlightAtSignOut.removeAll { id in
+                guard let exchange = world.network.first(where: { $0.id == id }) else { return true }
+                // A request the state let go of, with no refresh token in it: any answer to it
+                // that changes anything breaks "stale answers change nothing" already.
+                return exchange.request.refreshToken == nil && !facts.referencedRequests.contains(id)
+            }
         }
         if !world.history.liveAfterLogout.isEmpty {
             // A logged-out session's background work counts as in flight at its sign-out, whether

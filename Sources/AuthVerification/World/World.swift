@@ -70,7 +70,9 @@ public struct History: Hashable, Sendable {
     public var codes: [CodeIssue] = []
     /// Requests that were in flight when the session last ended, and the requests in flight that
     /// end a logged-out session in the background (``endsLoggedOutSession(_:)``), whenever they
-    /// were sent: their answers belong to a session that is over.
+    /// were sent: their answers belong to a session that is over. Only those the state still
+    /// refers to or that carry a refresh token are kept: an answer to any other request the state
+    /// has let go of must change nothing at all (`staleAnswersChangeNothing`).
     public var inFlightAtSignOut: [RequestID] = []
     /// Protected sends per call still pending.
     public var callSends: [CallSends] = []
