@@ -63,6 +63,10 @@ public struct BenchConfiguration: Hashable, Sendable {
     public var largeClosureStateCap: Int? = nil
     /// Cap on each exploration of the user composition (`nil`: to closure).
     public var compositionStateCap: Int? = nil
+    /// Cap on each model's exploration in the closure table's row for `authflow verify`'s whole
+    /// run (`nil`, every run but the tests': to closure, as `verify` explores; a capped row is
+    /// not judged against the target).
+    public var verifyRunStateCap: Int? = nil
 
     /// `--quick`: the larger explorations capped (by states, or for the growth table by depth);
     /// about 30 minutes in all on a 2-core machine, most of it the closure table. The user
@@ -94,7 +98,7 @@ public struct BenchConfiguration: Hashable, Sendable {
         explorerRepetitions: 1, explorerStateCap: 200, largeCallers: 3, largeStateCap: 200, largeRepetitions: 1, growthCallers: [1, 2, 3, 4],
         growthDepth: 3, fuzzRuns: 1, fuzzLength: 100, fuzzRepetitions: 1, plantedRepetitions: 1, plantedStateCap: 500,
         overheadWarmup: 2, overheadPairs: 4, overheadBlocks: 2, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 1,
-        closureStateCap: 200, largeClosureStateCap: 200, compositionStateCap: 200)
+        closureStateCap: 200, largeClosureStateCap: 200, compositionStateCap: 200, verifyRunStateCap: 200)
 }
 
 /// `authflow bench`: every performance figure the issues name, measured side by side in one run.
