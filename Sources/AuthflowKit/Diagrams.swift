@@ -21,13 +21,13 @@ extension Authflow {
     {
         guard missing.isEmpty else {
             for (diagram, lacks) in missing {
-                err("\(diagram), drawn at the bounds verify checks by default, lacks what \(bounds) reach:")
+                err("\(diagram), drawn at its model's own bounds, lacks what \(bounds) reach:")
                 lacks.forEach { err("  \($0)") }
             }
             err("raise that model's bounds (its LifecycleModel) until its diagram misses nothing")
             return 1
         }
-        out("✓ drawn at the bounds verify checks by default, no lifecycle diagram misses a state or an edge of \(bounds)")
+        out("✓ drawn at each model's own bounds, no lifecycle diagram misses a state or an edge of \(bounds)")
         return 0
     }
 

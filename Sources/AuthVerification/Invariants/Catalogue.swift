@@ -501,8 +501,9 @@ public enum Catalogue {
 
     /// Nothing in flight when the session ended, nor anything its background sign-out sends
     /// later (a refresh first, a revocation), can write credentials afterwards
-    /// (``History/inFlightAtSignOut``). (OWASP ASVS V3.3.1: logout invalidates the session; a late
-    /// refresh must not revive it.)
+    /// (``History/inFlightAtSignOut``). An answer to a request the state has let go of, with no
+    /// refresh token in it, is ``staleAnswersChangeNothing()``'s: any change at all breaks that
+    /// one. (OWASP ASVS V3.3.1: logout invalidates the session; a late refresh must not revive it.)
     public static func nothingAfterSignOutWritesCredentials<M>() -> Invariant<M> {
         Invariant(
             "nothing after logout writes credentials", source: "OWASP ASVS V3.3.1",
