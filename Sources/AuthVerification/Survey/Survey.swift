@@ -234,7 +234,14 @@ public struct Survey {
 
     /// Whether `exchange` is surveyed as what can answer it (see ``visit(network:)``).
     @inlinable func answeredOnly(_ exchange: Exchange) -> Bool {
-        unordered && !exact && exchange.request.refreshToken == nil && !referencedRequests.contains(exchange.id)
+        unordered && !exact && isLetGo(exchange)
+    }
+
+    /// Whether the state has let go of `exchange` and no refresh token is in it: no behaviour
+    /// reads more of it than what can answer it, and any answer to it that changes anything
+    /// breaks "stale answers change nothing" (``visit(network:)``, ``History/inFlightAtSignOut``).
+    @inlinable func isLetGo(_ exchange: Exchange) -> Bool {
+        exchange.request.refreshToken == nil && !referencedRequests.contains(exchange.id)
     }
 
     /// Notes the secrets and token indices of the requests ``visit(network:)`` surveyed as what

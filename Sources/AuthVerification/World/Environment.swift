@@ -647,9 +647,7 @@ extension Survey {
         if !world.history.inFlightAtSignOut.isEmpty {
             world.history.inFlightAtSignOut.removeAll { id in
                 guard let exchange = world.network.first(where: { $0.id == id }) else { return true }
-                // A request the state let go of, with no refresh token in it: any answer to it
-                // that changes anything breaks "stale answers change nothing" already.
-                return exchange.request.refreshToken == nil && !facts.referencedRequests.contains(id)
+                return facts.isLetGo(exchange)
             }
         }
         if !world.history.liveAfterLogout.isEmpty {
