@@ -78,7 +78,11 @@ extension Catalogue {
     /// event the app is told. Whoever sees the verifier can redeem an intercepted code. (RFC 7636
     /// §4.1–4.5; RFC 8252 §8.1.)
     public static func verifierOnlyInTheTokenRequest<M>() -> Invariant<M> {
-        Invariant(
+        // Whether an effect carries one of the verifiers is read through `Mirror`, slowly (a
+        // quarter of a fresh fuzz step of openIDSignIn): each distinct effect, known by its exact
+        // digest, is read once for each list of verifiers.
+        let carried = Memo<VerifierScan, Bool>()
+        return Invariant(
             "the PKCE verifier leaves only in the token request", source: "RFC 7636 §4.1–4.5; RFC 8252 §8.1",
             .step { t in
                 // Cheap first: a step with no effect sends and tells nothing.
@@ -95,10 +99,22 @@ extension Catalogue {
                         if exchange.verifier.reveal() != verifiers[0] { return "a code exchanged with a verifier that is not the attempt's" }
                         continue
                     }
-                    if carries(effect, anyOf: verifiers) { return "the PKCE verifier left in an effect other than the token request" }
+                    let carries: Bool
+                    if let digest = Described<M.Intent>.digest(effect) {
+                        carries = carried.value(VerifierScan(effect: digest, verifiers: verifiers)) { _ in Self.carries(effect, anyOf: verifiers) }
+                    } else {
+                        carries = Self.carries(effect, anyOf: verifiers)
+                    }
+                    if carries { return "the PKCE verifier left in an effect other than the token request" }
                 }
                 return nil
             })
+    }
+
+    /// An effect, by its exact digest (``Survey/digest(_:)``), scanned for a list of verifiers.
+    struct VerifierScan: Hashable {
+        let effect: Fingerprint
+        let verifiers: [String]
     }
 
     /// Whether `value` holds one of `verifiers`: as a `CodeVerifier`, or inside any text, however
