@@ -148,7 +148,7 @@ struct EventSegment<Machine: Lifecycle>: Sendable {
 /// starts where a walk starts, and at a relaunch (the environment restarts the app from the
 /// lifecycle's initial state).
 final class EventRecorder<Machine: Lifecycle>: @unchecked Sendable {
-    // Safe: the fuzzer walks on one thread; `lock` guards every access anyway.
+    // Safe: the bench fuzzes it on one thread (`threads: 1`); `lock` guards every access anyway.
     private let lock = Locked(())
     private let initial: Machine.State
     private var current: Machine.State?

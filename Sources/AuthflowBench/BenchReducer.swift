@@ -76,11 +76,11 @@ enum ReducerBench {
         var round: UInt64 = 0
         while recorder.events < events, round < 64 {
             let missing = events - recorder.events
-            // Every step afresh: the recorder is a step invariant with a side effect, and must
-            // see each event of each walk in order.
+            // Every step afresh, on one thread: the recorder is a step invariant with a side
+            // effect, and must see each event of each walk in order.
             let configuration = FuzzConfiguration(
                 seed: seed &+ round &* 0x9E37_79B9, runs: max(1, (missing + length - 1) / length), length: length,
-                reusesCheckedTransitions: false)
+                reusesCheckedTransitions: false, threads: 1)
             _ = Fuzzer.fuzz(recording, configuration)
             round += 1
         }

@@ -183,12 +183,16 @@ extension Authflow {
             ],
             requiredArguments: ["passwordSignIn"]),
         CommandSpec(
-            name: "fuzz", synopsis: "authflow fuzz <model> [--seed S] [--runs N] [--length L] [--no-reuse] [--json]",
+            name: "fuzz", synopsis: "authflow fuzz <model> [--seed S] [--runs N] [--length L] [--threads T] [--no-reuse] [--json]",
             summary: "seeded random walks over one model, every invariant checked at each event; prints the seed it used",
             options: [
                 .value("seed", "S", "the session's seed, decimal or 0x-hex (default 0xA17C0DE5); walk n uses a seed derived from it", numeric: .seed),
                 .value("runs", "N", "how many walks, 1…\(Limits.runs.upperBound) (default 200)", numeric: .count(Limits.runs)),
                 .value("length", "L", "events per walk, 1…\(Limits.length.upperBound) (default 400)", numeric: .count(Limits.length)),
+                .value(
+                    "threads", "T",
+                    "walk on T threads, 1…\(Limits.threads.upperBound) (default: one per core); the walks and what they find do not depend on it",
+                    numeric: .count(Limits.threads)),
                 .flag("no-reuse", "step and check every event afresh instead of following transitions checked before (the same walks)"),
                 .flag("json", "one JSON object: runs, events, the failure if any"),
             ],

@@ -102,7 +102,10 @@ struct ModelContractTests {
 
     @Test("a world the session keeps whose menu, read again, lacks the move picked from its first reading is reported, not trapped")
     func fuzzerReportsShrunkMenu() throws {
-        let report = Fuzzer.fuzz(unsteady(.shrinks) { [] }, FuzzConfiguration(seed: 5, runs: 20, length: 100))
+        // On one thread: the model's memory of the worlds whose menus it showed is shared, so on
+        // two a thread's first reading of a world may already be the shrunk one, and agree with
+        // every later reading.
+        let report = Fuzzer.fuzz(unsteady(.shrinks) { [] }, FuzzConfiguration(seed: 5, runs: 20, length: 100, threads: 1))
         let failure = try #require(report.failure)
         #expect(failure.violation.invariant == Fuzzer.brokenContractName)
         #expect(failure.violation.message.contains("no longer offers move i"), "\(failure.violation.message)")

@@ -14,7 +14,7 @@ enum NumericExpectation {
     static let options: Set<String> = [
         "verify --seed", "verify --runs", "verify --length", "verify --in-flight", "verify --stale", "explore --depth", "explore --in-flight",
         "explore --stale", "explore --max-states", "explore --max-seconds", "explore --threads", "fuzz --seed",
-        "fuzz --runs", "fuzz --length", "replay --seed", "replay --length", "serve --port",
+        "fuzz --runs", "fuzz --length", "fuzz --threads", "replay --seed", "replay --length", "serve --port",
     ]
     /// The awkward values: zero, negative, huge (past every integer type) and not a number.
     static let values = ["0", "-1", "99999999999999999999999", "lots"]
@@ -61,6 +61,7 @@ struct CommandLineTests {
     @Test("a count in range runs: --runs 1 --length 1, --depth 1, --threads 3, and the largest --runs a fuzz takes is accepted")
     func countsInRange() throws {
         #expect(CommandRun(["fuzz", "passwordSignIn", "--runs", "1", "--length", "1"], models: CommandModels.clean).status == 0)
+        #expect(CommandRun(["fuzz", "passwordSignIn", "--runs", "5", "--threads", "3"], models: CommandModels.clean).status == 0)
         #expect(CommandRun(["explore", "passwordSignIn", "--depth", "1"], models: CommandModels.clean).status == 0)
         #expect(CommandRun(["explore", "passwordSignIn", "--threads", "3"], models: CommandModels.clean).status == 0)
         let fuzz = try #require(Authflow.command(named: "fuzz"))

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthSupport
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a small, fast, repeatable generator. The same seed gives
 /// the same numbers on every platform, so a fuzz failure is one command away from being replayed.
@@ -36,13 +37,22 @@ public struct FuzzConfiguration: Hashable, Sendable {
     /// every event is stepped and checked afresh, many times slower: for timing a step (the
     /// bench), or for an observer that must see every step.
     public var reusesCheckedTransitions: Bool
+    /// How many threads walk (at least 1; by default one per core online). Walk `n` runs on
+    /// thread `n` modulo their number, and the report's walks, events and failure do not depend
+    /// on it: each walk is a function of its seed, and the first failing walk in run order is the
+    /// one reported. Only ``FuzzReport/freshEvents`` does, when transitions are reused: each
+    /// thread keeps the transitions it checked.
+    public var threads: Int
 
     /// Creates a configuration.
-    @inlinable public init(seed: UInt64 = 0xA17C_0DE5, runs: Int = 200, length: Int = 400, reusesCheckedTransitions: Bool = true) {
+    @inlinable public init(
+        seed: UInt64 = 0xA17C_0DE5, runs: Int = 200, length: Int = 400, reusesCheckedTransitions: Bool = true, threads: Int = Cores.online
+    ) {
         self.seed = seed
         self.runs = runs
         self.length = length
         self.reusesCheckedTransitions = reusesCheckedTransitions
+        self.threads = max(1, threads)
     }
 
     /// The seed of run `n`: the run number is spread over all 64 bits before mixing, so run `n`
@@ -102,12 +112,14 @@ public struct FuzzReport: Sendable {
     public var model: String
     /// Walks run.
     public var runs: Int
-    /// Events applied, each checked: by the step invariants, and, when it leads to a world not
-    /// met before in the session (a new fingerprint), by the state invariants. An event whose
-    /// transition the session had already checked (the same move from the same world up to
-    /// renaming) is checked by that earlier check (see ``Fuzzer``).
+    /// Events applied, each checked: by the step invariants, and, when it leads to a world its
+    /// thread had not met before in the session (a new fingerprint), by the state invariants. An
+    /// event whose transition its thread had already checked (the same move from the same world
+    /// up to renaming) is checked by that earlier check (see ``Fuzzer``).
     public var events: Int
     /// The events stepped and checked afresh: the rest followed a transition checked before.
+    /// The one figure that depends on ``FuzzConfiguration/threads``: each thread keeps the
+    /// transitions it checked.
     public var freshEvents: Int
     /// Wall time.
     public var seconds: Double
@@ -132,7 +144,8 @@ public struct FuzzReport: Sendable {
 
 /// Seeded random walks over a model's worlds, checking every invariant at every step, shrinking
 /// any failing walk to a minimal list of choices. A state invariant is checked at each world not
-/// met before in the session: at a world met again (one fingerprint, so the same world up to
+/// met before in the session (by the thread walking: see ``FuzzConfiguration/threads``): at a
+/// world met again (one fingerprint, so the same world up to
 /// renaming) it holds as it held then, which is the explorer's argument for checking each
 /// distinct state once.
 ///
@@ -147,7 +160,7 @@ public struct FuzzReport: Sendable {
 /// choice a random number picks, is the same at every world with its fingerprint (the explorer's
 /// traces, replayed from the initial world, rely on it too), and a test compares fuzz sessions
 /// with and without reuse choice by choice. ``FuzzReport/freshEvents`` counts the events stepped
-/// afresh. The session keeps at most ``reuseCapacity`` worlds; past it, walks step afresh.
+/// afresh. Each thread keeps at most ``reuseCapacity`` worlds; past it, its walks step afresh.
 /// Its fingerprints are taken without the explorer's symmetry reduction (``Reduction/plain``): a
 /// checked transition is found by its world's fingerprint and the choice's position, and the
 /// n-th request in flight is the same request only in worlds equal up to renaming.
@@ -161,9 +174,10 @@ public enum Fuzzer {
     // Measured on the bench's planted bug (a model built in AuthflowKit): replay + shrink of the
     // failing walk 12 ms with it, 18 ms without (+50 %).
 
-    /// Worlds a fuzzing session keeps with their checked transitions (each with its snapshot, its
-    /// menu's shape and one entry per move): past this, moves to worlds it does not hold are
-    /// stepped afresh. A 20-million-event session of app.anonymousWall stayed under 41 MiB.
+    /// Worlds each thread of a fuzzing session keeps with their checked transitions (each with its
+    /// snapshot, its menu's shape and one entry per move): past this, moves to worlds it does not
+    /// hold are stepped afresh. A 20-million-event session of app.anonymousWall on one thread
+    /// stayed under 41 MiB.
     public static let reuseCapacity = 200_000
 
     /// Fuzzes `model`; stops at the first failure, which it shrinks.
@@ -171,28 +185,27 @@ public enum Fuzzer {
         fuzz(model, configuration, walked: nil)
     }
 
-    /// ``fuzz(_:_:)``, showing `walked` each walk's choices (before any shrinking).
+    /// ``fuzz(_:_:)``, showing `walked` each walk's choices (before any shrinking), in run order.
     @inlinable static func fuzz<Model: LifecycleModel>(
         _ model: Model, _ configuration: FuzzConfiguration, walked: (([Choice]) -> Void)?
     ) -> FuzzReport {
         let clock = ContinuousClock()
         let start = clock.now
         let environment = walkingEnvironment(model)
+        let walks = self.walks(environment, configuration, keepingChoices: walked != nil)
         var events = 0
         var fresh = 0
-        var held = Set<Fingerprint>()
-        let checked = configuration.reusesCheckedTransitions ? CheckedTransitions<Model>(capacity: reuseCapacity) : nil
-        for run in 0..<configuration.runs {
+        for (run, walk) in walks.enumerated() {
             let seed = configuration.seed(ofRun: run)
-            let walk = self.walk(environment, seed: seed, length: configuration.length, held: &held, checked: checked)
-            events += walk.choices.count
+            events += walk.events
             fresh += walk.fresh
             walked?(walk.choices)
             if let violation = walk.violation {
                 let failure: FuzzFailure
                 if violation.invariant == brokenContractName {
                     failure = FuzzFailure(seed: seed, originalLength: walk.choices.count, violation: violation, choices: walk.choices)
-                } else if checked != nil, !walksAlike(environment, seed: seed, length: configuration.length, as: walk.choices) {
+                } else if configuration.reusesCheckedTransitions, !walksAlike(environment, seed: seed, length: configuration.length, as: walk.choices)
+                {
                     failure = brokenContract(
                         environment, seed: seed, walk.choices, violation, "the same seed walked afresh (as `replay` does) takes other moves")
                 } else if let shrunk = shrink(environment, walk.choices, invariant: violation.invariant) {
@@ -206,6 +219,65 @@ public enum Fuzzer {
         }
         return FuzzReport(
             model: model.name, runs: configuration.runs, events: events, freshEvents: fresh, seconds: elapsed(clock, start), failure: nil)
+    }
+
+    /// One walk's outcome, as a thread walked it: its choices (kept when asked for, and always
+    /// for a failing walk), how many, how many stepped afresh, and its violation.
+    @usableFromInline struct Walked: Sendable {
+        @usableFromInline var choices: [Choice]
+        @usableFromInline var events: Int
+        @usableFromInline var fresh: Int
+        @usableFromInline var violation: Violation?
+
+        /// Memberwise, written out: inlinable code cannot call an implicit internal initializer.
+        @inlinable init(choices: [Choice], events: Int, fresh: Int, violation: Violation?) {
+            self.choices = choices
+            self.events = events
+            self.fresh = fresh
+            self.violation = violation
+        }
+    }
+
+    /// The session's walks, in run order, up to the first that fails: walk `n` on thread `n`
+    /// modulo ``FuzzConfiguration/threads``, each thread with its own worlds held and transitions
+    /// checked.
+    ///
+    /// Why this is the list one thread makes: a walk's choices and violation are functions of its
+    /// seed (a state invariant skipped at a world held is one that held there; a transition
+    /// followed is one that was checked), so only which walks run can differ. A thread stops
+    /// before a walk numbered past the first failure known; each takes its walks in increasing
+    /// order, so every walk before the first failing one has run when all have stopped.
+    ///
+    /// The threads share the environment, and so the invariants' memos and leak scanners. An
+    /// environment for each thread (each reading the model's invariants) walked no faster: two
+    /// threads walked app.hero365 1.35–1.45 times as fast as one either way.
+    @inlinable static func walks<Model: LifecycleModel>(
+        _ environment: Environment<Model>, _ configuration: FuzzConfiguration, keepingChoices: Bool
+    ) -> [Walked] {
+        let runs = max(0, configuration.runs)
+        let threads = min(configuration.threads, max(1, runs))
+        let firstFailure = Locked(Int.max)
+        let byThread = concurrentMap(threads, threads: threads) { thread -> [(run: Int, walk: Walked)] in
+            var held = Set<Fingerprint>()
+            let checked = configuration.reusesCheckedTransitions ? CheckedTransitions<Model>(capacity: reuseCapacity) : nil
+            var walked: [(run: Int, walk: Walked)] = []
+            for run in stride(from: thread, to: runs, by: threads) {
+                guard run < firstFailure.withLock({ $0 }) else { break }
+                let walk = self.walk(
+                    environment, seed: configuration.seed(ofRun: run), length: configuration.length, held: &held, checked: checked)
+                let kept = keepingChoices || walk.violation != nil ? walk.choices : []
+                walked.append((run, Walked(choices: kept, events: walk.choices.count, fresh: walk.fresh, violation: walk.violation)))
+                if walk.violation != nil {
+                    firstFailure.withLock { $0 = min($0, run) }
+                    break
+                }
+            }
+            return walked
+        }
+        let last = firstFailure.withLock { $0 }
+        var ordered = [Walked?](repeating: nil, count: min(runs, last == .max ? runs : last + 1))
+        for (run, walk) in byThread.joined() where run < ordered.count { ordered[run] = walk }
+        return ordered.compactMap { $0 }
     }
 
     /// Replays one run from its seed: the same walk, shrunk the same way. Every step is taken
