@@ -148,7 +148,7 @@ public enum Authflow {
     {
         let configuration = FuzzConfiguration(
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 30),
-            length: try arguments.integer("length", default: 300), threads: models.count > 1 ? 1 : Cores.online)
+            length: try arguments.integer("length", default: 300))
         let own = models
         let least = verifyBounds(arguments)
         let models = try models.map { try bounded($0, by: arguments, atLeast: least) }
@@ -277,7 +277,7 @@ public enum Authflow {
         let configuration = FuzzConfiguration(
             seed: try arguments.seed("seed", default: FuzzConfiguration().seed), runs: try arguments.integer("runs", default: 200),
             length: try arguments.integer("length", default: 400), reusesCheckedTransitions: !arguments.flags.contains("no-reuse"),
-            threads: try arguments.integer("threads", default: Cores.online))
+            threads: try arguments.integer("threads", default: 1))
         let report = model.fuzz(configuration)
         if arguments.flags.contains("json") {
             out(

@@ -191,7 +191,7 @@ extension Authflow {
                 .value("length", "L", "events per walk, 1…\(Limits.length.upperBound) (default 400)", numeric: .count(Limits.length)),
                 .value(
                     "threads", "T",
-                    "walk on T threads, 1…\(Limits.threads.upperBound) (default: one per core); the walks and what they find do not depend on it",
+                    "walk on T threads, 1…\(Limits.threads.upperBound) (default 1); the walks and what they find do not depend on it; pays with --no-reuse",
                     numeric: .count(Limits.threads)),
                 .flag("no-reuse", "step and check every event afresh instead of following transitions checked before (the same walks)"),
                 .flag("json", "one JSON object: runs, events, the failure if any"),
