@@ -255,7 +255,7 @@ extension Authflow {
             name: "bench", synopsis: "authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]",
             summary: "the performance figures, measured side by side in one run, each target met or not",
             options: [
-                .flag("quick", "the larger explorations capped: about 8 minutes on a 2-core machine, most of it the closure table"),
+                .flag("quick", "the larger explorations capped: about 40 minutes on a 2-core machine, most of it the closure table"),
                 .flag("json", "every figure, its samples and details as JSON"),
                 .flag("write", "also write BENCHMARKS.md in the current directory"),
                 .flag("strict", "exit 1 when a printed target is not met (default: exit 0 whatever the figures)"),
