@@ -69,7 +69,7 @@ public struct BenchConfiguration: Hashable, Sendable {
     public var verifyRunStateCap: Int? = nil
 
     /// `--quick`: the larger explorations capped (by states, or for the growth table by depth);
-    /// about 30 minutes in all on a 2-core machine, most of it the closure table. The user
+    /// about 40 minutes in all on a 2-core machine, most of it the closure table. The user
     /// composition stops at 100,000 states at each bound. The closure table's cap, 400,000
     /// states, lets every model close at every bound but Anonymous Wall's and Hero365's apps at
     /// 3/2 and 4/2 (and session.everday's plain search at 4/2); the large model's reduced search

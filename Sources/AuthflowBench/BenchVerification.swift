@@ -401,7 +401,7 @@ struct VerificationBench {
             progress("fuzzer: \(model.name)")
             let samples = Self.repeated(configuration.fuzzRepetitions, budget: configuration.figureBudget) { Self.fresh(index).fuzz(fuzz) }
             let stepped = Self.repeated(configuration.fuzzRepetitions, budget: configuration.figureBudget) { Self.fresh(index).fuzz(afresh) }
-            let spread = Self.fresh(index).fuzz(everyCore)
+            let onEveryCore = Self.fresh(index).fuzz(everyCore)
             let last = samples[samples.count - 1]
             var details = [
                 BenchDetail("events", .int(last.events), "\(BenchFormat.grouped(last.events)) events a sample"),
@@ -422,8 +422,8 @@ struct VerificationBench {
                     target: Self.afreshTarget,
                     details: [
                         BenchDetail(
-                            "everyCore", .double(spread.eventsPerSecond),
-                            "on \(everyCore.threads) threads: \(BenchFormat.si(spread.eventsPerSecond))/s")
+                            "everyCore", .double(onEveryCore.eventsPerSecond),
+                            "on \(everyCore.threads) threads: \(BenchFormat.si(onEveryCore.eventsPerSecond))/s")
                     ]),
             ]
         }

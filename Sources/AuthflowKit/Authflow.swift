@@ -231,8 +231,9 @@ public enum Authflow {
     /// The bounds `verify` explores every model at, at least, unless told otherwise: full depth,
     /// 4 requests in flight and 2 answers left over (``Models/fullBounds``), where the races that
     /// client libraries' issue trackers record live: a refresh, a replayed call and a logout
-    /// overlapping; the answers of two abandoned generations (supabase-swift #1371). `--quick` keeps each model's own bounds, lower for the
-    /// largest (see ``Models``): what the tests and the diagrams explore, in seconds.
+    /// overlapping; the answers of two abandoned generations (supabase-swift #1371). `--quick`
+    /// keeps each model's own bounds, lower for the largest (see ``Models``): what the tests and
+    /// the diagrams explore, in seconds.
     static func verifyBounds(_ arguments: Arguments) -> (inFlight: Int, stale: Int) {
         arguments.flags.contains("quick") ? (inFlight: 1, stale: 1) : Models.fullBounds
     }

@@ -255,7 +255,7 @@ public enum Fuzzer {
     ///
     /// The threads share the environment, and so the invariants' memos and leak scanners. An
     /// environment for each thread (each reading the model's invariants) walked no faster: two
-    /// threads walked app.hero365 1.35–1.45 times as fast as one either way.
+    /// threads walked app.hero365 1.3–1.45 times as fast as one either way.
     @inlinable static func walks<Model: LifecycleModel>(
         _ environment: Environment<Model>, _ configuration: FuzzConfiguration, keepingChoices: Bool
     ) -> [Walked] {
