@@ -23,15 +23,18 @@ public func concurrentMap<Result: Sendable>(_ count: Int, threads: Int, _ body: 
     guard threads > 1, count > 1 else { return (0..<count).map(body) }
     let next = Locked(0)
     let results = Locked([Result?](repeating: nil, count: count))
-    DispatchQueue.concurrentPerform(iterations: min(threads, count)) { _ in
-        while true {
-            let index = next.withLock { next in
-                defer { next += 1 }
-                return next
+    DispatchQueue.concurrentPerform(iterations: min(threads, count)) { thread in
+        // Numbered, so that state kept per thread (``Worker``) finds this thread's part.
+        Worker.run(as: thread) {
+            while true {
+                let index = next.withLock { next in
+                    defer { next += 1 }
+                    return next
+                }
+                guard index < count else { return }
+                let result = body(index)
+                results.withLock { $0[index] = result }
             }
-            guard index < count else { return }
-            let result = body(index)
-            results.withLock { $0[index] = result }
         }
     }
     return results.withLock { $0.compactMap { $0 } }

@@ -1,6 +1,6 @@
 import AuthCore
 import AuthSupport
-import AuthVerification
+@testable import AuthVerification
 import Testing
 
 /// The explorer steps each breadth-first level's moves on several threads and takes in what they
@@ -89,5 +89,36 @@ struct ThreadedExplorationTests {
         #expect(results == (0..<1_000).map { $0 * $0 })
         #expect(counted.withLock { $0 }.allSatisfy { $0 == 1 })
         #expect(concurrentMap(0, threads: threads) { $0 }.isEmpty)
+    }
+
+    @Test("concurrentMap numbers its threads: each index runs on a thread whose slot is below the thread count, and the caller's slot is back after")
+    func concurrentMapNumbersItsThreads() {
+        let before = Worker.slot
+        let slots = concurrentMap(200, threads: 2) { _ in Worker.slot }
+        #expect(Set(slots).isSubset(of: [0, 1]))
+        #expect(Worker.slot == before)
+        // Nested: the inner job numbers its own threads, and the outer thread's slot is back after it.
+        let nested = concurrentMap(4, threads: 2) { _ in
+            let outer = Worker.slot
+            let inner = concurrentMap(50, threads: 2) { _ in Worker.slot }
+            return Set(inner).isSubset(of: [0, 1]) && Worker.slot == outer
+        }
+        #expect(nested.allSatisfy { $0 })
+    }
+
+    @Test("an event table's parts never give two payloads one key, whichever threads number them")
+    func eventTablePartsNeverCollide() {
+        let table = EventTable<String>()
+        let payloads = (0..<300).map { "intent-\($0)" }
+        // Every thread numbers every payload: each part numbers all of them in its own order.
+        let keys = concurrentMap(4, threads: 4) { thread in
+            (thread.isMultiple(of: 2) ? payloads : payloads.reversed()).map { ($0, table.key(.intent($0))) }
+        }
+        var named: [EventKey: String] = [:]
+        for (payload, key) in keys.joined() {
+            #expect(named[key, default: payload] == payload, "\(payload) and \(named[key] ?? "") share a key")
+            named[key] = payload
+        }
+        #expect(Set(keys.joined().map(\.1.serial)).count == 1)
     }
 }

@@ -4,15 +4,22 @@ import AuthSupport
 /// A thread-safe memo from a value to what was computed from it once: invariants use it for what
 /// depends on a value alone (its description, whether an intent is a logout), so the explorer's
 /// inner loop pays a dictionary lookup instead of a reflection or a string scan.
+///
+/// Each thread stepping worlds keeps its own part (see ``Worker``): threads that shared one
+/// dictionary behind one lock waited on each other at nearly every step. A value may then be
+/// computed once per thread, which is what a memo allows.
 @usableFromInline final class Memo<Key: Hashable, Value>: Sendable {
-    @usableFromInline let values = Locked<[Key: Value]>([:])
+    @usableFromInline let parts: [Locked<[Key: Value]>]
 
     /// An empty memo.
-    @inlinable init() {}
+    @inlinable init() {
+        parts = (0..<Worker.slots).map { _ in Locked([:]) }
+    }
 
     /// The value for `key`, computed by `compute` the first time (outside the lock, so a
     /// computation may use other memos).
     @inlinable func value(_ key: Key, _ compute: (Key) -> Value) -> Value {
+        let values = parts[Worker.slot]
         if let known = values.withLock({ $0[key] }) { return known }
         let computed = compute(key)
         values.withLock { $0[key] = computed }
@@ -24,25 +31,53 @@ import AuthSupport
 ///
 /// A description can only show a secret that is in the described value or was copied out of the
 /// world around it, so each distinct value is scanned once against the secrets known at that
-/// time, and again only when new secrets appear.
-final class LeakScanner<Key: Hashable>: @unchecked Sendable {
+/// time, and again only when new secrets appear. Each thread stepping worlds keeps its own part
+/// (see ``Worker``): what a thread scans, it scans against the secrets of the worlds it stepped,
+/// which hold every secret a description there can show.
+final class LeakScanner<Key: Hashable>: Sendable {
+    let parts: [LeakScannerPart<Key>]
+
+    /// A scanner that knows no secret yet.
+    init() {
+        parts = (0..<Worker.slots).map { _ in LeakScannerPart() }
+    }
+
+    /// See ``LeakScannerPart/learn(_:_:)``.
+    func learn(_ world: [String], _ more: [String] = []) { parts[Worker.slot].learn(world, more) }
+
+    /// See ``LeakScannerPart/leak(_:describe:)``.
+    func leak(_ key: Key, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
+        parts[Worker.slot].leak(key, describe: describe)
+    }
+
+    /// See ``LeakScannerPart/leak(event:payload:describe:)``.
+    func leak(event key: EventKey, payload: () -> Key?, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
+        parts[Worker.slot].leak(event: key, payload: payload, describe: describe)
+    }
+
+    /// See ``LeakScannerPart/leak(digest:describe:)``.
+    func leak(digest: Fingerprint, describe: () -> (texts: [String], own: [String])) -> Int? {
+        parts[Worker.slot].leak(digest: digest, describe: describe)
+    }
+}
+
+/// One thread's part of a ``LeakScanner``.
+final class LeakScannerPart<Key: Hashable>: @unchecked Sendable {
     // Safe: every access to the stored variables holds `lock`.
     var secrets: Set<String> = []
     var needles: [[UInt8]] = []
-    /// The last few secret lists learned (one or two per thread stepping worlds): consecutive
-    /// calls from one thread mostly repeat the same lists, and threads take turns.
+    /// The last few secret lists learned: consecutive calls mostly repeat the same lists.
     var recentLearned: [[String]] = []
     var recentMore: [[String]] = []
     var verdicts: [Key: Verdict] = [:]
-    /// Verdicts by event key, by index (a table numbers its payloads 0, 1, 2…): the table met
-    /// last, and the others by serial number.
+    /// Verdicts by event key, by index: the table met last, and the others by serial number.
     var currentSerial: UInt64 = 0
     var currentVerdicts: [Verdict?] = []
     var otherTables: [UInt64: [Verdict?]] = [:]
     var digestVerdicts: [Fingerprint: Verdict] = [:]
     let lock = Locked(())
 
-    /// A scanner that knows no secret yet.
+    /// A part that knows no secret yet.
     init() {}
 
     /// Learns the secrets (of 4 characters or more) of the worlds around the values to check next.

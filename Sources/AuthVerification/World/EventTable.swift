@@ -19,14 +19,39 @@ import AuthSupport
 
     /// The serial number of the table that numbered the payload.
     @inlinable var serial: UInt64 { bits >> 32 }
-    /// The payload's index in its table: 0, 1, 2… in numbering order.
+    /// The payload's index in its table: unique in the table, each thread's part numbering
+    /// its own (see ``EventTable``).
     @inlinable var index: Int { Int(truncatingIfNeeded: bits & 0xFFFF_FFFF) }
 }
 
 /// The payloads one environment's moves carry, each numbered once.
-@usableFromInline final class EventTable<Intent: Hashable & Sendable>: @unchecked Sendable {
+///
+/// Each thread stepping the environment's worlds numbers in its own part of the table (see
+/// ``Worker``), so the threads never wait on one lock: part `p` of `n` gives the indices `p`,
+/// `p + n`, `p + 2n`… A payload met on two threads may get two keys; a key still names one
+/// payload, and the indices of one table never collide, so what is kept by index (a verdict, a
+/// label) needs no other number.
+@usableFromInline final class EventTable<Intent: Hashable & Sendable>: Sendable {
+    @usableFromInline let parts: [EventTablePart<Intent>]
+
+    @inlinable init() {
+        let serial = EventTableSerials.shared.next()
+        parts = (0..<Worker.slots).map { EventTablePart(serial: serial, part: $0) }
+    }
+
+    /// The key of `payload`.
+    @inlinable func key(_ payload: Described<Intent>) -> EventKey { parts[Worker.slot].key(payload) }
+
+    /// The keys of `intents`, in order.
+    @inlinable func keys(of intents: [Intent]) -> [EventKey] { parts[Worker.slot].keys(of: intents) }
+}
+
+/// One thread's part of an ``EventTable``.
+@usableFromInline final class EventTablePart<Intent: Hashable & Sendable>: @unchecked Sendable {
     // Safe: every access to the stored variables holds `lock`.
     @usableFromInline let serial: UInt64
+    /// Which part of the table this is: the indices it gives are this modulo ``Worker/slots``.
+    @usableFromInline let part: UInt32
     @usableFromInline var indices: [Described<Intent>: UInt32] = [:]
     @usableFromInline let lock = Locked(())
     /// The credentials of the last relaunch numbered, and its key.
@@ -36,8 +61,9 @@ import AuthSupport
     /// The most intent lists remembered.
     @usableFromInline static var intentListLimit: Int { 64 }
 
-    @inlinable init() {
-        self.serial = EventTableSerials.shared.next()
+    @inlinable init(serial: UInt64, part: Int) {
+        self.serial = serial
+        self.part = UInt32(part)
     }
 
     /// The key of `payload`.
@@ -79,7 +105,7 @@ import AuthSupport
         if let known = indices[payload] {
             index = known
         } else {
-            index = UInt32(indices.count)
+            index = UInt32(indices.count) * UInt32(Worker.slots) + part
             indices[payload] = index
         }
         return EventKey(bits: serial << 32 | UInt64(index))
