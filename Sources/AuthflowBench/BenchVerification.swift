@@ -290,7 +290,7 @@ struct VerificationBench {
     /// (``BenchConfiguration/verifyRunStateCap``). Its target is the 10 seconds `verify` is meant
     /// to take on a 2-core machine; the row says how far it is from it.
     func verifyRun() -> BenchRow {
-        let models = Models.all.map { $0.bounded(inFlight: max($0.inFlight, 4), stale: max($0.stale, 2)) }
+        let models = Models.all.map { $0.raised(toAtLeast: Models.fullBounds) }
         let order = Models.largestFirst(Models.all, runAt: models)
         let limits = ExplorationLimits(maxStates: configuration.verifyRunStateCap ?? Int(Int32.max - 1), threads: 1)
         let clock = ContinuousClock()

@@ -223,8 +223,9 @@ public enum Authflow {
     /// `model` at the bounds `--in-flight` and `--stale` name; each one not named is the model's
     /// own, raised to `least`'s.
     static func bounded(_ model: AnyModel, by arguments: Arguments, atLeast least: (inFlight: Int, stale: Int)) throws -> AnyModel {
-        let inFlight = try arguments.integer("in-flight", default: max(model.inFlight, least.inFlight))
-        let stale = try arguments.integer("stale", default: max(model.stale, least.stale))
+        let raised = model.raised(toAtLeast: least)
+        let inFlight = try arguments.integer("in-flight", default: raised.inFlight)
+        let stale = try arguments.integer("stale", default: raised.stale)
         return inFlight == model.inFlight && stale == model.stale ? model : model.bounded(inFlight: inFlight, stale: stale)
     }
 

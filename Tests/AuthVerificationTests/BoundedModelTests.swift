@@ -24,4 +24,17 @@ struct BoundedModelTests {
         #expect(zero.bounds == (1, 1))
         #expect(zero.states > 1 && zero.transitions > 0, "the user acted: \(zero.states) states")
     }
+
+    @Test("raising a model to at least 4/2 raises only the lower bounds and keeps a higher one, as verify runs every model")
+    func raisingKeepsHigherBounds() {
+        let model = AnyModel(Models.passwordSignIn())
+        let low = model.bounded(inFlight: 1, stale: 1).raised(toAtLeast: Models.fullBounds)
+        #expect((low.inFlight, low.stale) == (4, 2))
+        let mixed = model.bounded(inFlight: 6, stale: 1).raised(toAtLeast: Models.fullBounds)
+        #expect((mixed.inFlight, mixed.stale) == (6, 2))
+        let high = model.bounded(inFlight: 5, stale: 3).raised(toAtLeast: Models.fullBounds)
+        #expect((high.inFlight, high.stale) == (5, 3))
+        #expect(high.raised(toAtLeast: Models.fullBounds).explore().bounds == (5, 3))
+        #expect(low.explore().bounds == (4, 2))
+    }
 }

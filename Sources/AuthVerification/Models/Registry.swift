@@ -47,6 +47,13 @@ public struct AnyModel: Sendable, CustomStringConvertible {
     }
     /// The same model explored with other bounds (see ``BoundedModel``).
     public func bounded(inFlight: Int, stale: Int) -> AnyModel { boundedBody(inFlight, stale) }
+    /// The same model with each bound raised to at least `least`'s, a higher one kept: how
+    /// `authflow verify` (and the bench's row for it) runs every model at ``Models/fullBounds``.
+    /// The model itself when neither is raised.
+    public func raised(toAtLeast least: (inFlight: Int, stale: Int)) -> AnyModel {
+        let (inFlight, stale) = (max(self.inFlight, least.inFlight), max(self.stale, least.stale))
+        return inFlight == self.inFlight && stale == self.stale ? self : bounded(inFlight: inFlight, stale: stale)
+    }
     /// Fuzzes.
     public func fuzz(_ configuration: FuzzConfiguration = FuzzConfiguration()) -> FuzzReport { fuzzBody(configuration) }
     /// Replays one fuzz run from its seed.
