@@ -34,3 +34,17 @@ public enum Worker {
         return body()
     }
 }
+
+/// One part of some state for each ``Worker`` slot: what a memo or a table that a job's threads
+/// share keeps, so that each thread works in its own part behind its own lock.
+public struct WorkerParts<Part: Sendable>: Sendable {
+    @usableFromInline let parts: [Part]
+
+    /// `make(slot)` for every slot.
+    public init(_ make: (Int) -> Part) {
+        parts = (0..<Worker.slots).map(make)
+    }
+
+    /// The running thread's part.
+    @inlinable public var current: Part { parts[Worker.slot] }
+}

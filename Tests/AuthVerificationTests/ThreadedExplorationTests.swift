@@ -91,11 +91,20 @@ struct ThreadedExplorationTests {
         #expect(concurrentMap(0, threads: threads) { $0 }.isEmpty)
     }
 
-    @Test("concurrentMap numbers its threads: each index runs on a thread whose slot is below the thread count, and the caller's slot is back after")
+    @Test("concurrentMap numbers its threads: two running at once are slots 0 and 1, and the caller's slot is back after")
     func concurrentMapNumbersItsThreads() {
         let before = Worker.slot
-        let slots = concurrentMap(200, threads: 2) { _ in Worker.slot }
-        #expect(Set(slots).isSubset(of: [0, 1]))
+        // Each index waits (up to 10 s) until both have started, so the two run on two threads at once.
+        let started = Locked(0)
+        let slots = concurrentMap(2, threads: 2) { _ in
+            started.withLock { $0 += 1 }
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(10)
+            while started.withLock({ $0 }) < 2, clock.now < deadline {}
+            return Worker.slot
+        }
+        #expect(started.withLock { $0 } == 2)
+        #expect(Set(slots) == [0, 1])
         #expect(Worker.slot == before)
         // Nested: the inner job numbers its own threads, and the outer thread's slot is back after it.
         let nested = concurrentMap(4, threads: 2) { _ in

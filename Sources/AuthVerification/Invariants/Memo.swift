@@ -9,17 +9,15 @@ import AuthSupport
 /// dictionary behind one lock waited on each other at nearly every step. A value may then be
 /// computed once per thread, which is what a memo allows.
 @usableFromInline final class Memo<Key: Hashable, Value>: Sendable {
-    @usableFromInline let parts: [Locked<[Key: Value]>]
+    @usableFromInline let parts = WorkerParts { _ in Locked<[Key: Value]>([:]) }
 
     /// An empty memo.
-    @inlinable init() {
-        parts = (0..<Worker.slots).map { _ in Locked([:]) }
-    }
+    @inlinable init() {}
 
     /// The value for `key`, computed by `compute` the first time (outside the lock, so a
     /// computation may use other memos).
     @inlinable func value(_ key: Key, _ compute: (Key) -> Value) -> Value {
-        let values = parts[Worker.slot]
+        let values = parts.current
         if let known = values.withLock({ $0[key] }) { return known }
         let computed = compute(key)
         values.withLock { $0[key] = computed }
@@ -35,29 +33,27 @@ import AuthSupport
 /// (see ``Worker``): what a thread scans, it scans against the secrets of the worlds it stepped,
 /// which hold every secret a description there can show.
 final class LeakScanner<Key: Hashable>: Sendable {
-    let parts: [LeakScannerPart<Key>]
+    let parts = WorkerParts { _ in LeakScannerPart<Key>() }
 
     /// A scanner that knows no secret yet.
-    init() {
-        parts = (0..<Worker.slots).map { _ in LeakScannerPart() }
-    }
+    init() {}
 
     /// See ``LeakScannerPart/learn(_:_:)``.
-    func learn(_ world: [String], _ more: [String] = []) { parts[Worker.slot].learn(world, more) }
+    func learn(_ world: [String], _ more: [String] = []) { parts.current.learn(world, more) }
 
     /// See ``LeakScannerPart/leak(_:describe:)``.
     func leak(_ key: Key, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
-        parts[Worker.slot].leak(key, describe: describe)
+        parts.current.leak(key, describe: describe)
     }
 
     /// See ``LeakScannerPart/leak(event:payload:describe:)``.
     func leak(event key: EventKey, payload: () -> Key?, describe: (Key) -> (texts: [String], own: [String])) -> Int? {
-        parts[Worker.slot].leak(event: key, payload: payload, describe: describe)
+        parts.current.leak(event: key, payload: payload, describe: describe)
     }
 
     /// See ``LeakScannerPart/leak(digest:describe:)``.
     func leak(digest: Fingerprint, describe: () -> (texts: [String], own: [String])) -> Int? {
-        parts[Worker.slot].leak(digest: digest, describe: describe)
+        parts.current.leak(digest: digest, describe: describe)
     }
 }
 

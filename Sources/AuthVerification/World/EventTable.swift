@@ -32,18 +32,18 @@ import AuthSupport
 /// payload, and the indices of one table never collide, so what is kept by index (a verdict, a
 /// label) needs no other number.
 @usableFromInline final class EventTable<Intent: Hashable & Sendable>: Sendable {
-    @usableFromInline let parts: [EventTablePart<Intent>]
+    @usableFromInline let parts: WorkerParts<EventTablePart<Intent>>
 
     @inlinable init() {
         let serial = EventTableSerials.shared.next()
-        parts = (0..<Worker.slots).map { EventTablePart(serial: serial, part: $0) }
+        parts = WorkerParts { EventTablePart(serial: serial, part: $0) }
     }
 
     /// The key of `payload`.
-    @inlinable func key(_ payload: Described<Intent>) -> EventKey { parts[Worker.slot].key(payload) }
+    @inlinable func key(_ payload: Described<Intent>) -> EventKey { parts.current.key(payload) }
 
     /// The keys of `intents`, in order.
-    @inlinable func keys(of intents: [Intent]) -> [EventKey] { parts[Worker.slot].keys(of: intents) }
+    @inlinable func keys(of intents: [Intent]) -> [EventKey] { parts.current.keys(of: intents) }
 }
 
 /// One thread's part of an ``EventTable``.
