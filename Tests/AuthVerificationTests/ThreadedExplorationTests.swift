@@ -94,17 +94,23 @@ struct ThreadedExplorationTests {
     @Test("concurrentMap numbers its threads: two running at once are slots 0 and 1, and the caller's slot is back after")
     func concurrentMapNumbersItsThreads() {
         let before = Worker.slot
-        // Each index waits (up to 10 s) until both have started, so the two run on two threads at once.
+        // Each index waits (up to 2 s) until both have started, so that the two run on two threads at
+        // once. A busy machine may give the job one thread, which then runs both indices in turn: the
+        // first index then never sees the second start, and numbering cannot be told apart from none.
         let started = Locked(0)
-        let slots = concurrentMap(2, threads: 2) { _ in
+        let seen = concurrentMap(2, threads: 2) { _ -> (slot: Int, sawBoth: Bool) in
             started.withLock { $0 += 1 }
             let clock = ContinuousClock()
-            let deadline = clock.now + .seconds(10)
+            let deadline = clock.now + .seconds(2)
             while started.withLock({ $0 }) < 2, clock.now < deadline {}
-            return Worker.slot
+            return (Worker.slot, started.withLock { $0 } == 2)
         }
-        #expect(started.withLock { $0 } == 2)
-        #expect(Set(slots) == [0, 1])
+        let slots = Set(seen.map(\.slot))
+        if seen.allSatisfy(\.sawBoth) {
+            #expect(slots == [0, 1], "two indices ran at once on one slot")
+        } else {
+            #expect(slots.isSubset(of: [0, 1]))
+        }
         #expect(Worker.slot == before)
         // Nested: the inner job numbers its own threads, and the outer thread's slot is back after it.
         let nested = concurrentMap(4, threads: 2) { _ in
