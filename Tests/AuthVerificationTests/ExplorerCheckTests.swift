@@ -31,6 +31,16 @@ struct ExplorerCheckTests {
         #expect(traces.first?.isEmpty == false)
     }
 
+    @Test("the chain of checks gives the first check past a position that fails, in catalogue order")
+    func checkChainFindsTheFirstFailure() {
+        let chain = CheckChain<Int>([(1, { _ in nil }), (3, { $0 > 0 ? "positive" : nil }), (4, { _ in "always" })])
+        #expect(chain.firstFailure(on: 1).map { "\($0.0) \($0.1)" } == "3 positive")
+        #expect(chain.firstFailure(on: 0).map(\.0) == 4)
+        #expect(chain.firstFailure(on: 1, after: 3).map(\.0) == 4)
+        #expect(chain.firstFailure(on: 1, after: 4).map(\.0) == nil)
+        #expect(CheckChain<Int>([]).firstFailure(on: 1).map(\.0) == nil)
+    }
+
     /// A sign-in that counts every event in its state (a space without end) and keeps the typed
     /// password there (a violation at the first submit).
     static let unboundedAndBroken = Remembering<PasswordSignIn, String>(PasswordSignIn(identifiers: .username)) {

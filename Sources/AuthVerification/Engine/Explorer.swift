@@ -458,7 +458,7 @@ public enum Explorer {
                 let after = transition.after
                 var failures: [(Int, String)] = []
                 var checked = -1
-                while let (position, message) = Environment<Model>.firstFailure(of: environment.stepChecks, on: transition, after: checked) {
+                while let (position, message) = environment.stepChecks.firstFailure(on: transition, after: checked) {
                     failures.append((position, message))
                     checked = position  // The checks after a failing one still see this transition.
                 }
@@ -510,7 +510,7 @@ public enum Explorer {
             pathOfState[snapshot.stateFingerprint] = pathID
         }
         var checked = -1
-        while let (position, message) = Environment<Model>.firstFailure(of: environment.stateChecks, on: snapshot, after: checked) {
+        while let (position, message) = environment.stateChecks.firstFailure(on: snapshot, after: checked) {
             if !failed[position] { record(position, message, trace: trace(to: id), reaching: snapshot.fingerprint) }
             checked = position
         }

@@ -454,8 +454,8 @@ public enum Fuzzer {
         let after = transition.after
         let checksState = after !== before && !held.contains(after.fingerprint)
         // The first invariant in the catalogue's order that fails, of either kind.
-        var first = Environment<Model>.firstFailure(of: environment.stepChecks, on: transition)
-        if checksState, let state = Environment<Model>.firstFailure(of: environment.stateChecks, on: after), state.0 < first?.0 ?? .max {
+        var first = environment.stepChecks.firstFailure(on: transition)
+        if checksState, let state = environment.stateChecks.firstFailure(on: after), state.0 < first?.0 ?? .max {
             first = state
         }
         if let (position, message) = first {

@@ -118,11 +118,10 @@ extension Survey {
     /// The model's invariants, made once: their memos (what a description showed, whether an
     /// intent is a logout) then last the whole run even when the model computes the list.
     @usableFromInline let invariants: [Invariant<Machine>]
-    /// The state invariants' checks with their positions in ``invariants``: what a check loop
-    /// reads, without copying each invariant's name and source.
-    @usableFromInline let stateChecks: [(index: Int, check: @Sendable (Snapshot<Machine>) -> String?)]
-    /// The step invariants' checks with their positions in ``invariants``.
-    @usableFromInline let stepChecks: [(index: Int, check: @Sendable (Transition<Machine>) -> String?)]
+    /// The state invariants' checks, with their positions in ``invariants``.
+    @usableFromInline let stateChecks: CheckChain<Snapshot<Machine>>
+    /// The step invariants' checks, with their positions in ``invariants``.
+    @usableFromInline let stepChecks: CheckChain<Transition<Machine>>
     /// The answers to each kind of request, built (and their keys numbered) once for each (see
     /// ``ReplyCatalogue/AnswerKey``): not rebuilt, with fresh token names, for every request in
     /// flight at every world.
@@ -154,19 +153,8 @@ extension Survey {
             case .step(let check): stepChecks.append((position, check))
             }
         }
-        self.stateChecks = stateChecks
-        self.stepChecks = stepChecks
-    }
-
-    /// The first of `checks` past invariant position `after` that fails on `value`, and its
-    /// message.
-    @inlinable static func firstFailure<Value>(
-        of checks: [(index: Int, check: @Sendable (Value) -> String?)], on value: Value, after: Int = -1
-    ) -> (Int, String)? {
-        for (index, check) in checks where index > after {
-            if let message = check(value) { return (index, message) }
-        }
-        return nil
+        self.stateChecks = CheckChain(stateChecks)
+        self.stepChecks = CheckChain(stepChecks)
     }
 
     /// The initial world's snapshot.
@@ -216,38 +204,37 @@ extension Survey {
     /// What can happen next in `snapshot`, without building each move's event: the fuzzer picks
     /// one move of many, and builds only that one.
     @inlinable func menu(_ snapshot: Snapshot<Machine>) -> Menu {
-        let world = snapshot.world
         var intents: [Machine.Intent] = []
         var withdrawals: [IntentID] = []
         // Answers nobody waits for, and the background sign-outs of logged-out sessions, are both
         // left-over work: together they stay within `maxStale`.
-        let leftOver = world.network.count { exchange in
-            !snapshot.refers(to: exchange.id) || world.history.endsLoggedOutSession(exchange.request)
+        let leftOver = snapshot.world.network.count { exchange in
+            !snapshot.refers(to: exchange.id) || snapshot.world.history.endsLoggedOutSession(exchange.request)
         }
-        if world.network.count < maxInFlight, leftOver < maxStale {
+        if snapshot.world.network.count < maxInFlight, leftOver < maxStale {
             intents = model.intents(in: snapshot)
-            withdrawals = world.history.openIntents
+            withdrawals = snapshot.world.history.openIntents
         }
         var launches: [StoredCredentials] = []
         if relaunches {
-            switch world.vault {
+            switch snapshot.world.vault {
             case .empty: launches = [.none]
             case .holds(let credentials), .unreadable(let credentials): launches = [.stored(credentials), .unreadable]
             }
         }
         return Menu(
-            now: world.now, intents: intents,
-            answers: world.network.map { exchange in
+            now: snapshot.world.now, intents: intents,
+            answers: snapshot.world.network.map { exchange in
                 let key = ReplyCatalogue.AnswerKey(
-                    exchange, symbols: snapshot.symbols, background: world.history.endsLoggedOutSession(exchange.request))
+                    exchange, symbols: snapshot.symbols, background: snapshot.world.history.endsLoggedOutSession(exchange.request))
                 return answers.value(key) { key in
                     let replies = replies.replies(to: key)
                     return Answers(replies: replies, keys: replies.map { events.key(.reply($0)) })
                 }
             },
-            exchanges: world.network.map(\.id), timers: world.timers.map { max(world.now, $0.at) }, relaunches: launches,
-            owed: world.owedRevocations, withdrawals: withdrawals, waits: deadlines(snapshot),
-            nextIntent: IntentID(world.nextIntent), events: events)
+            exchanges: snapshot.world.network.map(\.id), timers: snapshot.world.timers.map { max(snapshot.world.now, $0.at) }, relaunches: launches,
+            owed: snapshot.world.owedRevocations, withdrawals: withdrawals, waits: deadlines(snapshot),
+            nextIntent: IntentID(snapshot.world.nextIntent), events: events)
     }
 
     /// The answers a request in flight can get, and their keys.
