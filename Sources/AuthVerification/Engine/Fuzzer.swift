@@ -44,7 +44,7 @@ public struct FuzzConfiguration: Hashable, Sendable {
     /// transitions it checked.
     ///
     /// More threads pay when every event is stepped afresh (``reusesCheckedTransitions`` off):
-    /// two walked app.hero365 about 1.6–1.7 times as fast as one on a 2-core machine. With reuse (the
+    /// two walked app.hero365 about 1.6–1.8 times as fast as one on a 2-core machine. With reuse (the
     /// default) one is fastest, since each thread steps afresh what another already checked:
     /// session.everday's default session ran 1.35 M events/s on one thread, 1.12 M on two.
     public var threads: Int
