@@ -107,6 +107,7 @@ enum HandWritten {
         var replies = ReplyCatalogue(
             grants: [.init(withRefreshToken: true)], registration: [.verificationRequired], accessLifetime: Models.tokenLifetime)
         replies.failures = [.unauthorized(nil), .network]
+        replies.revocationEndsEverySession = true  // `/revoke-tokens/{user_id}`
         return Model(
             name: "app.hero365", machine: app, replies: replies, relaunches: true,
             unreachableByDesign: [

@@ -186,7 +186,9 @@ public enum Catalogue {
     /// (`OwedRevocation`), which outlives the process; otherwise it has been consumed by a
     /// rotation the server confirmed, revoked by a request the server accepted, refused by the
     /// server — or the app was told, finally, that the server session could not be confirmed ended
-    /// (the server refused the revocation, or an owed revocation's last round failed). The other
+    /// (the server refused the revocation, or an owed revocation's last round failed: a round the
+    /// kit saw end, in a step that answered the token's request or while the server's 429 window
+    /// on the sign-out endpoints held it back, never a debt the client merely dropped). The other
     /// way round, the vault owes nothing the server already ended. Checked on backends that revoke
     /// at logout (``LifecycleModel/endsServerSessions``). (OWASP ASVS V3.3.1: logout invalidates
     /// the session on the server; RFC 7009 §2: token revocation; RFC 9700 §4.14: a refresh token
@@ -831,6 +833,10 @@ public enum Catalogue {
 }
 
 extension APIRequest {
+    /// The endpoints (``rateLimitedEndpoint``) a round of a server sign-out sends to: the
+    /// revocation, and the refresh that renews the pair to revoke with.
+    @inlinable static var signOutEndpoints: [String] { ["revoke", "refresh"] }
+
     /// The endpoint a 429 to this request limits, by the request's kind; `nil` for the app's own
     /// protected calls and the realtime connection, which the kit does not name.
     @inlinable var rateLimitedEndpoint: String? {

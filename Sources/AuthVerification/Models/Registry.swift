@@ -265,6 +265,7 @@ public enum Models {
                 accessLifetime: tokenLifetime)
         }
         replies.failures = [.unauthorized(nil), .forbidden(nil), .rateLimited(retryAfter: .seconds(30)), .network, .malformed]
+        replies.revocationEndsEverySession = policy.revocationEndsEverySession
         if backend == .everday {
             // Its deployed server's change-password: a wrong current password, and every refresh token revoked on success.
             replies.passwordStepFailures = [.incorrectPassword(nil)]

@@ -169,7 +169,8 @@ extension SessionLifecycle: VerifiableLifecycle {
     /// one when it refreshes only what was granted), with `passwordSet` false, true and absent
     /// when it asks for a first password; the models' access-token lifetime
     /// (``Models/tokenLifetime``) when it refreshes; every refresh token revoked by a password
-    /// change when the policy says a change ends every session.
+    /// change when the policy says a change ends every session; a revocation that ends every
+    /// session when the policy says so.
     public func shape(_ replies: inout ReplyCatalogue) {
         let refreshTokens: [Bool] =
             switch policy.refresh {
@@ -181,6 +182,7 @@ extension SessionLifecycle: VerifiableLifecycle {
         replies.grants = refreshTokens.flatMap { refresh in passwordSet.map { .init(passwordSet: $0, withRefreshToken: refresh) } }
         if refreshPolicyRefreshes { replies.accessLifetime = Models.tokenLifetime }
         if policy.passwordChangeEndsSessions { replies.passwordChangeRevokesRefreshTokens = true }
+        if policy.revocationEndsEverySession { replies.revocationEndsEverySession = true }
     }
     /// Without a refresh token, the refresh's cases; with stored tokens trusted, restoring (and,
     /// without a refresh, going offline); the password steps no grant demands.

@@ -437,20 +437,43 @@ extension Survey {
         // Reported to the app as final, the kit asks no more of the client: for the token the answer
         // was about when the server refused the revocation (or at the logout itself, when the
         // server's 429 holds the request back), and for each owed revocation this step dropped from
-        // the vault (its last round failed: the rounds are the client's to bound). A round that only
-        // failed to reach the server must leave its token owed.
+        // the vault whose round this step ended (its last round failed: the rounds are the client's
+        // to bound). A round that only failed to reach the server must leave its token owed.
         if let failure = effects.lazy.compactMap(\.unconfirmedServerSessionFailure).first {
             if !SourceRules.environmentFailed(failure), let token = answered?.request.refreshToken ?? loggedOut {
                 world.history.liveAfterLogout.removeAll { $0 == token }
             }
             if let owed = effects.lazy.compactMap(\.persistedOwedRevocations).last {
                 for entry in world.owedRevocations where !owed.contains(where: { $0.refreshToken == entry.refreshToken }) {
+                    guard Self.endsRound(of: entry.refreshToken, answered: answered, in: world) || beginsSession(effects) else { continue }
                     world.history.liveAfterLogout.removeAll { $0 == entry.refreshToken }
                 }
             }
         }
         for effect in effects { perform(effect, in: &world) }
         return (world, effects, answered)
+    }
+
+    /// Whether a step can have ended a round of the revocation of `token` the vault owed, judged
+    /// from what the server did, not from the client's list: the step answered a request that
+    /// presented the token (its revocation, or the refresh that renews the pair to revoke with),
+    /// or a window the server set on those endpoints is open, in which the client holds the
+    /// round's request back and answers it with the server's 429 itself (without that half, the
+    /// mutant table's `session.rotating` with a 300 s 429 breaks "no server session outlives a
+    /// logout"). A debt dropped in any other step was given up untried, and its token stays live,
+    /// except where a new session began that revoking it would end (``beginsSession(_:)``).
+    @inlinable static func endsRound(of token: RefreshToken, answered: Exchange?, in world: World<Machine>) -> Bool {
+        if answered?.request.refreshToken == token { return true }
+        return world.history.rateLimits.contains { window in
+            window.until > world.now && APIRequest.signOutEndpoints.contains(window.endpoint)
+        }
+    }
+
+    /// Whether a step's effects begin a session where the server's revocation ends every session
+    /// of the user (``ReplyCatalogue/revocationEndsEverySession``): the client may then give up
+    /// what it owes, reported, since revoking it would end the new session too.
+    @inlinable func beginsSession(_ effects: [AuthEffect]) -> Bool {
+        replies.revocationEndsEverySession && effects.contains(where: \.isSignIn)
     }
 
     /// Applies `move` and surveys the world it leads to. A move that changes nothing (a refused
@@ -731,6 +754,12 @@ extension AuthEffect {
     @inlinable var unconfirmedServerSessionFailure: AuthFailure? {
         if case .emit(.serverSessionNotConfirmed(let failure)) = self { return failure }
         return nil
+    }
+
+    /// Whether this effect tells the app a session began.
+    @inlinable var isSignIn: Bool {
+        if case .emit(.signedIn) = self { return true }
+        return false
     }
 
     /// The owed revocations this effect stores in the vault, if it stores them.

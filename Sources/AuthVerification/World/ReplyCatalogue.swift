@@ -59,6 +59,11 @@ public struct ReplyCatalogue: Hashable, Sendable {
     /// (Everday): the kit then holds the session's refresh token dead from that answer on
     /// (``Catalogue/noRevokedRefreshTokenUsed()``).
     public var passwordChangeRevokesRefreshTokens = false
+    /// The server's revocation ends every session of the user, not only the one whose refresh
+    /// token it presents (Hero365's `/revoke-tokens/{user_id}`): a client may then give up a
+    /// revocation it owes when a new session of the user begins, which the revocation would end
+    /// too (``Catalogue/noOrphanedServerSession()``).
+    public var revocationEndsEverySession = false
     /// The ID tokens an OpenID Connect token endpoint answers a code exchange with, each in a
     /// grant of its own (`nil`: a grant without one). By default none: a model of OpenID Connect
     /// sign-in names the claims, right for one attempt and wrong in each way the client must

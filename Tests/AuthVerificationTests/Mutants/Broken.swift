@@ -93,6 +93,15 @@ enum Broken {
         return effects
     }
 
+    /// A launch that finds a revocation owed gives it up without a round: it forgets the debt in
+    /// the vault and reports the server session unconfirmed, as if the debt's last round had
+    /// failed, though no request for it went out.
+    static let owedGivenUpUntried = Mutant<SignInSession>(SmallModels.owing) { base, phase, event, requests in
+        guard case .launched(let stored, let owed, let at) = event, !owed.isEmpty else { return base.step(&phase, event, &requests) }
+        let effects = base.step(&phase, .launched(stored, owed: [], at: at), &requests)
+        return effects + [.persistOwedRevocations(requests.owedRevocations), .emit(.serverSessionNotConfirmed(.network))]
+    }
+
     // MARK: Refresh
 
     /// A token rejected while a refresh is under way starts a second refresh instead of joining it.

@@ -74,6 +74,48 @@ struct MutantTests {
         #expect(Set(report.violations.map(\.invariant)) == Set(alsoBreaks + ["no server session outlives a logout"]), "\(report.violations)")
     }
 
+    /// A token leaves "no server session outlives a logout" when the app is told, finally, that its
+    /// server session could not be confirmed ended. The kit once took the client's word for which
+    /// debt that was: any owed revocation the step dropped from the vault. Now only a round the
+    /// token's own request took can end it — answered in that step, or held back by the server's
+    /// 429 window — so a client that gives a debt up without trying it is caught.
+    @Test("an owed revocation given up at launch without a request breaks 'no server session outlives a logout'")
+    func owedGivenUpUntried() {
+        let invariant = "no server session outlives a logout"
+        let model = SmallModels.OwingSession()("owedGivenUpUntried", Broken.owedGivenUpUntried)
+        let report = Explorer.explore(model, limits: ExplorationLimits(maxStates: 200_000, maxDepth: 7, keepGoing: true))
+        // Sign in (2), log out (1), the revoke lost (1): owed; relaunch (1): given up, untried.
+        #expect(report.violations.first { $0.invariant == invariant }?.trace.count == 5, "\(report.violations)")
+        #expect(Set(report.violations.map(\.invariant)) == [invariant], "\(report.violations)")
+    }
+
+    /// Where the server's revocation ends every session of the user (Hero365), the client gives up
+    /// what it owes, reported, when a new session begins: revoking would end that session too. The
+    /// kit allows that drop only where its model of the server says the revocation is so
+    /// (`ReplyCatalogue.revocationEndsEverySession`); told the server revokes one token at a time,
+    /// it holds the same reducer to the debt.
+    @Test(
+        "a debt given up as a new session begins holds where the server's revocation ends every session, and breaks 'no server session outlives a logout' where it revokes one token"
+    )
+    func debtGivenUpAtSignIn() {
+        let invariant = "no server session outlives a logout"
+        let machine = SmallModels.SignInSession(
+            entry: PasswordSignIn(identifiers: .username),
+            session: SessionLifecycle(
+                policy: SessionPolicy(
+                    refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
+                    revokesOnLogout: true, serverSignOutAttempts: 1, revocationRounds: 2, revocationEndsEverySession: true)))
+        var model = SmallModels.OwingSession()("session.owing.everySession", machine)
+        model.replies.revocationEndsEverySession = true
+        let held = Explorer.explore(model)
+        #expect(held.complete && held.violations.isEmpty, "\(held.states) states; \(held.violations)")
+        model.replies.revocationEndsEverySession = false
+        let report = Explorer.explore(model, limits: ExplorationLimits(maxStates: 200_000, maxDepth: 8, keepGoing: true))
+        // Sign in (2), log out (1), the revoke lost (1): owed; sign in again (2): given up.
+        #expect(report.violations.first { $0.invariant == invariant }?.trace.count == 6, "\(report.violations)")
+        #expect(Set(report.violations.map(\.invariant)) == [invariant], "\(report.violations)")
+    }
+
     /// The table's `launchForgetsTheOwedRevocation` breaks the launch half of "an owed revocation
     /// is tried again at each launch and logout"; this broken reducer breaks its logout half.
     @Test("a logout that leaves an older owed revocation waiting breaks 'an owed revocation is tried again at each launch and logout'")
