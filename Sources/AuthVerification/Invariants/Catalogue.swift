@@ -188,11 +188,12 @@ public enum Catalogue {
     /// server — or the app was told, finally, that the server session could not be confirmed ended
     /// (the server refused the revocation, or an owed revocation's last round failed: a round the
     /// kit saw end, in a step that answered the token's request or while the server's 429 window
-    /// on the sign-out endpoints held it back, never a debt the client merely dropped). The other
-    /// way round, the vault owes nothing the server already ended. Checked on backends that revoke
-    /// at logout (``LifecycleModel/endsServerSessions``). (OWASP ASVS V3.3.1: logout invalidates
-    /// the session on the server; RFC 7009 §2: token revocation; RFC 9700 §4.14: a refresh token
-    /// left alive is the account for whoever holds a copy.)
+    /// on the sign-out endpoints held it back; or, where the server's revocation ends every
+    /// session of the user, the debt was given up as a new session began; never a debt the client
+    /// merely dropped). The other way round, the vault owes nothing the server already ended.
+    /// Checked on backends that revoke at logout (``LifecycleModel/endsServerSessions``). (OWASP
+    /// ASVS V3.3.1: logout invalidates the session on the server; RFC 7009 §2: token revocation;
+    /// RFC 9700 §4.14: a refresh token left alive is the account for whoever holds a copy.)
     public static func noOrphanedServerSession<M>() -> Invariant<M> {
         Invariant(
             "no server session outlives a logout", source: "OWASP ASVS V3.3.1; RFC 7009; RFC 9700 §4.14",

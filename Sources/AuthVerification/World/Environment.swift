@@ -438,7 +438,8 @@ extension Survey {
         // was about when the server refused the revocation (or at the logout itself, when the
         // server's 429 holds the request back), and for each owed revocation this step dropped from
         // the vault whose round this step ended (its last round failed: the rounds are the client's
-        // to bound). A round that only failed to reach the server must leave its token owed.
+        // to bound) or that a new session made moot. A round that only failed to reach the server
+        // must leave its token owed.
         if let failure = effects.lazy.compactMap(\.unconfirmedServerSessionFailure).first {
             if !SourceRules.environmentFailed(failure), let token = answered?.request.refreshToken ?? loggedOut {
                 world.history.liveAfterLogout.removeAll { $0 == token }
