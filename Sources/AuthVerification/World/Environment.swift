@@ -472,7 +472,9 @@ extension Survey {
 
     /// Whether a step's effects begin a session where the server's revocation ends every session
     /// of the user (``ReplyCatalogue/revocationEndsEverySession``): the client may then give up
-    /// what it owes, reported, since revoking it would end the new session too.
+    /// what it owes, reported, since revoking it would end the new session too. A session
+    /// restored at launch says `signedIn` as well, so a drop there is allowed too, though the
+    /// shipped client keeps its debts idle beside a restored session.
     @inlinable func beginsSession(_ effects: [AuthEffect]) -> Bool {
         replies.revocationEndsEverySession && effects.contains(where: \.isSignIn)
     }
@@ -757,7 +759,8 @@ extension AuthEffect {
         return nil
     }
 
-    /// Whether this effect tells the app a session began.
+    /// Whether this effect tells the app a session began, or was restored or renewed at launch
+    /// (`AuthOutcome.signedIn` is said for each).
     @inlinable var isSignIn: Bool {
         if case .emit(.signedIn) = self { return true }
         return false
