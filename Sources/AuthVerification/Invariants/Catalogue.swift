@@ -22,7 +22,7 @@ public enum Catalogue {
             refreshRetriesFollowTheServer(),
         ]
         if let codes { list += codeInvariants(codes) }
-        if serverSignOut { list += [noOrphanedServerSession(), owedRevocationRetried(), owedTokenOnlyRevoked()] }
+        if serverSignOut { list += [noOrphanedServerSession(), owedRevocationRetried(), owedRoundsCounted(), owedTokenOnlyRevoked()] }
         return list
     }
 
@@ -186,11 +186,13 @@ public enum Catalogue {
     /// (`OwedRevocation`), which outlives the process; otherwise it has been consumed by a
     /// rotation the server confirmed, revoked by a request the server accepted, refused by the
     /// server — or the app was told, finally, that the server session could not be confirmed ended
-    /// (the server refused the revocation, or an owed revocation's last round failed: a round the
-    /// kit saw end, in a step that answered the token's request or while the server's 429 window
-    /// on the sign-out endpoints held it back; or, where the server's revocation ends every
-    /// session of the user, the debt was given up as a new session began; never a debt the client
-    /// merely dropped). The other way round, the vault owes nothing the server already ended.
+    /// (the server refused the revocation, or an owed revocation's last round failed: the last of
+    /// the client's policy's rounds (``ReplyCatalogue/revocationRounds``, each counted where it
+    /// ended: ``owedRoundsCounted()``), a round the kit saw end, in a step that answered the
+    /// token's request or while the server's 429 window on the sign-out endpoints held it back;
+    /// or, where the server's revocation ends every session of the user, the debt was given up as
+    /// a new session began; never a debt the client merely dropped, or gave up early). The other
+    /// way round, the vault owes nothing the server already ended.
     /// Checked on backends that revoke at logout (``LifecycleModel/endsServerSessions``). (OWASP
     /// ASVS V3.3.1: logout invalidates the session on the server; RFC 7009 §2: token revocation;
     /// RFC 9700 §4.14: a refresh token left alive is the account for whoever holds a copy.)
@@ -238,6 +240,46 @@ public enum Catalogue {
                     if after.contains(where: { $0.refreshToken == entry.refreshToken && $0.rounds > entry.rounds }) { continue }
                     if !after.contains(where: { $0.refreshToken == entry.refreshToken }) { continue }  // Settled or reported.
                     return "\(t.move.event.isLaunch ? "the launch" : "the logout") did not try again the revocation the vault owes (\(entry))"
+                }
+                return nil
+            })
+    }
+
+    /// An owed revocation counts only the rounds that ended: each time the vault stores what it
+    /// owes, a debt's count of failed rounds is at most what it stored before (its renewed
+    /// token's, after a renewal) plus one, and one more only in a step that ended a round of it
+    /// as the server's part shows (``SourceRules/endsRound(of:answered:reply:sent:windows:at:)``).
+    /// A client that counted a round it did not try would spend its policy's rounds early, and
+    /// "no server session outlives a logout", which lets the token go at the last round, would
+    /// take its word. (OWASP ASVS V3.3.1; RFC 7009 §2.)
+    public static func owedRoundsCounted<M>() -> Invariant<M> {
+        Invariant(
+            "an owed revocation counts only rounds that ended", source: "OWASP ASVS V3.3.1; RFC 7009 §2",
+            .step { t in
+                guard let stored = t.effects.lazy.compactMap(\.persistedOwedRevocations).last, !stored.isEmpty else { return nil }
+                let before = t.before.world.owedRevocations
+                var reply: Reply?
+                var renewed: (from: RefreshToken, to: RefreshToken)?
+                if case .reply(_, let answer, _) = t.move.event {
+                    reply = answer
+                    if case .refreshed(let tokens) = answer, let from = t.answered?.request.refreshToken, let to = tokens.refreshToken {
+                        renewed = (from, to)
+                    }
+                }
+                // The windows the step saw: a relaunch forgets the server's waits, as the client does.
+                let windows = (t.move.event.isLaunch ? [] : t.before.world.history.rateLimits) + t.after.world.history.rateLimits
+                for entry in stored {
+                    let earlier =
+                        before.first { $0.refreshToken == entry.refreshToken }
+                        ?? (renewed?.to == entry.refreshToken ? before.first { $0.refreshToken == renewed?.from } : nil)
+                    let counted = earlier?.rounds ?? 0
+                    guard entry.rounds > counted else { continue }
+                    let ended = [entry.refreshToken, earlier?.refreshToken].compactMap { $0 }.contains { token in
+                        SourceRules.endsRound(of: token, answered: t.answered, reply: reply, sent: t.sent, windows: windows, at: t.after.world.now)
+                    }
+                    if entry.rounds == counted + 1, ended { continue }
+                    return "the vault counts \(entry.rounds) failed round(s) of an owed revocation it counted \(counted) of before, "
+                        + (ended ? "one more than this step ended" : "in a step that ended none")
                 }
                 return nil
             })

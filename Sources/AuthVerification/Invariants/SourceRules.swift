@@ -85,6 +85,29 @@ public enum SourceRules {
         }
     }
 
+    // MARK: Server sign-out
+
+    /// Whether a step ended a round of the server sign-out of `token` (RFC 7009 §2: the client
+    /// asks, the server answers), judged from what the server did, never from the client's own
+    /// count:
+    /// - the step answered a request that presented the token (`answered`, with `reply`), and
+    ///   sent nothing that presents it or the successor a renewal answered: no retry, no
+    ///   revocation after the renewal, so the round is over; or
+    /// - a window the server set on the sign-out endpoints (`APIRequest.signOutEndpoints`) is open
+    ///   at `now` among `windows`, and nothing that presents the token leaves: the client holds
+    ///   the round's request back and answers it with the server's 429 itself (RFC 6585 §4).
+    ///
+    /// A round that only lost its requests to a relaunch did not end: the server answered none.
+    @inlinable public static func endsRound(
+        of token: RefreshToken, answered: Exchange?, reply: Reply?, sent: [APIRequest], windows: [RateLimitWindow], at now: Instant
+    ) -> Bool {
+        var successor: RefreshToken?
+        if case .refreshed(let tokens)? = reply { successor = tokens.refreshToken }
+        if sent.contains(where: { $0.refreshToken == token || ($0.refreshToken != nil && $0.refreshToken == successor) }) { return false }
+        if answered?.request.refreshToken == token { return true }
+        return windows.contains { window in window.until > now && APIRequest.signOutEndpoints.contains(window.endpoint) }
+    }
+
     // MARK: Input
 
     /// NIST SP 800-63B §5.1.1.2, and the password rule of every API document that sets one: at

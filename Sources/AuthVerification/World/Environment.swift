@@ -437,16 +437,16 @@ extension Survey {
         // Reported to the app as final, the kit asks no more of the client: for the token the answer
         // was about when the server refused the revocation (or at the logout itself, when the
         // server's 429 holds the request back), and for each owed revocation this step dropped from
-        // the vault whose round this step ended (its last round failed: the rounds are the client's
-        // to bound) or that a new session made moot. A round that only failed to reach the server
-        // must leave its token owed.
+        // the vault whose last round this step ended (the client's policy's rounds, each counted
+        // in a step that ended one: ``Catalogue/owedRoundsCounted()``) or that a new session made
+        // moot. A round that only failed to reach the server must leave its token owed.
         if let failure = effects.lazy.compactMap(\.unconfirmedServerSessionFailure).first {
             if !SourceRules.environmentFailed(failure), let token = answered?.request.refreshToken ?? loggedOut {
                 world.history.liveAfterLogout.removeAll { $0 == token }
             }
             if let owed = effects.lazy.compactMap(\.persistedOwedRevocations).last {
                 for entry in world.owedRevocations where !owed.contains(where: { $0.refreshToken == entry.refreshToken }) {
-                    guard Self.endsRound(of: entry.refreshToken, answered: answered, in: world) || beginsSession(effects) else { continue }
+                    guard endsLastRound(of: entry, answered: answered, move.event, effects, in: world) || beginsSession(effects) else { continue }
                     world.history.liveAfterLogout.removeAll { $0 == entry.refreshToken }
                 }
             }
@@ -455,19 +455,22 @@ extension Survey {
         return (world, effects, answered)
     }
 
-    /// Whether a step can have ended a round of the revocation of `token` the vault owed, judged
-    /// from what the server did, not from the client's list: the step answered a request that
-    /// presented the token (its revocation, or the refresh that renews the pair to revoke with),
-    /// or a window the server set on those endpoints is open, in which the client holds the
-    /// round's request back and answers it with the server's 429 itself (without that half, the
-    /// mutant table's `session.rotating` with a 300 s 429 breaks "no server session outlives a
-    /// logout"). A debt dropped in any other step was given up untried, and its token stays live,
-    /// except where a new session began that revoking it would end (``beginsSession(_:)``).
-    @inlinable static func endsRound(of token: RefreshToken, answered: Exchange?, in world: World<Machine>) -> Bool {
-        if answered?.request.refreshToken == token { return true }
-        return world.history.rateLimits.contains { window in
-            window.until > world.now && APIRequest.signOutEndpoints.contains(window.endpoint)
-        }
+    /// Whether a step ended the last round of `entry`, a revocation the vault owed: the server's
+    /// part ended a round (``SourceRules/endsRound(of:answered:reply:sent:windows:at:)``: it
+    /// answered the token's request, or its 429 window on the sign-out endpoints held the request
+    /// back), and the rounds the vault counted before it, with this one, reach the client's
+    /// policy's (``ReplyCatalogue/revocationRounds``). A debt dropped in any other step was given
+    /// up untried or early, and its token stays live, except where a new session began that
+    /// revoking it would end (``beginsSession(_:)``).
+    @inlinable func endsLastRound(
+        of entry: OwedRevocation, answered: Exchange?, _ event: Machine.Event, _ effects: [AuthEffect], in world: World<Machine>
+    ) -> Bool {
+        guard entry.rounds + 1 >= replies.revocationRounds else { return false }
+        var reply: Reply?
+        if case .reply(_, let answer, _) = event { reply = answer }
+        return SourceRules.endsRound(
+            of: entry.refreshToken, answered: answered, reply: reply, sent: effects.compactMap(\.sentRequest),
+            windows: world.history.rateLimits, at: world.now)
     }
 
     /// Whether a step's effects begin a session where the server's revocation ends every session
@@ -764,6 +767,12 @@ extension AuthEffect {
     @inlinable var isSignIn: Bool {
         if case .emit(.signedIn) = self { return true }
         return false
+    }
+
+    /// The request this effect sends, if it sends one.
+    @inlinable var sentRequest: APIRequest? {
+        if case .send(_, let request) = self { return request }
+        return nil
     }
 
     /// The owed revocations this effect stores in the vault, if it stores them.

@@ -64,6 +64,13 @@ public struct ReplyCatalogue: Hashable, Sendable {
     /// revocation it owes when a new session of the user begins, which the revocation would end
     /// too (``Catalogue/noOrphanedServerSession()``).
     public var revocationEndsEverySession = false
+    /// The rounds the client's policy gives a revocation it owes before it reports the server
+    /// session unconfirmed (`SessionPolicy.revocationRounds`; 2, its least and its default, unless
+    /// the lifecycle says otherwise): the kit lets a logged-out token go with a dropped debt only
+    /// at the round that reaches it (``Catalogue/noOrphanedServerSession()``), each round counted
+    /// where it ended (``Catalogue/owedRoundsCounted()``). Not the server's answer, but what the
+    /// kit holds the client's answers to.
+    public var revocationRounds = 2
     /// The ID tokens an OpenID Connect token endpoint answers a code exchange with, each in a
     /// grant of its own (`nil`: a grant without one). By default none: a model of OpenID Connect
     /// sign-in names the claims, right for one attempt and wrong in each way the client must

@@ -102,6 +102,15 @@ enum Broken {
         return effects + [.persistOwedRevocations(requests.owedRevocations), .emit(.serverSessionNotConfirmed(.network))]
     }
 
+    /// A failed round is counted twice: the logout's own round, failing, stores two failed rounds
+    /// of the debt, so the next round, the first the vault owes, is already its last.
+    static let owedRoundCountedTwice = Mutant<SignInSession>(SmallModels.owing) { base, phase, event, requests in
+        let effects = base.step(&phase, event, &requests)
+        guard effects.contains(where: \.isOwedPersist), requests.owedRevocations.contains(where: { $0.rounds == 1 }) else { return effects }
+        for owed in requests.owedRevocations where owed.rounds == 1 { requests.owe(owed.refreshToken, rounds: 2) }
+        return effects.map { $0.isOwedPersist ? .persistOwedRevocations(requests.owedRevocations) : $0 }
+    }
+
     // MARK: Refresh
 
     /// A token rejected while a refresh is under way starts a second refresh instead of joining it.

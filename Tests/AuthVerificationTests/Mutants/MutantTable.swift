@@ -191,6 +191,10 @@ enum MutantTable {
         MutantCase(
             "an owed revocation is tried again at each launch and logout", shortest: 5, "launchForgetsTheOwedRevocation",
             Broken.launchForgetsTheOwedRevocation, under: .owingSession),
+        // Sign in (2), log out (1), the revoke lost (1): one round failed, two stored.
+        MutantCase(
+            "an owed revocation counts only rounds that ended", shortest: 4, "owedRoundCountedTwice", Broken.owedRoundCountedTwice,
+            under: .owingSession),
         // Sign in (2), log out (1), the revoke lost (1): owed; relaunch (1), the owed token stored as
         // credentials while signed out (and the next launch restores from it: its refresh, which
         // ends a logged-out session, then persists the pair it brings back).

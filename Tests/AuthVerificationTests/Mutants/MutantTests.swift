@@ -89,6 +89,40 @@ struct MutantTests {
         #expect(Set(report.violations.map(\.invariant)) == [invariant], "\(report.violations)")
     }
 
+    /// The kit holds a client to its policy's rounds (`ReplyCatalogue.revocationRounds`, which
+    /// `SessionLifecycle.shape` derives): a dropped debt lets its token go only at the round that
+    /// reaches them. It once trusted the client to have spent them, so a client set for three
+    /// rounds that gave up after two passed. Here the reducer spends two while the kit is told the
+    /// policy gives three; told two, the same reducer holds. (The count it reads from the vault is
+    /// checked where it is stored: the table's `owedRoundCountedTwice`.)
+    @Test("a client that gives an owed revocation up before its policy's last round breaks 'no server session outlives a logout'")
+    func owedGivenUpEarly() {
+        let invariant = "no server session outlives a logout"
+        var model = SmallModels.OwingSession()("session.owing", SmallModels.owing)
+        #expect(model.replies.revocationRounds == 2)
+        let held = Explorer.explore(model)
+        #expect(held.complete && held.violations.isEmpty, "\(held.states) states; \(held.violations)")
+        model.replies.revocationRounds = 3
+        let report = Explorer.explore(model, limits: ExplorationLimits(maxStates: 200_000, maxDepth: 8, keepGoing: true))
+        // Sign in (2), log out (1), the revoke lost (1): owed; relaunch (1), the renewal lost (1):
+        // given up at the second round of three.
+        #expect(report.violations.first { $0.invariant == invariant }?.trace.count == 6, "\(report.violations)")
+        #expect(Set(report.violations.map(\.invariant)) == [invariant], "\(report.violations)")
+        // A client that does spend three, its model derived from it, holds: each round counted
+        // where it ended, the third the last.
+        let threeRounds = SmallModels.SignInSession(
+            entry: PasswordSignIn(identifiers: .username),
+            session: SessionLifecycle(
+                policy: SessionPolicy(
+                    refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
+                    revokesOnLogout: true, serverSignOutAttempts: 1, revocationRounds: 3)))
+        var spending = SmallModels.OwingSession()("session.owing.threeRounds", threeRounds)
+        threeRounds.session.shape(&spending.replies)
+        #expect(spending.replies.revocationRounds == 3)
+        let spent = Explorer.explore(spending)
+        #expect(spent.complete && spent.violations.isEmpty, "\(spent.states) states; \(spent.violations)")
+    }
+
     /// Where the server's revocation ends every session of the user (Hero365), the client gives up
     /// what it owes, reported, when a new session begins: revoking would end that session too. The
     /// kit allows that drop only where its model of the server says the revocation is so
