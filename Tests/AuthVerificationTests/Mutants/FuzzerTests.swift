@@ -67,6 +67,7 @@ struct FuzzerTests {
         PlantedBug("attemptsNeverCounted", finds: (14_756_885_204_272_950_298, 187, "[i0, a0.0, i5, a0.1, i5, a0.1, i5, a0.1, i5]")),
         PlantedBug("logoutForgetsTheServerSession", finds: (9_787_556_957_362_567_149, 33, "[i0, a0.0, i3, a0.0]")),
         PlantedBug("launchForgetsTheOwedRevocation", finds: (2_391_692_944_521_381_618, 80, "[i0, a0.0, i2, a0.2, L0]")),
+        PlantedBug("owedRoundCountedTwice", finds: (1_341_414_211_606_222_565, 174, "[i0, a0.0, i2, a0.2]")),
         PlantedBug("owedTokenStored", finds: (2_391_692_944_521_381_618, 80, "[i0, a0.0, i2, a0.2, L0]")),
         PlantedBug("wrongPasswordTakenForTheToken", finds: (215_257_171_053_725_331, 150, "[i0, a0.0, i10, a0.1]")),
         PlantedBug("sessionKeptAfterPasswordChange", finds: (10_466_325_215_049_868_049, 56, "[i0, a0.0, i10, a0.0]")),
