@@ -279,7 +279,7 @@ public enum Catalogue {
                     }
                     if entry.rounds == counted + 1, ended { continue }
                     return "the vault counts \(entry.rounds) failed round(s) of an owed revocation it counted \(counted) of before, "
-                        + (ended ? "one more than this step ended" : "in a step that ended none")
+                        + (ended ? "though this step ended one round" : "in a step that ended none of its rounds")
                 }
                 return nil
             })
