@@ -98,6 +98,8 @@ public enum SourceRules {
     ///   the round's request back and answers it with the server's 429 itself (RFC 6585 §4).
     ///
     /// A round that only lost its requests to a relaunch did not end: the server answered none.
+    /// Without the second half, the mutant table's `session.rotating`, answered a 429 with a
+    /// 300-second wait, breaks "no server session outlives a logout": its rounds end in the wait.
     @inlinable public static func endsRound(
         of token: RefreshToken, answered: Exchange?, reply: Reply?, sent: [APIRequest], windows: [RateLimitWindow], at now: Instant
     ) -> Bool {

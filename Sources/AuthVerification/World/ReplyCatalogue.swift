@@ -67,7 +67,7 @@ public struct ReplyCatalogue: Hashable, Sendable {
     /// The rounds the client's policy gives a revocation it owes before it reports the server
     /// session unconfirmed (`SessionPolicy.revocationRounds`; 2, its least and its default, unless
     /// the lifecycle says otherwise): the kit lets a logged-out token go with a dropped debt only
-    /// at the round that reaches it (``Catalogue/noOrphanedServerSession()``), each round counted
+    /// at the last of them (``Catalogue/noOrphanedServerSession()``), each round counted
     /// where it ended (``Catalogue/owedRoundsCounted()``). Not the server's answer, but what the
     /// kit holds the client's answers to.
     public var revocationRounds = 2

@@ -90,8 +90,8 @@ struct MutantTests {
     }
 
     /// The kit holds a client to its policy's rounds (`ReplyCatalogue.revocationRounds`, which
-    /// `SessionLifecycle.shape` derives): a dropped debt lets its token go only at the round that
-    /// reaches them. It once trusted the client to have spent them, so a client set for three
+    /// `SessionLifecycle.shape` derives): a dropped debt lets its token go only at the last of
+    /// them. It once trusted the client to have spent them, so a client set for three
     /// rounds that gave up after two passed. Here the reducer spends two while the kit is told the
     /// policy gives three; told two, the same reducer holds. (The count it reads from the vault is
     /// checked where it is stored: the table's `owedRoundCountedTwice`.)
