@@ -258,13 +258,9 @@ public enum Catalogue {
             .step { t in
                 guard let stored = t.effects.lazy.compactMap(\.persistedOwedRevocations).last, !stored.isEmpty else { return nil }
                 let before = t.before.world.owedRevocations
-                var reply: Reply?
                 var renewed: (from: RefreshToken, to: RefreshToken)?
-                if case .reply(_, let answer, _) = t.move.event {
-                    reply = answer
-                    if case .refreshed(let tokens) = answer, let from = t.answered?.request.refreshToken, let to = tokens.refreshToken {
-                        renewed = (from, to)
-                    }
+                if case .refreshed(let tokens)? = t.reply, let from = t.answered?.request.refreshToken, let to = tokens.refreshToken {
+                    renewed = (from, to)
                 }
                 // The windows the step saw: a relaunch forgets the server's waits, as the client does.
                 let windows = (t.move.event.isLaunch ? [] : t.before.world.history.rateLimits) + t.after.world.history.rateLimits
@@ -275,7 +271,7 @@ public enum Catalogue {
                     let counted = earlier?.rounds ?? 0
                     guard entry.rounds > counted else { continue }
                     let ended = [entry.refreshToken, earlier?.refreshToken].compactMap { $0 }.contains { token in
-                        SourceRules.endsRound(of: token, answered: t.answered, reply: reply, sent: t.sent, windows: windows, at: t.after.world.now)
+                        SourceRules.endsRound(of: token, answered: t.answered, reply: t.reply, sent: t.sent, windows: windows, at: t.after.world.now)
                     }
                     if entry.rounds == counted + 1, ended { continue }
                     return "the vault counts \(entry.rounds) failed round(s) of an owed revocation it counted \(counted) of before, "

@@ -24,9 +24,7 @@ public final class Transition<Machine: Lifecycle>: Sendable {
         self.effects = effects
         self.after = after
         self.answered = answered
-        var sent: [APIRequest] = []
-        for effect in effects { if case .send(_, let request) = effect { sent.append(request) } }
-        self.sent = sent
+        self.sent = effects.compactMap(\.sentRequest)
     }
 
     /// Whether the event answers a request the state still considered current.

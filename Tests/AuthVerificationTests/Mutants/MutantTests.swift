@@ -110,12 +110,7 @@ struct MutantTests {
         #expect(Set(report.violations.map(\.invariant)) == [invariant], "\(report.violations)")
         // A client that does spend three, its model derived from it, holds: each round counted
         // where it ended, the third the last.
-        let threeRounds = SmallModels.SignInSession(
-            entry: PasswordSignIn(identifiers: .username),
-            session: SessionLifecycle(
-                policy: SessionPolicy(
-                    refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
-                    revokesOnLogout: true, serverSignOutAttempts: 1, revocationRounds: 3)))
+        let threeRounds = SmallModels.owing(revocationRounds: 3)
         var spending = SmallModels.OwingSession()("session.owing.threeRounds", threeRounds)
         threeRounds.session.shape(&spending.replies)
         #expect(spending.replies.revocationRounds == 3)
@@ -133,12 +128,7 @@ struct MutantTests {
     )
     func debtGivenUpAtSignIn() {
         let invariant = "no server session outlives a logout"
-        let machine = SmallModels.SignInSession(
-            entry: PasswordSignIn(identifiers: .username),
-            session: SessionLifecycle(
-                policy: SessionPolicy(
-                    refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
-                    revokesOnLogout: true, serverSignOutAttempts: 1, revocationRounds: 2, revocationEndsEverySession: true)))
+        let machine = SmallModels.owing(revocationEndsEverySession: true)
         var model = SmallModels.OwingSession()("session.owing.everySession", machine)
         model.replies.revocationEndsEverySession = true
         let held = Explorer.explore(model)

@@ -57,12 +57,19 @@ enum SmallModels {
     /// ``rotating`` whose server sign-out gives up after one send: a logout that cannot reach the
     /// server owes its revocation at once, and the next launch, logout or sign-in tries it again
     /// (two rounds in all).
-    static let owing = SignInSession(
-        entry: PasswordSignIn(identifiers: .username),
-        session: SessionLifecycle(
-            policy: SessionPolicy(
-                refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
-                revokesOnLogout: true, serverSignOutAttempts: 1, revocationRounds: 2)))
+    static let owing = owing()
+
+    /// ``owing`` with `revocationRounds` rounds, and a revocation that ends every session of the
+    /// user when `revocationEndsEverySession` (Hero365's).
+    static func owing(revocationRounds: Int = 2, revocationEndsEverySession: Bool = false) -> SignInSession {
+        SignInSession(
+            entry: PasswordSignIn(identifiers: .username),
+            session: SessionLifecycle(
+                policy: SessionPolicy(
+                    refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
+                    revokesOnLogout: true, serverSignOutAttempts: 1, revocationRounds: revocationRounds,
+                    revocationEndsEverySession: revocationEndsEverySession)))
+    }
 
     /// A session without refresh whose token expiry is known (Subspace's), with Anonymous Wall's
     /// password steps (a grant may say the password is not set yet).
