@@ -229,7 +229,7 @@ public enum Catalogue {
                 let inFlight: [RefreshToken]
                 if case .launched(.none, let read, _) = t.move.event {
                     (owed, inFlight) = (read, [])  // A relaunch ended whatever was in flight.
-                } else if t.before.isSignedIn, t.effects.contains(.emit(.signedOut(.userRequested))) {
+                } else if t.before.isSignedIn, t.effects.contains(where: \.isLogout) {
                     (owed, inFlight) = (t.before.world.owedRevocations, t.before.world.network.compactMap(\.request.refreshToken))
                 } else {
                     return nil
@@ -730,14 +730,16 @@ public enum Catalogue {
     /// secret exactly when the other shows its renamed counterpart.
     public static func noSecretInDescriptions<M>() -> Invariant<M> {
         let scanner = LeakScanner<StateLeakKey>()
+        // `String(reflecting:)` is the description itself unless the type has a debug one: asked of
+        // the type once, not of each state (a conformance lookup each time).
+        let debugDescribed = M.State.self is any CustomDebugStringConvertible.Type
         return Invariant(
             "no secret in any description", source: "OWASP MASVS-STORAGE-2; VynqTalk's API document, Requirement 8",
             .state { s in
                 scanner.learn(s.secrets)
                 let inState = scanner.leak(.state(s.stateFingerprint)) { _ in
                     let state = s.world.state
-                    // `String(reflecting:)` is the description itself unless the type has a debug one.
-                    let debug = (state as Any) is any CustomDebugStringConvertible ? [String(reflecting: state)] : []
+                    let debug = debugDescribed ? [String(reflecting: state)] : []
                     return ([String(describing: state)] + debug, [])
                 }
                 // Many states share their requests in flight and vault: each pair is described once

@@ -428,7 +428,7 @@ extension Survey {
         }
         let effects = machine.reduce(&world.state, move.event)
         var loggedOut: RefreshToken?
-        if endsServerSessions, effects.contains(.emit(.signedOut(.userRequested))),
+        if endsServerSessions, effects.contains(where: \.isLogout),
             let token = snapshot.sessionCredentials?.refreshToken, !world.history.liveAfterLogout.contains(token)
         {
             world.history.liveAfterLogout.append(token)  // A logout: this session's refresh token must end on the server.
@@ -766,6 +766,12 @@ extension AuthEffect {
     /// (`AuthOutcome.signedIn` is said for each).
     @inlinable var isSignIn: Bool {
         if case .emit(.signedIn) = self { return true }
+        return false
+    }
+
+    /// Whether this effect tells the app the user logged out (`AuthOutcome.signedOut(.userRequested)`).
+    @inlinable var isLogout: Bool {
+        if case .emit(.signedOut(.userRequested)) = self { return true }
         return false
     }
 
