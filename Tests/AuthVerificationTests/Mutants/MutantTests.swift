@@ -110,7 +110,7 @@ struct MutantTests {
         #expect(Set(report.violations.map(\.invariant)) == [invariant], "\(report.violations)")
         // A client that does spend three, its model derived from it, holds: each round counted
         // where it ended, the third the last.
-        let threeRounds = SmallModels.owing(revocationRounds: 3)
+        let threeRounds = SmallModels.rotating(revocationRounds: 3)
         var spending = SmallModels.OwingSession()("session.owing.threeRounds", threeRounds)
         threeRounds.session.shape(&spending.replies)
         #expect(spending.replies.revocationRounds == 3)
@@ -128,7 +128,7 @@ struct MutantTests {
     )
     func debtGivenUpAtSignIn() {
         let invariant = "no server session outlives a logout"
-        let machine = SmallModels.owing(revocationEndsEverySession: true)
+        let machine = SmallModels.rotating(revocationEndsEverySession: true)
         var model = SmallModels.OwingSession()("session.owing.everySession", machine)
         model.replies.revocationEndsEverySession = true
         let held = Explorer.explore(model)

@@ -28,22 +28,26 @@ enum SmallModels {
     /// server sign-out gets one send per round and two rounds, the fewest the policy allows: each
     /// more multiplies the states (Everday's three sends, with two rounds, take the model from
     /// 4,257 states to 14,504; with three rounds, to 82,254, two minutes of a debug build).
-    static let rotating = SignInSession(
-        entry: PasswordSignIn(identifiers: .username),
-        session: SessionLifecycle(
-            policy: SessionPolicy(
-                refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
-                revokesOnLogout: true, serverSignOutAttempts: 1, revocationRounds: 2)))
+    static let rotating = rotating()
+
+    /// ``rotating`` with its options: a password change the server ends every session at
+    /// (`changesPassword`), `revocationRounds` rounds, and a revocation that ends every session of
+    /// the user (`revocationEndsEverySession`, Hero365's).
+    static func rotating(changesPassword: Bool = false, revocationRounds: Int = 2, revocationEndsEverySession: Bool = false)
+        -> SignInSession
+    {
+        SignInSession(
+            entry: PasswordSignIn(identifiers: .username),
+            session: SessionLifecycle(
+                policy: SessionPolicy(
+                    refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
+                    revokesOnLogout: true, supportsPasswordChange: changesPassword, passwordChangeEndsSessions: changesPassword,
+                    serverSignOutAttempts: 1, revocationRounds: revocationRounds, revocationEndsEverySession: revocationEndsEverySession)))
+    }
 
     /// ``rotating`` with Everday's deployed password change: a change the server accepts ends
     /// every session of the user, so the session ends cleanly.
-    static let changing = SignInSession(
-        entry: PasswordSignIn(identifiers: .username),
-        session: SessionLifecycle(
-            policy: SessionPolicy(
-                refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
-                revokesOnLogout: true, supportsPasswordChange: true, passwordChangeEndsSessions: true, serverSignOutAttempts: 1,
-                revocationRounds: 2)))
+    static let changing = rotating(changesPassword: true)
 
     /// Hero365's rotating session, restored at launch by asking who the token belongs to, with
     /// Everday's account deletion.
@@ -54,22 +58,10 @@ enum SmallModels {
                 refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .fetchCurrentUser,
                 supportsAccountDeletion: true)))
 
-    /// ``rotating`` whose server sign-out gives up after one send: a logout that cannot reach the
-    /// server owes its revocation at once, and the next launch, logout or sign-in tries it again
-    /// (two rounds in all).
-    static let owing = owing()
-
-    /// ``owing`` with `revocationRounds` rounds, and a revocation that ends every session of the
-    /// user when `revocationEndsEverySession` (Hero365's).
-    static func owing(revocationRounds: Int = 2, revocationEndsEverySession: Bool = false) -> SignInSession {
-        SignInSession(
-            entry: PasswordSignIn(identifiers: .username),
-            session: SessionLifecycle(
-                policy: SessionPolicy(
-                    refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
-                    revokesOnLogout: true, serverSignOutAttempts: 1, revocationRounds: revocationRounds,
-                    revocationEndsEverySession: revocationEndsEverySession)))
-    }
+    /// ``rotating``, named for the owed-revocation mutants: its server sign-out gets one send a
+    /// round, so a logout that cannot reach the server owes its revocation at once, and the next
+    /// launch, logout or sign-in tries it again (two rounds in all).
+    static let owing = rotating
 
     /// A session without refresh whose token expiry is known (Subspace's), with Anonymous Wall's
     /// password steps (a grant may say the password is not set yet).
