@@ -68,6 +68,34 @@ struct OracleIndependenceTests {
         #expect(SourceRules.environmentFailed(failure) == !refused, "no answer is both the environment failing and a refusal")
     }
 
+    /// A round of a server sign-out ends at a lost request only at its last send
+    /// (`History.roundAttempts` before the step: the sends left, the lost one included), or where
+    /// the server's 429 window on the sign-out endpoints holds the next send back; an answer that
+    /// settles the token, or a 429, ends it at once; a retry sent in the same step never does.
+    @Test("a lost sign-out request ends its round only at the last send, or in the server's 429 window")
+    func roundEnds() {
+        let token = RefreshToken("rt-1")
+        let now = Instant(milliseconds: 1_000)
+        let revoke = Exchange(id: RequestID(2), request: .revoke(token, Bearer(token: AccessToken("at-1"), userID: "u1")), opened: false)
+        let last = [RoundAttempts(refreshToken: token, revoking: true, left: 1)]
+        let oneMore = [RoundAttempts(refreshToken: token, revoking: true, left: 2)]
+        let window = [RateLimitWindow(endpoint: "revoke", until: now + .seconds(30))]
+        func ends(_ reply: Reply, sent: [APIRequest] = [], windows: [RateLimitWindow] = [], left: [RoundAttempts]) -> Bool {
+            SourceRules.endsRound(of: token, answered: revoke, reply: reply, sent: sent, windows: windows, at: now, attemptsLeft: left)
+        }
+        #expect(ends(.failed(.network), left: last), "the last send lost")
+        #expect(ends(.failed(.network), left: []), "a round the kit did not count (one send a round)")
+        #expect(!ends(.failed(.network), left: oneMore), "a send left")
+        #expect(ends(.failed(.network), windows: window, left: oneMore), "a send left, held back by the server's wait")
+        #expect(!ends(.failed(.network), sent: [revoke.request], left: oneMore), "retried at once")
+        #expect(ends(.failed(.rateLimited(retryAfter: .seconds(30))), left: oneMore), "the server's 429")
+        #expect(ends(.accepted(nil), left: oneMore) && ends(.failed(.forbidden(nil)), left: oneMore), "settled")
+        #expect(SourceRules.retriedInRound(revoke.request, .realtimeClosed), "an answer of another kind is read as malformed")
+        #expect(!SourceRules.retriedInRound(revoke.request, .failed(.unauthorized(nil))), "a refused bearer: renew, not retry")
+        #expect(!SourceRules.retriedInRound(.refresh(token), .failed(.unauthorized(nil))), "a refused renewal shows the token dead")
+        #expect(SourceRules.retriedInRound(.refresh(token), .failed(.timeout)))
+    }
+
     @Test("input rules from their sources, on the boundaries")
     func inputRules() {
         #expect(SourceRules.isPassword("12345678") && !SourceRules.isPassword("1234567"))

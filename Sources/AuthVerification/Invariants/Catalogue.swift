@@ -248,8 +248,9 @@ public enum Catalogue {
     /// An owed revocation counts only the rounds that ended: each time the vault stores what it
     /// owes, a debt's count of failed rounds is at most what it stored before (its renewed
     /// token's, after a renewal) plus one, and one more only in a step that ended a round of it
-    /// as the server's part shows (``SourceRules/endsRound(of:answered:reply:sent:windows:at:)``).
-    /// A client that counted a round it did not try would spend its policy's rounds early, and
+    /// as the server's part shows (``SourceRules/endsRound(of:answered:reply:sent:windows:at:attemptsLeft:)``:
+    /// a lost request ends a round only at the last of the policy's sends).
+    /// A client that counted a round it did not try, or did not finish, would spend its policy's rounds early, and
     /// "no server session outlives a logout", which lets the token go at the last round, would
     /// take its word. (OWASP ASVS V3.3.1; RFC 7009 §2.)
     public static func owedRoundsCounted<M>() -> Invariant<M> {
@@ -271,7 +272,9 @@ public enum Catalogue {
                     let counted = earlier?.rounds ?? 0
                     guard entry.rounds > counted else { continue }
                     let ended = [entry.refreshToken, earlier?.refreshToken].compactMap { $0 }.contains { token in
-                        SourceRules.endsRound(of: token, answered: t.answered, reply: t.reply, sent: t.sent, windows: windows, at: t.after.world.now)
+                        SourceRules.endsRound(
+                            of: token, answered: t.answered, reply: t.reply, sent: t.sent, windows: windows, at: t.after.world.now,
+                            attemptsLeft: t.before.world.history.roundAttempts)
                     }
                     if entry.rounds == counted + 1, ended { continue }
                     return "the vault counts \(entry.rounds) failed round(s) of an owed revocation it counted \(counted) of before, "
@@ -877,6 +880,12 @@ extension APIRequest {
     /// The endpoints (``rateLimitedEndpoint``) a round of a server sign-out sends to: the
     /// revocation, and the refresh that renews the pair to revoke with.
     @inlinable static var signOutEndpoints: [String] { ["revoke", "refresh"] }
+
+    /// Whether this request is a revocation (RFC 7009 §2.1).
+    @inlinable var isRevocation: Bool {
+        if case .revoke = self { return true }
+        return false
+    }
 
     /// The endpoint a 429 to this request limits, by the request's kind; `nil` for the app's own
     /// protected calls and the realtime connection, which the kit does not name.

@@ -92,22 +92,57 @@ public enum SourceRules {
     /// count:
     /// - the step answered a request that presented the token (`answered`, with `reply`), and
     ///   sent nothing that presents it or the successor a renewal answered: no retry, no
-    ///   revocation after the renewal, so the round is over; or
+    ///   revocation after the renewal, so the round is over. Where the answer is a failure the
+    ///   client tries again within the round (``retriedInRound(_:_:)``), only where the request
+    ///   was the round's last send: `attemptsLeft`, the history's ``History/roundAttempts``
+    ///   before the step, gives the token no more sends than that one; or
     /// - a window the server set on the sign-out endpoints (`APIRequest.signOutEndpoints`) is open
     ///   at `now` among `windows`, and nothing that presents the token leaves: the client holds
-    ///   the round's request back and answers it with the server's 429 itself (RFC 6585 §4).
+    ///   the round's request (or its next send) back and answers it with the server's 429 itself
+    ///   (RFC 6585 §4).
     ///
     /// A round that only lost its requests to a relaunch did not end: the server answered none.
-    /// Without the second half, the mutant table's `session.rotating`, answered a 429 with a
-    /// 300-second wait, breaks "no server session outlives a logout": its rounds end in the wait.
+    /// Without the 429 window, a session answered a 429 with a 300-second wait breaks "no server
+    /// session outlives a logout": its rounds end in the wait. Without the sends left, a client
+    /// whose policy gives a round two sends and that gives up after one lost request passes.
     @inlinable public static func endsRound(
-        of token: RefreshToken, answered: Exchange?, reply: Reply?, sent: [APIRequest], windows: [RateLimitWindow], at now: Instant
+        of token: RefreshToken, answered: Exchange?, reply: Reply?, sent: [APIRequest], windows: [RateLimitWindow], at now: Instant,
+        attemptsLeft: [RoundAttempts]
     ) -> Bool {
         var successor: RefreshToken?
         if case .refreshed(let tokens)? = reply { successor = tokens.refreshToken }
         if sent.contains(where: { $0.refreshToken == token || ($0.refreshToken != nil && $0.refreshToken == successor) }) { return false }
-        if answered?.request.refreshToken == token { return true }
+        if let answered, answered.request.refreshToken == token {
+            guard let reply, retriedInRound(answered.request, reply) else { return true }
+            if !attemptsLeft.contains(where: { $0.refreshToken == token && $0.left > 1 }) { return true }
+            // Sends are left: only the server's 429 window, holding the next one back, ends the round.
+        }
         return windows.contains { window in window.until > now && APIRequest.signOutEndpoints.contains(window.endpoint) }
+    }
+
+    /// Whether `reply`, answering a server sign-out's `request` (the renewal of a logged-out pair,
+    /// or its revocation), leaves the round to another send of the same request: the environment
+    /// failing (``environmentFailed(_:)``) or an answer of another kind, which cannot be read as
+    /// either. Not the server's 429, which asks not to be called again so soon (RFC 6585 §4) and
+    /// ends the round at once; not a refused renewal (``refreshRefused(_:)``), which shows the
+    /// token dead; not a renewal, which moves the round on to revoking its successor; and not a
+    /// revocation's acknowledgement (RFC 7009 §2.2: 200 whether or not the token was valid) or
+    /// refusal, which settle it. Any other request is no sign-out's: `false`.
+    public static func retriedInRound(_ request: APIRequest, _ reply: Reply) -> Bool {
+        if case .failed(let failure) = reply {
+            if case .rateLimited = failure { return false }
+            switch request {
+            case .refresh, .revoke: return environmentFailed(failure)
+            default: return false
+            }
+        }
+        switch (request, reply) {
+        case (.refresh, .refreshed): return false
+        case (.refresh, _): return true
+        case (.revoke, .accepted), (.revoke, .user), (.revoke, .pendingApproval), (.revoke, .verificationRequired): return false
+        case (.revoke, _): return true
+        default: return false
+        }
     }
 
     // MARK: Input

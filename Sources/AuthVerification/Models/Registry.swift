@@ -267,6 +267,7 @@ public enum Models {
         replies.failures = [.unauthorized(nil), .forbidden(nil), .rateLimited(retryAfter: .seconds(30)), .network, .malformed]
         replies.revocationEndsEverySession = policy.revocationEndsEverySession
         replies.revocationRounds = policy.revocationRounds
+        replies.revocationAttempts = policy.serverSignOutAttempts
         if backend == .everday {
             // Its deployed server's change-password: a wrong current password, and every refresh token revoked on success.
             replies.passwordStepFailures = [.incorrectPassword(nil)]

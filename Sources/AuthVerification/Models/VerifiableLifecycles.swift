@@ -171,7 +171,7 @@ extension SessionLifecycle: VerifiableLifecycle {
     /// (``Models/tokenLifetime``) when it refreshes; every refresh token revoked by a password
     /// change when the policy says a change ends every session; a revocation that ends every
     /// session when the policy says so; and, where it revokes at logout, the rounds it gives a
-    /// revocation it owes.
+    /// revocation it owes and the sends it gives each round.
     public func shape(_ replies: inout ReplyCatalogue) {
         let refreshTokens: [Bool] =
             switch policy.refresh {
@@ -184,7 +184,10 @@ extension SessionLifecycle: VerifiableLifecycle {
         if refreshPolicyRefreshes { replies.accessLifetime = Models.tokenLifetime }
         if policy.passwordChangeEndsSessions { replies.passwordChangeRevokesRefreshTokens = true }
         if policy.revocationEndsEverySession { replies.revocationEndsEverySession = true }
-        if policy.revokesOnLogout { replies.revocationRounds = policy.revocationRounds }
+        if policy.revokesOnLogout {
+            replies.revocationRounds = policy.revocationRounds
+            replies.revocationAttempts = policy.serverSignOutAttempts
+        }
     }
     /// Without a refresh token, the refresh's cases; with stored tokens trusted, restoring (and,
     /// without a refresh, going offline); the password steps no grant demands.

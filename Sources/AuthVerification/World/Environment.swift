@@ -389,6 +389,7 @@ extension Survey {
             world.history.liveAfterLogout.removeAll { token in !world.owedRevocations.contains { $0.refreshToken == token } }
             world.history.rateLimits = []  // The client's memory of the server's waits is gone; the server answers 429 again.
             world.history.devicePolling = nil  // The device sign-in ended with the process.
+            world.history.roundAttempts = []  // A new process starts each round's sends afresh.
             switch (mode, world.vault) {
             case (0, .unreadable(let credentials)): world.vault = .holds(credentials)
             case (1, .holds(let credentials)): world.vault = .unreadable(credentials)
@@ -434,6 +435,13 @@ extension Survey {
             world.history.liveAfterLogout.append(token)  // A logout: this session's refresh token must end on the server.
             loggedOut = token
         }
+        if endsServerSessions {
+            let listened = answered.flatMap { snapshot.refers(to: $0.id) ? $0 : nil }
+            var reply: Reply?
+            if case .reply(_, let answer, _) = move.event { reply = answer }
+            countRoundAttempts(
+                answered: listened, reply: reply, sent: effects.compactMap(\.sentRequest), inFlight: world.network, in: &world.history)
+        }
         // Reported to the app as final, the kit asks no more of the client: for the token the answer
         // was about when the server refused the revocation (or at the logout itself, when the
         // server's 429 holds the request back), and for each owed revocation this step dropped from
@@ -446,7 +454,8 @@ extension Survey {
             }
             if let owed = effects.lazy.compactMap(\.persistedOwedRevocations).last {
                 for entry in world.owedRevocations where !owed.contains(where: { $0.refreshToken == entry.refreshToken }) {
-                    guard endsLastRound(of: entry, answered: answered, move.event, effects, in: world) || beginsSession(effects) else { continue }
+                    let ended = endsLastRound(of: entry, answered: answered, move.event, effects, in: world, from: snapshot.world)
+                    guard ended || beginsSession(effects) else { continue }
                     world.history.liveAfterLogout.removeAll { $0 == entry.refreshToken }
                 }
             }
@@ -456,21 +465,67 @@ extension Survey {
     }
 
     /// Whether a step ended the last round of `entry`, a revocation the vault owed: the server's
-    /// part ended a round (``SourceRules/endsRound(of:answered:reply:sent:windows:at:)``: it
-    /// answered the token's request, or its 429 window on the sign-out endpoints held the request
-    /// back), and the rounds the vault counted before it, with this one, reach the client's
+    /// part ended a round (``SourceRules/endsRound(of:answered:reply:sent:windows:at:attemptsLeft:)``: it
+    /// answered the token's request, at the round's last send where the answer was a failure the
+    /// client tries again, or its 429 window on the sign-out endpoints held the request back), and the rounds the vault counted before it, with this one, reach the client's
     /// policy's (``ReplyCatalogue/revocationRounds``). A debt dropped in any other step was given
     /// up untried or early, and its token stays live, except where a new session began that
     /// revoking it would end (``beginsSession(_:)``).
     @inlinable func endsLastRound(
-        of entry: OwedRevocation, answered: Exchange?, _ event: Machine.Event, _ effects: [AuthEffect], in world: World<Machine>
+        of entry: OwedRevocation, answered: Exchange?, _ event: Machine.Event, _ effects: [AuthEffect], in world: World<Machine>,
+        from before: World<Machine>
     ) -> Bool {
         guard entry.rounds + 1 >= replies.revocationRounds else { return false }
         var reply: Reply?
         if case .reply(_, let answer, _) = event { reply = answer }
         return SourceRules.endsRound(
             of: entry.refreshToken, answered: answered, reply: reply, sent: effects.compactMap(\.sentRequest),
-            windows: world.history.rateLimits, at: world.now)
+            windows: world.history.rateLimits, at: world.now, attemptsLeft: before.history.roundAttempts)
+    }
+
+    /// Counts the sends each round of a server sign-out has left (``History/roundAttempts``),
+    /// where the client's policy gives a round more than one (``ReplyCatalogue/revocationAttempts``):
+    /// each request in flight (`inFlight`, and those `sent`) that presents a logged-out session's
+    /// refresh token has its round's count, the policy's sends at first; the retry of the request
+    /// this step answered (`answered`, listened to, with `reply`) with a failure the client tries
+    /// again (``SourceRules/retriedInRound(_:_:)``) has one send fewer than it had. A token with
+    /// no such request in flight has no count: its round is over, or waits for the next.
+    @inlinable func countRoundAttempts(
+        answered: Exchange?, reply: Reply?, sent: [APIRequest], inFlight: [Exchange], in history: inout History
+    ) {
+        guard replies.revocationAttempts > 1, !history.liveAfterLogout.isEmpty || !history.roundAttempts.isEmpty else { return }
+        var retried: RoundAttempts?
+        if let answered, let token = answered.request.refreshToken {
+            if let reply, SourceRules.retriedInRound(answered.request, reply) {
+                let counted = history.roundAttempts.first { $0.refreshToken == token && $0.revoking == answered.request.isRevocation }
+                let left = (counted?.left ?? replies.revocationAttempts) - 1
+                if left > 0 { retried = RoundAttempts(refreshToken: token, revoking: answered.request.isRevocation, left: left) }
+            }
+            history.roundAttempts.removeAll { $0.refreshToken == token }
+        }
+        for request in sent {
+            guard let token = request.refreshToken, history.liveAfterLogout.contains(token) else { continue }
+            history.roundAttempts.removeAll { $0.refreshToken == token }
+            if let retried, retried.refreshToken == token, retried.revoking == request.isRevocation {
+                history.roundAttempts.append(retried)
+            } else {
+                history.roundAttempts.append(
+                    RoundAttempts(refreshToken: token, revoking: request.isRevocation, left: replies.revocationAttempts))
+            }
+        }
+        // A request in flight the round took over (a refresh under way at the logout) counts as its first send.
+        for exchange in inFlight {
+            guard let token = exchange.request.refreshToken, history.liveAfterLogout.contains(token),
+                !history.roundAttempts.contains(where: { $0.refreshToken == token })
+            else { continue }
+            history.roundAttempts.append(
+                RoundAttempts(refreshToken: token, revoking: exchange.request.isRevocation, left: replies.revocationAttempts))
+        }
+        history.roundAttempts.removeAll { attempts in
+            !history.liveAfterLogout.contains(attempts.refreshToken)
+                || !(sent.contains { $0.refreshToken == attempts.refreshToken }
+                    || inFlight.contains { $0.request.refreshToken == attempts.refreshToken })
+        }
     }
 
     /// Whether a step's effects begin a session where the server's revocation ends every session

@@ -71,6 +71,13 @@ public struct ReplyCatalogue: Hashable, Sendable {
     /// where it ended (``Catalogue/owedRoundsCounted()``). Not the server's answer, but what the
     /// kit holds the client's answers to.
     public var revocationRounds = 2
+    /// The sends the client's policy gives each round of a server sign-out before the round counts
+    /// as failed (`SessionPolicy.serverSignOutAttempts`; 1, the fewest, unless the lifecycle says
+    /// otherwise): a round whose request met a failure the client tries again (a lost request, a
+    /// timeout, a 5xx, a malformed answer) ends only when that many answers in a row were such
+    /// failures (``SourceRules/endsRound(of:answered:reply:sent:windows:at:attemptsLeft:)``), or at
+    /// the server's 429. A client that gives up after fewer spends its rounds on one lost request.
+    public var revocationAttempts = 1
     /// The ID tokens an OpenID Connect token endpoint answers a code exchange with, each in a
     /// grant of its own (`nil`: a grant without one). By default none: a model of OpenID Connect
     /// sign-in names the claims, right for one attempt and wrong in each way the client must

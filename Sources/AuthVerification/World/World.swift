@@ -100,6 +100,13 @@ public struct History: Hashable, Sendable {
     /// answered: the device code it issued last, its interval and when the last poll left. Forgotten
     /// once the codes have expired, when a session begins and at a relaunch.
     public var devicePolling: DevicePolling?
+    /// For each refresh token of a logged-out session with a request in flight to end it, the
+    /// sends its round has left, that one included (``RoundAttempts``), where the client's policy
+    /// gives a round more than one (``ReplyCatalogue/revocationAttempts``): a round ends on a
+    /// failure the client tries again (``SourceRules/retriedInRound(_:_:)``) only at its last send
+    /// (``SourceRules/endsRound(of:answered:reply:sent:windows:at:attemptsLeft:)``). Forgotten once
+    /// no request presents the token any more, with the token, and at a relaunch.
+    public var roundAttempts: [RoundAttempts] = []
 
     /// Creates an empty history.
     @inlinable public init() {}
@@ -109,6 +116,26 @@ public struct History: Hashable, Sendable {
     @inlinable public func endsLoggedOutSession(_ request: APIRequest) -> Bool {
         guard !liveAfterLogout.isEmpty, let token = request.refreshToken else { return false }
         return liveAfterLogout.contains(token)
+    }
+}
+
+/// The sends a server sign-out's round has left for one refresh token, the one in flight
+/// included (``History/roundAttempts``): the client's policy gives a round
+/// ``ReplyCatalogue/revocationAttempts`` sends of one request, and each answer it tries again
+/// spends one.
+public struct RoundAttempts: Hashable, Sendable {
+    /// The refresh token the requests presented.
+    public var refreshToken: RefreshToken
+    /// Whether they were revocations; otherwise renewals of the pair to revoke with.
+    public var revoking: Bool
+    /// The sends left, the one in flight included: 1 while the round's last is in flight.
+    public var left: Int
+
+    /// Memberwise.
+    @inlinable public init(refreshToken: RefreshToken, revoking: Bool, left: Int) {
+        self.refreshToken = refreshToken
+        self.revoking = revoking
+        self.left = left
     }
 }
 
@@ -320,6 +347,15 @@ extension OwedRevocation: Surveyable {
     }
 }
 
+extension RoundAttempts: Surveyable {
+    /// The token, the kind of request, the sends left.
+    @inlinable public func survey(_ s: inout Survey) {
+        s.visit(refreshToken)
+        s.plain(revoking)
+        s.number(left)
+    }
+}
+
 extension VaultContents: Surveyable {
     /// The case and the credentials.
     @inlinable public func survey(_ s: inout Survey) {
@@ -345,6 +381,7 @@ extension History: Surveyable {
         s.visit(intentSet: openIntents)
         s.visit(tokenSet: liveAfterLogout)
         s.visit(tokenSet: revokedRefreshTokens)
+        s.visit(unordered: roundAttempts)
         if let polling = devicePolling {
             s.tag("devicePolling")
             s.visit(polling.deviceCode)

@@ -115,7 +115,35 @@ struct MutantTests {
         threeRounds.session.shape(&spending.replies)
         #expect(spending.replies.revocationRounds == 3)
         let spent = Explorer.explore(spending)
-        #expect(spent.complete && spent.violations.isEmpty, "\(spent.states) states; \(spent.violations)")
+        #expect(spent.complete && spent.violations.isEmpty, "\(spent.states) states, depth \(spent.depth); \(spent.violations)")
+    }
+
+    /// The kit holds each round of a server sign-out to its policy's sends
+    /// (`ReplyCatalogue.revocationAttempts`, which `SessionLifecycle.shape` derives from
+    /// `SessionPolicy.serverSignOutAttempts`): a round ends on a lost request only at its last
+    /// send. It once counted rounds and not the sends in them, so a client set for two sends a
+    /// round that gave up after one passed. Here the reducer sends once a round while the kit is
+    /// told two (told one, as its own policy says, it holds: ``owedGivenUpEarly()``).
+    @Test(
+        "a client that ends a server sign-out's round before its policy's last send breaks 'an owed revocation counts only rounds that ended'"
+    )
+    func roundEndedEarly() {
+        let invariant = "an owed revocation counts only rounds that ended"
+        var model = SmallModels.OwingSession()("session.owing", SmallModels.owing)
+        #expect(model.replies.revocationAttempts == 1)
+        model.replies.revocationAttempts = 2
+        let report = Explorer.explore(model, limits: ExplorationLimits(maxStates: 200_000, maxDepth: 6, keepGoing: true))
+        // Sign in (2), log out (1), the revoke lost (1): owed after one of the round's two sends.
+        #expect(report.violations.first { $0.invariant == invariant }?.trace.count == 4, "\(report.violations)")
+        #expect(Set(report.violations.map(\.invariant)) == [invariant, "no server session outlives a logout"], "\(report.violations)")
+        // A client that does send twice a round, its model derived from it, holds.
+        let retrying = SmallModels.retrying
+        var spending = SmallModels.OwingSession()("session.retrying", retrying)
+        retrying.session.shape(&spending.replies)
+        #expect(spending.replies.revocationAttempts == 2)
+        let spent = Explorer.explore(spending)
+        #expect(spent.violations.isEmpty, "\(spent.states) states, depth \(spent.depth); \(spent.violations)")
+        #expect(spent.complete)
     }
 
     /// Where the server's revocation ends every session of the user (Hero365), the client gives up

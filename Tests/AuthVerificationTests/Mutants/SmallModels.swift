@@ -31,18 +31,19 @@ enum SmallModels {
     static let rotating = rotating()
 
     /// ``rotating`` with its options: a password change the server ends every session at
-    /// (`changesPassword`), `revocationRounds` rounds, and a revocation that ends every session of
-    /// the user (`revocationEndsEverySession`, Hero365's).
-    static func rotating(changesPassword: Bool = false, revocationRounds: Int = 2, revocationEndsEverySession: Bool = false)
-        -> SignInSession
-    {
+    /// (`changesPassword`), `signOutAttempts` sends a round, `revocationRounds` rounds, and a
+    /// revocation that ends every session of the user (`revocationEndsEverySession`, Hero365's).
+    static func rotating(
+        changesPassword: Bool = false, signOutAttempts: Int = 1, revocationRounds: Int = 2, revocationEndsEverySession: Bool = false
+    ) -> SignInSession {
         SignInSession(
             entry: PasswordSignIn(identifiers: .username),
             session: SessionLifecycle(
                 policy: SessionPolicy(
                     refresh: .rotating(margin: .seconds(60), retryLimit: 2, backoff: .seconds(90)), restore: .refresh,
                     revokesOnLogout: true, supportsPasswordChange: changesPassword, passwordChangeEndsSessions: changesPassword,
-                    serverSignOutAttempts: 1, revocationRounds: revocationRounds, revocationEndsEverySession: revocationEndsEverySession)))
+                    serverSignOutAttempts: signOutAttempts, revocationRounds: revocationRounds,
+                    revocationEndsEverySession: revocationEndsEverySession)))
     }
 
     /// ``rotating`` with Everday's deployed password change: a change the server accepts ends
@@ -62,6 +63,9 @@ enum SmallModels {
     /// round, so a logout that cannot reach the server owes its revocation at once, and the next
     /// launch, logout or sign-in tries it again (two rounds in all).
     static let owing = rotating
+
+    /// ``owing`` with two sends a round: a lost request is sent once more before the round fails.
+    static let retrying = rotating(signOutAttempts: 2)
 
     /// A session without refresh whose token expiry is known (Subspace's), with Anonymous Wall's
     /// password steps (a grant may say the password is not set yet).
