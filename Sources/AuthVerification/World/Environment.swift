@@ -465,10 +465,11 @@ extension Survey {
     }
 
     /// Whether a step ended the last round of `entry`, a revocation the vault owed: the server's
-    /// part ended a round (``SourceRules/endsRound(of:answered:reply:sent:windows:at:attemptsLeft:)``: it
-    /// answered the token's request, at the round's last send where the answer was a failure the
-    /// client tries again, or its 429 window on the sign-out endpoints held the request back), and the rounds the vault counted before it, with this one, reach the client's
-    /// policy's (``ReplyCatalogue/revocationRounds``). A debt dropped in any other step was given
+    /// part ended a round (``SourceRules/endsRound(of:answered:reply:sent:windows:at:attemptsLeft:)``:
+    /// it answered the token's request, at the round's last send where the answer was a failure
+    /// the client tries again, or its 429 window on the sign-out endpoints held the request back),
+    /// and the rounds the vault counted before it, with this one, reach the client's policy's
+    /// (``ReplyCatalogue/revocationRounds``). A debt dropped in any other step was given
     /// up untried or early, and its token stays live, except where a new session began that
     /// revoking it would end (``beginsSession(_:)``).
     @inlinable func endsLastRound(
