@@ -141,6 +141,7 @@ enum HandWritten {
             route(OpenIDModel.intents(in: snapshot), app) + route(OpenIDModel.deviceIntents, app)
                 + Menus.session(in: snapshot, callers: 1).map { .session($0) }
         }
+        model.replies.revocationAttempts = 2  // Its policy's two sends a round of the server sign-out.
         model.invariants.append(Catalogue.idTokenForThisClient(issuer: OpenIDModel.issuer, clientID: OpenIDModel.clientID))
         return model
     }
