@@ -56,6 +56,7 @@ struct SurveyTests {
             value: Waiter(request: RequestID(1), intent: IntentID(1)), surveyedFields: 3),
         Shape(name: "CodeIssue", value: CodeIssue(destination: "d", issuedAt: .seconds(1), verifications: 0), surveyedFields: 3),
         Shape(name: "CallSends", value: CallSends(call: IntentID(1), sends: 1), surveyedFields: 2),
+        Shape(name: "RoundAttempts", value: RoundAttempts(refreshToken: RefreshToken("rt"), revoking: false, left: 2), surveyedFields: 3),
         Shape(name: "SessionWithRealtime.Phase", value: SessionWithRealtime.Phase(session: .signedOut, connection: .idle), surveyedFields: 2),
     ]
 

@@ -249,10 +249,10 @@ public enum Catalogue {
     /// owes, a debt's count of failed rounds is at most what it stored before (its renewed
     /// token's, after a renewal) plus one, and one more only in a step that ended a round of it
     /// as the server's part shows (``SourceRules/endsRound(of:answered:reply:sent:windows:at:attemptsLeft:)``:
-    /// a lost request ends a round only at the last of the policy's sends).
-    /// A client that counted a round it did not try, or did not finish, would spend its policy's rounds early, and
-    /// "no server session outlives a logout", which lets the token go at the last round, would
-    /// take its word. (OWASP ASVS V3.3.1; RFC 7009 §2.)
+    /// a lost request ends a round only at the last of the policy's sends). A client that counted
+    /// a round it did not try, or did not finish, would spend its policy's rounds early, and "no
+    /// server session outlives a logout", which lets the token go at the last round, would take
+    /// its word. (OWASP ASVS V3.3.1; RFC 7009 §2.)
     public static func owedRoundsCounted<M>() -> Invariant<M> {
         Invariant(
             "an owed revocation counts only rounds that ended", source: "OWASP ASVS V3.3.1; RFC 7009 §2",

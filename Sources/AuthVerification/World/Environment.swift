@@ -435,7 +435,10 @@ extension Survey {
             world.history.liveAfterLogout.append(token)  // A logout: this session's refresh token must end on the server.
             loggedOut = token
         }
-        if endsServerSessions {
+        // Only where a round has more than one send, and while a logged-out session's token is about.
+        if endsServerSessions, replies.revocationAttempts > 1,
+            !world.history.liveAfterLogout.isEmpty || !world.history.roundAttempts.isEmpty
+        {
             let listened = answered.flatMap { snapshot.refers(to: $0.id) ? $0 : nil }
             var reply: Reply?
             if case .reply(_, let answer, _) = move.event { reply = answer }
@@ -484,8 +487,9 @@ extension Survey {
             windows: world.history.rateLimits, at: world.now, attemptsLeft: before.history.roundAttempts)
     }
 
-    /// Counts the sends each round of a server sign-out has left (``History/roundAttempts``),
-    /// where the client's policy gives a round more than one (``ReplyCatalogue/revocationAttempts``):
+    /// Counts the sends each round of a server sign-out has left (``History/roundAttempts``), where
+    /// the client's policy gives a round more than one (``ReplyCatalogue/revocationAttempts``; the
+    /// caller asks, so that other steps build nothing):
     /// each request in flight (`inFlight`, and those `sent`) that presents a logged-out session's
     /// refresh token has its round's count, the policy's sends at first; the retry of the request
     /// this step answered (`answered`, listened to, with `reply`) with a failure the client tries
@@ -494,7 +498,6 @@ extension Survey {
     @inlinable func countRoundAttempts(
         answered: Exchange?, reply: Reply?, sent: [APIRequest], inFlight: [Exchange], in history: inout History
     ) {
-        guard replies.revocationAttempts > 1, !history.liveAfterLogout.isEmpty || !history.roundAttempts.isEmpty else { return }
         var retried: RoundAttempts?
         if let answered, let token = answered.request.refreshToken {
             if let reply, SourceRules.retriedInRound(answered.request, reply) {
