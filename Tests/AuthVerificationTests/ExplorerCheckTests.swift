@@ -64,4 +64,22 @@ struct ExplorerCheckTests {
         #expect(!onwards.stoppedAtViolation && !onwards.complete)
         #expect(onwards.states == 20_000, "the space has no end: only the state limit stops it")
     }
+
+    @Test("without invariant checks an exploration maps the same graph, claims no invariant and reports no violation")
+    func uncheckedMapsTheSameGraph() {
+        let model = Models.realtime()
+        let checked = Explorer.explore(model)
+        let unchecked = Explorer.explore(model, limits: ExplorationLimits(checksInvariants: false))
+        #expect(checked.complete && unchecked.complete)
+        #expect(unchecked.states == checked.states && unchecked.transitions == checked.transitions && unchecked.depth == checked.depth)
+        #expect(unchecked.edges == checked.edges)
+        #expect(unchecked.statesPerCase == checked.statesPerCase)
+        #expect(checked.invariants == model.invariants.count && unchecked.invariants == 0)
+        #expect(unchecked.verdict.contains("no invariant checked"), "\(unchecked.verdict)")
+
+        let broken = SmallModels.PasswordSignInModel()("unbounded", Self.unboundedAndBroken)
+        #expect(!Explorer.explore(broken, limits: ExplorationLimits(maxStates: 500)).violations.isEmpty)
+        let blind = Explorer.explore(broken, limits: ExplorationLimits(maxStates: 500, checksInvariants: false))
+        #expect(blind.violations.isEmpty && blind.states == 500 && blind.invariants == 0)
+    }
 }

@@ -24,13 +24,21 @@ public struct ExplorationLimits: Hashable, Sendable {
     /// in by one thread in the order a single thread meets it, so states are numbered, and
     /// violations and their shortest traces found, exactly as on one.
     public var threads: Int
+    /// Whether every state and transition is checked against the model's invariants (the
+    /// default). Off, the exploration only maps the state graph, which is all a diagram needs:
+    /// `authflow diagrams` and the tests that compare `StateDiagrams/` with the code draw in about
+    /// two thirds of the time, and the report claims no invariant (``ExplorationReport/invariants``
+    /// is 0, and its verdict says none was checked). The graph is the same either way: a check
+    /// reads a world, it never changes one.
+    public var checksInvariants: Bool
 
     /// Creates limits.
     @inlinable public init(
         maxStates: Int = 5_000_000, maxDepth: Int = 1_000, keepGoing: Bool = false, reduction: Reduction = .symmetric,
-        maxDuration: Duration? = nil, threads: Int = Cores.online
+        maxDuration: Duration? = nil, threads: Int = Cores.online, checksInvariants: Bool = true
     ) {
         self.threads = max(1, threads)
+        self.checksInvariants = checksInvariants
         self.maxStates = maxStates
         self.maxDepth = min(maxDepth, Int(UInt16.max) - 1)
         self.keepGoing = keepGoing
@@ -220,6 +228,7 @@ public struct ExplorationReport: Sendable {
             return "violated: \(names)" + (complete ? "" : "; explored \(states) states to depth \(depth) before stopping")
         }
         if !findings.isEmpty { return "closed: \(states) states to depth \(depth), but \(findings.count) structural finding(s)" }
+        if complete, invariants == 0 { return "closed: \(states) states to depth \(depth); no invariant checked, and the structure is sound" }
         if complete { return "closed: \(states) states to depth \(depth); every invariant holds and the structure is sound" }
         let stopper =
             switch limitReached {
@@ -303,7 +312,7 @@ public enum Explorer {
         self.model = model
         self.limits = limits
         self.found = found
-        self.environment = Environment(model: model, reduction: limits.reduction)
+        self.environment = Environment(model: model, reduction: limits.reduction, checking: limits.checksInvariants)
         let invariants = environment.invariants
         self.invariants = invariants
         self.violations = Array(repeating: nil, count: invariants.count)
@@ -421,7 +430,7 @@ public enum Explorer {
             + MemoryLayout<UInt16>.stride + MemoryLayout<Int32>.stride + 8  // the index's own overhead per entry
         var report = ExplorationReport(
             model: model.name, states: parent.count, transitions: transitions, depth: Int(depth.max() ?? 0),
-            seconds: seconds, complete: complete, invariants: invariants.count,
+            seconds: seconds, complete: complete, invariants: limits.checksInvariants ? invariants.count : 0,
             violations: violationOrder.compactMap { violations[$0] }, findings: findings,
             edges: projected.map {
                 ProjectedEdge(from: paths[Int($0.from)], label: labels.names[Int($0.label)], to: paths[Int($0.to)], kind: $0.kind)
