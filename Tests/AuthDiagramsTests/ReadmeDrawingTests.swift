@@ -51,7 +51,7 @@ struct ReadmeDrawingTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-drawing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Self.draw(Models.subspaceApp(), into: folder.path)
+        try Self.draw(Models.vynqTalkApp(), into: folder.path)
         let mermaid = try String(contentsOf: folder.appendingPathComponent("MyApp.mmd"), encoding: .utf8)
         let dot = try String(contentsOf: folder.appendingPathComponent("MyApp.dot"), encoding: .utf8)
         let scxml = try String(contentsOf: folder.appendingPathComponent("MyApp.scxml"), encoding: .utf8)

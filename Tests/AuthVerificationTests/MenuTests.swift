@@ -129,8 +129,8 @@ struct MenuTests {
         checkSession(Models.vynqTalkApp(), seed: 0x5E5) { if case .session(.session(let intent)) = $0 { intent } else { nil } }
     }
 
-    @Test("app.hero365: every move is found by its choice, and the fuzzer's pick is the walk's (2,000 steps)")
-    func hero365() { check(Models.hero365App(), steps: 2_000, seed: 0x3E0) }
+    @Test("app.hero365: every move is found by its choice, and the fuzzer's pick is the walk's (1,000 steps)")
+    func hero365() { check(Models.hero365App(), steps: 1_000, seed: 0x3E0) }
 
     @Test("app.anonymousWall, with relaunches and code timers (2,000 steps)")
     func anonymousWall() { check(Models.anonymousWallApp(), steps: 2_000, seed: 0xA11) }

@@ -4,7 +4,7 @@ import Testing
 
 /// What a person reads of a state names no module: `signedIn(restoring(…))`, not
 /// `signedIn(AuthCore.SessionLifecycle.Phase.restoring(…))`. Checked on every state the first
-/// few thousand of each app's exploration reaches, with the check as a state invariant.
+/// thousand of each app's exploration reaches, with the check as a state invariant.
 @Suite("readable descriptions")
 struct ReadableDescriptionTests {
     /// An invariant: the state's description (and its debug description) names no module.
@@ -23,7 +23,7 @@ struct ReadableDescriptionTests {
     static func check<Machine: Lifecycle>(_ model: Model<Machine>) -> [Violation] {
         var model = model
         model.invariants = [namesNoModule()]
-        return Explorer.explore(model, limits: ExplorationLimits(maxStates: 3_000)).violations
+        return Explorer.explore(model, limits: ExplorationLimits(maxStates: 1_000)).violations
     }
 
     @Test("every app's states describe themselves without module names")
