@@ -128,6 +128,31 @@ struct OwedRevocationTests {
         #expect(none == [.send(Samples.r(1), .refresh(Samples.refresh2))])
     }
 
+    @Test(
+        "Hero365 revokes every session of the user: a logout's round under way sends nothing more once the user signs in again, or while a sign-in may be under way; Everday's goes on",
+        arguments: [true, false])
+    func roundHeldBesideNewSession(signedInAgain: Bool) {
+        for (session, endsEverySession) in [(Self.hero365, true), (Self.everday, false)] {
+            var state = LifecycleState(
+                phase: SessionLifecycle.Phase.active(SessionLifecycle.Active(credentials: Samples.rotatingCredentials)),
+                context: FlowContext(next: 4))
+            _ = session.reduce(&state, .intent(.logout, id: Samples.intent, at: Samples.t0))
+            if signedInAgain {
+                let (phase, _) = session.begin(Samples.rotatingGrant, at: Samples.at(1), &state.context)
+                state.phase = phase
+            } else {
+                _ = state.context.issue(for: IntentID(9))  // An entry flow's sign-in, sent.
+            }
+            let lost = session.reduce(&state, .reply(Samples.r(4), .failed(.network), at: Samples.at(2)))
+            if endsEverySession {
+                #expect(lost == [.emit(.serverSessionNotConfirmed(.network))], "given up, and reported")
+                #expect(state.context.serverSignOuts.isEmpty && state.context.owedRevocations.isEmpty)
+            } else {
+                #expect(lost.contains { if case .send(_, .revoke(Samples.refresh1, _)) = $0 { true } else { false } }, "sent again: \(lost)")
+            }
+        }
+    }
+
     @Test("a backend that does not revoke at logout ignores what a vault owes")
     func nonRevokingIgnores() {
         let subspace = Apps.subspace().session

@@ -6,9 +6,13 @@ import AuthCore
 /// reads only the world and the transition, and holds trivially where it does not apply (an entry
 /// flow has no session), so every model can check all of them.
 public enum Catalogue {
-    /// Every invariant; the code invariants when `codes` is given, and ``noOrphanedServerSession()``
-    /// when the backend revokes at logout (`serverSignOut`).
-    public static func all<M: Lifecycle>(codes: CodeRules? = nil, serverSignOut: Bool = false) -> [Invariant<M>] {
+    /// Every invariant; the code invariants when `codes` is given, ``noOrphanedServerSession()``
+    /// and its kin when the backend revokes at logout (`serverSignOut`), and
+    /// ``noRevocationBesideSession()`` when that revocation ends every session of the user
+    /// (`revocationEndsEverySession`).
+    public static func all<M: Lifecycle>(codes: CodeRules? = nil, serverSignOut: Bool = false, revocationEndsEverySession: Bool = false)
+        -> [Invariant<M>]
+    {
         var list: [Invariant<M>] = [
             credentialsOnlyWhenSignedIn(), sessionMatchesVault(), logoutAlwaysSignsOut(), atMostOneRefreshInFlight(),
             noRefreshTokenReuse(), refreshWithoutTokenKeepsOld(), persistedBeforeUse(), onlyDefinitiveRefreshErrorsEndSession(),
@@ -23,6 +27,7 @@ public enum Catalogue {
         ]
         if let codes { list += codeInvariants(codes) }
         if serverSignOut { list += [noOrphanedServerSession(), owedRevocationRetried(), owedRoundsCounted(), owedTokenOnlyRevoked()] }
+        if serverSignOut, revocationEndsEverySession { list.append(noRevocationBesideSession()) }
         return list
     }
 
@@ -30,7 +35,7 @@ public enum Catalogue {
     /// (``idTokenForThisClient(issuer:clientID:)``) included.
     public static var names: [String] {
         let list: [Invariant<SessionLifecycle>] =
-            all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1), serverSignOut: true)
+            all(codes: CodeRules(cooldown: .zero, lifetime: .zero, maxAttempts: 1), serverSignOut: true, revocationEndsEverySession: true)
             + [idTokenForThisClient(issuer: "", clientID: "")]
         return list.map(\.name)
     }
@@ -191,7 +196,8 @@ public enum Catalogue {
     /// ended: ``owedRoundsCounted()``), a round the kit saw end, in a step that answered the
     /// token's request or while the server's 429 window on the sign-out endpoints held it back;
     /// or, where the server's revocation ends every session of the user, the debt was given up as
-    /// a new session began; never a debt the client merely dropped, or gave up early). The other
+    /// a new session began, or a round under way ended in a step that left a session held or an
+    /// intent waiting; never a debt the client merely dropped, or gave up early). The other
     /// way round, the vault owes nothing the server already ended.
     /// Checked on backends that revoke at logout (``LifecycleModel/endsServerSessions``). (OWASP
     /// ASVS V3.3.1: logout invalidates the session on the server; RFC 7009 §2: token revocation;
@@ -212,6 +218,29 @@ public enum Catalogue {
                 return unattended == 0
                     ? nil
                     : "\(unattended) refresh token(s) of a logged-out session still live, nothing in flight to end them, none owed in the vault, nothing reported"
+            })
+    }
+
+    /// Where the server's revocation ends every session of the user (Hero365's deployed
+    /// `/revoke-tokens/{user_id}`, Supabase's global sign-out), a logged-out session's revocation
+    /// is never sent while a session is held or an intent waits for an answer (a sign-in may be
+    /// under way): it would end that session too, one the user never logged out of. A round under
+    /// way when the user signs in again sends nothing more; a revocation owed waits for a logout
+    /// or a launch with no session. (OWASP ASVS V3.3.1: logout ends the session logged out of.)
+    public static func noRevocationBesideSession<M>() -> Invariant<M> {
+        Invariant(
+            "a revocation of every session never goes out beside a session", source: "Hero365's /revoke-tokens/{user_id}; OWASP ASVS V3.3.1",
+            .step { t in
+                let waiting = !t.after.world.history.openIntents.isEmpty
+                guard t.after.isSignedIn || waiting else { return nil }
+                for request in t.sent where request.isRevocation {
+                    guard let token = request.refreshToken,
+                        t.before.world.history.liveAfterLogout.contains(token) || t.after.world.history.liveAfterLogout.contains(token)
+                    else { continue }
+                    let beside = t.after.isSignedIn ? "a session is held" : "an intent waits"
+                    return "sent \(request) for a logged-out session while \(beside): it ends every session of the user"
+                }
+                return nil
             })
     }
 

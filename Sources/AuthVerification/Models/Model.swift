@@ -50,7 +50,8 @@ public struct Model<Machine: Lifecycle>: LifecycleModel {
         self.initialWorld = World(state: machine.initial)
         self.finalCases = finalCases
         self.unreachableByDesign = unreachableByDesign
-        self.invariants = Catalogue.all(codes: codes, serverSignOut: endsServerSessions)
+        self.invariants = Catalogue.all(
+            codes: codes, serverSignOut: endsServerSessions, revocationEndsEverySession: replies.revocationEndsEverySession)
         self.endsServerSessions = endsServerSessions
         self.codeRules = codes
         self.timeHorizon = timeHorizon

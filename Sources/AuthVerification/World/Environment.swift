@@ -465,7 +465,38 @@ extension Survey {
             }
         }
         for effect in effects { perform(effect, in: &world) }
+        if replies.revocationEndsEverySession, let answered, effects.contains(where: { $0.unconfirmedServerSessionFailure != nil }) {
+            giveUpRoundBesideSession(answered, move.event, in: &world)
+        }
         return (world, effects, answered)
+    }
+
+    /// Where the server's revocation ends every session of the user, a round of a server sign-out
+    /// may end, reported, in a step that leaves a session held or an intent waiting (a sign-in may
+    /// be under way): sending more would end that session too. The kit then asks no more for the
+    /// token the answered request presented (or the one its renewal brought), once nothing in
+    /// flight presents it and the vault does not owe it.
+    @inlinable func giveUpRoundBesideSession(_ answered: Exchange, _ event: Machine.Event, in world: inout World<Machine>) {
+        guard let token = answered.request.refreshToken else { return }
+        var tokens = [token]
+        if case .reply(_, .refreshed(let renewed), _) = event, let successor = renewed.refreshToken { tokens.append(successor) }
+        let given = tokens.filter { token in
+            world.history.liveAfterLogout.contains(token) && !world.owedRevocations.contains { $0.refreshToken == token }
+                && !world.network.contains { $0.request.refreshToken == token }
+        }
+        guard !given.isEmpty, !world.history.openIntents.isEmpty || sessionHeld(in: world) else { return }
+        world.history.liveAfterLogout.removeAll { given.contains($0) }
+    }
+
+    /// Whether the session in `world`'s state holds credentials.
+    @inlinable func sessionHeld(in world: World<Machine>) -> Bool {
+        let session: SessionLifecycle.Phase? =
+            if let explorable = Machine.Phase.self as? any ExplorablePhase.Type {
+                Snapshot<Machine>.first(SessionLifecycle.Phase.self, in: world.state.phase, as: explorable)
+            } else {
+                firstPhase(SessionLifecycle.Phase.self, in: world.state.phase)
+            }
+        return session?.credentials != nil
     }
 
     /// Whether a step ended the last round of `entry`, a revocation the vault owed: the server's

@@ -162,7 +162,9 @@ extension LifecycleModel {
     /// when a code was issued; none without codes.
     @inlinable public var historyHorizon: Interval { codeRules.map { max($0.cooldown, $0.lifetime ?? .zero) } ?? .zero }
     /// The whole catalogue.
-    @inlinable public var invariants: [Invariant<Machine>] { Catalogue.all(codes: codeRules, serverSignOut: endsServerSessions) }
+    @inlinable public var invariants: [Invariant<Machine>] {
+        Catalogue.all(codes: codeRules, serverSignOut: endsServerSessions, revocationEndsEverySession: replies.revocationEndsEverySession)
+    }
     /// No codes.
     @inlinable public var codeRules: CodeRules? { nil }
     /// No revocation at logout.

@@ -61,8 +61,11 @@ public struct ReplyCatalogue: Hashable, Sendable {
     public var passwordChangeRevokesRefreshTokens = false
     /// The server's revocation ends every session of the user, not only the one whose refresh
     /// token it presents (Hero365's `/revoke-tokens/{user_id}`): a client may then give up a
-    /// revocation it owes when a new session of the user begins, which the revocation would end
-    /// too (``Catalogue/noOrphanedServerSession()``).
+    /// revocation it owes when a new session of the user begins, and a round under way once a
+    /// session is held or an intent waits (a sign-in may be under way), since the revocation
+    /// would end that session too (``Catalogue/noOrphanedServerSession()``); and it must never
+    /// send one beside them (``Catalogue/noRevocationBesideSession()``, in the model's invariants
+    /// when this is set before the model is made).
     public var revocationEndsEverySession = false
     /// The rounds the client's policy gives a revocation it owes before it reports the server
     /// session unconfirmed (`SessionPolicy.revocationRounds`; 2, its least and its default, unless

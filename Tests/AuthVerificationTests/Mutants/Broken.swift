@@ -111,6 +111,24 @@ enum Broken {
         return effects.map { $0.isOwedPersist ? .persistOwedRevocations(requests.owedRevocations) : $0 }
     }
 
+    /// A logout's round under way answers as if no session were held and nobody waited: where the
+    /// server's revocation ends every session of the user, its retry goes out beside a sign-in
+    /// under way, or a new session, and ends that one too (AuthCore's own reducer, until a round
+    /// looked at both).
+    static let roundBesideTheNewSession = Mutant<SignInSession>(SmallModels.endingEverySession) { base, phase, event, requests in
+        guard case .reply(let id, _, _) = event, requests.serverSignOut(awaiting: id) != nil, let sessionEvent = base.sessionEvent(event)
+        else { return base.step(&phase, event, &requests) }
+        var alone = FlowContext(
+            next: requests.next, codeCooldowns: requests.codeCooldowns, serverSignOuts: requests.serverSignOuts,
+            serverWaits: requests.serverWaits, owedRevocations: requests.owedRevocations)
+        var signedOut = base.session.signedOutPhase
+        let effects = base.session.step(&signedOut, sessionEvent, &alone)
+        requests = FlowContext(
+            next: alone.next, waiters: requests.waiters, codeCooldowns: alone.codeCooldowns, serverSignOuts: alone.serverSignOuts,
+            serverWaits: alone.serverWaits, owedRevocations: alone.owedRevocations)
+        return effects
+    }
+
     // MARK: Refresh
 
     /// A token rejected while a refresh is under way starts a second refresh instead of joining it.

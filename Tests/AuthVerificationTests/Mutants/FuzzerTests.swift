@@ -69,6 +69,7 @@ struct FuzzerTests {
         PlantedBug("launchForgetsTheOwedRevocation", finds: (2_391_692_944_521_381_618, 80, "[i0, a0.0, i2, a0.2, L0]")),
         PlantedBug("owedRoundCountedTwice", finds: (1_341_414_211_606_222_565, 174, "[i0, a0.0, i2, a0.2]")),
         PlantedBug("owedTokenStored", finds: (2_391_692_944_521_381_618, 80, "[i0, a0.0, i2, a0.2, L0]")),
+        PlantedBug("roundBesideTheNewSession", finds: (14_114_671_326_872_506_857, 102, "[i0, a0.0, i2, i0, a0.2]")),
         PlantedBug("wrongPasswordTakenForTheToken", finds: (215_257_171_053_725_331, 150, "[i0, a0.0, i10, a0.1]")),
         PlantedBug("sessionKeptAfterPasswordChange", finds: (10_466_325_215_049_868_049, 56, "[i0, a0.0, i10, a0.0]")),
         PlantedBug("launchCheckEndsTheSession", finds: (9_340_535_015_473_695_964, 10, "[i0, a0.0, L0, a0.1]")),

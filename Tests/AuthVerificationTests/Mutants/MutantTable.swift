@@ -205,6 +205,11 @@ enum MutantTable {
                 "no server session outlives a logout", "nothing after logout writes credentials",
             ],
             "owedTokenStored", Broken.owedTokenStored, under: .owingSession),
+        // Sign in (2), log out (1), sign in again (1) while the revoke is under way, the revoke
+        // lost (1): sent again while the sign-in's intent waits.
+        MutantCase(
+            "a revocation of every session never goes out beside a session", shortest: 5, "roundBesideTheNewSession",
+            Broken.roundBesideTheNewSession, under: .endingEverySession),
         // Sign in (2), change the password (1), a wrong current password read as a refused token (1).
         MutantCase(
             "a wrong current password never ends the session", shortest: 4, "wrongPasswordTakenForTheToken",

@@ -67,6 +67,10 @@ enum SmallModels {
     /// ``owing`` with two sends a round: a lost request is sent once more before the round fails.
     static let retrying = rotating(signOutAttempts: 2)
 
+    /// ``retrying`` whose revocation ends every session of the user (Hero365's): a round under
+    /// way when the user signs in again must send nothing more.
+    static let endingEverySession = rotating(signOutAttempts: 2, revocationEndsEverySession: true)
+
     /// A session without refresh whose token expiry is known (Subspace's), with Anonymous Wall's
     /// password steps (a grant may say the password is not set yet).
     static let plain = SignInSession(
@@ -145,6 +149,29 @@ enum SmallModels {
             return Model(
                 name: name, machine: machine, replies: replies, relaunches: true, unreachableByDesign: unreachable, timeHorizon: .zero,
                 maxInFlight: 2, maxStale: 1, endsServerSessions: true
+            ) { snapshot in
+                [.entry(.submit(identifier: Inputs.username, password: Inputs.password))]
+                    + Menus.session(in: snapshot, callers: 1).map { .session($0) }
+            }
+        }
+    }
+
+    /// ``endingEverySession``'s model: ``OwingSession``'s without relaunches, told the server's
+    /// revocation ends every session of the user and a round has two sends, with 2 answers left
+    /// over, so the user can sign in again while the logout's revoke is under way.
+    struct EndingEverySession: SmallModel {
+        typealias Intent = SessionIntent
+        var name: String { "session.endingEverySession" }
+        func callAsFunction<M: Lifecycle>(_ name: String, _ machine: M) -> Model<M> where M.Intent == SessionIntent {
+            var replies = ReplyCatalogue(grants: [.init(withRefreshToken: true)], accessLifetime: Models.tokenLifetime)
+            replies.failures = [.unauthorized(nil), .network]
+            replies.callFailures = [.unauthorized(nil)]
+            replies.revocationEndsEverySession = true
+            replies.revocationAttempts = 2
+            let unreachable = rotatingUnreachable.merging(["SessionLifecycle.Phase.passwordChangeRequired": "never demanded"]) { $1 }
+            return Model(
+                name: name, machine: machine, replies: replies, unreachableByDesign: unreachable, timeHorizon: .zero, maxInFlight: 2,
+                maxStale: 2, endsServerSessions: true
             ) { snapshot in
                 [.entry(.submit(identifier: Inputs.username, password: Inputs.password))]
                     + Menus.session(in: snapshot, callers: 1).map { .session($0) }
@@ -296,6 +323,11 @@ extension SmallModel where Self == SmallModels.RotatingSession {
 extension SmallModel where Self == SmallModels.OwingSession {
     /// See ``SmallModels/OwingSession``.
     static var owingSession: Self { Self() }
+}
+
+extension SmallModel where Self == SmallModels.EndingEverySession {
+    /// See ``SmallModels/EndingEverySession``.
+    static var endingEverySession: Self { Self() }
 }
 
 extension SmallModel where Self == SmallModels.ChangingSession {

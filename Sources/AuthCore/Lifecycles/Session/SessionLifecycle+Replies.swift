@@ -4,7 +4,11 @@
 extension SessionLifecycle {
     func handle(_ reply: Reply, to id: RequestID, at now: Instant, _ phase: inout Phase, _ requests: inout FlowContext) -> [AuthEffect] {
         if let signOut = requests.serverSignOut(awaiting: id) {
-            return serverSignOutAnswered(signOut, reply, at: now, &requests)  // An ended session's, whatever the phase now.
+            // An ended session's, whatever the phase now. While signed out, an intent waiting for
+            // a request is an entry flow's: a sign-in may be under way.
+            let besideSession: Bool
+            if case .signedOut = phase { besideSession = !requests.waiters.isEmpty } else { besideSession = true }
+            return serverSignOutAnswered(signOut, reply, at: now, besideSession: besideSession, &requests)
         }
         switch phase {
         case .restoring(let restoring) where restoring.request == id:

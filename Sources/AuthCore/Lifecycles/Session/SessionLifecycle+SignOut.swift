@@ -81,13 +81,23 @@ extension SessionLifecycle {
         requests.owedRevocations.filter { owed in !requests.serverSignOuts.contains { $0.refreshToken == owed.refreshToken } }
     }
 
-    /// The server's answer to a background sign-out's request.
-    func serverSignOutAnswered(_ signOut: ServerSignOut, _ reply: Reply, at now: Instant, _ requests: inout FlowContext) -> [AuthEffect] {
+    /// The server's answer to a background sign-out's request. `besideSession` says a session is
+    /// held, or a request an intent waits for (an entry flow's: perhaps a sign-in) is in flight:
+    /// where the backend's revocation ends every session of the user
+    /// (``SessionPolicy/revocationEndsEverySession``), the round then sends nothing more, since
+    /// its revocation could end that session too. It is given up and reported, as ``begin(_:at:_:)``
+    /// gives up what is owed, and the next logout of the same user ends the old sessions with the
+    /// new one.
+    func serverSignOutAnswered(
+        _ signOut: ServerSignOut, _ reply: Reply, at now: Instant, besideSession: Bool, _ requests: inout FlowContext
+    ) -> [AuthEffect] {
         requests.forgetServerSignOut(awaiting: signOut.stage.request)
+        let holds = besideSession && policy.revocationEndsEverySession
         switch signOut.stage {
         case .refreshing:
             switch reply {
             case .refreshed(let tokens):
+                if holds { return givenUp(signOut.refreshToken, .network, &requests) }  // Renewed, and then held back.
                 // Never persisted as credentials, never attached to a call: only revoked, whatever
                 // its expiry says (one refresh per sign-out). An owed revocation now owes the successor.
                 let successor = tokens.refreshToken ?? signOut.refreshToken
@@ -101,21 +111,22 @@ extension SessionLifecycle {
             case .failed(let failure) where !failure.isTransient:
                 return ended(signOut, &requests)  // The server refused the refresh token: it is dead.
             case .failed(let failure):
-                return retry(signOut, after: failure, &requests)
+                return retry(signOut, after: failure, holds: holds, &requests)
             case .granted, .accepted, .user, .pendingApproval, .verificationRequired, .authorizationURL, .nativeSignInRequired, .device,
                 .realtimeOpened,
                 .realtimeClosed:
-                return retry(signOut, after: .malformed, &requests)
+                return retry(signOut, after: .malformed, holds: holds, &requests)
             }
         case .revoking:
             switch reply.acceptedOrFailure {
             case .success:
                 return ended(signOut, &requests)
-            case .failure(.unauthorized) where !signOut.refreshed:
+            case .failure(.unauthorized(let message)) where !signOut.refreshed:
+                if holds { return givenUp(signOut.refreshToken, .unauthorized(message), &requests) }
                 // The server no longer takes the access token: renew the pair, then revoke.
                 return send(signOut.refreshToken, signOut.bearer, revoking: false, attempts: 1, refreshed: false, round: signOut.round, &requests)
             case .failure(let failure) where failure.isTransient:
-                return retry(signOut, after: failure, &requests)
+                return retry(signOut, after: failure, holds: holds, &requests)
             case .failure(let failure):
                 // Refused: trying again will not change the answer.
                 return settle(signOut, [.emit(.serverSessionNotConfirmed(failure))], &requests)
@@ -130,17 +141,31 @@ extension SessionLifecycle {
 
     /// The sign-out is over for good: its owed revocation, if any, is forgotten in the vault too.
     private func settle(_ signOut: ServerSignOut, _ report: [AuthEffect], _ requests: inout FlowContext) -> [AuthEffect] {
-        guard requests.settleOwed(signOut.refreshToken) else { return report }
+        settle(signOut.refreshToken, report, &requests)
+    }
+
+    /// ``settle(_:_:_:)`` for the sign-out of `refreshToken`.
+    private func settle(_ refreshToken: RefreshToken, _ report: [AuthEffect], _ requests: inout FlowContext) -> [AuthEffect] {
+        guard requests.settleOwed(refreshToken) else { return report }
         return [.persistOwedRevocations(requests.owedRevocations)] + report
+    }
+
+    /// A round held back beside a session (see ``serverSignOutAnswered(_:_:at:besideSession:_:)``):
+    /// over for good, reported with the failure that would have had it try again (`network`
+    /// after a renewal that succeeded, as ``begin(_:at:_:)`` reports what it gives up).
+    private func givenUp(_ refreshToken: RefreshToken, _ failure: AuthFailure, _ requests: inout FlowContext) -> [AuthEffect] {
+        settle(refreshToken, [.emit(.serverSessionNotConfirmed(failure))], &requests)
     }
 
     /// The same request again after a transient failure, a bounded number of times
     /// (``SessionPolicy/serverSignOutAttempts``); then the server counts as unreachable. A 429
     /// ends the round at once: the server asked not to be called again so soon, and nobody waits
-    /// for the answer.
-    private func retry(_ signOut: ServerSignOut, after failure: AuthFailure, _ requests: inout FlowContext) -> [AuthEffect] {
+    /// for the answer. A round that `holds` (beside a session, where the revocation ends every
+    /// session of the user) sends nothing more: it is given up.
+    private func retry(_ signOut: ServerSignOut, after failure: AuthFailure, holds: Bool, _ requests: inout FlowContext) -> [AuthEffect] {
         if case .rateLimited = failure { return unreachable(signOut, failure, &requests) }
         guard signOut.attempts < policy.serverSignOutAttempts else { return unreachable(signOut, failure, &requests) }
+        if holds { return givenUp(signOut.refreshToken, failure, &requests) }
         let revoking: Bool
         switch signOut.stage {
         case .refreshing: revoking = false

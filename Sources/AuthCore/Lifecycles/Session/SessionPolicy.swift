@@ -87,7 +87,9 @@ public struct SessionPolicy: Hashable, Sendable {
     /// never goes out beside a session, since it could be the same user's: it is tried at logouts
     /// and at launches that find no stored session, and a sign-in gives it up and reports it
     /// (``AuthOutcome/serverSessionNotConfirmed(_:)``); the next logout of the same user ends
-    /// the old sessions with the new one.
+    /// the old sessions with the new one. A logout's round under way sends nothing more once a
+    /// session is held or a sign-in may be under way (an intent waits for an entry flow's
+    /// request): it is given up and reported the same way.
     public var revocationEndsEverySession: Bool
     /// A 403 on a protected call ends the session too (VynqTalk: "WHEN the token expires (401/403)
     /// THEN log the user out"); elsewhere a 403 is only that call's answer.
