@@ -40,6 +40,7 @@ struct ExamplesTests {
         let url = try Self.api(server, .subspace, "/api/v1")
         try await SubspaceExample.Example.register(baseURL: url, email: "ada@example.com", password: "Passw0rd!123")
         let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         try await SubspaceExample.Example.run(baseURL: url, directory: directory.url, email: "ada@example.com", password: "Passw0rd!123")
         #expect(server.ledger.requests("GET", "/api/v1/auth/me") == 1)
     }

@@ -81,6 +81,10 @@ struct OAuthServer: Sendable {
         var description: String
     }
 
+    /// Where ``template`` is made: removed when the test process exits.
+    private static let templateFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "AuthCoreOAuthServer-\(UUID().uuidString)")
+
     /// The database, signing key, applications and user, made once per test process
     /// (`manage.py authcore_setup`); every server starts from a copy.
     private static let template = Task<URL, any Error> {
@@ -89,8 +93,9 @@ struct OAuthServer: Sendable {
                 description: "AUTHCORE_REQUIRE_OAUTH_SERVER=1, but no Python with Django and django-oauth-toolkit "
                     + "(set AUTHCORE_OAUTH_SERVER_PYTHON, or pip install -r Tests/OAuthServer/requirements.txt into .build/oauth-venv)")
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("AuthCoreOAuthServer-\(UUID().uuidString)")
+        let folder = templateFolder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: OAuthServer.templateFolder) }
         let log = folder.appendingPathComponent("setup.log")
         let setup = try Running(["manage.py", "authcore_setup"], python: python, data: folder, log: log)
         let status = await setup.exit()
