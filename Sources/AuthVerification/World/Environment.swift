@@ -459,7 +459,7 @@ extension Survey {
             if let owed = effects.lazy.compactMap(\.persistedOwedRevocations).last {
                 for entry in world.owedRevocations where !owed.contains(where: { $0.refreshToken == entry.refreshToken }) {
                     let ended = endsLastRound(of: entry, answered: answered, move.event, effects, in: world, from: snapshot.world)
-                    guard ended || beginsSession(effects) else { continue }
+                    guard ended || beginsSession(effects, move.event, from: snapshot) else { continue }
                     world.history.liveAfterLogout.removeAll { $0 == entry.refreshToken }
                 }
             }
@@ -506,7 +506,7 @@ extension Survey {
     /// and the rounds the vault counted before it, with this one, reach the client's policy's
     /// (``ReplyCatalogue/revocationRounds``). A debt dropped in any other step was given
     /// up untried or early, and its token stays live, except where a new session began that
-    /// revoking it would end (``beginsSession(_:)``).
+    /// revoking it would end (``beginsSession(_:_:from:)``).
     @inlinable func endsLastRound(
         of entry: OwedRevocation, answered: Exchange?, _ event: Machine.Event, _ effects: [AuthEffect], in world: World<Machine>,
         from before: World<Machine>
@@ -564,13 +564,16 @@ extension Survey {
         }
     }
 
-    /// Whether a step's effects begin a session where the server's revocation ends every session
-    /// of the user (``ReplyCatalogue/revocationEndsEverySession``): the client may then give up
-    /// what it owes, reported, since revoking it would end the new session too. A session
-    /// restored at launch says `signedIn` as well, so a drop there is allowed too, though the
-    /// shipped client keeps its debts idle beside a restored session.
-    @inlinable func beginsSession(_ effects: [AuthEffect]) -> Bool {
-        replies.revocationEndsEverySession && effects.contains(where: \.isSignIn)
+    /// Whether a step begins a new session where the server's revocation ends every session of
+    /// the user (``ReplyCatalogue/revocationEndsEverySession``): the client may then give up what
+    /// it owes, reported, since revoking it would end the new session too. A session restored
+    /// from the vault says `signedIn` as well (at the launch, or when the restore's request is
+    /// answered), but it is no new session: the client keeps its debts idle beside it, for the
+    /// next logout or launch with no session, and a drop there is not allowed.
+    @inlinable func beginsSession(_ effects: [AuthEffect], _ event: Machine.Event, from before: Snapshot<Machine>) -> Bool {
+        guard replies.revocationEndsEverySession, effects.contains(where: \.isSignIn), !event.isLaunch else { return false }
+        if case .restoring? = before.session { return false }
+        return true
     }
 
     /// Applies `move` and surveys the world it leads to. A move that changes nothing (a refused

@@ -102,6 +102,21 @@ enum Broken {
         return effects + [.persistOwedRevocations(requests.owedRevocations), .emit(.serverSessionNotConfirmed(.network))]
     }
 
+    /// Where the server's revocation ends every session of the user, a session restored from the
+    /// vault gives up what the vault owes, reported, as if it were a new session: the debt is
+    /// forgotten though the next logout or launch with no session could still end it.
+    static let restoreGivesUpTheDebt = Mutant<SignInSession>(SmallModels.rotating(revocationEndsEverySession: true)) {
+        base, phase, event, requests in
+        var restoring = false
+        if case .launched = event { restoring = true }
+        if case .signedIn(.restoring) = phase { restoring = true }
+        let effects = base.step(&phase, event, &requests)
+        let signedIn = effects.contains { if case .emit(.signedIn) = $0 { true } else { false } }
+        guard restoring, signedIn, !requests.owedRevocations.isEmpty else { return effects }
+        requests.owe([])
+        return effects + [.persistOwedRevocations([]), .emit(.serverSessionNotConfirmed(.network))]
+    }
+
     /// A failed round is counted twice: the logout's own round, failing, stores two failed rounds
     /// of the debt, so the next round, the first the vault owes, is already its last.
     static let owedRoundCountedTwice = Mutant<SignInSession>(SmallModels.owing) { base, phase, event, requests in

@@ -168,6 +168,29 @@ struct MutantTests {
         #expect(Set(report.violations.map(\.invariant)) == [invariant], "\(report.violations)")
     }
 
+    /// Where the server's revocation ends every session of the user, the kit lets a debt go,
+    /// reported, as a new session begins, since revoking it would end that session too. It once
+    /// took any `signedIn` for a new session, a session restored from the vault among them, so a
+    /// client that gave its debts up at a restore passed; the shipped client keeps them idle.
+    @Test("a debt given up as a stored session is restored breaks 'no server session outlives a logout'")
+    func debtGivenUpAtRestore() {
+        let invariant = "no server session outlives a logout"
+        var model = SmallModels.OwingSession()("restoreGivesUpTheDebt", Broken.restoreGivesUpTheDebt)
+        model.replies.revocationEndsEverySession = true
+        // A debt beside a stored session needs a sign-in while the logout's revoke is under way.
+        let report = AnyModel(model).bounded(inFlight: 2, stale: 2)
+            .explore(limits: ExplorationLimits(maxStates: 200_000, maxDepth: 10, keepGoing: true))
+        // Sign in (2), log out (1), sign in again (2) while the revoke is under way, the revoke
+        // lost (1): owed beside the new session; relaunch (1), the restore's refresh answered (1).
+        #expect(report.violations.first { $0.invariant == invariant }?.trace.count == 8, "\(report.violations)")
+        #expect(Set(report.violations.map(\.invariant)) == [invariant], "\(report.violations)")
+        // The shipped reducer, under the same model and bounds, keeps the debt and holds.
+        var shipped = SmallModels.OwingSession()("session.owing.everySession", SmallModels.rotating(revocationEndsEverySession: true))
+        shipped.replies.revocationEndsEverySession = true
+        let held = AnyModel(shipped).bounded(inFlight: 2, stale: 2).explore(limits: ExplorationLimits(maxStates: 200_000, maxDepth: 10))
+        #expect(held.violations.isEmpty, "\(held.violations)")
+    }
+
     /// The table's `launchForgetsTheOwedRevocation` breaks the launch half of "an owed revocation
     /// is tried again at each launch and logout"; this broken reducer breaks its logout half.
     @Test("a logout that leaves an older owed revocation waiting breaks 'an owed revocation is tried again at each launch and logout'")
