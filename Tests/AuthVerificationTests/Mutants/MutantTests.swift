@@ -175,19 +175,22 @@ struct MutantTests {
     @Test("a debt given up as a stored session is restored breaks 'no server session outlives a logout'")
     func debtGivenUpAtRestore() {
         let invariant = "no server session outlives a logout"
-        var model = SmallModels.OwingSession()("restoreGivesUpTheDebt", Broken.restoreGivesUpTheDebt)
-        model.replies.revocationEndsEverySession = true
-        // A debt beside a stored session needs a sign-in while the logout's revoke is under way.
-        let report = AnyModel(model).bounded(inFlight: 2, stale: 2)
+        // The owing session where the server's revocation ends every session of the user, at 2/2:
+        // a debt beside a stored session needs a sign-in while the logout's revoke is under way.
+        func bounded<M: Lifecycle>(_ name: String, _ machine: M) -> AnyModel where M.Intent == SmallModels.OwingSession.Intent {
+            var model = SmallModels.OwingSession()(name, machine)
+            model.replies.revocationEndsEverySession = true
+            return AnyModel(model).bounded(inFlight: 2, stale: 2)
+        }
+        let report = bounded("restoreGivesUpTheDebt", Broken.restoreGivesUpTheDebt)
             .explore(limits: ExplorationLimits(maxStates: 200_000, maxDepth: 10, keepGoing: true))
         // Sign in (2), log out (1), sign in again (2) while the revoke is under way, the revoke
         // lost (1): owed beside the new session; relaunch (1), the restore's refresh answered (1).
         #expect(report.violations.first { $0.invariant == invariant }?.trace.count == 8, "\(report.violations)")
         #expect(Set(report.violations.map(\.invariant)) == [invariant], "\(report.violations)")
         // The shipped reducer, under the same model and bounds, keeps the debt and holds.
-        var shipped = SmallModels.OwingSession()("session.owing.everySession", SmallModels.rotating(revocationEndsEverySession: true))
-        shipped.replies.revocationEndsEverySession = true
-        let held = AnyModel(shipped).bounded(inFlight: 2, stale: 2).explore(limits: ExplorationLimits(maxStates: 200_000, maxDepth: 10))
+        let held = bounded("session.owing.everySession", SmallModels.rotating(revocationEndsEverySession: true))
+            .explore(limits: ExplorationLimits(maxStates: 200_000, maxDepth: 10))
         #expect(held.violations.isEmpty, "\(held.violations)")
     }
 
