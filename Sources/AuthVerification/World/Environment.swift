@@ -557,8 +557,9 @@ extension Survey {
             history.roundAttempts.append(
                 RoundAttempts(refreshToken: token, revoking: exchange.request.isRevocation, left: replies.revocationAttempts))
         }
+        let live = history.liveAfterLogout
         history.roundAttempts.removeAll { attempts in
-            !history.liveAfterLogout.contains(attempts.refreshToken)
+            !live.contains(attempts.refreshToken)
                 || !(sent.contains { $0.refreshToken == attempts.refreshToken }
                     || inFlight.contains { $0.request.refreshToken == attempts.refreshToken })
         }

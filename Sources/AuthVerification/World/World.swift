@@ -64,52 +64,129 @@ public enum VaultContents: Hashable, Sendable, CustomStringConvertible {
 /// explored state and are canonicalized with it; entries that can no longer matter are dropped so
 /// the space stays finite.
 public struct History: Hashable, Sendable {
+    /// The variables, in one box: a world is copied at every step and its history seldom
+    /// changes, so a copy retains the box once instead of each list in it. The box is copied on
+    /// the first write to a shared one.
+    @usableFromInline var storage: Storage
+
     /// Refresh tokens whose successor arrived: never to be sent again.
-    public var retiredRefreshTokens: [RefreshToken] = []
+    @inlinable public var retiredRefreshTokens: [RefreshToken] {
+        get { storage.fields.retiredRefreshTokens }
+        set { unique().fields.retiredRefreshTokens = newValue }
+    }
     /// Codes the server confirmed sending, per destination and purpose.
-    public var codes: [CodeIssue] = []
+    @inlinable public var codes: [CodeIssue] {
+        get { storage.fields.codes }
+        set { unique().fields.codes = newValue }
+    }
     /// Requests that were in flight when the session last ended, and the requests in flight that
     /// end a logged-out session in the background (``endsLoggedOutSession(_:)``), whenever they
     /// were sent: their answers belong to a session that is over. Only those the state still
     /// refers to or that carry a refresh token are kept: an answer to any other request the state
     /// has let go of must change nothing at all (`staleAnswersChangeNothing`).
-    public var inFlightAtSignOut: [RequestID] = []
+    @inlinable public var inFlightAtSignOut: [RequestID] {
+        get { storage.fields.inFlightAtSignOut }
+        set { unique().fields.inFlightAtSignOut = newValue }
+    }
     /// Protected sends per call still pending.
-    public var callSends: [CallSends] = []
+    @inlinable public var callSends: [CallSends] {
+        get { storage.fields.callSends }
+        set { unique().fields.callSends = newValue }
+    }
     /// The password step the server last demanded at sign-in and has not seen done: it outlives
     /// relaunches, as the server's demand does.
-    public var passwordStepDue: PasswordStep?
+    @inlinable public var passwordStepDue: PasswordStep? {
+        get { storage.fields.passwordStepDue }
+        set { unique().fields.passwordStepDue = newValue }
+    }
     /// Intents sent and not finished yet, in send order: their callers still wait.
-    public var openIntents: [IntentID] = []
+    @inlinable public var openIntents: [IntentID] {
+        get { storage.fields.openIntents }
+        set { unique().fields.openIntents = newValue }
+    }
     /// Refresh tokens of sessions the user logged out of that the server has not yet shown dead
     /// (consumed by a confirmed rotation, revoked, or refused), on backends that revoke at
     /// logout. A final report that the server session could not be confirmed ended clears them;
     /// a relaunch clears those the vault does not owe (the process that would have ended them is
     /// gone), and keeps the owed ones, which the next process must end.
-    public var liveAfterLogout: [RefreshToken] = []
+    @inlinable public var liveAfterLogout: [RefreshToken] {
+        get { storage.fields.liveAfterLogout }
+        set { unique().fields.liveAfterLogout = newValue }
+    }
     /// Endpoints a server answered 429 with a time to wait (`Retry-After`), and until when: no
     /// request to them before then. Forgotten once the time has come, when a session begins (a
     /// new grant starts the limits over) and at a relaunch.
-    public var rateLimits: [RateLimitWindow] = []
+    @inlinable public var rateLimits: [RateLimitWindow] {
+        get { storage.fields.rateLimits }
+        set { unique().fields.rateLimits = newValue }
+    }
     /// Refresh tokens the server revoked when it accepted a password change the client waited
     /// for (``ReplyCatalogue/passwordChangeRevokesRefreshTokens``): never to be sent again, nor
     /// kept in the vault. Forgotten once they appear nowhere; a relaunch keeps them, as the
     /// server does.
-    public var revokedRefreshTokens: [RefreshToken] = []
+    @inlinable public var revokedRefreshTokens: [RefreshToken] {
+        get { storage.fields.revokedRefreshTokens }
+        set { unique().fields.revokedRefreshTokens = newValue }
+    }
     /// The device sign-in's polling as the provider set it (RFC 8628), from what was sent and
     /// answered: the device code it issued last, its interval and when the last poll left. Forgotten
     /// once the codes have expired, when a session begins and at a relaunch.
-    public var devicePolling: DevicePolling?
+    @inlinable public var devicePolling: DevicePolling? {
+        get { storage.fields.devicePolling }
+        set { unique().fields.devicePolling = newValue }
+    }
     /// For each refresh token of a logged-out session with a request in flight to end it, the
     /// sends its round has left, that one included (``RoundAttempts``), where the client's policy
     /// gives a round more than one (``ReplyCatalogue/revocationAttempts``): a round ends on a
     /// failure the client tries again (``SourceRules/retriedInRound(_:_:)``) only at its last send
     /// (``SourceRules/endsRound(of:answered:reply:sent:windows:at:attemptsLeft:)``). Forgotten once
     /// no request presents the token any more, with the token, and at a relaunch.
-    public var roundAttempts: [RoundAttempts] = []
+    @inlinable public var roundAttempts: [RoundAttempts] {
+        get { storage.fields.roundAttempts }
+        set { unique().fields.roundAttempts = newValue }
+    }
 
     /// Creates an empty history.
-    @inlinable public init() {}
+    @inlinable public init() { storage = Storage(Fields()) }
+
+    /// The box, copied first if another history shares it.
+    @inlinable mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        return storage
+    }
+
+    /// Histories with the same variables are equal, whichever box holds them.
+    @inlinable public static func == (a: History, b: History) -> Bool {
+        a.storage === b.storage || a.storage.fields == b.storage.fields
+    }
+
+    /// Hashes the variables.
+    @inlinable public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
+
+    /// The box of a ``History``'s variables. Written only through a history that holds it alone
+    /// (``History/unique()``), so sharing it between threads is safe.
+    @usableFromInline final class Storage: @unchecked Sendable {
+        @usableFromInline var fields: Fields
+
+        @inlinable init(_ fields: Fields) { self.fields = fields }
+    }
+
+    /// A ``History``'s variables, as the properties above document them.
+    @usableFromInline struct Fields: Hashable, Sendable {
+        @usableFromInline var retiredRefreshTokens: [RefreshToken] = []
+        @usableFromInline var codes: [CodeIssue] = []
+        @usableFromInline var inFlightAtSignOut: [RequestID] = []
+        @usableFromInline var callSends: [CallSends] = []
+        @usableFromInline var passwordStepDue: PasswordStep?
+        @usableFromInline var openIntents: [IntentID] = []
+        @usableFromInline var liveAfterLogout: [RefreshToken] = []
+        @usableFromInline var rateLimits: [RateLimitWindow] = []
+        @usableFromInline var revokedRefreshTokens: [RefreshToken] = []
+        @usableFromInline var devicePolling: DevicePolling?
+        @usableFromInline var roundAttempts: [RoundAttempts] = []
+
+        @inlinable init() {}
+    }
 
     /// Whether `request` presents a refresh token of a session the user logged out of: it ends
     /// that session on the server in the background, and is not the current session's.
