@@ -196,8 +196,9 @@ public enum Catalogue {
     /// ended: ``owedRoundsCounted()``), a round the kit saw end, in a step that answered the
     /// token's request or while the server's 429 window on the sign-out endpoints held it back;
     /// or, where the server's revocation ends every session of the user, the debt was given up as
-    /// a new session began, or a round under way ended in a step that left a session held or an
-    /// intent waiting; never a debt the client merely dropped, or gave up early). The other
+    /// a new session began (a session restored from the vault is no new one), or a round under way
+    /// ended in a step that left a session held or an intent waiting; never a debt the client
+    /// merely dropped, or gave up early). The other
     /// way round, the vault owes nothing the server already ended.
     /// Checked on backends that revoke at logout (``LifecycleModel/endsServerSessions``). (OWASP
     /// ASVS V3.3.1: logout invalidates the session on the server; RFC 7009 §2: token revocation;
