@@ -198,8 +198,8 @@ public enum Catalogue {
     /// or, where the server's revocation ends every session of the user, the debt was given up as
     /// a new session began (a session restored from the vault is no new one), or a round under way
     /// ended in a step that left a session held or an intent waiting; never a debt the client
-    /// merely dropped, or gave up early). The other
-    /// way round, the vault owes nothing the server already ended.
+    /// merely dropped, or gave up early). The other way round, the vault owes nothing the server
+    /// already ended.
     /// Checked on backends that revoke at logout (``LifecycleModel/endsServerSessions``). (OWASP
     /// ASVS V3.3.1: logout invalidates the session on the server; RFC 7009 §2: token revocation;
     /// RFC 9700 §4.14: a refresh token left alive is the account for whoever holds a copy.)
