@@ -248,17 +248,19 @@ public struct SessionLifecycle: Lifecycle {
         guard let expiresAt = credentials.expiresAt else { return [] }
         switch policy.refresh.applied(to: credentials) {
         case .none: return [.schedule(.sessionExpiry, at: expiresAt)]
-        case .rotating(let margin, _, _): return [.schedule(.proactiveRefresh, at: refreshDue(expiresAt, margin: margin, now: now))]
+        case .rotating(let margin, _, let backoff):
+            return [.schedule(.proactiveRefresh, at: refreshDue(expiresAt, margin: margin, pause: backoff, now: now))]
         }
     }
 
     /// When to refresh: `margin` before expiry (a margin already fitted to the token's lifetime,
-    /// ``RefreshPolicy/applied(to:)``), or halfway there when the time left is shorter than the
-    /// margin (credentials restored without their lifetime), so a short-lived token never makes a
-    /// refresh loop without pause.
-    func refreshDue(_ expiresAt: Instant, margin: Interval, now: Instant) -> Instant {
+    /// ``RefreshPolicy/applied(to:)``), or, when the time left is shorter than the margin
+    /// (credentials restored without their lifetime), one `pause` (the policy's backoff) from now
+    /// or at expiry if that comes first: a short-lived token never makes a refresh loop without
+    /// pause, and the pause does not shrink at each relaunch, as halving the time left did.
+    func refreshDue(_ expiresAt: Instant, margin: Interval, pause: Interval, now: Instant) -> Instant {
         let due = expiresAt - margin
-        return due > now ? due : now + Interval(milliseconds: max(0, (expiresAt - now).milliseconds / 2))
+        return due > now ? due : min(expiresAt, now + pause)
     }
 
     /// Whether the access token may be attached at `now`: never once expired, and, with refresh,
