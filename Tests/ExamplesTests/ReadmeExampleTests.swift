@@ -9,7 +9,7 @@ import Testing
 /// a session that refreshes with rotation and revokes at logout. Its whole model is derived from
 /// the composition: no menu, no case named by hand. The test explores it at 1 request in flight
 /// and 1 answer left over, against a server that fails in two ways (a refusal and no network):
-/// 3,093 states, a few seconds in a debug build; the verification executable, at 4 and 2.
+/// 1,095 states, a few seconds in a debug build; the verification executable, at 4 and 2.
 @Suite("README example")
 struct ReadmeExampleTests {
     // The README's lines, as written there.

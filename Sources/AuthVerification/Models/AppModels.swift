@@ -6,22 +6,21 @@ extension Models {
     /// across flows, relaunch); each lifecycle's own races are explored by its own model.
     ///
     /// `authflow verify` explores every model at 4 requests in flight and 2 answers left over
-    /// (``fullBounds``): about three and a half minutes on a 2-core machine in a release
-    /// build, 21 times the 10 seconds the run is meant to take (`authflow bench` prints the gap). A model's
-    /// own bounds are what the test suite and the state diagrams explore, in a debug build, and
-    /// what `authflow verify --quick` checks, in about 25 seconds:
+    /// (``fullBounds``): about three minutes on a 2-core machine in a release build, 19 times the
+    /// 10 seconds the run is meant to take (`authflow bench` prints the gap). A model's own bounds
+    /// are what the test suite and the state diagrams explore, in a debug build, and what
+    /// `authflow verify --quick` checks, in about 20 seconds:
     /// - The single flows, Anonymous Wall's session, the realtime connection and VynqTalk's app: 4
     ///   requests in flight and 2 answers left over (``fullBounds``, ``LifecycleModel``'s default).
     /// - The three refreshing sessions (Everday's, Subspace's, Hero365's) and Everday's,
-    ///   Subspace's and OpenID Connect's apps: 4 and 1 (``refreshingBounds``; 9,944 to 50,559 states each, Subspace's
-    ///   app the largest since its native sign-in joined its password flows, Hero365's session the
-    ///   largest session since its logout revokes in the background). A second answer left
-    ///   over takes them to 40,228–301,765 states each, Everday's session the largest.
+    ///   Subspace's and OpenID Connect's apps: 4 and 1 (``refreshingBounds``; 3,520 to 18,717
+    ///   states each, Everday's session and app the largest). A second answer left over takes
+    ///   them to 12,150–301,765 states each, Everday's session the largest.
     /// - Anonymous Wall's and Hero365's apps: one request at a time (``oneAtATime``; 41,456 and
-    ///   22,800 states). With a second request in flight they hold over eighty thousand states
-    ///   each (82,199 and 83,152 at 4/1). Each has four entry flows whose code cooldowns (and
-    ///   Anonymous Wall's 429 windows) outlive the flow that met them; at 4 and 2 they close at
-    ///   265,627 and 320,617 states (a minute or two each on one core).
+    ///   17,228 states). With a second request in flight they hold 82,199 and 64,472 states (at
+    ///   4/1). Each has four entry flows whose code cooldowns (and Anonymous Wall's 429 windows)
+    ///   outlive the flow that met them; at 4 and 2 they close at 265,627 and 256,245 states
+    ///   (a minute and a half each on one core).
     ///
     /// `verify`'s fuzz walks go up to 8 and 4 in every model.
     static let refreshingBounds = (inFlight: 4, stale: 1)

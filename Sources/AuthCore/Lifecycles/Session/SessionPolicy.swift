@@ -79,7 +79,7 @@ public struct SessionPolicy: Hashable, Sendable {
     ///
     /// Two by default: the logout's own round and one more at the next occasion. Each round more
     /// multiplies the states a verified composition explores: the README's five-flow app at 4 in
-    /// flight and 2 left over closes in 68,182 states with two rounds; a third multiplied them
+    /// flight and 2 left over closes in 50,941 states with two rounds; a third multiplied them
     /// about six times when last measured (102,579 to 649,633, before later changes to the kit).
     public var revocationRounds: Int
     /// The backend's revocation ends every session of the user, not one refresh token (Hero365's
