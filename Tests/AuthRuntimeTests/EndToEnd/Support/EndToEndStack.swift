@@ -139,7 +139,12 @@ final class Client<Machine: Lifecycle>: Sendable {
     }
 
     /// Advances the clock by `interval` (running the wake-ups due on the way) and settles.
+    ///
+    /// The runner publishes a state before it performs that state's effects, in the same turn: a
+    /// test that saw the state may get here before the wake-up the state set is on the clock.
+    /// Calling into the runner first waits for that turn to end, so the clock holds the wake-up.
     func advance(_ clock: ManualClock, by interval: Interval) async {
+        _ = await runner.scheduledTimers
         await clock.advance(by: interval)
         await settle()
     }
