@@ -20,7 +20,7 @@ extension Models {
     ///   17,228 states). With a second request in flight they hold 82,199 and 64,472 states (at
     ///   4/1). Each has four entry flows whose code cooldowns (and Anonymous Wall's 429 windows)
     ///   outlive the flow that met them; at 4 and 2 they close at 265,627 and 256,245 states
-    ///   (one and a half to two and a half minutes each on one core, depending on the machine).
+    ///   (one and a quarter to two and a half minutes each on one core, depending on the machine).
     ///
     /// `verify`'s fuzz walks go up to 8 and 4 in every model.
     static let refreshingBounds = (inFlight: 4, stale: 1)
