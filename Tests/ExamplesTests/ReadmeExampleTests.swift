@@ -1,5 +1,7 @@
 import AuthCore
+import AuthTestSupport
 @testable import AuthVerification
+import Foundation
 @testable import MyAppVerification
 import Testing
 
@@ -35,6 +37,52 @@ struct ReadmeExampleTests {
         #expect(example.source.count + 1 <= 6, "a verification executable fits in six lines, the import included")
         #expect(MyAppVerification.models.map(\.name) == ["myApp"])
         #expect(MyAppVerification.models.map { [$0.inFlight, $0.stale] } == [[4, 2]])
+    }
+
+    @Test(
+        "the README and the DocC article give the states this example explores at 1 and 1, and those BENCHMARKS.md measured for it at 4 and 2 and with every failure"
+    )
+    func documentedFigures() throws {
+        let readme = try Self.prose("README.md")
+        let article = try Self.prose("Sources/AuthVerification/AuthVerification.docc/VerifyingYourComposition.md")
+        let benchmarks = try String(contentsOf: Checkout.root.appendingPathComponent("BENCHMARKS.md"), encoding: .utf8)
+        let explored = Explorer.explore(
+            Model(of: myApp, name: "myApp", maxInFlight: 1, maxStale: 1) { $0.failures = [.unauthorized(nil), .network] }
+        ).states
+        // The bench's five-flow app is this one (BenchModels.fiveFlowApp): with the same failures
+        // at 4 and 2, and with every documented failure at 1 and 1.
+        let verified = try #require(Self.states(ofRow: "user.fiveFlows.twoFailures at 4/2,", in: benchmarks))
+        let everyFailure = try #require(Self.states(ofRow: "user.fiveFlows at 1/1,", in: benchmarks))
+        #expect(readme.contains("(\(Self.grouped(explored)) states at these bounds"))
+        #expect(readme.contains("is \(everyFailure) states at 1 and 1, where it was \(Self.grouped(explored))"))
+        #expect(readme.contains("closes at 4 in flight and 2 left over in \(verified) states"))
+        #expect(article.contains("closes at 4 in flight and 2 left over in \(verified) states"))
+    }
+
+    /// The text of `file` (a path from the checkout's root) with every run of white space made one
+    /// space: a phrase is found however the text wraps.
+    static func prose(_ file: String) throws -> String {
+        try String(contentsOf: Checkout.root.appendingPathComponent(file), encoding: .utf8)
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// `number` as the documents write it: a comma between groups of three digits.
+    static func grouped(_ number: Int) -> String {
+        var digits = String(number)
+        var groups: [Substring] = []
+        while digits.count > 3 {
+            groups.insert(Substring(digits.suffix(3)), at: 0)
+            digits.removeLast(3)
+        }
+        return ([Substring(digits)] + groups).joined(separator: ",")
+    }
+
+    /// The states BENCHMARKS.md's row beginning with `label` gives ("50,941 states (closure)"), as written.
+    static func states(ofRow label: String, in benchmarks: String) -> String? {
+        guard let row = benchmarks.split(separator: "\n").first(where: { $0.hasPrefix(label) }),
+            let states = row.range(of: " states (")
+        else { return nil }
+        return row[..<states.lowerBound].split(separator: " ").last.map(String.init)
     }
 
     @Test("the verification executable's run passes on myApp (at 1 and 1 in a debug build; swift package verify runs 4 and 2 optimized)")
