@@ -20,6 +20,10 @@ struct ReadmeExampleTests {
         let report = Explorer.explore(model)
         #expect(report.passed, "\(report.violations) \(report.findings)")
         #expect(report.states > 1_000, "the derived model reaches every flow, the refresh and the revocation")
+        // The README gives the states this explores, twice.
+        let readme = (try? Self.prose("README.md")) ?? ""
+        #expect(readme.contains("(\(Self.grouped(report.states)) states at these bounds"))
+        #expect(readme.contains("at 1 and 1, where it was \(Self.grouped(report.states));"))
     }
 
     @Test("my app's derived menu keeps the model contract, checked ahead of time as the README says")
@@ -39,24 +43,18 @@ struct ReadmeExampleTests {
         #expect(MyAppVerification.models.map { [$0.inFlight, $0.stale] } == [[4, 2]])
     }
 
-    @Test(
-        "the README and the DocC article give the states this example explores at 1 and 1, and those BENCHMARKS.md measured for it at 4 and 2 and with every failure"
-    )
+    @Test("the README and the DocC article give the states BENCHMARKS.md measured for this example at 4 and 2, and with every failure at 1 and 1")
     func documentedFigures() throws {
         let readme = try Self.prose("README.md")
         let article = try Self.prose("Sources/AuthVerification/AuthVerification.docc/VerifyingYourComposition.md")
         let benchmarks = try String(contentsOf: Checkout.root.appendingPathComponent("BENCHMARKS.md"), encoding: .utf8)
-        let explored = Explorer.explore(
-            Model(of: myApp, name: "myApp", maxInFlight: 1, maxStale: 1) { $0.failures = [.unauthorized(nil), .network] }
-        ).states
         // The bench's five-flow app is this one (BenchModels.fiveFlowApp): with the same failures
         // at 4 and 2, and with every documented failure at 1 and 1.
         let verified = try #require(Self.states(ofRow: "user.fiveFlows.twoFailures at 4/2,", in: benchmarks))
         let everyFailure = try #require(Self.states(ofRow: "user.fiveFlows at 1/1,", in: benchmarks))
-        #expect(readme.contains("(\(Self.grouped(explored)) states at these bounds"))
-        #expect(readme.contains("is \(everyFailure) states at 1 and 1, where it was \(Self.grouped(explored))"))
         #expect(readme.contains("closes at 4 in flight and 2 left over in \(verified) states"))
         #expect(article.contains("closes at 4 in flight and 2 left over in \(verified) states"))
+        #expect(readme.contains("is \(everyFailure) states at 1 and 1"))
     }
 
     /// The text of `file` (a path from the checkout's root) with every run of white space made one
