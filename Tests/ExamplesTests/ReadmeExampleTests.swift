@@ -23,7 +23,7 @@ struct ReadmeExampleTests {
         // The README gives the states this explores, twice.
         let readme = (try? Self.prose("README.md")) ?? ""
         #expect(readme.contains("(\(Self.grouped(report.states)) states at these bounds"))
-        #expect(readme.contains("at 1 and 1, where it was \(Self.grouped(report.states));"))
+        #expect(readme.contains("at 1 and 1 (\(Self.grouped(report.states)) with its two failures)"))
     }
 
     @Test("my app's derived menu keeps the model contract, checked ahead of time as the README says")
