@@ -64,7 +64,7 @@ let package = Package(
             dependencies: [
                 "SubspaceExample", "Hero365Example", "EverdayExample", "AnonymousWallExample", "VynqTalkExample", "CustomServerExample",
                 "OpenIDConnectExample", "MyAppVerification",
-                "ReferenceBackend", "AuthCore", "AuthRuntime", "AuthVerification", "AuthTestSupport",
+                "ReferenceBackend", "AuthCore", "AuthRuntime", "AuthVerification", "AuthTestSupport", "AuthflowBench",
             ]),
         .testTarget(
             name: "AuthflowKitTests",

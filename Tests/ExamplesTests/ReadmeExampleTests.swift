@@ -1,5 +1,6 @@
 import AuthCore
 import AuthTestSupport
+@testable import AuthflowBench
 @testable import AuthVerification
 import Foundation
 @testable import MyAppVerification
@@ -22,8 +23,8 @@ struct ReadmeExampleTests {
         #expect(report.states > 1_000, "the derived model reaches every flow, the refresh and the revocation")
         // The README gives the states this explores, twice.
         let readme = (try? Self.prose("README.md")) ?? ""
-        #expect(readme.contains("(\(Self.grouped(report.states)) states at these bounds"))
-        #expect(readme.contains("at 1 and 1 (\(Self.grouped(report.states)) with its two failures)"))
+        #expect(readme.contains("(\(BenchFormat.grouped(report.states)) states at these bounds"))
+        #expect(readme.contains("at 1 and 1 (\(BenchFormat.grouped(report.states)) with its two failures)"))
     }
 
     @Test("my app's derived menu keeps the model contract, checked ahead of time as the README says")
@@ -47,11 +48,13 @@ struct ReadmeExampleTests {
     func documentedFigures() throws {
         let readme = try Self.prose("README.md")
         let article = try Self.prose("Sources/AuthVerification/AuthVerification.docc/VerifyingYourComposition.md")
-        let benchmarks = try String(contentsOf: Checkout.root.appendingPathComponent("BENCHMARKS.md"), encoding: .utf8)
-        // The bench's five-flow app is this one (BenchModels.fiveFlowApp): with the same failures
-        // at 4 and 2, and with every documented failure at 1 and 1.
-        let verified = try #require(Self.states(ofRow: "user.fiveFlows.twoFailures at 4/2,", in: benchmarks))
-        let everyFailure = try #require(Self.states(ofRow: "user.fiveFlows at 1/1,", in: benchmarks))
+        let benchmarks = try #require(
+            BenchmarksFile.parse(try String(contentsOf: Checkout.root.appendingPathComponent("BENCHMARKS.md"), encoding: .utf8)))
+        // The bench measures this very composition: with the same failures at 4 and 2, and with
+        // every documented failure at 1 and 1.
+        #expect(String(describing: BenchModels.fiveFlowApp) == String(describing: myApp))
+        let verified = try #require(Self.states(ofRow: "user.fiveFlows.twoFailures at 4/2", in: benchmarks))
+        let everyFailure = try #require(Self.states(ofRow: "user.fiveFlows at 1/1", in: benchmarks))
         #expect(readme.contains("closes at 4 in flight and 2 left over in \(verified) states"))
         #expect(article.contains("closes at 4 in flight and 2 left over in \(verified) states"))
         #expect(readme.contains("is \(everyFailure) states at 1 and 1"))
@@ -64,23 +67,13 @@ struct ReadmeExampleTests {
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    /// `number` as the documents write it: a comma between groups of three digits.
-    static func grouped(_ number: Int) -> String {
-        var digits = String(number)
-        var groups: [Substring] = []
-        while digits.count > 3 {
-            groups.insert(Substring(digits.suffix(3)), at: 0)
-            digits.removeLast(3)
-        }
-        return ([Substring(digits)] + groups).joined(separator: ",")
-    }
-
-    /// The states BENCHMARKS.md's row beginning with `label` gives ("50,941 states (closure)"), as written.
-    static func states(ofRow label: String, in benchmarks: String) -> String? {
-        guard let row = benchmarks.split(separator: "\n").first(where: { $0.hasPrefix(label) }),
-            let states = row.range(of: " states (")
+    /// The states the row of `benchmarks` whose figure begins with `label` gives in its details
+    /// ("50,941 states (closure); …"), as written.
+    static func states(ofRow label: String, in benchmarks: BenchmarksFile.Parts) -> String? {
+        guard let row = benchmarks.blocks.flatMap(\.rows).first(where: { $0.first?.hasPrefix(label + ",") == true }),
+            let details = row.last, let states = details.range(of: " states (")
         else { return nil }
-        return row[..<states.lowerBound].split(separator: " ").last.map(String.init)
+        return String(details[..<states.lowerBound])
     }
 
     @Test("the verification executable's run passes on myApp (at 1 and 1 in a debug build; swift package verify runs 4 and 2 optimized)")
