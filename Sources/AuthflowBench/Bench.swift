@@ -103,6 +103,16 @@ public struct BenchConfiguration: Hashable, Sendable {
 
 /// `authflow bench`: every performance figure the issues name, measured side by side in one run.
 public enum Bench: Sendable {
+    /// The build this code runs in, `debug` or `release`: `swift test` and `swift run` build debug
+    /// unless told `-c release`.
+    public static var build: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+
     /// Runs every section with `configuration`; `progress` hears what is being measured.
     /// `sections` picks what to measure (every section unless told); a report of only some
     /// sections is for profiling one part and is never written to `BENCHMARKS.md`.
@@ -185,8 +195,10 @@ public enum Bench: Sendable {
                 "your composition: user.fiveFlows explored once at 1/1 and at 4/2, then user.fiveFlows.twoFailures (the README's "
                     + "verification executable: failing only with a refusal or no network) at 4/2"
                     + (configuration.compositionStateCap.map { ", stopping at \(BenchFormat.grouped($0)) states (\"capped\")" } ?? ", to closure")
-                    + ", in the build the bench runs in; `swift run authflow bench --only composition` measures a debug build, as `swift test` "
-                    + "runs a user's tests, and `swift package verify` (or `swift test -c release`) runs them optimized, as this release run does")
+                    + ", in the build the bench runs in: the release rows come with the whole run, the debug build's (the build `swift test` "
+                    + "runs a user's tests in) from `swift run authflow bench --only composition --write`, which puts them beside the release "
+                    + "rows in BENCHMARKS.md, and a whole run's `--write` keeps them; `swift package verify` (or `swift test -c release`) runs "
+                    + "a user's checks optimized, as the release rows measure")
         }
         if let depth = configuration.growthDepth, sections.contains(.growth) {
             notes.append(

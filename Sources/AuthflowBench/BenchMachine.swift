@@ -29,6 +29,18 @@ public struct MachineDescription: Hashable, Sendable {
         self.swift = swift
     }
 
+    /// How `BENCHMARKS.md`'s preamble names the machine: "- Machine: `x86_64` (`uname -m`), 2 cores online (AMD EPYC)".
+    public var preambleLine: String {
+        "- Machine: `\(architecture)` (`uname -m`), \(cores) cores online\(cpu.map { " (\($0))" } ?? "")"
+    }
+
+    /// Whether a `BENCHMARKS.md` with `preamble` was measured here: the same architecture, cores
+    /// and CPU, and the same Swift. The OS's kernel release may differ (a virtual machine's host
+    /// updates it under the same hardware), so figures from either compare.
+    public func measured(_ preamble: [String]) -> Bool {
+        preamble.contains(preambleLine) && preamble.contains { $0.hasPrefix("- Swift: \(swift),") }
+    }
+
     /// The machine running this process.
     public static var current: MachineDescription {
         var names = utsname()

@@ -109,6 +109,59 @@ public struct BenchReport: Sendable {
         BenchmarksFile.render(preamble: markdownPreamble, printed: text)
     }
 
+    /// What `--write` leaves in `BENCHMARKS.md` after this run of `sections`, over the file's
+    /// `existing` text (`nil` when there is none).
+    ///
+    /// A run of every section writes the whole file, keeping from `existing` the composition rows
+    /// of the other build (a release run keeps the debug build's) when they were measured on this
+    /// machine. A run of the composition alone (`--only composition`) replaces its own build's
+    /// composition rows in `existing` and leaves every other figure as it was: that is how a
+    /// debug build's figures (what `swift test` takes) stand beside the release run's. Any other
+    /// choice of sections is refused, as is a composition run over a file from another machine.
+    public func written(sections: Set<BenchSection>, over existing: String?) throws(BenchWriteProblem) -> String {
+        let build = Bench.build
+        if sections == Set(BenchSection.allCases) {
+            let other = build == "debug" ? "release" : "debug"
+            guard let existing, let parts = BenchmarksFile.parse(existing), sameMachine(as: parts.preamble),
+                let carried = parts.blocks.first(where: { $0.heading.hasPrefix(BenchSection.composition.headingPrefix) })?.rows
+                    .filter({ $0[0].hasSuffix(", \(other) build") }),
+                !carried.isEmpty
+            else { return markdown }
+            let line = parts.preamble.first { $0.hasPrefix(Self.compositionLinePrefix(other)) }
+            return BenchmarksFile.replacingRows(of: .composition, build: other, by: carried, preambleLine: line, in: markdown) ?? markdown
+        }
+        guard sections == [.composition] else {
+            throw BenchWriteProblem(
+                description: "bench --write records every section, or with --only composition that section's rows of this build alone")
+        }
+        guard let existing, let parts = BenchmarksFile.parse(existing) else {
+            throw BenchWriteProblem(
+                description: "bench --only composition --write puts its rows into a BENCHMARKS.md a whole run wrote, and there is none here")
+        }
+        guard sameMachine(as: parts.preamble) else {
+            throw BenchWriteProblem(
+                description:
+                    "BENCHMARKS.md was measured on another machine or Swift (\(parts.preamble.filter { $0.hasPrefix("- Machine") || $0.hasPrefix("- Swift") }.joined(separator: "; "))): run the whole bench here first"
+            )
+        }
+        let rows = blocks.first { $0.heading.hasPrefix(BenchSection.composition.headingPrefix) }?.rows ?? []
+        let line =
+            "\(Self.compositionLinePrefix(build)) \(date), `swift run\(build == "release" ? " -c release" : "") \(command) --only composition --write`, "
+            + "\(BenchFormat.fixed(seconds, 1)) s, on \(machine.os)"
+        let note = notes.first { $0.hasPrefix("\(BenchSection.composition.title): ") }
+        guard let file = BenchmarksFile.replacingRows(of: .composition, build: build, by: rows, preambleLine: line, note: note, in: existing)
+        else {
+            throw BenchWriteProblem(description: "BENCHMARKS.md has no section \(BenchSection.composition.title) to put the rows in")
+        }
+        return file
+    }
+
+    /// The start of the preamble line that dates one build's composition rows.
+    static func compositionLinePrefix(_ build: String) -> String { "- Composition rows of the \(build) build:" }
+
+    /// Whether `preamble` names this run's machine and Swift (see ``MachineDescription/measured(_:)``).
+    func sameMachine(as preamble: [String]) -> Bool { machine.measured(preamble) }
+
     /// The lines above the printed text in `BENCHMARKS.md`.
     var markdownPreamble: [String] {
         [
@@ -116,13 +169,19 @@ public struct BenchReport: Sendable {
                 + "(a test re-renders the table below and fails on a hand edit). Performance is never asserted by a test: "
                 + "these figures are measured and printed, once, on the machine below.",
             "",
-            "- Machine: `\(machine.architecture)` (`uname -m`), \(machine.cores) cores online\(machine.cpu.map { " (\($0))" } ?? "")",
+            machine.preambleLine,
             "- OS: \(machine.os)",
             "- Swift: \(machine.swift), release build",
             "- Date: \(date)",
             "- Configuration: \(configuration), \(BenchFormat.fixed(seconds, 1)) s in all",
         ]
     }
+}
+
+/// Why `authflow bench --write` wrote nothing.
+public struct BenchWriteProblem: Error, CustomStringConvertible, Sendable {
+    /// What to do instead.
+    public var description: String
 }
 
 /// The parts of the report, in print order.
@@ -181,7 +240,7 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
         case .composition:
             "seconds to closure of a user's own five-flow composition (email registration and sign-in, reset by emailed code that signs in, "
                 + "rotating refresh, revocation at logout; not a shipped app), its model derived by Model(of:) with every documented failure, "
-                + "at 1/1 and 4/2, in the build the bench runs in (swift run authflow bench --only composition: a debug build, as swift test)"
+                + "at 1/1 and 4/2, optimized and in a debug build as swift test builds (its rows by swift run authflow bench --only composition --write)"
         case .fuzzer:
             "checked events/s of `authflow fuzz`'s default session (200 seeded walks of 400 events): step invariants at every event, state invariants at each world not met before; a move met again follows the transition already stepped and checked (the same walks); beside it, the session stepping every event afresh (`authflow fuzz --no-reuse`) on one thread, against 100× the 2.5 k steps/s of Hypothesis's RuleBasedStateMachine on a rotating-refresh model, and on every core (`--threads`)"
         case .plantedBug:
@@ -194,7 +253,10 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
     }
 
     /// The heading line of the section in the table.
-    public var heading: String { "▸ \(title): \(explanation)" }
+    public var heading: String { "\(headingPrefix) \(explanation)" }
+
+    /// How the section's heading begins, whatever its explanation says (`▸ closure:`).
+    public var headingPrefix: String { "▸ \(title):" }
 }
 
 /// A value in a row's details, kept typed for JSON.
@@ -584,6 +646,37 @@ public enum BenchmarksFile: Sendable {
         public var blocks: [BenchTable.Block]
         /// The printed run's target lines (without their indent).
         public var targets: [String]
+    }
+
+    /// `file` with the rows of `section` measured in `build` (their figure ends in `, debug build`)
+    /// replaced by `rows`, after the section's other rows, under the section's heading as this
+    /// code words it; the table rendered again from its cells, the targets summed up again from
+    /// it, the section's note replaced by `note` (when given and the file has one), and the
+    /// preamble line that dates those rows replaced by `preambleLine` (added last; left out when
+    /// `nil`). `nil` when `file` is not a `BENCHMARKS.md` or has no such section.
+    public static func replacingRows(
+        of section: BenchSection, build: String, by rows: [[String]], preambleLine: String?, note: String? = nil, in file: String
+    ) -> String? {
+        guard let parts = parse(file), let index = parts.blocks.firstIndex(where: { $0.heading.hasPrefix(section.headingPrefix) }) else {
+            return nil
+        }
+        var blocks = parts.blocks
+        blocks[index].heading = section.heading
+        blocks[index].rows = blocks[index].rows.filter { !$0[0].hasSuffix(", \(build) build") } + rows
+        var printed = parts.printed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let tableStart = printed.firstIndex(where: { $0.hasPrefix(BenchReport.header[0] + " ") }) else { return nil }
+        let tableEnd = printed[tableStart...].firstIndex(of: "") ?? printed.count
+        printed.replaceSubrange(tableStart..<tableEnd, with: BenchTable.render(blocks))
+        if let heading = printed.firstIndex(of: "Targets:") {
+            let end = printed[(heading + 1)...].firstIndex { !$0.hasPrefix("  ") } ?? printed.count
+            printed.replaceSubrange((heading + 1)..<end, with: BenchTable.targetSummary(blocks).map { "  " + $0 })
+        }
+        if let note, let line = printed.firstIndex(where: { $0.hasPrefix("  - \(section.title): ") }) {
+            printed[line] = "  - " + note
+        }
+        var preamble = parts.preamble.filter { !$0.hasPrefix(BenchReport.compositionLinePrefix(build)) }
+        if let preambleLine { preamble.append(preambleLine) }
+        return render(preamble: preamble, printed: printed.joined(separator: "\n"))
     }
 
     /// Reads a `BENCHMARKS.md` written by ``render(preamble:printed:)``; `nil` when it is not one.

@@ -322,15 +322,6 @@ struct VerificationBench {
             target: BenchTarget(.atMost, 10, "10 s, verify's whole run"), details: details)
     }
 
-    /// The build this code runs in: `swift test` and `swift run` build debug unless told `-c release`.
-    static var build: String {
-        #if DEBUG
-        "debug"
-        #else
-        "release"
-        #endif
-    }
-
     /// ``BenchModels/fiveFlowApp`` explored to closure (or to the configuration's cap) at 1/1, the
     /// README's bounds, and at 4/2, full depth, with the reduction; then as the README's
     /// verification executable checks it (``BenchModels/fiveFlowsAsVerified()``, two failure
@@ -341,10 +332,10 @@ struct VerificationBench {
         let limits = ExplorationLimits(maxStates: configuration.compositionStateCap ?? Int(Int32.max - 1), threads: 1)
         func row<Machine>(_ model: Model<Machine>) -> BenchRow {
             let bounds = "\(model.maxInFlight)/\(model.maxStale)"
-            progress("your composition: \(model.name) at \(bounds), \(Self.build) build")
+            progress("your composition: \(model.name) at \(bounds), \(Bench.build) build")
             let sample = Self.measure { Explorer.explore(model, limits: limits) }
             return BenchRow(
-                .composition, "\(model.name) at \(bounds), \(Self.build) build", unit: .seconds, spread: Spread([sample.report.seconds]),
+                .composition, "\(model.name) at \(bounds), \(Bench.build) build", unit: .seconds, spread: Spread([sample.report.seconds]),
                 details: Self.explorationDetails([sample], limits: limits))
         }
         return [(1, 1), (4, 2)].map { row(BenchModels.fiveFlows(inFlight: $0, stale: $1)) } + [row(BenchModels.fiveFlowsAsVerified())]

@@ -65,9 +65,10 @@ struct BenchArgumentTests {
     }
 
     @Test(
-        "--only refuses an unknown or empty section name, and --write with --only, with status 64",
+        "--only refuses an unknown or empty section name, and --write with --only but for composition alone, with status 64",
         arguments: [
             ["bench", "--only", "reducers"], ["bench", "--only", "reducer,"], ["bench", "--only", ""], ["bench", "--only", "reducer", "--write"],
+            ["bench", "--only", "composition,reducer", "--write"],
         ])
     func onlyRefusals(words: [String]) {
         let run = CommandRun(words)
@@ -351,6 +352,108 @@ struct BenchReportTests {
             #expect(BenchmarksCheck.problems(edited).isEmpty == false)
         }
         #expect(BenchmarksCheck.problems(file).isEmpty)
+    }
+}
+
+@Suite("authflow bench --write: one build's composition rows beside the other's")
+struct BenchWriteTests {
+    static let build = Bench.build
+    static let other = Bench.build == "debug" ? "release" : "debug"
+
+    /// The sample report, its composition rows measured in `build`, at `seconds` each.
+    static func report(
+        compositionIn build: String, seconds: Double, onlyComposition: Bool = false, machine: MachineDescription = SampleReport.machine
+    )
+        -> BenchReport
+    {
+        let composition = ["user.fiveFlows at 1/1", "user.fiveFlows at 4/2"].map { name in
+            BenchRow(
+                .composition, "\(name), \(build) build", unit: .seconds, spread: Spread([seconds]),
+                details: [BenchDetail("states", .int(6_765), "6,765 states (closure)")])
+        }
+        let others = SampleReport.rows.filter { $0.section != .composition }
+        return BenchReport(
+            machine: machine, configuration: "quick", date: "2026-02-03T04:05:06Z",
+            rows: onlyComposition ? composition : others + composition, notes: ["a note"], seconds: 99)
+    }
+
+    static func compositionRows(_ file: String) throws -> [[String]] {
+        let parts = try #require(BenchmarksFile.parse(file))
+        return try #require(parts.blocks.first { $0.heading.hasPrefix(BenchSection.composition.headingPrefix) }).rows
+    }
+
+    @Test("--only composition --write puts this build's rows after the other build's, leaves every other figure, and replaces them when run again")
+    func compositionBesideTheOtherBuild() throws {
+        let whole = Self.report(compositionIn: Self.other, seconds: 1).markdown.replacingOccurrences(
+            of: BenchSection.composition.explanation, with: "as an older run worded it")
+        let once = try Self.report(compositionIn: Self.build, seconds: 7, onlyComposition: true).written(sections: [.composition], over: whole)
+        #expect(BenchmarksCheck.problems(once) == [])
+        let rows = try Self.compositionRows(once)
+        #expect(
+            rows.map { $0[0] } == [
+                "user.fiveFlows at 1/1, \(Self.other) build", "user.fiveFlows at 4/2, \(Self.other) build",
+                "user.fiveFlows at 1/1, \(Self.build) build", "user.fiveFlows at 4/2, \(Self.build) build",
+            ])
+        #expect(rows.map { $0[1] } == ["1.00 s", "1.00 s", "7.00 s", "7.00 s"])
+        let before = try #require(BenchmarksFile.parse(whole))
+        let after = try #require(BenchmarksFile.parse(once))
+        #expect(
+            after.blocks.filter { !$0.heading.hasPrefix(BenchSection.composition.headingPrefix) }
+                == before.blocks.filter { !$0.heading.hasPrefix(BenchSection.composition.headingPrefix) })
+        #expect(after.targets == before.targets)
+        #expect(after.blocks.map(\.heading) == BenchSection.allCases.map(\.heading), "the section's heading as the code words it now")
+        #expect(after.preamble.dropLast() == before.preamble[...])
+        #expect(
+            after.preamble.last?.hasPrefix("- Composition rows of the \(Self.build) build: 2026-02-03T04:05:06Z, `swift run") == true,
+            "\(after.preamble)")
+
+        let twice = try Self.report(compositionIn: Self.build, seconds: 9, onlyComposition: true).written(sections: [.composition], over: once)
+        #expect(try Self.compositionRows(twice).map { $0[1] } == ["1.00 s", "1.00 s", "9.00 s", "9.00 s"])
+        #expect(try #require(BenchmarksFile.parse(twice)).preamble.count == after.preamble.count)
+    }
+
+    @Test("a whole run's --write keeps the other build's composition rows measured on this machine, and drops them from another machine's file")
+    func wholeRunKeepsTheOtherBuild() throws {
+        let whole = Self.report(compositionIn: Self.build, seconds: 1).markdown
+        // The other build's rows, as its `--only composition --write` puts them in; then this build runs everything again.
+        let otherRows = try Self.compositionRows(Self.report(compositionIn: Self.other, seconds: 7).markdown)
+        let merged = try #require(
+            BenchmarksFile.replacingRows(
+                of: .composition, build: Self.other, by: otherRows, preambleLine: "- Composition rows of the \(Self.other) build: then", in: whole))
+        let again = Self.report(compositionIn: Self.build, seconds: 2)
+        let written = try again.written(sections: Set(BenchSection.allCases), over: merged)
+        #expect(BenchmarksCheck.problems(written) == [])
+        #expect(
+            try Self.compositionRows(written).map { $0[0] + " " + $0[1] } == [
+                "user.fiveFlows at 1/1, \(Self.build) build 2.00 s", "user.fiveFlows at 4/2, \(Self.build) build 2.00 s",
+                "user.fiveFlows at 1/1, \(Self.other) build 7.00 s", "user.fiveFlows at 4/2, \(Self.other) build 7.00 s",
+            ])
+        #expect(try #require(BenchmarksFile.parse(written)).preamble.contains { $0.hasPrefix("- Composition rows of the \(Self.other) build:") })
+
+        var updated = SampleReport.machine
+        updated.os = "Test OS 1 (Linux 6.1)"
+        let afterUpdate = try Self.report(compositionIn: Self.build, seconds: 2, machine: updated).written(
+            sections: Set(BenchSection.allCases), over: merged)
+        #expect(try Self.compositionRows(afterUpdate).count == 4, "a kernel update alone keeps the other build's rows")
+
+        var elsewhere = SampleReport.machine
+        elsewhere.cpu = "Another CPU"
+        let fromElsewhere = try Self.report(compositionIn: Self.build, seconds: 2, machine: elsewhere).written(
+            sections: Set(BenchSection.allCases), over: merged)
+        #expect(fromElsewhere == Self.report(compositionIn: Self.build, seconds: 2, machine: elsewhere).markdown)
+        #expect(try Self.compositionRows(fromElsewhere).count == 2)
+    }
+
+    @Test("--only composition --write is refused without a file, over another machine's, and for any other section")
+    func refusals() throws {
+        let composition = Self.report(compositionIn: Self.build, seconds: 7, onlyComposition: true)
+        #expect(throws: BenchWriteProblem.self) { try composition.written(sections: [.composition], over: nil) }
+        #expect(throws: BenchWriteProblem.self) { try composition.written(sections: [.composition], over: "# Benchmarks\n\nnot a table\n") }
+        var elsewhere = SampleReport.machine
+        elsewhere.cpu = "Another CPU"
+        let file = Self.report(compositionIn: Self.other, seconds: 1, machine: elsewhere).markdown
+        #expect(throws: BenchWriteProblem.self) { try composition.written(sections: [.composition], over: file) }
+        #expect(throws: BenchWriteProblem.self) { try composition.written(sections: [.composition, .closure], over: SampleReport.report.markdown) }
     }
 }
 
