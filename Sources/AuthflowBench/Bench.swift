@@ -115,7 +115,8 @@ public enum Bench: Sendable {
 
     /// Runs every section with `configuration`; `progress` hears what is being measured.
     /// `sections` picks what to measure (every section unless told); a report of only some
-    /// sections is for profiling one part and is never written to `BENCHMARKS.md`.
+    /// sections is for profiling one part, and only the composition's alone is written to
+    /// `BENCHMARKS.md` (beside the other build's rows: ``BenchReport/written(sections:over:)``).
     public static func run(
         _ configuration: BenchConfiguration, sections: Set<BenchSection> = Set(BenchSection.allCases), progress: (String) -> Void
     ) -> BenchReport {

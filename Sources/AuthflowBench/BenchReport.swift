@@ -648,7 +648,7 @@ public enum BenchmarksFile: Sendable {
         public var targets: [String]
     }
 
-    /// `file` with the rows of `section` measured in `build` (their figure ends in `, debug build`)
+    /// `file` with the rows of `section` measured in `build` (their figure ends in `, <build> build`)
     /// replaced by `rows`, after the section's other rows, under the section's heading as this
     /// code words it; the table rendered again from its cells, the targets summed up again from
     /// it, the section's note replaced by `note` (when given and the file has one), and the
