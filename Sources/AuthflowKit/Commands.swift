@@ -255,16 +255,20 @@ extension Authflow {
             name: "bench", synopsis: "authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]",
             summary: "the performance figures, measured side by side in one run, each target met or not",
             options: [
-                .flag("quick", "the larger explorations capped: about 40 minutes on a 2-core machine, most of it the closure table"),
+                .flag("quick", "the larger explorations capped: about an hour on a 2-core machine, most of it the closure table"),
                 .flag("json", "every figure, its samples and details as JSON"),
-                .flag("write", "also write BENCHMARKS.md in the current directory"),
+                .flag(
+                    "write",
+                    "also write BENCHMARKS.md in the current directory; with --only composition, put this build's rows of that section in the file beside the other build's"
+                ),
                 .flag("strict", "exit 1 when a printed target is not met (default: exit 0 whatever the figures)"),
                 .flag("wide", "one line a figure with its details in a last column, instead of details under each section"),
                 .value(
                     "only", "SECTIONS",
-                    "measure only these, comma-separated: \(BenchSection.allCases.map(\.rawValue).joined(separator: ",")) (not with --write)"),
+                    "measure only these, comma-separated: \(BenchSection.allCases.map(\.rawValue).joined(separator: ",")) (with --write, composition alone)"
+                ),
             ],
-            examples: ["bench --quick", "bench --quick --only reducer,fuzzer --strict"]),
+            examples: ["bench --quick", "bench --quick --only reducer,fuzzer --strict", "bench --quick --only composition --write"]),
     ]
 
     /// The bounds of the counts the commands take: wide enough for any real run, narrow enough
