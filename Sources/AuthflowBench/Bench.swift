@@ -70,10 +70,10 @@ public struct BenchConfiguration: Hashable, Sendable {
 
     /// `--quick`: the larger explorations capped (by states, or for the growth table by depth);
     /// about an hour in all on a 2-core machine (3,937 s on 2026-12-06), most of it the closure
-    /// table. The user composition stops at 100,000 states at each bound. The closure table's
-    /// cap, 400,000 states, lets every model close at every bound but Anonymous Wall's and
-    /// Hero365's apps at 3/2 and 4/2 (and session.everday's plain search at 4/2); the large
-    /// model's reduced search there goes to closure, its plain search stops at the cap.
+    /// table. The user composition stops at 100,000 states at each bound. Under the closure
+    /// table's cap, 400,000 states, every reduced search closes; the plain search stops at it
+    /// for Anonymous Wall's and Hero365's apps at 3/2 and 4/2, Everday's app and session at 4/2,
+    /// and the large model (whose reduced search goes to closure).
     public static let quick = BenchConfiguration(
         name: "quick", figureBudget: 4, reducerEvents: 10_000, reducerRepetitions: 5, reducerSampleSeconds: 0.04,
         explorerRepetitions: 3, explorerStateCap: 3_000, largeCallers: 4, largeStateCap: 25_000, largeRepetitions: 3, growthCallers: [1, 2, 3, 4],
