@@ -171,7 +171,7 @@ public struct BenchReport: Sendable {
             "",
             machine.preambleLine,
             "- OS: \(machine.os)",
-            "- Swift: \(machine.swift), release build",
+            "- Swift: \(machine.swift), \(Bench.build) build",
             "- Date: \(date)",
             "- Configuration: \(configuration), \(BenchFormat.fixed(seconds, 1)) s in all",
         ]

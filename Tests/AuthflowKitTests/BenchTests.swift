@@ -334,7 +334,7 @@ struct BenchReportTests {
         #expect(parts.targets == report.targetSummary)
         #expect(parts.preamble.contains("- Machine: `x86_64` (`uname -m`), 2 cores online (Test CPU)"))
         #expect(parts.preamble.contains("- OS: Test OS 1 (Linux 6.0)"))
-        #expect(parts.preamble.contains("- Swift: Swift 6.3.1, release build"))
+        #expect(parts.preamble.contains("- Swift: Swift 6.3.1, \(Bench.build) build"), "the build the figures were measured in")
         #expect(parts.preamble.contains("- Date: 2026-01-02T03:04:05Z"))
         #expect(report.markdown.hasPrefix("# Benchmarks\n"))
     }
