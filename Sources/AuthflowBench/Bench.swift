@@ -113,6 +113,15 @@ public enum Bench: Sendable {
         #endif
     }
 
+    /// The build this code does not run in: the one whose rows a whole run keeps.
+    public static var otherBuild: String { build == "debug" ? "release" : "debug" }
+
+    /// A composition row's figure, named with the build it was measured in (`… at 4/2, debug build`).
+    static func figure(_ name: String, builtIn build: String) -> String { "\(name), \(build) build" }
+
+    /// Whether a row's figure was measured in `build` (see ``figure(_:builtIn:)``).
+    static func isFigure(_ figure: String, builtIn build: String) -> Bool { figure.hasSuffix(", \(build) build") }
+
     /// Runs every section with `configuration`; `progress` hears what is being measured.
     /// `sections` picks what to measure (every section unless told); a report of only some
     /// sections is for profiling one part, and only the composition's alone is written to

@@ -121,12 +121,10 @@ public struct BenchReport: Sendable {
     public func written(sections: Set<BenchSection>, over existing: String?) throws(BenchWriteProblem) -> String {
         let build = Bench.build
         if sections == Set(BenchSection.allCases) {
-            let other = build == "debug" ? "release" : "debug"
-            guard let existing, let parts = BenchmarksFile.parse(existing), sameMachine(as: parts.preamble),
-                let carried = parts.blocks.first(where: { $0.heading.hasPrefix(BenchSection.composition.headingPrefix) })?.rows
-                    .filter({ $0[0].hasSuffix(", \(other) build") }),
-                !carried.isEmpty
-            else { return markdown }
+            let other = Bench.otherBuild
+            guard let existing, let parts = BenchmarksFile.parse(existing), sameMachine(as: parts.preamble) else { return markdown }
+            let carried = parts.rows(of: .composition).filter { Bench.isFigure($0[0], builtIn: other) }
+            guard !carried.isEmpty else { return markdown }
             let line = parts.preamble.first { $0.hasPrefix(Self.compositionLinePrefix(other)) }
             return BenchmarksFile.replacingRows(of: .composition, build: other, by: carried, preambleLine: line, in: markdown) ?? markdown
         }
@@ -139,12 +137,12 @@ public struct BenchReport: Sendable {
                 description: "bench --only composition --write puts its rows into a BENCHMARKS.md a whole run wrote, and there is none here")
         }
         guard sameMachine(as: parts.preamble) else {
+            let named = parts.preamble.filter { $0.hasPrefix("- Machine") || $0.hasPrefix("- Swift") }
             throw BenchWriteProblem(
                 description:
-                    "BENCHMARKS.md was measured on another machine or Swift (\(parts.preamble.filter { $0.hasPrefix("- Machine") || $0.hasPrefix("- Swift") }.joined(separator: "; "))): run the whole bench here first"
-            )
+                    "BENCHMARKS.md was measured on another machine or Swift (\(named.joined(separator: "; "))): run the whole bench here first")
         }
-        let rows = blocks.first { $0.heading.hasPrefix(BenchSection.composition.headingPrefix) }?.rows ?? []
+        let rows = self.rows.filter { $0.section == .composition }.map(\.cells)
         let line =
             "\(Self.compositionLinePrefix(build)) \(date), `swift run\(build == "release" ? " -c release" : "") \(command) --only composition --write`, "
             + "\(BenchFormat.fixed(seconds, 1)) s, on \(machine.os)"
@@ -646,6 +644,15 @@ public enum BenchmarksFile: Sendable {
         public var blocks: [BenchTable.Block]
         /// The printed run's target lines (without their indent).
         public var targets: [String]
+
+        /// Where `section`'s block is, found by its heading's start (its explanation may be
+        /// worded as an older run worded it).
+        public func blockIndex(of section: BenchSection) -> Int? {
+            blocks.firstIndex { $0.heading.hasPrefix(section.headingPrefix) }
+        }
+
+        /// `section`'s rows' cells (none when the file lacks it).
+        public func rows(of section: BenchSection) -> [[String]] { blockIndex(of: section).map { blocks[$0].rows } ?? [] }
     }
 
     /// `file` with the rows of `section` measured in `build` (their figure ends in `, <build> build`)
@@ -657,12 +664,10 @@ public enum BenchmarksFile: Sendable {
     public static func replacingRows(
         of section: BenchSection, build: String, by rows: [[String]], preambleLine: String?, note: String? = nil, in file: String
     ) -> String? {
-        guard let parts = parse(file), let index = parts.blocks.firstIndex(where: { $0.heading.hasPrefix(section.headingPrefix) }) else {
-            return nil
-        }
+        guard let parts = parse(file), let index = parts.blockIndex(of: section) else { return nil }
         var blocks = parts.blocks
         blocks[index].heading = section.heading
-        blocks[index].rows = blocks[index].rows.filter { !$0[0].hasSuffix(", \(build) build") } + rows
+        blocks[index].rows = blocks[index].rows.filter { !Bench.isFigure($0[0], builtIn: build) } + rows
         var printed = parts.printed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let tableStart = printed.firstIndex(where: { $0.hasPrefix(BenchReport.header[0] + " ") }) else { return nil }
         let tableEnd = printed[tableStart...].firstIndex(of: "") ?? printed.count

@@ -332,10 +332,11 @@ struct VerificationBench {
         let limits = ExplorationLimits(maxStates: configuration.compositionStateCap ?? Int(Int32.max - 1), threads: 1)
         func row<Machine>(_ model: Model<Machine>) -> BenchRow {
             let bounds = "\(model.maxInFlight)/\(model.maxStale)"
-            progress("your composition: \(model.name) at \(bounds), \(Bench.build) build")
+            let figure = Bench.figure("\(model.name) at \(bounds)", builtIn: Bench.build)
+            progress("your composition: \(figure)")
             let sample = Self.measure { Explorer.explore(model, limits: limits) }
             return BenchRow(
-                .composition, "\(model.name) at \(bounds), \(Bench.build) build", unit: .seconds, spread: Spread([sample.report.seconds]),
+                .composition, figure, unit: .seconds, spread: Spread([sample.report.seconds]),
                 details: Self.explorationDetails([sample], limits: limits))
         }
         return [(1, 1), (4, 2)].map { row(BenchModels.fiveFlows(inFlight: $0, stale: $1)) } + [row(BenchModels.fiveFlowsAsVerified())]

@@ -358,7 +358,7 @@ struct BenchReportTests {
 @Suite("authflow bench --write: one build's composition rows beside the other's")
 struct BenchWriteTests {
     static let build = Bench.build
-    static let other = Bench.build == "debug" ? "release" : "debug"
+    static let other = Bench.otherBuild
 
     /// The sample report, its composition rows measured in `build`, at `seconds` each.
     static func report(
@@ -379,7 +379,7 @@ struct BenchWriteTests {
 
     static func compositionRows(_ file: String) throws -> [[String]] {
         let parts = try #require(BenchmarksFile.parse(file))
-        return try #require(parts.blocks.first { $0.heading.hasPrefix(BenchSection.composition.headingPrefix) }).rows
+        return try #require(parts.blockIndex(of: .composition).map { parts.blocks[$0].rows })
     }
 
     @Test("--only composition --write puts this build's rows after the other build's, leaves every other figure, and replaces them when run again")
