@@ -113,7 +113,10 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
                 abandoned = requests.finishAll(.superseded) + second.timers.map(AuthEffect.cancelTimer)
             }
             defer { phase = .first(inner) }
-            return abandoned + first.step(&inner, .intent(intent, id: id, at: now), &requests)
+            let effects = first.step(&inner, .intent(intent, id: id, at: now), &requests)
+            // Mostly nothing is abandoned: the effects go up as they are, not copied into a new
+            // array at every level of a nest.
+            return abandoned.isEmpty ? effects : abandoned + effects
         case .intent(.second(let intent), let id, let now):
             var inner: Second.Phase
             var abandoned: [AuthEffect] = []
@@ -125,7 +128,8 @@ public struct OneOf<First: EntryFlow, Second: EntryFlow>: EntryFlow {
                 abandoned = requests.finishAll(.superseded) + first.timers.map(AuthEffect.cancelTimer)
             }
             defer { phase = .second(inner) }
-            return abandoned + second.step(&inner, .intent(intent, id: id, at: now), &requests)
+            let effects = second.step(&inner, .intent(intent, id: id, at: now), &requests)
+            return abandoned.isEmpty ? effects : abandoned + effects
         case .withdrawn(let intent, let at):
             switch consume phase {
             case .first(var inner):

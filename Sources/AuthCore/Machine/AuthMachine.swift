@@ -120,21 +120,22 @@ extension Lifecycle {
         var rounds = 0
         while !pending.isEmpty {
             var refused: [(RequestID, Instant)] = []
-            for effect in pending {
-                switch effect {
-                case .send(let id, let request):
-                    if let endpoint = request.endpoint {
-                        if rounds < 4, let until = state.context.serverWait(for: endpoint, at: now) {
-                            refused.append((id, until))
-                            continue
-                        }
-                        state.context.sending(id, to: endpoint)
-                    }
-                case .schedule, .cancel, .cancelTimer, .persist, .clearCredentials, .emit, .finish, .closeRealtime, .persistOwedRevocations:
-                    break
+            for case .send(let id, let request) in pending {
+                guard let endpoint = request.endpoint else { continue }
+                if rounds < 4, let until = state.context.serverWait(for: endpoint, at: now) {
+                    refused.append((id, until))
+                } else {
+                    state.context.sending(id, to: endpoint)
                 }
-                effects.append(effect)
             }
+            if !refused.isEmpty {
+                pending.removeAll { effect in
+                    guard case .send(let id, _) = effect else { return false }
+                    return refused.contains { $0.0 == id }
+                }
+            }
+            // Mostly one round with nothing held back: the step's own array is the answer, not a copy.
+            if effects.isEmpty { effects = pending } else { effects += pending }
             pending = refused.flatMap { id, until in
                 step(&state.phase, .reply(id, .failed(.rateLimited(retryAfter: until - now)), at: now), &state.context).map { effect in
                     // Nothing left: the intent was refused before any request, at the server's time.
