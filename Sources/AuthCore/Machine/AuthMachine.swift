@@ -120,12 +120,17 @@ extension Lifecycle {
         var rounds = 0
         while !pending.isEmpty {
             var refused: [(RequestID, Instant)] = []
-            for case .send(let id, let request) in pending {
-                guard let endpoint = request.endpoint else { continue }
-                if rounds < 4, let until = state.context.serverWait(for: endpoint, at: now) {
-                    refused.append((id, until))
-                } else {
-                    state.context.sending(id, to: endpoint)
+            for effect in pending {
+                switch effect {
+                case .send(let id, let request):
+                    guard let endpoint = request.endpoint else { continue }
+                    if rounds < 4, let until = state.context.serverWait(for: endpoint, at: now) {
+                        refused.append((id, until))
+                    } else {
+                        state.context.sending(id, to: endpoint)
+                    }
+                case .schedule, .cancel, .cancelTimer, .persist, .clearCredentials, .emit, .finish, .closeRealtime, .persistOwedRevocations:
+                    continue  // Only a request is held back: a new effect that sends one must say so here.
                 }
             }
             if !refused.isEmpty {
