@@ -119,7 +119,7 @@ extension Lifecycle {
         var pending = step(&state.phase, event, &state.context)
         var rounds = 0
         while !pending.isEmpty {
-            var refused: [(RequestID, Instant)] = []
+            var refused: [(id: RequestID, until: Instant)] = []
             for effect in pending {
                 switch effect {
                 case .send(let id, let request):
@@ -136,7 +136,7 @@ extension Lifecycle {
             if !refused.isEmpty {
                 pending.removeAll { effect in
                     guard case .send(let id, _) = effect else { return false }
-                    return refused.contains { $0.0 == id }
+                    return refused.contains { $0.id == id }
                 }
             }
             // Mostly one round with nothing held back: the step's own array is the answer, not a copy.
