@@ -69,11 +69,12 @@ public struct BenchConfiguration: Hashable, Sendable {
     public var verifyRunStateCap: Int? = nil
 
     /// `--quick`: the larger explorations capped (by states, or for the growth table by depth);
-    /// about an hour in all on a 2-core machine (3,937 s on 2026-12-06), most of it the closure
-    /// table. The user composition stops at 100,000 states at each bound. Under the closure
-    /// table's cap, 400,000 states, every reduced search closes; the plain search stops at it
-    /// for Anonymous Wall's and Hero365's apps at 3/2 and 4/2, Everday's app and session at 4/2,
-    /// and the large model (whose reduced search goes to closure).
+    /// half an hour to an hour in all on a 2-core machine, as fast as the machine runs that day
+    /// (1,712 s on 2026-12-07, 3,937 s on 2026-12-06), most of it the closure table. The user
+    /// composition stops at 100,000 states at each bound. Under the closure table's cap, 400,000
+    /// states, every reduced search closes; the plain search stops at it for Anonymous Wall's and
+    /// Hero365's apps at 3/2 and 4/2, Everday's app and session at 4/2, and the large model (whose
+    /// reduced search goes to closure).
     public static let quick = BenchConfiguration(
         name: "quick", figureBudget: 4, reducerEvents: 10_000, reducerRepetitions: 5, reducerSampleSeconds: 0.04,
         explorerRepetitions: 3, explorerStateCap: 3_000, largeCallers: 4, largeStateCap: 25_000, largeRepetitions: 3, growthCallers: [1, 2, 3, 4],

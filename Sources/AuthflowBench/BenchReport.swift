@@ -119,46 +119,59 @@ public struct BenchReport: Sendable {
     /// debug build's figures (what `swift test` takes) stand beside the release run's. Any other
     /// choice of sections is refused, as is a composition run over a file from another machine.
     public func written(sections: Set<BenchSection>, over existing: String?) throws(BenchWriteProblem) -> String {
-        let build = Bench.build
+        let parts = try Self.writable(sections: sections, over: existing, on: machine)
         if sections == Set(BenchSection.allCases) {
             let other = Bench.otherBuild
-            guard let existing, let parts = BenchmarksFile.parse(existing), sameMachine(as: parts.preamble) else { return markdown }
+            guard let parts else { return markdown }
             let carried = parts.rows(of: .composition).filter { Bench.isFigure($0[0], builtIn: other) }
             guard !carried.isEmpty else { return markdown }
             let line = parts.preamble.first { $0.hasPrefix(Self.compositionLinePrefix(other)) }
             return BenchmarksFile.replacingRows(of: .composition, build: other, by: carried, preambleLine: line, in: markdown) ?? markdown
         }
-        guard sections == [.composition] else {
-            throw BenchWriteProblem(
-                description: "bench --write records every section, or with --only composition that section's rows of this build alone")
-        }
-        guard let existing, let parts = BenchmarksFile.parse(existing) else {
-            throw BenchWriteProblem(
-                description: "bench --only composition --write puts its rows into a BENCHMARKS.md a whole run wrote, and there is none here")
-        }
-        guard sameMachine(as: parts.preamble) else {
-            let named = parts.preamble.filter { $0.hasPrefix("- Machine") || $0.hasPrefix("- Swift") }
-            throw BenchWriteProblem(
-                description:
-                    "BENCHMARKS.md was measured on another machine or Swift (\(named.joined(separator: "; "))): run the whole bench here first")
-        }
+        let build = Bench.build
         let rows = self.rows.filter { $0.section == .composition }.map(\.cells)
         let line =
             "\(Self.compositionLinePrefix(build)) \(date), `swift run\(build == "release" ? " -c release" : "") \(command) --only composition --write`, "
             + "\(BenchFormat.fixed(seconds, 1)) s, on \(machine.os)"
         let note = notes.first { $0.hasPrefix("\(BenchSection.composition.title): ") }
-        guard let file = BenchmarksFile.replacingRows(of: .composition, build: build, by: rows, preambleLine: line, note: note, in: existing)
+        guard let existing,
+            let file = BenchmarksFile.replacingRows(of: .composition, build: build, by: rows, preambleLine: line, note: note, in: existing)
         else {
             throw BenchWriteProblem(description: "BENCHMARKS.md has no section \(BenchSection.composition.title) to put the rows in")
         }
         return file
     }
 
+    /// What `--write` of `sections` over `existing` can build on, judged before any measuring: the
+    /// file's parts when it is a `BENCHMARKS.md` measured on `machine` (``MachineDescription/measured(_:)``),
+    /// else `nil`. Refused: any choice of sections but all of them or the composition alone, and a
+    /// composition run with no such file to put its rows in.
+    public static func writable(
+        sections: Set<BenchSection>, over existing: String?, on machine: MachineDescription
+    ) throws(BenchWriteProblem) -> BenchmarksFile.Parts? {
+        let parts = existing.flatMap(BenchmarksFile.parse)
+        let measuredHere = parts.map { machine.measured($0.preamble) } ?? false
+        if sections == Set(BenchSection.allCases) { return measuredHere ? parts : nil }
+        guard sections == [.composition] else {
+            throw BenchWriteProblem(
+                description: "bench --write records every section, or with --only composition that section's rows of this build alone")
+        }
+        guard let parts else {
+            throw BenchWriteProblem(
+                description: "bench --only composition --write puts its rows into a BENCHMARKS.md a whole run wrote, and there is none here")
+        }
+        guard measuredHere else {
+            let named = parts.preamble.filter { $0.hasPrefix("- Machine") || $0.hasPrefix("- Swift") }
+            throw BenchWriteProblem(
+                description:
+                    "BENCHMARKS.md was measured on another machine or Swift (\(named.joined(separator: "; "))): run the whole bench here first "
+                    + "(swift run -c release authflow bench --quick --write)")
+        }
+        return parts
+    }
+
     /// The start of the preamble line that dates one build's composition rows.
     static func compositionLinePrefix(_ build: String) -> String { "- Composition rows of the \(build) build:" }
-
-    /// Whether `preamble` names this run's machine and Swift (see ``MachineDescription/measured(_:)``).
-    func sameMachine(as preamble: [String]) -> Bool { machine.measured(preamble) }
 
     /// The lines above the printed text in `BENCHMARKS.md`.
     var markdownPreamble: [String] {

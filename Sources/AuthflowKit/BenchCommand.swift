@@ -43,31 +43,22 @@ extension Authflow {
                 description: "bench takes only --quick, --json, --write, --strict, --wide and --only, not \(refused.joined(separator: " "))")
         }
         let sections = try BenchConfiguration.sections(chosenBy: arguments)
-        guard sections.count == BenchSection.allCases.count || sections == [.composition] || !arguments.flags.contains("write") else {
-            throw CommandProblem(
-                description: "bench --write records every section in BENCHMARKS.md, or with --only composition that section alone")
-        }
         let path = FileManager.default.currentDirectoryPath + "/BENCHMARKS.md"
         let existing = try? String(contentsOfFile: path, encoding: .utf8)
-        if arguments.flags.contains("write"), sections == [.composition] {
+        let writes = arguments.flags.contains("write")
+        if writes {
             // Refused before the minutes of measuring, not after.
-            guard let parts = existing.flatMap(BenchmarksFile.parse) else {
-                throw CommandProblem(
-                    description:
-                        "bench --only composition --write puts its rows into the BENCHMARKS.md a whole run wrote, and there is none in this folder")
-            }
-            guard MachineDescription.current.measured(parts.preamble) else {
-                throw CommandProblem(
-                    description:
-                        "BENCHMARKS.md was measured on another machine or Swift: run the whole bench here first (swift run -c release authflow bench --quick --write)"
-                )
+            do throws(BenchWriteProblem) {
+                _ = try BenchReport.writable(sections: sections, over: existing, on: .current)
+            } catch {
+                throw CommandProblem(description: error.description)
             }
         }
         let configuration = BenchConfiguration.chosen(by: arguments)
         err("authflow bench (\(configuration.name)): measuring; progress on standard error…")
         let report = Bench.run(configuration, sections: sections) { err("  \($0)") }
         out(arguments.flags.contains("json") ? report.json : arguments.flags.contains("wide") ? report.text : report.narrowText)
-        if arguments.flags.contains("write") {
+        if writes {
             let file: String
             do throws(BenchWriteProblem) {
                 file = try report.written(sections: sections, over: existing)

@@ -255,7 +255,7 @@ extension Authflow {
             name: "bench", synopsis: "authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]",
             summary: "the performance figures, measured side by side in one run, each target met or not",
             options: [
-                .flag("quick", "the larger explorations capped: about an hour on a 2-core machine, most of it the closure table"),
+                .flag("quick", "the larger explorations capped: half an hour to an hour on a 2-core machine, most of it the closure table"),
                 .flag("json", "every figure, its samples and details as JSON"),
                 .flag(
                     "write",
