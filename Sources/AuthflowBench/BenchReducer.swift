@@ -35,7 +35,7 @@ enum ReducerBench {
             subject(Models.codeRegistration()), subject(Models.oneTimeCode(.email)), subject(Models.oneTimeCode(.phone)),
             subject(Models.passwordSignIn()), subject(Models.registration()), subject(Models.passwordReset(.emailCodeWithAutoLogin)),
             subject(Models.passwordReset(.emailedToken)), subject(Models.passwordReset(.emailLink)), subject(Models.oauth()),
-            subject(Models.openIDSignIn()),
+            subject(Models.openIDSignIn()), subject(Models.deviceSignIn()),
             subject(Models.session(.anonymousWall)), subject(Models.session(.everday)), subject(Models.session(.subspace)),
             subject(Models.session(.hero365)), subject(Models.realtime()),
             subject(Models.anonymousWallApp()), subject(Models.vynqTalkApp()), subject(Models.everdayApp()),
