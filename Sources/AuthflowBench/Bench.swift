@@ -41,6 +41,9 @@ public struct BenchConfiguration: Hashable, Sendable {
     public var fuzzLength: Int
     /// Samples per fuzz figure.
     public var fuzzRepetitions: Int
+    /// Examples of each run of Hypothesis's rotating-refresh session (``HypothesisYardstick``,
+    /// at most 50 steps each), run as many times as ``fuzzRepetitions``.
+    public var hypothesisExamples: Int
     /// Samples of the planted bug's figures.
     public var plantedRepetitions: Int
     /// Cap on the planted bug's exploration (breadth-first: the violation found is still a shortest one).
@@ -78,7 +81,7 @@ public struct BenchConfiguration: Hashable, Sendable {
     public static let quick = BenchConfiguration(
         name: "quick", figureBudget: 4, reducerEvents: 10_000, reducerRepetitions: 5, reducerSampleSeconds: 0.04,
         explorerRepetitions: 3, explorerStateCap: 3_000, largeCallers: 4, largeStateCap: 25_000, largeRepetitions: 3, growthCallers: [1, 2, 3, 4],
-        growthDepth: 10, fuzzRuns: 200, fuzzLength: 400, fuzzRepetitions: 3, plantedRepetitions: 3, plantedStateCap: 5_000,
+        growthDepth: 10, fuzzRuns: 200, fuzzLength: 400, fuzzRepetitions: 3, hypothesisExamples: 300, plantedRepetitions: 3, plantedStateCap: 5_000,
         overheadWarmup: 100, overheadPairs: 600, overheadBlocks: 6, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 3,
         closureStateCap: 400_000, compositionStateCap: 100_000)
 
@@ -88,7 +91,7 @@ public struct BenchConfiguration: Hashable, Sendable {
     public static let full = BenchConfiguration(
         name: "full", figureBudget: 60, reducerEvents: 100_000, reducerRepetitions: 9, reducerSampleSeconds: 0.25,
         explorerRepetitions: 3, explorerStateCap: nil, largeCallers: 4, largeStateCap: nil, largeRepetitions: 2, growthCallers: [1, 2, 3, 4],
-        growthDepth: 14, fuzzRuns: 200, fuzzLength: 400, fuzzRepetitions: 5, plantedRepetitions: 5, plantedStateCap: 20_000,
+        growthDepth: 14, fuzzRuns: 200, fuzzLength: 400, fuzzRepetitions: 5, hypothesisExamples: 300, plantedRepetitions: 5, plantedStateCap: 20_000,
         overheadWarmup: 500, overheadPairs: 5_000, overheadBlocks: 10, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 7,
         closureStateCap: 1_500_000)
 
@@ -97,7 +100,7 @@ public struct BenchConfiguration: Hashable, Sendable {
     public static let smallest = BenchConfiguration(
         name: "smallest", figureBudget: 0, reducerEvents: 400, reducerRepetitions: 1, reducerSampleSeconds: 0,
         explorerRepetitions: 1, explorerStateCap: 200, largeCallers: 3, largeStateCap: 200, largeRepetitions: 1, growthCallers: [1, 2, 3, 4],
-        growthDepth: 3, fuzzRuns: 1, fuzzLength: 100, fuzzRepetitions: 1, plantedRepetitions: 1, plantedStateCap: 500,
+        growthDepth: 3, fuzzRuns: 1, fuzzLength: 100, fuzzRepetitions: 1, hypothesisExamples: 2, plantedRepetitions: 1, plantedStateCap: 500,
         overheadWarmup: 2, overheadPairs: 4, overheadBlocks: 2, singleFlightCalls: [1, 10, 100, 1_000], singleFlightRepetitions: 1,
         closureStateCap: 200, largeClosureStateCap: 200, compositionStateCap: 200, verifyRunStateCap: 200)
 }
@@ -127,8 +130,10 @@ public enum Bench: Sendable {
     /// `sections` picks what to measure (every section unless told); a report of only some
     /// sections is for profiling one part, and only the composition's alone is written to
     /// `BENCHMARKS.md` (beside the other build's rows: ``BenchReport/written(sections:over:)``).
+    /// `yardstick` times Hypothesis for the fuzzer's target, in the same run.
     public static func run(
-        _ configuration: BenchConfiguration, sections: Set<BenchSection> = Set(BenchSection.allCases), progress: (String) -> Void
+        _ configuration: BenchConfiguration, sections: Set<BenchSection> = Set(BenchSection.allCases),
+        yardstick: HypothesisYardstick = HypothesisYardstick(), progress: (String) -> Void
     ) -> BenchReport {
         let clock = ContinuousClock()
         let started = clock.now
@@ -143,7 +148,7 @@ public enum Bench: Sendable {
         if sections.contains(.growth) { rows += verification.growth(progress: progress) }
         if sections.contains(.closure) { rows += verification.closure(progress: progress) }
         if sections.contains(.composition) { rows += verification.composition(progress: progress) }
-        if sections.contains(.fuzzer) { rows += verification.fuzzer(progress: progress) }
+        if sections.contains(.fuzzer) { rows += verification.fuzzer(yardstick: yardstick, notes: &notes, progress: progress) }
         if sections.contains(.plantedBug) { rows += verification.plantedBug(progress: progress) }
         if !sections.isDisjoint(with: [.runnerOverhead, .singleFlight]) {
             let runtime = blocking(relaying: progress) { progress -> Result<[BenchRow], RuntimeBench.Problem> in

@@ -253,7 +253,7 @@ public enum BenchSection: String, CaseIterable, Hashable, Sendable {
                 + "rotating refresh, revocation at logout; not a shipped app), its model derived by Model(of:) with every documented failure, "
                 + "at 1/1 and 4/2, optimized and in a debug build as swift test builds (its rows by swift run authflow bench --only composition --write)"
         case .fuzzer:
-            "checked events/s of `authflow fuzz`'s default session (200 seeded walks of 400 events): step invariants at every event, state invariants at each world not met before; a move met again follows the transition already stepped and checked (the same walks); beside it, the session stepping every event afresh (`authflow fuzz --no-reuse`) on one thread, against 100× the 2.5 k steps/s of Hypothesis's RuleBasedStateMachine on a rotating-refresh model, and on every core (`--threads`)"
+            "checked events/s of `authflow fuzz`'s default session (200 seeded walks of 400 events): step invariants at every event, state invariants at each world not met before; a move met again follows the transition already stepped and checked (the same walks); beside it, the session stepping every event afresh (`authflow fuzz --no-reuse`) on one thread, against 100× the steps/s of Hypothesis's RuleBasedStateMachine on a rotating-refresh session, timed in the same run where Python has Hypothesis (the section's first row), and on every core (`--threads`)"
         case .plantedBug:
             "a session that drops the persist of a rotated pair: found, shrunk, and the explorer's shortest trace"
         case .runnerOverhead:

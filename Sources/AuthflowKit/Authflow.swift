@@ -44,7 +44,7 @@ public enum Authflow {
                                                                loopback only unless --i-own-this-server; at most 100 requests, 10 a
                                                                second; every backend; oidc checks discovery and error bodies without
                                                                a login, the rest with --oauth-command signing in for it
-          authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]
+          authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…] [--python PATH]
                                                                the performance figures, measured side by side in one run, each
                                                                target met or not; --strict: exit 1 when one is not met
 

@@ -30,19 +30,25 @@ extension BenchConfiguration {
 }
 
 extension Authflow {
-    /// `authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]`.
+    /// `authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…] [--python PATH]`.
     static func bench(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
         guard arguments.positional.isEmpty else {
             throw CommandProblem(description: "bench takes no arguments: \(arguments.positional.joined(separator: " "))")
         }
         let refused =
-            arguments.options.keys.filter { $0 != "only" }.sorted().map { "--\($0)" }
+            arguments.options.keys.filter { $0 != "only" && $0 != "python" }.sorted().map { "--\($0)" }
             + arguments.flags.subtracting(BenchConfiguration.flags).sorted().map { "--\($0)" }
         guard refused.isEmpty else {
             throw CommandProblem(
-                description: "bench takes only --quick, --json, --write, --strict, --wide and --only, not \(refused.joined(separator: " "))")
+                description:
+                    "bench takes only --quick, --json, --write, --strict, --wide, --only and --python, not \(refused.joined(separator: " "))")
         }
         let sections = try BenchConfiguration.sections(chosenBy: arguments)
+        let python = arguments.options["python"] ?? "python3"
+        // `env` runs it: a name that begins with a dash would be read as one of env's own options.
+        guard !python.trimmingCharacters(in: .whitespaces).isEmpty, !python.hasPrefix("-") else {
+            throw CommandProblem(description: "--python takes the path or the name of a Python 3 with Hypothesis, not '\(python)'")
+        }
         let path = FileManager.default.currentDirectoryPath + "/BENCHMARKS.md"
         let existing = try? String(contentsOfFile: path, encoding: .utf8)
         let writes = arguments.flags.contains("write")
@@ -56,7 +62,7 @@ extension Authflow {
         }
         let configuration = BenchConfiguration.chosen(by: arguments)
         err("authflow bench (\(configuration.name)): measuring; progress on standard error…")
-        let report = Bench.run(configuration, sections: sections) { err("  \($0)") }
+        let report = Bench.run(configuration, sections: sections, yardstick: HypothesisYardstick(python: python)) { err("  \($0)") }
         out(arguments.flags.contains("json") ? report.json : arguments.flags.contains("wide") ? report.text : report.narrowText)
         if writes {
             let file: String

@@ -252,7 +252,7 @@ extension Authflow {
             options: [], examples: ["demo"]),
         probeSpec,
         CommandSpec(
-            name: "bench", synopsis: "authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…]",
+            name: "bench", synopsis: "authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…] [--python PATH]",
             summary: "the performance figures, measured side by side in one run, each target met or not",
             options: [
                 .flag("quick", "the larger explorations capped: half an hour to an hour on a 2-core machine, most of it the closure table"),
@@ -266,6 +266,10 @@ extension Authflow {
                 .value(
                     "only", "SECTIONS",
                     "measure only these, comma-separated: \(BenchSection.allCases.map(\.rawValue).joined(separator: ",")) (with --write, composition alone)"
+                ),
+                .value(
+                    "python", "PATH",
+                    "the Python 3 with Hypothesis whose RuleBasedStateMachine the fuzzer's rows stepping every event afresh are judged against (default: python3)"
                 ),
             ],
             examples: ["bench --quick", "bench --quick --only reducer,fuzzer --strict", "bench --quick --only composition --write"]),

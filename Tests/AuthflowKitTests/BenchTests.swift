@@ -77,6 +77,14 @@ struct BenchArgumentTests {
         #expect(run.err.joined().contains("--only"), "\(run.err)")
     }
 
+    @Test("--python refuses an empty name and one env would read as its own option, with status 64", arguments: ["", " ", "-S"])
+    func pythonRefusals(python: String) {
+        let run = CommandRun(["bench", "--only", "fuzzer", "--python", python])
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.joined().contains("--python takes"), "\(run.err)")
+    }
+
     @Test("--help names the bench command and its flags")
     func help() {
         let run = CommandRun(["--help"])
@@ -512,6 +520,10 @@ struct BenchRunTests {
             #expect(row.met == true, "single flight: \(row.figure) saw \(row.spread.sorted)")
         }
         #expect(report.rows.contains { $0.section == .plantedBug && $0.target != nil && $0.met == true }, "the planted bug is found and shrunk")
+        #expect(
+            report.rows.contains { $0.section == .fuzzer && $0.figure.hasPrefix("Hypothesis") }
+                || report.notes.contains { $0.hasPrefix("fuzzer: Hypothesis not measured in this run (") },
+            "the yardstick is measured, or a note says why not")
         // A figure taken on a model that breaks an invariant measures how fast it stops, not the
         // explorer: every model but the planted bug's must hold (the large model once did not).
         for row in report.rows where row.section != .plantedBug {
@@ -604,5 +616,110 @@ struct ReducerStreamTests {
         let initial = model.machine.initial
         let cut = segments.indices.filter { segments[$0].start != initial }
         #expect(cut.isEmpty, "\(cut.count) of \(segments.count) segments start inside a walk")
+    }
+}
+
+@Suite("authflow bench: Hypothesis, the fuzzer's yardstick")
+struct HypothesisYardstickTests {
+    /// Whether `python3` on the PATH has Hypothesis: the tests that run the program need it, the
+    /// others do not.
+    static let hasHypothesis: Bool = {
+        if case .measured = HypothesisYardstick().measure(examples: 1, repetitions: 1, budget: 0) { return true }
+        return false
+    }()
+
+    @Test("the program's figures, its reason for having none, and a failure each read as they are")
+    func readsOutput() {
+        let figures = #"{"steps": 14220, "seconds": 2.5, "hypothesis": "6.155.2", "python": "3.11.7"}"#
+        #expect(
+            HypothesisYardstick.sample(fromOutput: "a warning\n" + figures + "\n", status: 0, python: "python3")
+                == .success(.init(steps: 14_220, seconds: 2.5, versions: "Hypothesis 6.155.2, Python 3.11.7")))
+        #expect(
+            HypothesisYardstick.sample(fromOutput: #"{"unavailable": "no Hypothesis in /usr/bin/python3"}"#, status: 0, python: "python3")
+                == .failure(.init(description: "no Hypothesis in /usr/bin/python3")))
+        #expect(
+            HypothesisYardstick.sample(fromOutput: "env: 'py': No such file or directory\n", status: 127, python: "py")
+                == .failure(.init(description: "no py to run (env: 'py': No such file or directory)")))
+        let failed = HypothesisYardstick.sample(fromOutput: #"{"failed": "AssertionError in single_flight"}"#, status: 1, python: "python3")
+        #expect(failed == .failure(.init(description: "the Hypothesis program failed under python3: AssertionError in single_flight")))
+        let crashed = HypothesisYardstick.sample(fromOutput: "Traceback…\nSyntaxError\n", status: 1, python: "python3")
+        #expect(crashed == .failure(.init(description: "the Hypothesis program failed under python3 (exit status 1): SyntaxError")))
+        for garbage in ["", "not json", "[1, 2]", #"{"steps": 0, "seconds": 1.0, "hypothesis": "6", "python": "3"}"#, #"{"steps": 10}"#] {
+            guard case .failure(let problem) = HypothesisYardstick.sample(fromOutput: garbage, status: 0, python: "python3") else {
+                Issue.record("\(garbage) read as figures")
+                continue
+            }
+            #expect(problem.description.contains("python3"), "\(problem)")
+        }
+    }
+
+    @Test("the target is 100× Hypothesis's median when measured, 100× the recorded figure when not")
+    func target() {
+        let measured = HypothesisYardstick.target(.measured(samples: [6_000, 4_000, 5_000], steps: 1, versions: ""))
+        #expect(measured == BenchTarget(.atLeast, 500_000, "500 k events/s, 100× Hypothesis"))
+        let recorded = HypothesisYardstick.target(.unavailable("no Hypothesis"))
+        #expect(recorded == BenchTarget(.atLeast, 255_000, "255 k events/s, 100× Hypothesis as recorded"))
+    }
+
+    @Test("no such Python, or one that prints no figures, is a reason and no figure")
+    func unavailable() throws {
+        guard case .unavailable(let missing) = HypothesisYardstick(python: "/nonexistent/python3").measure(examples: 1, repetitions: 3, budget: 9)
+        else {
+            Issue.record("a Python that is not there measured something")
+            return
+        }
+        #expect(missing.hasPrefix("no /nonexistent/python3 to run"), "\(missing)")
+        // `echo` prints its arguments (`-c`, the program, the count): a line that is no JSON object.
+        guard case .unavailable(let printed) = HypothesisYardstick(python: "echo").measure(examples: 1, repetitions: 1, budget: 0) else {
+            Issue.record("echo measured something")
+            return
+        }
+        #expect(printed.hasPrefix("the Hypothesis program printed no figures under echo"), "\(printed)")
+        // A command that prints without end is stopped at the limit, not read until memory runs out.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authflow-yardstick-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let endlessPython = directory.appendingPathComponent("endless").path
+        try "#!/bin/sh\nwhile :; do echo 'not a figure, not a figure, not a figure'; done\n".write(
+            toFile: endlessPython, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: endlessPython)
+        guard case .unavailable(let endless) = HypothesisYardstick(python: endlessPython).measure(examples: 1, repetitions: 1, budget: 0)
+        else {
+            Issue.record("an endless printer measured something")
+            return
+        }
+        #expect(endless == "\(endlessPython) printed more than 256 KiB, which the Hypothesis program never does")
+        // One that never ends is stopped at the time limit, not waited for.
+        let silentPython = directory.appendingPathComponent("silent").path
+        try "#!/bin/sh\nwhile :; do :; done\n".write(toFile: silentPython, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: silentPython)
+        guard case .unavailable(let stuck) = HypothesisYardstick(python: silentPython).measure(examples: 1, repetitions: 1, budget: 0, timeLimit: 0.5)
+        else {
+            Issue.record("a command that never ends measured something")
+            return
+        }
+        #expect(stuck == "\(silentPython) ran longer than \(BenchFormat.duration(0.5)), which the Hypothesis program never does")
+    }
+
+    @Test("with Hypothesis installed, the program steps the session and its invariants catch a planted bug", .enabled(if: hasHypothesis))
+    func runsAndCatches() throws {
+        guard case .measured(let samples, let steps, let versions) = HypothesisYardstick().measure(examples: 3, repetitions: 1, budget: 0)
+        else {
+            Issue.record("python3 with Hypothesis measured nothing")
+            return
+        }
+        #expect(samples.count == 1 && samples[0] > 0 && steps > 0)
+        #expect(versions.hasPrefix("Hypothesis "))
+        // The refresh that succeeds keeps the refresh token it sent instead of rotating it: the
+        // next refresh sends a retired token.
+        let rotation = "self.retired.add(token)\n                self.session = [self.issue(), self.now + LIFETIME, self.issue()]"
+        #expect(HypothesisYardstick.program.contains(rotation))
+        let planted = HypothesisYardstick.program.replacingOccurrences(
+            of: rotation, with: "self.retired.add(token)\n                self.session = [self.issue(), self.now + LIFETIME, token]")
+        guard case .unavailable(let reason) = HypothesisYardstick().measure(examples: 300, repetitions: 1, budget: 0, program: planted) else {
+            Issue.record("the planted bug went unseen")
+            return
+        }
+        #expect(reason == "the Hypothesis program failed under python3: AssertionError in no_retired_refresh_token_sent")
     }
 }
