@@ -32,7 +32,7 @@ public struct HypothesisYardstick: Sendable {
 
     /// Hypothesis's steps per second recorded before the bench measured them itself, the fastest
     /// of 2,450–2,550 on one core of a 2-core machine: the target used to be 100× this, fixed,
-    /// while the machine's speed moved under it (this program ran 3.6–5 k steps/s on the bench's
+    /// while the machine's speed moved under it (this program ran 3.3–5.5 k steps/s on the bench's
     /// machine on 2026-12-07).
     static let recordedStepsPerSecond = 2_550.0
 
