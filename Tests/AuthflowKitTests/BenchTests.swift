@@ -722,4 +722,34 @@ struct HypothesisYardstickTests {
         }
         #expect(reason == "the Hypothesis program failed under python3: AssertionError in no_retired_refresh_token_sent")
     }
+
+    /// A bug planted in the program, and the invariant that must catch it.
+    struct Plant: Sendable, CustomTestStringConvertible {
+        let line: String
+        let planted: String
+        let invariant: String
+        var testDescription: String { invariant }
+    }
+
+    @Test(
+        "with Hypothesis installed, each of the program's other invariants catches its planted bug", .enabled(if: hasHypothesis),
+        arguments: [
+            // A second refresh goes out while one is in flight.
+            Plant(
+                line: "if self.refreshing is None:\n            self.refreshing = self.send(\"refresh\", self.session[2])",
+                planted: "self.refreshing = self.send(\"refresh\", self.session[2])", invariant: "single_flight"),
+            // Calls go out up to 30 seconds past the access token's expiry.
+            Plant(
+                line: "if self.now < self.session[1] - EARLY:", planted: "if self.now < self.session[1] + EARLY:",
+                invariant: "no_expired_access_token_sent"),
+        ])
+    func catches(_ plant: Plant) {
+        #expect(HypothesisYardstick.program.contains(plant.line))
+        let planted = HypothesisYardstick.program.replacingOccurrences(of: plant.line, with: plant.planted)
+        guard case .unavailable(let reason) = HypothesisYardstick().measure(examples: 300, repetitions: 1, budget: 0, program: planted) else {
+            Issue.record("the planted bug went unseen")
+            return
+        }
+        #expect(reason == "the Hypothesis program failed under python3: AssertionError in \(plant.invariant)")
+    }
 }
