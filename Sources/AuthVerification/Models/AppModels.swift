@@ -8,8 +8,9 @@ extension Models {
     /// `authflow verify` explores every model at 4 requests in flight and 2 answers left over
     /// (``fullBounds``): two and a half to six minutes on a 2-core machine in a release build,
     /// depending on the machine, 15 to 35 times the 10 seconds the run is meant to take
-    /// (`authflow bench` prints the gap). A model's own bounds are what the test suite and the state diagrams explore, in a
-    /// debug build, and what `authflow verify --quick` checks, in 15 to 30 seconds:
+    /// (`authflow bench` prints the gap). A model's own bounds are what the test suite and the
+    /// state diagrams explore, in a debug build, and what `authflow verify --quick` checks, in 15
+    /// to 30 seconds:
     /// - The single flows, Anonymous Wall's session, the realtime connection and VynqTalk's app: 4
     ///   requests in flight and 2 answers left over (``fullBounds``, ``LifecycleModel``'s default).
     /// - The three refreshing sessions (Everday's, Subspace's, Hero365's) and Everday's,
