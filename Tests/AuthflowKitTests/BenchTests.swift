@@ -701,8 +701,8 @@ struct HypothesisYardstickTests {
         #expect(stuck == "\(silentPython) ran longer than \(BenchFormat.duration(0.5)), which the Hypothesis program never does")
     }
 
-    @Test("with Hypothesis installed, the program steps the session and its invariants catch a planted bug", .enabled(if: hasHypothesis))
-    func runsAndCatches() throws {
+    @Test("with Hypothesis installed, the program steps the session", .enabled(if: hasHypothesis))
+    func runs() {
         guard case .measured(let samples, let steps, let versions) = HypothesisYardstick().measure(examples: 3, repetitions: 1, budget: 0)
         else {
             Issue.record("python3 with Hypothesis measured nothing")
@@ -710,17 +710,6 @@ struct HypothesisYardstickTests {
         }
         #expect(samples.count == 1 && samples[0] > 0 && steps > 0)
         #expect(versions.hasPrefix("Hypothesis "))
-        // The refresh that succeeds keeps the refresh token it sent instead of rotating it: the
-        // next refresh sends a retired token.
-        let rotation = "self.retired.add(token)\n                self.session = [self.issue(), self.now + LIFETIME, self.issue()]"
-        #expect(HypothesisYardstick.program.contains(rotation))
-        let planted = HypothesisYardstick.program.replacingOccurrences(
-            of: rotation, with: "self.retired.add(token)\n                self.session = [self.issue(), self.now + LIFETIME, token]")
-        guard case .unavailable(let reason) = HypothesisYardstick().measure(examples: 300, repetitions: 1, budget: 0, program: planted) else {
-            Issue.record("the planted bug went unseen")
-            return
-        }
-        #expect(reason == "the Hypothesis program failed under python3: AssertionError in no_retired_refresh_token_sent")
     }
 
     /// A bug planted in the program, and the invariant that must catch it.
@@ -732,8 +721,14 @@ struct HypothesisYardstickTests {
     }
 
     @Test(
-        "with Hypothesis installed, each of the program's other invariants catches its planted bug", .enabled(if: hasHypothesis),
+        "with Hypothesis installed, each of the program's invariants catches its planted bug", .enabled(if: hasHypothesis),
         arguments: [
+            // The refresh that succeeds keeps the refresh token it sent instead of rotating it: the
+            // next refresh sends a retired token.
+            Plant(
+                line: "self.retired.add(token)\n                self.session = [self.issue(), self.now + LIFETIME, self.issue()]",
+                planted: "self.retired.add(token)\n                self.session = [self.issue(), self.now + LIFETIME, token]",
+                invariant: "no_retired_refresh_token_sent"),
             // A second refresh goes out while one is in flight.
             Plant(
                 line: "if self.refreshing is None:\n            self.refreshing = self.send(\"refresh\", self.session[2])",
