@@ -7,14 +7,20 @@ import PackagePlugin
 ///
 /// A verification executable is an executable target that depends on `AuthVerification` directly
 /// and whose `@main` type conforms to `VerificationCommand`. `--target NAME` picks one (repeat it
-/// for several); every other argument goes to the executable (`--in-flight 4 --stale 2`,
+/// for several); `--list` prints the names of those it would build and run, one a line, and
+/// builds nothing; every other argument goes to the executable (`--in-flight 4 --stale 2`,
 /// `--max-seconds 60`, `--help`…). The command fails when an executable does not pass.
 @main struct VerifyPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let named = extractor.extractOption(named: "target")
+        let listing = extractor.extractFlag(named: "list") > 0
         let forwarded = extractor.remainingArguments
         let targets = try Self.verificationTargets(in: context.package, named: named)
+        if listing {
+            for target in targets { print(target) }
+            return
+        }
         var failed: [String] = []
         for target in targets {
             // Unbuffered, so that it comes before the executable's own output.
