@@ -205,6 +205,12 @@ public enum Bench: Sendable {
                     + (configuration.largeClosureStateCap.map { "stopping at \(BenchFormat.grouped($0)) states" } ?? "to closure")
                     + ", with the reduction and without it (the plain search, `--no-reduction`); the reduction factor is "
                     + "the plain search's states over the reduced search's, where both closed")
+            notes.append(
+                "closure, reduce alone: each model's `reduce` timed as the large model's reduce-only ceiling times it, on the transitions of every "
+                    + "\(VerificationBench.ceilingStride)th state its exploration at 4/2 expands within its first "
+                    + "\(BenchFormat.grouped(VerificationBench.ceilingStateCap)) states, times the transitions `authflow verify`'s run stepped in it; "
+                    + "summed, then shared by the cores: an estimate, from those states, of the least time any explorer of the run's states "
+                    + "takes, since it calls `reduce` on every transition and everything else it does only adds to that")
         }
         if sections.contains(.composition) {
             notes.append(

@@ -15,6 +15,11 @@ enum ReducerBench {
         let name: String
         /// Records about `events` events from `seed`.
         let prepare: @Sendable (_ events: Int, _ seed: UInt64) -> Prepared
+        /// Keeps the transitions of every `stride`-th state the model's exploration at `bounds`
+        /// (raised to them, as `authflow verify` raises its models) expands within its first
+        /// `cap` states, each from the state before it (``TransitionSampler``); `nil` for a
+        /// reducer that is no shipped model's.
+        var explored: (@Sendable (_ bounds: (inFlight: Int, stale: Int), _ cap: Int, _ stride: Int) -> Prepared)? = nil
     }
 
     /// A recorded stream, ready to replay.
@@ -55,7 +60,9 @@ enum ReducerBench {
     }
 
     static func subject<M: LifecycleModel>(_ model: M) -> Subject {
-        Subject(name: model.name) { events, seed in prepared(model.machine, record(model, events: events, seed: seed)) }
+        Subject(
+            name: model.name, prepare: { events, seed in prepared(model.machine, record(model, events: events, seed: seed)) },
+            explored: { bounds, cap, stride in prepared(model.machine, sample(model, bounds: bounds, cap: cap, stride: stride)) })
     }
 
     static func prepared<Machine: Lifecycle>(_ machine: Machine, _ segments: [EventSegment<Machine>]) -> Prepared {
@@ -85,6 +92,19 @@ enum ReducerBench {
             round += 1
         }
         return recorder.segments
+    }
+
+    /// The transitions of every `stride`-th state `model`'s exploration at `bounds` expands within
+    /// its first `cap` states, on one thread, with none of the model's invariants checked (they
+    /// are not what is timed), each as a one-event segment from the state before it.
+    ///
+    /// Never specialized, as ``record(_:events:seed:)`` is not: the sampling is not timed.
+    @_semantics("optimize.sil.specialize.generic.never")
+    static func sample<M: LifecycleModel>(_ model: M, bounds: (inFlight: Int, stale: Int), cap: Int, stride: Int) -> [EventSegment<M.Machine>] {
+        let raised = BoundedModel(model, inFlight: max(model.maxInFlight, bounds.inFlight), stale: max(model.maxStale, bounds.stale))
+        let sampler = TransitionSampler<M.Machine>(initial: model.machine.initial, stride: stride)
+        _ = Explorer.explore(ObservingModel(base: raised) { sampler.record($0) }, limits: ExplorationLimits(maxStates: cap, threads: 1))
+        return sampler.segments
     }
 
     /// `passes` replays of every segment through `reduce`; the seconds it took.

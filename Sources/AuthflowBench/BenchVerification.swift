@@ -205,10 +205,7 @@ struct VerificationBench {
         let cap = min(Self.ceilingStateCap, configuration.largeStateCap ?? Self.ceilingStateCap)
         _ = Explorer.explore(ObservingModel(base: model) { sampler.record($0) }, limits: ExplorationLimits(maxStates: cap, threads: 1))
         let prepared = ReducerBench.prepared(model.machine, sampler.segments)
-        let once = max(prepared.replay(1), 1e-7)
-        let passes = max(1, Int((configuration.reducerSampleSeconds / once).rounded(.up)))
-        let nanoseconds = Spread(
-            (0..<configuration.reducerRepetitions).map { _ in 1e9 * max(prepared.replay(passes), 1e-9) / Double(prepared.events * passes) })
+        let (nanoseconds, passes) = timed(prepared)
         let perState = Double(last.transitions) / Double(last.states)
         let reduceMicroseconds = nanoseconds.median * perState / 1_000
         let explorerMicroseconds = 1e6 / Spread(samples.map(\.report.statesPerSecond)).median
@@ -230,6 +227,17 @@ struct VerificationBench {
                     "\(BenchFormat.grouped(prepared.events)) of \(BenchFormat.grouped(sampler.transitions)) transitions timed (every \(Self.ceilingStride)th state's), \(passes) passes a sample"
                 ),
             ])
+    }
+
+    /// `reduce`'s time a transition on `prepared`'s one-event segments (the state's copy
+    /// included), one sample a repetition, each replaying them `passes` times, as many as last
+    /// the configuration's reducer sample time.
+    func timed(_ prepared: ReducerBench.Prepared) -> (nanoseconds: Spread, passes: Int) {
+        let once = max(prepared.replay(1), 1e-7)
+        let passes = max(1, Int((configuration.reducerSampleSeconds / once).rounded(.up)))
+        let nanoseconds = Spread(
+            (0..<configuration.reducerRepetitions).map { _ in 1e9 * max(prepared.replay(passes), 1e-9) / Double(prepared.events * passes) })
+        return (nanoseconds, passes)
     }
 
     /// The bounds of the closure table: requests in flight / answers left over.
@@ -281,15 +289,18 @@ struct VerificationBench {
         let largeCap = configuration.largeClosureStateCap ?? unbounded
         let largeRow = row("\(large.name) at \(large.maxInFlight)/\(large.maxStale)", reducedCap: largeCap) { Explorer.explore(large, limits: $0) }
         progress("closure: authflow verify's explorations, every model at 4/2")
-        return appRows + others + [largeRow, verifyRun()]
+        let (verifyRow, reports) = verifyRun()
+        progress("closure: reduce alone on authflow verify's transitions")
+        return appRows + others + [largeRow, verifyRow, verifyFloor(reports)]
     }
 
     /// `authflow verify`'s explorations, timed whole: every shipped model at 4/2, to closure, one
     /// per core in the order `verify` starts them (``Models/largestFirst(_:runAt:)``), each on one
     /// thread, with the reduction, never capped but in the tests' configuration
     /// (``BenchConfiguration/verifyRunStateCap``). Its target is the 10 seconds `verify` is meant
-    /// to take on a 2-core machine; the row says how far it is from it.
-    func verifyRun() -> BenchRow {
+    /// to take on a 2-core machine; the row says how far it is from it. Each model's report comes
+    /// back with it, for ``verifyFloor(_:)``.
+    func verifyRun() -> (BenchRow, [ExplorationReport]) {
         let models = Models.all.map { $0.raised(toAtLeast: Models.fullBounds) }
         let order = Models.largestFirst(Models.all, runAt: models)
         let limits = ExplorationLimits(maxStates: configuration.verifyRunStateCap ?? Int(Int32.max - 1), threads: 1)
@@ -314,12 +325,70 @@ struct VerificationBench {
                     "the longest \(largest.model), \(BenchFormat.grouped(largest.states)) states in \(BenchFormat.significant(largest.seconds)) s"))
         }
         guard complete else {
-            return BenchRow(.closure, "authflow verify: every model at 4/2", unit: .seconds, spread: Spread([seconds]), details: details)
+            return (BenchRow(.closure, "authflow verify: every model at 4/2", unit: .seconds, spread: Spread([seconds]), details: details), reports)
         }
         details.append(BenchDetail("gap", .double(seconds / 10), "×\(BenchFormat.significant(seconds / 10)) the target"))
-        return BenchRow(
+        let row = BenchRow(
             .closure, "authflow verify: every model at 4/2", unit: .seconds, spread: Spread([seconds]),
             target: BenchTarget(.atMost, 10, "10 s, verify's whole run"), details: details)
+        return (row, reports)
+    }
+
+    /// What `reduce` alone costs on the transitions of `authflow verify`'s run (`reports`, one a
+    /// model): for each model, `reduce`'s time a transition, timed as the large model's
+    /// reduce-only ceiling times it (on the transitions of every 8th state its exploration at 4/2
+    /// expands within its first 25,000 states, each from a copy of the state before it), times the
+    /// transitions its run stepped; summed, then shared by the cores. No explorer of these states
+    /// can take less: it calls `reduce` on each of those transitions, and everything else it does
+    /// (the world around the state, fingerprints, checks, the frontier) only adds to that. Where
+    /// that floor lies above the 10 seconds `verify` is meant to take, a leaner engine alone cannot
+    /// meet them; fewer states or transitions (a reduction) or a faster `reduce` can.
+    func verifyFloor(_ reports: [ExplorationReport]) -> BenchRow {
+        let subjects = Dictionary(ReducerBench.subjects.map { ($0.name, $0) }) { first, _ in first }
+        let cap = min(Self.ceilingStateCap, configuration.verifyRunStateCap ?? Self.ceilingStateCap)
+        var seconds: [(model: String, seconds: Double)] = []
+        var untimed: [String] = []
+        var sampled = 0
+        for report in reports {
+            guard let explored = subjects[report.model]?.explored else {
+                untimed.append(report.model)
+                continue
+            }
+            let prepared = explored(Models.fullBounds, cap, Self.ceilingStride)
+            guard prepared.events > 0 else {
+                untimed.append(report.model)
+                continue
+            }
+            sampled += prepared.events
+            seconds.append((report.model, timed(prepared).nanoseconds.median * Double(report.transitions) / 1e9))
+        }
+        let cpu = seconds.map(\.seconds).reduce(0, +)
+        let cores = Cores.online
+        let floor = cpu / Double(cores)
+        let transitions = reports.map(\.transitions).reduce(0, +)
+        var details = [
+            BenchDetail(
+                "reduceSeconds", .double(cpu),
+                "reduce alone on the run's \(BenchFormat.grouped(transitions)) transitions: \(BenchFormat.significant(cpu)) s on one core, "
+                    + "\(BenchFormat.significant(floor)) s on \(cores)"),
+            BenchDetail(
+                "ofTarget", .double(floor / 10),
+                "×\(BenchFormat.significant(floor / 10)) the 10 s target\(floor > 10 ? ": no engine meets it on these states" : "")"),
+        ]
+        if let largest = seconds.max(by: { $0.seconds < $1.seconds }) {
+            details.append(
+                BenchDetail("largest", .text(largest.model), "the most \(largest.model)'s, \(BenchFormat.significant(largest.seconds)) s"))
+        }
+        details.append(
+            BenchDetail(
+                "sampledTransitions", .int(sampled),
+                "\(BenchFormat.grouped(sampled)) transitions timed (every \(Self.ceilingStride)th state's of each model's first "
+                    + "\(BenchFormat.grouped(cap)) states at 4/2, state copy included)"))
+        if !untimed.isEmpty {
+            let names = untimed.joined(separator: ", ")
+            details.append(BenchDetail("untimed", .text(names), "not timed: \(names)"))
+        }
+        return BenchRow(.closure, "authflow verify at 4/2: reduce alone", unit: .seconds, spread: Spread([floor]), details: details)
     }
 
     /// ``BenchModels/fiveFlowApp`` explored to closure (or to the configuration's cap) at 1/1, the

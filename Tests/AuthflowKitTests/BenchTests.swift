@@ -600,6 +600,24 @@ struct ReduceCeilingTests {
         #expect(report.notes.contains { $0.hasPrefix("large model, reduce-only ceiling") })
     }
 
+    @Test("every model authflow verify runs can have its transitions sampled for the closure table's reduce-alone row")
+    func everyVerifiedModelSampled() {
+        let sampled = Set(ReducerBench.subjects.filter { $0.explored != nil }.map(\.name))
+        #expect(sampled == Set(Models.all.map(\.name)))
+    }
+
+    @Test("the closure table's reduce-alone row times every model of verify's run and shares their time by the cores")
+    func verifyFloorRowIsConsistent() throws {
+        let report = Bench.run(.smallest, sections: [.closure]) { _ in }
+        let row = try #require(report.rows.first { $0.figure == "authflow verify at 4/2: reduce alone" })
+        #expect(!row.details.contains { $0.key == "untimed" }, "\(row.details.map(\.text))")
+        let detail = try #require(row.details.first { $0.key == "reduceSeconds" })
+        guard case .double(let seconds) = detail.value else { throw CeilingProblem.notANumber("reduceSeconds") }
+        #expect(seconds > 0)
+        #expect(abs(row.spread.median - seconds / Double(Cores.online)) <= 1e-9 * seconds)
+        #expect(report.notes.contains { $0.hasPrefix("closure, reduce alone") })
+    }
+
     enum CeilingProblem: Error { case notANumber(String) }
 }
 
