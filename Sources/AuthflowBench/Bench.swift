@@ -210,7 +210,8 @@ public enum Bench: Sendable {
                     + "\(VerificationBench.ceilingStride)th state its exploration at 4/2 expands within its first "
                     + "\(BenchFormat.grouped(VerificationBench.ceilingStateCap)) states, times the transitions `authflow verify`'s run stepped in it; "
                     + "summed, then shared by the cores: an estimate, from those states, of the least time any explorer of the run's states "
-                    + "takes, since it calls `reduce` on every transition and everything else it does only adds to that")
+                    + "takes, since it calls `reduce` on every transition and everything else it does only adds to that (time passing to a "
+                    + "deadline reaches no reducer, but is replayed here as a tick: a few percent of the transitions, at most one a state)")
         }
         if sections.contains(.composition) {
             notes.append(

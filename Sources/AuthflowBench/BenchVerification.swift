@@ -336,13 +336,15 @@ struct VerificationBench {
 
     /// What `reduce` alone costs on the transitions of `authflow verify`'s run (`reports`, one a
     /// model): for each model, `reduce`'s time a transition, timed as the large model's
-    /// reduce-only ceiling times it (on the transitions of every 8th state its exploration at 4/2
-    /// expands within its first 25,000 states, each from a copy of the state before it), times the
-    /// transitions its run stepped; summed, then shared by the cores. No explorer of these states
-    /// can take less: it calls `reduce` on each of those transitions, and everything else it does
-    /// (the world around the state, fingerprints, checks, the frontier) only adds to that. Where
-    /// that floor lies above the 10 seconds `verify` is meant to take, a leaner engine alone cannot
-    /// meet them; fewer states or transitions (a reduction) or a faster `reduce` can.
+    /// reduce-only ceiling times it (on the transitions of every ``ceilingStride``th state its
+    /// exploration at 4/2 expands within its first ``ceilingStateCap`` states, each from a copy of
+    /// the state before it), times the transitions its run stepped; summed, then shared by the
+    /// cores. No explorer of these states can take less: it calls `reduce` on each of those
+    /// transitions, and everything else it does (the world around the state, fingerprints, checks,
+    /// the frontier) only adds to that. (Time passing to a deadline, at most one move a state,
+    /// reaches no reducer; the sample replays it as a tick, so the floor is that much too high.)
+    /// Where the floor lies above the 10 seconds `verify` is meant to take, a leaner engine alone
+    /// cannot meet them; fewer states or transitions (a reduction) or a faster `reduce` can.
     func verifyFloor(_ reports: [ExplorationReport]) -> BenchRow {
         let subjects = Dictionary(ReducerBench.subjects.map { ($0.name, $0) }) { first, _ in first }
         let cap = min(Self.ceilingStateCap, configuration.verifyRunStateCap ?? Self.ceilingStateCap)
