@@ -379,7 +379,7 @@ struct VerificationBench {
         ]
         if let largest = seconds.max(by: { $0.seconds < $1.seconds }) {
             details.append(
-                BenchDetail("largest", .text(largest.model), "the most \(largest.model)'s, \(BenchFormat.significant(largest.seconds)) s"))
+                BenchDetail("largest", .text(largest.model), "\(largest.model) the most, \(BenchFormat.significant(largest.seconds)) s"))
         }
         details.append(
             BenchDetail(
