@@ -62,7 +62,10 @@ enum ReducerBench {
     static func subject<M: LifecycleModel>(_ model: M) -> Subject {
         Subject(
             name: model.name, prepare: { events, seed in prepared(model.machine, record(model, events: events, seed: seed)) },
-            explored: { bounds, cap, stride in prepared(model.machine, sample(model, bounds: bounds, cap: cap, stride: stride)) })
+            explored: { bounds, cap, stride in
+                let raised = BoundedModel(model, inFlight: max(model.maxInFlight, bounds.inFlight), stale: max(model.maxStale, bounds.stale))
+                return prepared(model.machine, sample(raised, cap: cap, stride: stride).segments)
+            })
     }
 
     static func prepared<Machine: Lifecycle>(_ machine: Machine, _ segments: [EventSegment<Machine>]) -> Prepared {
@@ -94,17 +97,16 @@ enum ReducerBench {
         return recorder.segments
     }
 
-    /// The transitions of every `stride`-th state `model`'s exploration at `bounds` expands within
-    /// its first `cap` states, on one thread, with none of the model's invariants checked (they
-    /// are not what is timed), each as a one-event segment from the state before it.
+    /// The transitions of every `stride`-th state `model`'s exploration expands within its first
+    /// `cap` states, on one thread, with none of the model's invariants checked (they are not what
+    /// is timed), each kept as a one-event segment from the state before it (``TransitionSampler``).
     ///
     /// Never specialized, as ``record(_:events:seed:)`` is not: the sampling is not timed.
     @_semantics("optimize.sil.specialize.generic.never")
-    static func sample<M: LifecycleModel>(_ model: M, bounds: (inFlight: Int, stale: Int), cap: Int, stride: Int) -> [EventSegment<M.Machine>] {
-        let raised = BoundedModel(model, inFlight: max(model.maxInFlight, bounds.inFlight), stale: max(model.maxStale, bounds.stale))
+    static func sample<M: LifecycleModel>(_ model: M, cap: Int, stride: Int) -> TransitionSampler<M.Machine> {
         let sampler = TransitionSampler<M.Machine>(initial: model.machine.initial, stride: stride)
-        _ = Explorer.explore(ObservingModel(base: raised) { sampler.record($0) }, limits: ExplorationLimits(maxStates: cap, threads: 1))
-        return sampler.segments
+        _ = Explorer.explore(ObservingModel(base: model) { sampler.record($0) }, limits: ExplorationLimits(maxStates: cap, threads: 1))
+        return sampler
     }
 
     /// `passes` replays of every segment through `reduce`; the seconds it took.

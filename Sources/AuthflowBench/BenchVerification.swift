@@ -201,9 +201,8 @@ struct VerificationBench {
     /// checks, the frontier) only adds to it.
     func reduceCeiling(_ model: CallersModel, explored samples: [Exploration]) -> BenchRow {
         let last = samples[samples.count - 1].report
-        let sampler = TransitionSampler<CallersModel.Machine>(initial: model.machine.initial, stride: Self.ceilingStride)
         let cap = min(Self.ceilingStateCap, configuration.largeStateCap ?? Self.ceilingStateCap)
-        _ = Explorer.explore(ObservingModel(base: model) { sampler.record($0) }, limits: ExplorationLimits(maxStates: cap, threads: 1))
+        let sampler = ReducerBench.sample(model, cap: cap, stride: Self.ceilingStride)
         let prepared = ReducerBench.prepared(model.machine, sampler.segments)
         let (nanoseconds, passes) = timed(prepared)
         let perState = Double(last.transitions) / Double(last.states)
