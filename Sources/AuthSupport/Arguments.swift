@@ -23,6 +23,8 @@ public struct Arguments: Hashable, Sendable {
         case outOfRange(option: String, value: String, range: ClosedRange<Int>)
         /// An option or flag another command takes, given to one that does not.
         case notTaken(command: String, option: String)
+        /// A positional argument past the `takes` the command reads.
+        case extraArgument(command: String, argument: String, takes: Int)
 
         /// A message for the terminal.
         public var description: String {
@@ -33,6 +35,10 @@ public struct Arguments: Hashable, Sendable {
             case .outOfRange(let option, let value, let range):
                 "--\(option) takes a number from \(range.lowerBound) to \(range.upperBound), not \(value)"
             case .notTaken(let command, let option): "\(command) takes no --\(option) (see authflow \(command) --help)"
+            case .extraArgument(let command, let argument, let takes):
+                takes == 0
+                    ? "\(command) takes no arguments, not '\(argument)' (see authflow \(command) --help)"
+                    : "\(command) takes \(takes == 1 ? "one argument" : "\(takes) arguments"); '\(argument)' is one too many (see authflow \(command) --help)"
             }
         }
     }

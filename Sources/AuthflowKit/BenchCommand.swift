@@ -32,9 +32,6 @@ extension BenchConfiguration {
 extension Authflow {
     /// `authflow bench [--quick] [--json] [--write] [--strict] [--wide] [--only SECTION,…] [--python PATH]`.
     static func bench(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
-        guard arguments.positional.isEmpty else {
-            throw CommandProblem(description: "bench takes no arguments: \(arguments.positional.joined(separator: " "))")
-        }
         let refused =
             arguments.options.keys.filter { $0 != "only" && $0 != "python" }.sorted().map { "--\($0)" }
             + arguments.flags.subtracting(BenchConfiguration.flags).sorted().map { "--\($0)" }

@@ -2,7 +2,8 @@ import AuthflowBench
 import AuthSupport
 /// What each `authflow` command takes: its synopsis, options, an example, and the values every
 /// numeric option accepts. `authflow <command> --help` prints it; `Authflow.run` refuses an option
-/// the command does not take, and a numeric value out of its range, before the command starts.
+/// the command does not take, a numeric value out of its range, and an argument past those the
+/// command reads, before the command starts.
 public struct CommandSpec: Hashable, Sendable {
     /// The command's name (`fuzz`).
     public var name: String
@@ -16,10 +17,15 @@ public struct CommandSpec: Hashable, Sendable {
     public var examples: [String]
     /// The positional arguments a run needs, as a test gives them (a model's name for `fuzz`).
     public var requiredArguments: [String]
+    /// The most positional arguments it takes (`fuzz <model>`: 1; `verify`: none). `Authflow.run`
+    /// refuses more before the command starts: a word the command would not read (a model named
+    /// to `verify`, which checks them all) must not be dropped in silence.
+    public var maxArguments: Int
 
     /// Creates a command's description.
     public init(
-        name: String, synopsis: String, summary: String, options: [CommandOption], examples: [String], requiredArguments: [String] = []
+        name: String, synopsis: String, summary: String, options: [CommandOption], examples: [String], requiredArguments: [String] = [],
+        maxArguments: Int = 0
     ) {
         self.name = name
         self.synopsis = synopsis
@@ -27,6 +33,7 @@ public struct CommandSpec: Hashable, Sendable {
         self.options = options
         self.examples = examples
         self.requiredArguments = requiredArguments
+        self.maxArguments = maxArguments
     }
 
     /// The names of the options that take a value.
@@ -181,7 +188,7 @@ extension Authflow {
                 "explore session.everday", "explore app.subspace --depth 12 --json", "explore app.everday --in-flight 3 --stale 2",
                 "explore app.hero365 --in-flight 4 --stale 2 --max-seconds 30",
             ],
-            requiredArguments: ["passwordSignIn"]),
+            requiredArguments: ["passwordSignIn"], maxArguments: 1),
         CommandSpec(
             name: "fuzz", synopsis: "authflow fuzz <model> [--seed S] [--runs N] [--length L] [--threads T] [--no-reuse] [--json]",
             summary: "seeded random walks over one model, every invariant checked at each event; prints the seed it used",
@@ -196,7 +203,8 @@ extension Authflow {
                 .flag("no-reuse", "step and check every event afresh instead of following transitions checked before (the same walks)"),
                 .flag("json", "one JSON object: runs, events, the failure if any"),
             ],
-            examples: ["fuzz app.subspace", "fuzz session.everday --seed 0x2a --runs 500 --length 200"], requiredArguments: ["passwordSignIn"]),
+            examples: ["fuzz app.subspace", "fuzz session.everday --seed 0x2a --runs 500 --length 200"], requiredArguments: ["passwordSignIn"],
+            maxArguments: 1),
         CommandSpec(
             name: "replay", synopsis: "authflow replay <model> --seed S [--length L] [--json]",
             summary: "replay one fuzz walk from its seed, printing each step (events redacted) and the failure, shrunk, if it breaks one",
@@ -205,13 +213,13 @@ extension Authflow {
                 .value("length", "L", "events in the walk, 1…\(Limits.length.upperBound) (default 400)", numeric: .count(Limits.length)),
                 .flag("json", "the failure as one JSON object (steps not printed)"),
             ],
-            examples: ["replay app.subspace --seed 42 --length 400"], requiredArguments: ["passwordSignIn", "--seed", "1"]),
+            examples: ["replay app.subspace --seed 42 --length 400"], requiredArguments: ["passwordSignIn", "--seed", "1"], maxArguments: 1),
         CommandSpec(name: "list", synopsis: "authflow list", summary: "the models, one a line", options: [], examples: ["list"]),
         CommandSpec(
             name: "fixtures", synopsis: "authflow fixtures [--write] [--check] [DIR]",
             summary: "the fixture index: print it, write DIR/INDEX.md (DIR: Fixtures), or exit 1 if it is stale",
             options: [.flag("write", "write DIR/INDEX.md"), .flag("check", "exit 1 when DIR/INDEX.md differs from what the fixtures give")],
-            examples: ["fixtures --check"]),
+            examples: ["fixtures --check"], maxArguments: 1),
         CommandSpec(
             name: "diagrams", synopsis: "authflow diagrams [--output DIR] [--format mermaid|dot|scxml|all] [--check [--full-bounds]]",
             summary: "generate StateDiagrams/ from the reducers (.mmd, .dot, .scxml, README.md; .svg where Graphviz's dot is on the PATH)",
@@ -304,13 +312,16 @@ extension Authflow {
     static var valued: Set<String> { commands.reduce(into: []) { $0.formUnion($1.valued) } }
     static var flags: Set<String> { commands.reduce(into: ["help"]) { $0.formUnion($1.flags) } }
 
-    /// Whether `command` takes every option and flag `arguments` holds, and accepts every numeric
-    /// value: the refusal, or `nil`.
+    /// Whether `command` takes every option and flag `arguments` holds, no more positional
+    /// arguments than it reads, and accepts every numeric value: the refusal, or `nil`.
     static func refusal(of arguments: Arguments, by command: CommandSpec) -> Arguments.Problem? {
         let stray =
             Set(arguments.options.keys).subtracting(command.valued).sorted()
             + arguments.flags.subtracting(command.flags).subtracting(["help"]).sorted()
         if let first = stray.first { return .notTaken(command: command.name, option: first) }
+        if arguments.positional.count > command.maxArguments {
+            return .extraArgument(command: command.name, argument: arguments.positional[command.maxArguments], takes: command.maxArguments)
+        }
         return command.check(arguments)
     }
 }

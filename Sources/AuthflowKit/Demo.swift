@@ -479,9 +479,6 @@ enum DemoText {
 extension Authflow {
     /// `authflow demo`.
     static func demo(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
-        guard arguments.positional.isEmpty else {
-            throw CommandProblem(description: "demo takes no arguments: \(arguments.positional.joined(separator: " "))")
-        }
         return LineBridge.run(out: out) { sink in await Demo.run(out: sink) }
     }
 }

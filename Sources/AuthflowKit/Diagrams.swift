@@ -37,9 +37,6 @@ extension Authflow {
     /// flight / 2 left over and fails when a drawn diagram lacks a state or an edge found there. Where Graphviz's `dot` is on the `PATH`, writing also renders
     /// every `.dot` to `.svg`; `--check` never compares `.svg` files.
     static func diagrams(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
-        guard arguments.positional.isEmpty else {
-            throw CommandProblem(description: "diagrams takes no model name (it draws them all): \(arguments.positional.joined(separator: " "))")
-        }
         let formats = try diagramFormats(arguments.options["format"] ?? "all")
         let folder = DiagramFolder(path: arguments.options["output"] ?? "StateDiagrams")
         let set = DiagramSet.standard(progress: { err($0) })

@@ -146,9 +146,6 @@ extension Authflow {
     static func serve(
         _ arguments: Arguments, out: (String) -> Void, err: (String) -> Void, whileRunning: ((DevServer) -> Void)? = nil
     ) throws -> Int32 {
-        guard arguments.positional.isEmpty else {
-            throw CommandProblem(description: "serve takes no positional arguments: \(arguments.positional.joined(separator: " "))")
-        }
         let name = arguments.options["backend"] ?? "all"
         guard let backends = DevServer.backends(named: name) else {
             throw CommandProblem(description: "--backend takes all or one of \(ShippedBackend.names), not '\(name)'")

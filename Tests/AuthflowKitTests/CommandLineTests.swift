@@ -58,6 +58,38 @@ struct CommandLineTests {
         #expect(run.err.first?.contains(value) == true)
     }
 
+    /// The positional arguments each command reads at most: written out here, not read from
+    /// `Authflow.commands`, so a command that starts taking (or stops reading) one shows up here.
+    static let argumentsTaken = [
+        "verify": 0, "explore": 1, "fuzz": 1, "replay": 1, "list": 0, "fixtures": 1, "diagrams": 0, "serve": 0, "demo": 0, "probe": 1,
+        "bench": 0,
+    ]
+
+    @Test("each command takes the positional arguments written out above, and the test below covers every command")
+    func argumentsDeclared() {
+        #expect(Dictionary(uniqueKeysWithValues: Authflow.commands.map { ($0.name, $0.maxArguments) }) == Self.argumentsTaken)
+    }
+
+    @Test(
+        "a positional argument past those a command reads (a model named to verify) is refused: exit 64, the word named on standard error, nothing run",
+        arguments: Self.argumentsTaken.keys.sorted())
+    func extraArgument(_ name: String) throws {
+        let command = try #require(Authflow.command(named: name))
+        let given = try Arguments.parse([name] + command.requiredArguments, valued: Authflow.valued, flags: Authflow.flags)
+        let fillers = (given.positional.count..<command.maxArguments).map { "argument\($0)" }
+        let words = [name] + command.requiredArguments + fillers + ["app.hero365"]
+        let arguments = try Arguments.parse(words, valued: Authflow.valued, flags: Authflow.flags)
+        // Checked before running: were it not refused, `serve` would serve and `bench` measure.
+        try #require(
+            Authflow.refusal(of: arguments, by: command)
+                == .extraArgument(command: name, argument: "app.hero365", takes: command.maxArguments))
+        let run = CommandRun(words, models: CommandModels.clean)
+        #expect(run.status == 64, "\(words.joined(separator: " ")) → \(run.status)")
+        #expect(run.out.isEmpty)
+        #expect(run.err == ["authflow: \(Arguments.Problem.extraArgument(command: name, argument: "app.hero365", takes: command.maxArguments))"])
+        #expect(run.err.first?.contains("'app.hero365'") == true)
+    }
+
     @Test("a count in range runs: --runs 1 --length 1, --depth 1, --threads 3, and the largest --runs a fuzz takes is accepted")
     func countsInRange() throws {
         #expect(CommandRun(["fuzz", "passwordSignIn", "--runs", "1", "--length", "1"], models: CommandModels.clean).status == 0)
@@ -90,12 +122,52 @@ struct CommandLineTests {
         #expect(help.contains("\nEXAMPLE"))
         #expect(help.contains("\n  authflow \(command.examples[0])"))
         for option in command.options { #expect(help.contains("  --\(option.name)"), "\(name) --help lacks --\(option.name)") }
-        // Every example is a command line the command accepts.
+        // Every example is a command line the command accepts, its words split as a shell splits them.
         for example in command.examples {
-            let arguments = try Arguments.parse(example.split(separator: " ").map(String.init), valued: Authflow.valued, flags: Authflow.flags)
+            let arguments = try Arguments.parse(Self.shellWords(example), valued: Authflow.valued, flags: Authflow.flags)
             #expect(arguments.command == name)
             #expect(Authflow.refusal(of: arguments, by: command) == nil, "\(example)")
         }
+    }
+
+    /// `line`'s words as a POSIX shell splits them: at unquoted spaces, with single quotes taken
+    /// literally and a backslash in double quotes escaping the next character (the examples'
+    /// `--oauth-command '…'` and `"{…}"` arguments).
+    static func shellWords(_ line: String) -> [String] {
+        var words: [String] = []
+        var word: String?
+        var quote: Character?
+        var escaped = false
+        for character in line {
+            if escaped {
+                word = (word ?? "") + String(character)
+                escaped = false
+            } else if let open = quote {
+                if character == open {
+                    quote = nil
+                } else if character == "\\", open == "\"" {
+                    escaped = true
+                } else {
+                    word = (word ?? "") + String(character)
+                }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                word = word ?? ""
+            } else if character == " " {
+                if let finished = word { words.append(finished) }
+                word = nil
+            } else {
+                word = (word ?? "") + String(character)
+            }
+        }
+        if let finished = word { words.append(finished) }
+        return words
+    }
+
+    @Test("examples are split as a shell splits them: quoted spaces stay in one word")
+    func shellSplitting() {
+        #expect(Self.shellWords("probe x --c 'a b' \"d \\\"e\\\" f\" g") == ["probe", "x", "--c", "a b", "d \"e\" f", "g"])
+        #expect(Self.shellWords("a  ''") == ["a", ""])
     }
 
     @Test("help for a command that does not exist exits 64")

@@ -226,5 +226,5 @@ extension Authflow {
                 + "--approve-command 'curl -sf -X POST http://127.0.0.1:8080/__dev/everday/approve -d \"{\\\"username\\\":\\\"{username}\\\"}\"' "
                 + "--clock-command 'curl -sf -X POST http://127.0.0.1:8080/__dev/clock -d \"{\\\"advanceBy\\\":{seconds}}\"'",
         ],
-        requiredArguments: ["everday", "--base-url", "http://127.0.0.1:9/everday/api", "--dry-run"])
+        requiredArguments: ["everday", "--base-url", "http://127.0.0.1:9/everday/api", "--dry-run"], maxArguments: 1)
 }
