@@ -31,6 +31,13 @@ struct ExplorationLimitTests {
         #expect(byStates.limitReached == .states)
         #expect(byStates.states == 4)
         #expect(byStates.verdict.contains("(the state limit stopped it)"), "\(byStates.verdict)")
+        // One state is one state, not "1 states".
+        let one = AnyModel(Models.passwordSignIn()).explore(limits: ExplorationLimits(maxStates: 1))
+        #expect(one.states == 1)
+        #expect(
+            one.verdict
+                == "not closed: explored 1 state to depth 0 (the state limit stopped it); no invariant failed in it, and the structure was not checked"
+        )
         let byDepth = AnyModel(Models.passwordSignIn()).explore(limits: ExplorationLimits(maxDepth: 1))
         #expect(byDepth.limitReached == .depth)
         #expect(byDepth.verdict.contains("(the depth limit stopped it)"), "\(byDepth.verdict)")

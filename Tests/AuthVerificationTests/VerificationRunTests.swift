@@ -82,6 +82,8 @@ struct VerificationRunTests {
             (["--max-seconds", "0"], "--max-seconds takes a number from 1 to 86400, not 0"),
             (["--threads", "0"], "--threads takes a number from 1 to 64, not 0"),
             (["--only", "nothing.here"], "no model named 'nothing.here'"),
+            (["--only", ","], "--only names no model; the models: "),
+            (["--only="], "--only names no model; the models: "),
             (["--fast"], "unknown option --fast"),
             (["verify"], "unexpected argument 'verify'"),
             (["--seed"], "--seed needs a value"),

@@ -194,11 +194,13 @@ public enum Verification {
         enum Problem: Error, CustomStringConvertible {
             case positional(String)
             case unknownModel(String, known: [String])
+            case noModelNamed(known: [String])
 
             var description: String {
                 switch self {
                 case .positional(let word): "unexpected argument '\(word)': every option starts with --"
                 case .unknownModel(let name, let known): "no model named '\(name)'; the models: \(known.joined(separator: ", "))"
+                case .noModelNamed(let known): "--only names no model; the models: \(known.joined(separator: ", "))"
                 }
             }
         }
@@ -219,6 +221,7 @@ public enum Verification {
             models = all
             if let only = arguments.options["only"] {
                 let names = only.split(separator: ",").map(String.init)
+                guard !names.isEmpty else { throw Problem.noModelNamed(known: all.map(\.name)) }
                 models = try names.map { name in
                     guard let model = all.first(where: { $0.name == name }) else {
                         throw Problem.unknownModel(name, known: all.map(\.name))

@@ -223,13 +223,14 @@ public struct ExplorationReport: Sendable {
     /// holds and the structure is sound", "not closed: explored 120000 states to depth 31 (the
     /// time limit stopped it); no invariant failed in them", or the invariants that failed.
     public var verdict: String {
+        let counted = states == 1 ? "1 state" : "\(states) states"
         if !violations.isEmpty {
             let names = violations.map { "\($0.invariant) (\($0.trace.count) steps)" }.joined(separator: ", ")
-            return "violated: \(names)" + (complete ? "" : "; explored \(states) states to depth \(depth) before stopping")
+            return "violated: \(names)" + (complete ? "" : "; explored \(counted) to depth \(depth) before stopping")
         }
-        if !findings.isEmpty { return "closed: \(states) states to depth \(depth), but \(findings.count) structural finding(s)" }
-        if complete, invariants == 0 { return "closed: \(states) states to depth \(depth); no invariant checked, and the structure is sound" }
-        if complete { return "closed: \(states) states to depth \(depth); every invariant holds and the structure is sound" }
+        if !findings.isEmpty { return "closed: \(counted) to depth \(depth), but \(findings.count) structural finding(s)" }
+        if complete, invariants == 0 { return "closed: \(counted) to depth \(depth); no invariant checked, and the structure is sound" }
+        if complete { return "closed: \(counted) to depth \(depth); every invariant holds and the structure is sound" }
         let stopper =
             switch limitReached {
             case .states?: "the state limit stopped it"
@@ -237,7 +238,7 @@ public struct ExplorationReport: Sendable {
             case .time?: "the time limit stopped it"
             case nil: "it stopped early"
             }
-        return "not closed: explored \(states) states to depth \(depth) (\(stopper)); no invariant failed in them, "
+        return "not closed: explored \(counted) to depth \(depth) (\(stopper)); no invariant failed in \(states == 1 ? "it" : "them"), "
             + "and the structure was not checked"
     }
 }
