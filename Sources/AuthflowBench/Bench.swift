@@ -194,7 +194,7 @@ public enum Bench: Sendable {
                 "large model, reduce-only ceiling: the transitions of every \(VerificationBench.ceilingStride)th state an exploration capped at "
                     + "\(BenchFormat.grouped(VerificationBench.ceilingStateCap)) states expands are kept (the state before each and its event) "
                     + "and only copying that state and `reduce` on it are timed, in exploration order; that time a transition, times the measured exploration's transitions "
-                    + "a state, is what one distinct state costs before the explorer does anything of its own (the world around the state, fingerprints, checks, the frontier), "
+                    + "a state that reach `reduce` (time passing to a deadline does not), is what one distinct state costs before the explorer does anything of its own (the world around the state, fingerprints, checks, the frontier), "
                     + "so one core cannot explore faster than this ceiling, and two at most twice as fast")
         }
         if sections.contains(.closure) {
@@ -211,7 +211,8 @@ public enum Bench: Sendable {
                     + "\(BenchFormat.grouped(VerificationBench.ceilingStateCap)) states, times the transitions `authflow verify`'s run stepped in it; "
                     + "summed, then shared by the cores: an estimate, from those states, of the least time any explorer of the run's states "
                     + "takes, since it calls `reduce` on every transition and everything else it does only adds to that (time passing to a "
-                    + "deadline reaches no reducer, but is replayed here as a tick: a few percent of the transitions, at most one a state)")
+                    + "deadline reaches no reducer: it is left out of the sample, and each model's transitions are scaled by the share of its "
+                    + "sampled ones that reach `reduce`)")
         }
         if sections.contains(.composition) {
             notes.append(

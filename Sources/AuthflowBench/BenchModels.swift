@@ -177,6 +177,11 @@ final class EventRecorder<Machine: Lifecycle>: @unchecked Sendable {
 /// transition, so a replay meets the state before a transition warm after its first, as the
 /// explorer does when it steps every move of one state in a row. It counts states as their moves
 /// arrive, so it observes an exploration on one thread (`ExplorationLimits(threads: 1)`).
+///
+/// Time passing to a deadline (a `wait` move) reaches no reducer (the environment moves the
+/// world's clock and nothing else), so it is counted but never kept: ``reducingShare`` is the
+/// share of the transitions shown that do call `reduce`, by which a figure that multiplies
+/// `reduce`'s time a transition by an exploration's transitions scales them.
 final class TransitionSampler<Machine: Lifecycle>: @unchecked Sendable {
     // Safe: the explorer steps on one thread; `lock` guards every access anyway.
     private let lock = Locked(())
@@ -184,6 +189,7 @@ final class TransitionSampler<Machine: Lifecycle>: @unchecked Sendable {
     private let stride: Int
     private var from: Machine.State?
     private var shown = 0
+    private var waits = 0
     private var states = 0
     private var kept: [EventSegment<Machine>] = []
     private var keptStates: [Int] = []
@@ -196,6 +202,10 @@ final class TransitionSampler<Machine: Lifecycle>: @unchecked Sendable {
     func record(_ transition: Transition<Machine>) {
         lock.withLock { _ in
             shown += 1
+            if case .wait = transition.move.choice {
+                waits += 1
+                return
+            }
             // The explorer steps every move of one state in a row: a new state before begins the
             // next expanded state's run (two expanded states in a row with equal reducer states,
             // their worlds differing, count as one).
@@ -212,6 +222,8 @@ final class TransitionSampler<Machine: Lifecycle>: @unchecked Sendable {
 
     /// Transitions shown so far, kept or not.
     var transitions: Int { lock.withLock { _ in shown } }
+    /// The share of the transitions shown that reach `reduce` (all but the waits); 1 before any.
+    var reducingShare: Double { lock.withLock { _ in shown > 0 ? Double(shown - waits) / Double(shown) : 1 } }
     /// The transitions kept, in the order shown.
     var segments: [EventSegment<Machine>] { lock.withLock { _ in kept } }
     /// For each kept transition, the index of the expanded state it was stepped from.

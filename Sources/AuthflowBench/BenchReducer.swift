@@ -28,6 +28,10 @@ enum ReducerBench {
         let events: Int
         /// Segments (walks and relaunches cut the stream).
         let segments: Int
+        /// The share of the transitions sampled that reach `reduce` (for an exploration's
+        /// sample, all but time passing to a deadline: ``TransitionSampler/reducingShare``); 1 for
+        /// a recorded stream, every event of which is replayed.
+        var reducingShare = 1.0
         /// Replays the stream `passes` times; returns the seconds it took.
         let replay: (_ passes: Int) -> Double
     }
@@ -64,12 +68,13 @@ enum ReducerBench {
             name: model.name, prepare: { events, seed in prepared(model.machine, record(model, events: events, seed: seed)) },
             explored: { bounds, cap, stride in
                 let raised = BoundedModel(model, inFlight: max(model.maxInFlight, bounds.inFlight), stale: max(model.maxStale, bounds.stale))
-                return prepared(model.machine, sample(raised, cap: cap, stride: stride).segments)
+                let sampler = sample(raised, cap: cap, stride: stride)
+                return prepared(model.machine, sampler.segments, reducingShare: sampler.reducingShare)
             })
     }
 
-    static func prepared<Machine: Lifecycle>(_ machine: Machine, _ segments: [EventSegment<Machine>]) -> Prepared {
-        Prepared(events: segments.reduce(0) { $0 + $1.events.count }, segments: segments.count) { passes in
+    static func prepared<Machine: Lifecycle>(_ machine: Machine, _ segments: [EventSegment<Machine>], reducingShare: Double = 1) -> Prepared {
+        Prepared(events: segments.reduce(0) { $0 + $1.events.count }, segments: segments.count, reducingShare: reducingShare) { passes in
             replay(machine, segments, passes: passes)
         }
     }

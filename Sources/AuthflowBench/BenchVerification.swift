@@ -203,9 +203,10 @@ struct VerificationBench {
         let last = samples[samples.count - 1].report
         let cap = min(Self.ceilingStateCap, configuration.largeStateCap ?? Self.ceilingStateCap)
         let sampler = ReducerBench.sample(model, cap: cap, stride: Self.ceilingStride)
-        let prepared = ReducerBench.prepared(model.machine, sampler.segments)
+        let prepared = ReducerBench.prepared(model.machine, sampler.segments, reducingShare: sampler.reducingShare)
         let (nanoseconds, passes) = timed(prepared)
-        let perState = Double(last.transitions) / Double(last.states)
+        // Time passing to a deadline reaches no reducer: only the transitions that do count.
+        let perState = Double(last.transitions) / Double(last.states) * prepared.reducingShare
         let reduceMicroseconds = nanoseconds.median * perState / 1_000
         let explorerMicroseconds = 1e6 / Spread(samples.map(\.report.statesPerSecond)).median
         return BenchRow(
@@ -215,7 +216,10 @@ struct VerificationBench {
                 BenchDetail(
                     "nanosecondsPerTransition", .double(nanoseconds.median),
                     "reduce: \(BenchFormat.significant(nanoseconds.median)) ns a transition (state copy included)"),
-                BenchDetail("transitionsPerState", .double(perState), "× \(BenchFormat.significant(perState)) transitions a state"),
+                BenchDetail(
+                    "transitionsPerState", .double(perState),
+                    "× \(BenchFormat.significant(perState)) transitions a state that reach reduce (\(BenchFormat.significant((1 - prepared.reducingShare) * 100)) % wait for a deadline)"
+                ),
                 BenchDetail("reduceMicrosecondsPerState", .double(reduceMicroseconds), "= \(BenchFormat.significant(reduceMicroseconds)) µs a state"),
                 BenchDetail(
                     "explorerMicrosecondsPerState", .double(explorerMicroseconds),
@@ -340,8 +344,9 @@ struct VerificationBench {
     /// the state before it), times the transitions its run stepped; summed, then shared by the
     /// cores. No explorer of these states can take less: it calls `reduce` on each of those
     /// transitions, and everything else it does (the world around the state, fingerprints, checks,
-    /// the frontier) only adds to that. (Time passing to a deadline, at most one move a state,
-    /// reaches no reducer; the sample replays it as a tick, so the floor is that much too high.)
+    /// the frontier) only adds to that. Time passing to a deadline (at most one move a state)
+    /// reaches no reducer: the sample leaves it out, and each model's transitions are scaled by
+    /// the share of its sampled transitions that reach `reduce`.
     /// Where the floor lies above the 10 seconds `verify` is meant to take, a leaner engine alone
     /// cannot meet them; fewer states or transitions (a reduction) or a faster `reduce` can.
     func verifyFloor(_ reports: [ExplorationReport]) -> BenchRow {
@@ -350,6 +355,7 @@ struct VerificationBench {
         var seconds: [(model: String, seconds: Double)] = []
         var untimed: [String] = []
         var sampled = 0
+        var waits = 0.0
         for report in reports {
             guard let explored = subjects[report.model]?.explored else {
                 untimed.append(report.model)
@@ -361,7 +367,9 @@ struct VerificationBench {
                 continue
             }
             sampled += prepared.events
-            seconds.append((report.model, timed(prepared).nanoseconds.median * Double(report.transitions) / 1e9))
+            let reducing = Double(report.transitions) * prepared.reducingShare
+            waits += Double(report.transitions) - reducing
+            seconds.append((report.model, timed(prepared).nanoseconds.median * reducing / 1e9))
         }
         let cpu = seconds.map(\.seconds).reduce(0, +)
         let cores = Cores.online
@@ -385,6 +393,13 @@ struct VerificationBench {
                 "sampledTransitions", .int(sampled),
                 "\(BenchFormat.grouped(sampled)) transitions timed (every \(Self.ceilingStride)th state's of each model's first "
                     + "\(BenchFormat.grouped(cap)) states at 4/2, state copy included)"))
+        if transitions > 0 {
+            details.append(
+                BenchDetail(
+                    "waitShare", .double(waits / Double(transitions)),
+                    "about \(BenchFormat.significant(waits / Double(transitions) * 100)) % of the run's transitions wait for a deadline, "
+                        + "reach no reducer, and are left out"))
+        }
         if !untimed.isEmpty {
             let names = untimed.joined(separator: ", ")
             details.append(BenchDetail("untimed", .text(names), "not timed: \(names)"))

@@ -547,20 +547,31 @@ struct BenchRunTests {
 @Suite("authflow bench: the large model's reduce-only ceiling")
 struct ReduceCeilingTests {
     @Test(
-        "the sampler sees every transition and keeps those of every stride-th expanded state, a relaunch from the initial state", arguments: [3, 8])
+        "the sampler sees every transition and keeps those of every stride-th expanded state that reach reduce, a relaunch from the initial state",
+        arguments: [3, 8])
     func samplerKeepsWholeStates(stride: Int) throws {
         let model = BenchModels.callers(1)
         // One thread, as the bench explores: on several, the step checks see the moves of a
         // level in whatever order the threads take them.
         let limits = ExplorationLimits(maxStates: 300, threads: 1)
         let all = TransitionSampler<CallersModel.Machine>(initial: model.machine.initial, stride: 1)
-        let report = Explorer.explore(ObservingModel(base: model) { all.record($0) }, limits: limits)
+        let waits = Locked(0)
+        let report = Explorer.explore(
+            ObservingModel(base: model) { transition in
+                all.record(transition)
+                if case .wait = transition.move.choice { waits.withLock { $0 += 1 } }
+            }, limits: limits)
         let some = TransitionSampler<CallersModel.Machine>(initial: model.machine.initial, stride: stride)
         _ = Explorer.explore(ObservingModel(base: model) { some.record($0) }, limits: limits)
 
         #expect(report.transitions > 0)
         #expect(all.transitions == report.transitions && some.transitions == report.transitions, "shown every transition stepped")
-        #expect(all.segments.count == report.transitions, "stride 1 keeps every transition")
+        // Time passing to a deadline reaches no reducer: counted, never kept.
+        let waited = waits.withLock { $0 }
+        #expect(waited > 0, "the session has deadlines to wait for")
+        #expect(all.segments.count == report.transitions - waited, "stride 1 keeps every transition but the waits")
+        #expect(all.reducingShare == Double(report.transitions - waited) / Double(report.transitions))
+        #expect(some.reducingShare == all.reducingShare)
         #expect(all.segments.allSatisfy { $0.events.count == 1 })
         #expect(all.expandedStates == all.expandedStates.sorted(), "the transitions of one state come in a row")
         let expanded = Set(all.expandedStates).count
@@ -615,6 +626,10 @@ struct ReduceCeilingTests {
         guard case .double(let seconds) = detail.value else { throw CeilingProblem.notANumber("reduceSeconds") }
         #expect(seconds > 0)
         #expect(abs(row.spread.median - seconds / Double(Cores.online)) <= 1e-9 * seconds)
+        // The waits for a deadline are left out, and say how many there were: some, at most one a state.
+        let waits = try #require(row.details.first { $0.key == "waitShare" })
+        guard case .double(let share) = waits.value else { throw CeilingProblem.notANumber("waitShare") }
+        #expect(share > 0 && share < 0.5, "\(share)")
         #expect(report.notes.contains { $0.hasPrefix("closure, reduce alone") })
     }
 
