@@ -8,7 +8,7 @@ import PackagePlugin
 /// A verification executable is an executable target that depends on `AuthVerification` directly
 /// and whose `@main` type conforms to `VerificationCommand`. `--target NAME` picks one (repeat it
 /// for several); `--list` prints the names of those it would build and run, one a line, and
-/// builds nothing; every other argument goes to the executable (`--in-flight 4 --stale 2`,
+/// builds nothing (it refuses arguments meant for them); every other argument goes to the executable (`--in-flight 4 --stale 2`,
 /// `--max-seconds 60`, `--help`…). The command fails when an executable does not pass.
 @main struct VerifyPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -18,6 +18,8 @@ import PackagePlugin
         let forwarded = extractor.remainingArguments
         let targets = try Self.verificationTargets(in: context.package, named: named)
         if listing {
+            // Nothing runs, so an argument meant for the executables would be dropped unread.
+            guard forwarded.isEmpty else { throw VerifyError.listTakesNoArguments(forwarded) }
             for target in targets { print(target) }
             return
         }
@@ -69,6 +71,7 @@ enum VerifyError: Error, CustomStringConvertible {
     case notAVerificationTarget(String, known: [String])
     case buildFailed(String)
     case didNotPass([String])
+    case listTakesNoArguments([String])
 
     var description: String {
         switch self {
@@ -80,6 +83,8 @@ enum VerifyError: Error, CustomStringConvertible {
                 + (known.isEmpty ? "none" : known.joined(separator: ", "))
         case .buildFailed(let name): "\(name) did not build"
         case .didNotPass(let names): "verification did not pass: \(names.joined(separator: ", "))"
+        case .listTakesNoArguments(let words):
+            "--list runs nothing, so it takes no arguments for the executables (only --target): \(words.joined(separator: " "))"
         }
     }
 }
