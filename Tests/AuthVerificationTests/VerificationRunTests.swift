@@ -71,6 +71,10 @@ struct VerificationRunTests {
         #expect(run.status == .passed, "\(run.text)")
         #expect(run.text.contains("\(Self.row.original.name) (at most 2 in flight, 1 left over)"), "\(run.text)")
         #expect(!run.text.contains(Self.row.mutant.name))
+        // A model named twice is verified once.
+        let twice = Run([Self.row.original], ["--only", "\(Self.row.original.name),\(Self.row.original.name)", "--runs", "0"])
+        #expect(twice.status == .passed, "\(twice.text)")
+        #expect(twice.out.last == "✓ 1 model(s) verified", "\(twice.text)")
     }
 
     @Test(

@@ -220,7 +220,8 @@ public enum Verification {
             }
             models = all
             if let only = arguments.options["only"] {
-                let names = only.split(separator: ",").map(String.init)
+                var names: [String] = []
+                for name in only.split(separator: ",").map(String.init) where !names.contains(name) { names.append(name) }  // Each once.
                 guard !names.isEmpty else { throw Problem.noModelNamed(known: all.map(\.name)) }
                 models = try names.map { name in
                     guard let model = all.first(where: { $0.name == name }) else {
