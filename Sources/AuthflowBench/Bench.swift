@@ -270,14 +270,9 @@ public enum Bench: Sendable {
                 notes.append("reducer: \(subject.name) recorded no events")
                 continue
             }
-            // Calibrate: replay until one sample lasts long enough to time well.
-            let once = max(prepared.replay(1), 1e-7)
-            let passes = max(1, Int((configuration.reducerSampleSeconds / once).rounded(.up)))
-            let samples = (0..<configuration.reducerRepetitions).map { _ in
-                Double(prepared.events * passes) / max(prepared.replay(passes), 1e-9)
-            }
-            let spread = Spread(samples)
-            let nanoseconds = spread.map { 1e9 / $0 }
+            let (nanoseconds, passes) = prepared.nanosecondsPerEvent(
+                repetitions: configuration.reducerRepetitions, sampleSeconds: configuration.reducerSampleSeconds)
+            let spread = nanoseconds.map { 1e9 / $0 }
             rows.append(
                 BenchRow(
                     .reducer, subject.name, unit: .perSecond, spread: spread,

@@ -34,6 +34,15 @@ enum ReducerBench {
         var reducingShare = 1.0
         /// Replays the stream `passes` times; returns the seconds it took.
         let replay: (_ passes: Int) -> Double
+
+        /// `reduce`'s time an event, in nanoseconds: `repetitions` samples, each replaying the
+        /// stream `passes` times, as many as last `sampleSeconds` (calibrated on one replay).
+        func nanosecondsPerEvent(repetitions: Int, sampleSeconds: Double) -> (nanoseconds: Spread, passes: Int) {
+            let once = max(replay(1), 1e-7)
+            let passes = max(1, Int((sampleSeconds / once).rounded(.up)))
+            let nanoseconds = Spread((0..<repetitions).map { _ in 1e9 * max(replay(passes), 1e-9) / Double(events * passes) })
+            return (nanoseconds, passes)
+        }
     }
 
     /// The lifecycle models `Models.lifecycles` lists, then the apps and `Models.standards`, typed (the erased models

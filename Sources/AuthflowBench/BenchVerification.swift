@@ -236,11 +236,7 @@ struct VerificationBench {
     /// included), one sample a repetition, each replaying them `passes` times, as many as last
     /// the configuration's reducer sample time.
     func timed(_ prepared: ReducerBench.Prepared) -> (nanoseconds: Spread, passes: Int) {
-        let once = max(prepared.replay(1), 1e-7)
-        let passes = max(1, Int((configuration.reducerSampleSeconds / once).rounded(.up)))
-        let nanoseconds = Spread(
-            (0..<configuration.reducerRepetitions).map { _ in 1e9 * max(prepared.replay(passes), 1e-9) / Double(prepared.events * passes) })
-        return (nanoseconds, passes)
+        prepared.nanosecondsPerEvent(repetitions: configuration.reducerRepetitions, sampleSeconds: configuration.reducerSampleSeconds)
     }
 
     /// The bounds of the closure table: requests in flight / answers left over.

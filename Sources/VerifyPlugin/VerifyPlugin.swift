@@ -8,8 +8,9 @@ import PackagePlugin
 /// A verification executable is an executable target that depends on `AuthVerification` directly
 /// and whose `@main` type conforms to `VerificationCommand`. `--target NAME` picks one (repeat it
 /// for several); `--list` prints the names of those it would build and run, one a line, and
-/// builds nothing (it refuses arguments meant for them); every other argument goes to the executable (`--in-flight 4 --stale 2`,
-/// `--max-seconds 60`, `--help`…). The command fails when an executable does not pass.
+/// builds nothing (it refuses arguments meant for them); every other argument goes to the
+/// executable (`--in-flight 4 --stale 2`, `--max-seconds 60`, `--help`…). The command fails when
+/// an executable does not pass.
 @main struct VerifyPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)

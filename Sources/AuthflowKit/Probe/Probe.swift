@@ -31,7 +31,8 @@ struct ProbeSettings: Sendable {
 
     init(_ arguments: Arguments) throws(Authflow.CommandProblem) {
         let names = ShippedBackend.names
-        guard arguments.positional.count == 1, let name = arguments.positional.first else {
+        // More than one is refused before the command starts (`maxArguments`).
+        guard let name = arguments.positional.first else {
             throw Authflow.CommandProblem(description: "probe takes one backend: \(names)")
         }
         guard let shipped = ShippedBackend.named(name) else {
