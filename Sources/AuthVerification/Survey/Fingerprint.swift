@@ -56,7 +56,9 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension UInt64 {
-    @inlinable func rotatedLeft(by bits: UInt64) -> UInt64 { (self << bits) | (self >> (64 - bits)) }
+    /// The word rotated left by `bits`, 1…63. Masking shifts, which LLVM turns into one rotate:
+    /// the checked `<<` and `>>` kept this a call of about 19 instructions at every mix.
+    @inlinable func rotatedLeft(by bits: UInt64) -> UInt64 { (self &<< bits) | (self &>> (64 &- bits)) }
 }
 
 extension String {

@@ -48,16 +48,19 @@ import AuthSupport
 
 /// One thread's part of an ``EventTable``.
 @usableFromInline final class EventTablePart<Intent: Hashable & Sendable>: @unchecked Sendable {
-    // Safe: every access to the stored variables holds `lock`.
+    // Safe: every access to the stored variables holds `lock`, and no access to one overlaps
+    // another to the same variable (`keys(of:)` reads the lists while it numbers intents in
+    // `indices`); so the runtime's exclusivity check, made at every access of a class's
+    // variable, is left out of them (`@exclusivity(unchecked)`, as `Locked` does).
     @usableFromInline let serial: UInt64
     /// Which part of the table this is: the indices it gives are this modulo ``Worker/slots``.
     @usableFromInline let part: UInt32
-    @usableFromInline var indices: [Described<Intent>: UInt32] = [:]
+    @usableFromInline @exclusivity(unchecked) var indices: [Described<Intent>: UInt32] = [:]
     @usableFromInline let lock = Locked(())
     /// The credentials of the last relaunch numbered, and its key.
-    @usableFromInline var lastStored: (credentials: Credentials, key: EventKey)?
+    @usableFromInline @exclusivity(unchecked) var lastStored: (credentials: Credentials, key: EventKey)?
     /// Intent lists already numbered, with their keys: see ``keys(of:)``.
-    @usableFromInline var intentLists: [(intents: [Intent], keys: [EventKey])] = []
+    @usableFromInline @exclusivity(unchecked) var intentLists: [(intents: [Intent], keys: [EventKey])] = []
     /// The most intent lists remembered.
     @usableFromInline static var intentListLimit: Int { 64 }
 
