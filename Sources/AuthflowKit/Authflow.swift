@@ -165,7 +165,7 @@ public enum Authflow {
                 // moves: shown on the model's first 1,000 worlds before it is trusted (6 s of CPU
                 // time for the 22 shipped models, 13 s for 2,000 worlds).
                 let contract = model.checkContract()
-                let exploration = model.explore(limits: limits, found: { progress("  ✗ \(model.name): \($0.invariant) (\($0.trace.count) steps)") })
+                let exploration = model.explore(limits: limits, found: { progress("  ✗ \(model.name): \($0.summary)") })
                 let fuzzing = model.fuzz(configuration)
                 var row = VerifyRow(exploration: exploration, fuzzing: fuzzing, contractBreak: contract.finding)
                 if limits.reduction == .plain {
@@ -252,7 +252,7 @@ public enum Authflow {
             let progress = SharedLines(err)
             return model.explore(
                 limits: limits, progress: ExplorationProgress.throttled(every: .seconds(1)) { progress("exploring \(model.name)… \($0)") },
-                found: { progress("✗ found: \($0.invariant) (\($0.trace.count) steps)") })
+                found: { progress("✗ found: \($0.summary)") })
         }
         if arguments.flags.contains("json") {
             out(VerifyRow(exploration: report, fuzzing: nil).json)

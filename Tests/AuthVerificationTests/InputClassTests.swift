@@ -525,6 +525,8 @@ struct InputClassTests {
         // Submit seven two-byte letters (1): 14 bytes, sent.
         #expect(violation.trace.count == 1, "\(violation)")
         #expect(Set(report.violations.map(\.invariant)) == ["no request carries input the validation rejects"])
+        // The verdict counts the one event in the singular.
+        #expect(report.verdict.hasPrefix("violated: no request carries input the validation rejects (1 step)"), "\(report.verdict)")
         // Under the menus as they were, every invalid password ASCII: nothing to see.
         let ascii = Explorer.explore(
             Self.shippedPasswordSignIn("passwordCountedInBytes", Self.passwordCountedInBytes, menu: Self.asciiPasswordSignInMenu))

@@ -154,7 +154,7 @@ public enum Verification {
 
         let report = model.explore(
             limits: options.limits, progress: ExplorationProgress.throttled(every: progressEvery) { progress("  exploring \(model.name): \($0)") },
-            found: { progress("  ✗ found \($0.invariant) (\($0.trace.count) steps)") })
+            found: { progress("  ✗ found \($0.summary)") })
         endProgress()
         report.violations.forEach { out(indented($0.description)) }
         report.findings.forEach { out(indented($0.description)) }

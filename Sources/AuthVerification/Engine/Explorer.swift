@@ -225,7 +225,7 @@ public struct ExplorationReport: Sendable {
     public var verdict: String {
         let counted = states == 1 ? "1 state" : "\(states) states"
         if !violations.isEmpty {
-            let names = violations.map { "\($0.invariant) (\($0.trace.count) steps)" }.joined(separator: ", ")
+            let names = violations.map(\.summary).joined(separator: ", ")
             return "violated: \(names)" + (complete ? "" : "; explored \(counted) to depth \(depth) before stopping")
         }
         if !findings.isEmpty { return "closed: \(counted) to depth \(depth), but \(findings.count) structural finding(s)" }

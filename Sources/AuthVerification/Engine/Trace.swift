@@ -39,6 +39,10 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         self.trace = trace
     }
 
+    /// The invariant and how many events reach it, as a verdict or a progress line names the
+    /// violation: `logout always signs out and clears the vault (1 step)`.
+    @inlinable public var summary: String { "\(invariant) (\(trace.count == 1 ? "1 step" : "\(trace.count) steps"))" }
+
     /// A readable report.
     @inlinable public var description: String {
         "✗ \(invariant) (\(source)): \(message)\n" + trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")

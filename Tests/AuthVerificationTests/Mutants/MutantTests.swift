@@ -223,6 +223,7 @@ struct MutantTests {
         let report = Explorer.explore(model, limits: ExplorationLimits(maxDepth: 4, keepGoing: true))
         // Sign in (2), logout (1): signed out with the vault full.
         #expect(report.violations.first { $0.invariant == "no credentials outside signed-in states" }?.trace.count == 3)
+        #expect(report.verdict.contains("no credentials outside signed-in states (3 steps)"), "\(report.verdict)")
         // A logout at once: the mutant does not ask to clear credentials even while signed out.
         #expect(report.violations.first { $0.invariant == "logout always signs out and clears the vault" }?.trace.count == 1)
     }
