@@ -507,12 +507,34 @@ struct BenchmarksFileTests {
     }
 }
 
-@Suite("authflow bench: a whole run, smallest configuration")
+/// One whole run of the smallest configuration per test process, shared by the tests that read
+/// its rows: about a minute in a debug build, most of it the closure table, which the tests of
+/// single sections would otherwise measure again. It runs on a thread of its own, so a test
+/// awaiting it suspends instead of holding one of the test runner's few threads.
+enum SmallestRun {
+    /// The report and the progress lines the run printed.
+    static var result: (report: BenchReport, progress: [String]) {
+        get async { await run.value }
+    }
+
+    private static let run = Task<(report: BenchReport, progress: [String]), Never> {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let progress = Locked<[String]>([])
+                let report = Bench.run(.smallest) { line in progress.withLock { $0.append(line) } }
+                continuation.resume(returning: (report, progress.withLock { $0 }))
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+    }
+}
+
+@Suite("authflow bench: a whole run, smallest configuration", .timeLimit(.minutes(15)))
 struct BenchRunTests {
     @Test("the smallest configuration produces a row in every section and the JSON parses (no figure is judged for speed)")
-    func smallestRun() throws {
-        let progress = Locked<[String]>([])
-        let report = Bench.run(.smallest) { line in progress.withLock { $0.append(line) } }
+    func smallestRun() async throws {
+        let (report, progress) = await SmallestRun.result
         let sections = Set(report.rows.map(\.section))
         #expect(sections == Set(BenchSection.allCases), "\(report.notes)")
         #expect(report.rows.contains { $0.section == .singleFlight && $0.figure == "N = 1,000: refreshes the server saw" })
@@ -531,7 +553,7 @@ struct BenchRunTests {
         }
         #expect(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) is [String: Any])
         #expect(BenchmarksCheck.problems(report.markdown) == [])
-        #expect(!progress.withLock { $0 }.isEmpty)
+        #expect(!progress.isEmpty)
     }
 
     @Test("a run of only some sections has rows in those sections and no others")
@@ -544,7 +566,7 @@ struct BenchRunTests {
     }
 }
 
-@Suite("authflow bench: the large model's reduce-only ceiling")
+@Suite("authflow bench: the large model's reduce-only ceiling", .timeLimit(.minutes(15)))
 struct ReduceCeilingTests {
     @Test(
         "the sampler sees every transition and keeps those of every stride-th expanded state that reach reduce, a relaunch from the initial state",
@@ -592,10 +614,10 @@ struct ReduceCeilingTests {
     }
 
     @Test("the ceiling row follows from its own details: reduce's time a transition times transitions a state")
-    func ceilingRowIsConsistent() throws {
-        let report = Bench.run(.smallest, sections: [.largeModel]) { _ in }
-        let row = try #require(report.rows.first { $0.figure.hasSuffix("reduce-only ceiling") })
-        let explorer = try #require(report.rows.first { $0.figure.hasSuffix("distinct states/s") })
+    func ceilingRowIsConsistent() async throws {
+        let report = await SmallestRun.result.report
+        let row = try #require(report.rows.first { $0.section == .largeModel && $0.figure.hasSuffix("reduce-only ceiling") })
+        let explorer = try #require(report.rows.first { $0.section == .largeModel && $0.figure.hasSuffix("distinct states/s") })
         func value(_ key: String) throws -> Double {
             let detail = try #require(row.details.first { $0.key == key }, "detail \(key)")
             guard case .double(let number) = detail.value else { throw CeilingProblem.notANumber(key) }
@@ -618,8 +640,8 @@ struct ReduceCeilingTests {
     }
 
     @Test("the closure table's reduce-alone row times every model of verify's run and shares their time by the cores")
-    func verifyFloorRowIsConsistent() throws {
-        let report = Bench.run(.smallest, sections: [.closure]) { _ in }
+    func verifyFloorRowIsConsistent() async throws {
+        let report = await SmallestRun.result.report
         let row = try #require(report.rows.first { $0.figure == "authflow verify at 4/2: reduce alone" })
         #expect(!row.details.contains { $0.key == "untimed" }, "\(row.details.map(\.text))")
         let detail = try #require(row.details.first { $0.key == "reduceSeconds" })
