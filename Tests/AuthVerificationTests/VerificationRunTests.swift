@@ -35,7 +35,15 @@ struct VerificationRunTests {
         #expect(run.text.contains("✓ model contract"))
         #expect(run.text.contains("✓ closed: "), "\(run.text)")
         #expect(run.text.contains("✓ fuzzing: 20 walks"), "\(run.text)")
-        #expect(run.out.last == "✓ 1 model(s) verified")
+        #expect(run.out.last == "✓ 1 model verified")
+    }
+
+    @Test("models that hold pass together, counted in the plural")
+    func modelsThatHoldPass() throws {
+        let second = try #require(MutantTests.originals.first { $0.name != Self.row.original.name })
+        let run = Run([Self.row.original, second], ["--in-flight", "1", "--stale", "1", "--runs", "0"])
+        #expect(run.status == .passed, "\(run.text)")
+        #expect(run.out.last == "✓ 2 models verified", "\(run.text)")
     }
 
     @Test("a broken reducer fails, with the invariant and its shortest trace")
@@ -74,7 +82,7 @@ struct VerificationRunTests {
         // A model named twice is verified once.
         let twice = Run([Self.row.original], ["--only", "\(Self.row.original.name),\(Self.row.original.name)", "--runs", "0"])
         #expect(twice.status == .passed, "\(twice.text)")
-        #expect(twice.out.last == "✓ 1 model(s) verified", "\(twice.text)")
+        #expect(twice.out.last == "✓ 1 model verified", "\(twice.text)")
     }
 
     @Test(

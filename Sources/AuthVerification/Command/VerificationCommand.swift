@@ -132,7 +132,7 @@ public enum Verification {
         }
         let summary =
             switch status {
-            case .passed: "✓ \(options.models.count) model(s) verified"
+            case .passed: options.models.count == 1 ? "✓ 1 model verified" : "✓ \(options.models.count) models verified"
             case .failed: "✗ verification failed"
             case .notClosed, .usage: "not closed: a limit stopped an exploration before closure; nothing failed in what was explored"
             }
