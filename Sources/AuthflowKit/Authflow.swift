@@ -108,7 +108,7 @@ public enum Authflow {
                 return 0
             case "diagrams": return try diagrams(arguments, out: out, err: err)
             case "serve": return try serve(arguments, out: out, err: err)
-            case "demo": return try demo(arguments, out: out, err: err)
+            case "demo": return demo(out: out)
             case "probe": return try probe(arguments, out: out, err: err)
             case "bench":
                 return try bench(arguments, out: out, err: err)

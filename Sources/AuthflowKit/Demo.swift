@@ -478,8 +478,8 @@ enum DemoText {
 
 extension Authflow {
     /// `authflow demo`.
-    static func demo(_ arguments: Arguments, out: (String) -> Void, err: (String) -> Void) throws -> Int32 {
-        return LineBridge.run(out: out) { sink in await Demo.run(out: sink) }
+    static func demo(out: (String) -> Void) -> Int32 {
+        LineBridge.run(out: out) { sink in await Demo.run(out: sink) }
     }
 }
 
