@@ -509,8 +509,7 @@ struct BenchmarksFileTests {
 
 /// One whole run of the smallest configuration per test process, shared by the tests that read
 /// its rows: about a minute in a debug build, most of it the closure table, which the tests of
-/// single sections would otherwise measure again. It runs on a thread of its own, so a test
-/// awaiting it suspends instead of holding one of the test runner's few threads.
+/// single sections would otherwise measure again. It runs on a thread of its own (``OwnThread``).
 enum SmallestRun {
     /// The report and the progress lines the run printed.
     static var result: (report: BenchReport, progress: [String]) {
@@ -518,14 +517,10 @@ enum SmallestRun {
     }
 
     private static let run = Task<(report: BenchReport, progress: [String]), Never> {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                let progress = Locked<[String]>([])
-                let report = Bench.run(.smallest) { line in progress.withLock { $0.append(line) } }
-                continuation.resume(returning: (report, progress.withLock { $0 }))
-            }
-            thread.stackSize = 16 << 20
-            thread.start()
+        await OwnThread.run {
+            let progress = Locked<[String]>([])
+            let report = Bench.run(.smallest) { line in progress.withLock { $0.append(line) } }
+            return (report, progress.withLock { $0 })
         }
     }
 }

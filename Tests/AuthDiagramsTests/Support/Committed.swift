@@ -18,13 +18,7 @@ enum Committed {
         get async { await exploration.value }
     }
 
-    private static let exploration = Task<DiagramSet, Never> {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: DiagramSet.standard()) }
-            thread.stackSize = 16 << 20
-            thread.start()
-        }
-    }
+    private static let exploration = Task<DiagramSet, Never> { await OwnThread.run { DiagramSet.standard() } }
 
     /// Every diagram's name, for parameterized tests (lifecycles first, then compositions).
     static let diagramNames: [String] = DiagramCatalogue.standard.lifecycles.map(\.name) + DiagramCatalogue.standard.compositions.map(\.name)
